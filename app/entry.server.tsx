@@ -1,0 +1,63 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { ServerRouter } from "react-router";
+import { requestContext } from "./server/context.server";
+import { getLog } from "./server/log.server";
+import { errorPageFailureHtml } from "./ui/error-page-failure";
+import { NonceProvider } from "./ui/nonce";
+
+export { createLoadContext } from "./server/context.server";
+export { getRuntime, startRuntime } from "./server/runtime.server";
+
+export const streamTimeout = 10_000;
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
+  const { nonce } = loadContext.get(requestContext);
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode;
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    let status = responseStatusCode;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        [waitForAll ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }));
+          pipe(body);
+        },
+        // The seed: when the error page itself cannot be shown, a plain fallback page is.
+        onShellError(error: unknown) {
+          getLog().error({ err: error }, "the page and its error page failed to render");
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(new Response(errorPageFailureHtml(nonce), { headers: responseHeaders, status: 500 }));
+        },
+        onError(error: unknown) {
+          status = 500;
+          if (shellRendered) getLog().error({ err: error }, "render error");
+        },
+      },
+    );
+    setTimeout(abort, streamTimeout + 1000);
+    void reject;
+  });
+}
+
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  getLog().error({ err: error, url: request.url }, "unhandled error");
+};

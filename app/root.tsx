@@ -1,0 +1,69 @@
+import type { ReactNode } from "react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "react-router";
+import fontUrl from "../node_modules/@fontsource-variable/archivo/files/archivo-latin-wdth-normal.woff2?url";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { runtimeContext, userContext } from "./server/context.server";
+import { steps } from "./server/middleware.server";
+import { ErrorPage, ErrorPageGuard } from "./ui/error-page";
+import { NavigationWatchdog } from "./ui/navigation-watchdog";
+import { useNonce } from "./ui/nonce";
+import { OfflineBanner } from "./ui/offline-banner";
+import { ProgressBar } from "./ui/progress-bar";
+import type { RootData } from "./ui/site";
+import { UpdatePrompt } from "./ui/update-prompt";
+
+// The seed's default route-change step.
+export const middleware = steps("auth");
+
+export function loader({ context }: Route.LoaderArgs): RootData {
+  const { env } = context.get(runtimeContext);
+  const user = context.get(userContext);
+  return {
+    site: { name: env.SITE_NAME, currency: env.CURRENCY, timeZone: env.TIME_ZONE },
+    user: user ? { name: user.name, role: user.role } : null,
+  };
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "preload", href: fontUrl, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "icon", href: "/icons/icon-64.png", sizes: "64x64", type: "image/png" },
+  { rel: "apple-touch-icon", href: "/icons/icon-180.png" },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <meta name="theme-color" content="#111214" />
+        <meta name="apple-mobile-web-app-capable" content="yes" />
+        <meta name="apple-mobile-web-app-status-bar-style" content="black-translucent" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <ProgressBar />
+        <ErrorPageGuard>{children}</ErrorPageGuard>
+        <OfflineBanner />
+        <UpdatePrompt />
+        <NavigationWatchdog />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  return <ErrorPage error={error} />;
+}

@@ -1,0 +1,21 @@
+import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
+
+// The whole URL map. Seed routes keep their exact paths (camelCase included).
+export default [
+  route("indexBackup", "routes/site/index-backup.ts"),
+
+  layout("routes/site/layout.tsx", [
+    index("routes/site/home.tsx"),
+    route("privacy", "routes/site/legal-page.tsx", { id: "privacy" }),
+    route("terms", "routes/site/legal-page.tsx", { id: "terms" }),
+    route("offline", "routes/site/offline.tsx"),
+    route("dev/fixtures/:fixture", "routes/dev/fixture.tsx"),
+    route("*", "routes/site/not-found.tsx"),
+  ]),
+
+  route("manifest.webmanifest", "routes/system/manifest.ts"),
+  route("robots.txt", "routes/system/robots.ts"),
+  route("sitemap.xml", "routes/system/sitemap.ts"),
+  route("dev/mailbox", "routes/dev/mailbox.tsx"),
+  route("dev/mailbox.json", "routes/dev/mailbox-json.ts"),
+] satisfies RouteConfig;

@@ -1,0 +1,72 @@
+import { data, Link, type MiddlewareFunction, useParams, useRouteError } from "react-router";
+import { runtimeContext } from "~/server/context.server";
+import { steps } from "~/server/middleware.server";
+import { ErrorPage } from "~/ui/error-page";
+import type { Route } from "./+types/fixture";
+
+/**
+ * Pages that exercise the shell's error and navigation behaviour in end-to-end tests. They
+ * exist only when ENABLE_TEST_FIXTURES is set; otherwise every path here is a 404.
+ */
+const fixturesEnabled: MiddlewareFunction<Response> = ({ context }, next) => {
+  if (!context.get(runtimeContext).env.ENABLE_TEST_FIXTURES) throw data(null, { status: 404 });
+  return next();
+};
+
+const unknownStep = steps("no-such-step")[0]!;
+
+export const middleware: MiddlewareFunction<Response>[] = [
+  fixturesEnabled,
+  (args, next) => (args.params.fixture === "unknown-middleware" ? unknownStep(args, next) : next()),
+];
+
+export async function loader({ params, request }: Route.LoaderArgs) {
+  switch (params.fixture) {
+    case "error-with-message":
+      throw data("The grid is full", { status: 503 });
+    case "error-without-message":
+      throw data(null, { status: 500 });
+    case "broken-error-page":
+      throw data("This error page cannot be drawn", { status: 500 });
+    case "slow": {
+      const ms = Math.min(Number(new URL(request.url).searchParams.get("ms") ?? 1000), 10_000);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { fixture: "slow" };
+    }
+    case "long":
+    case "unknown-middleware":
+      return { fixture: params.fixture };
+    default:
+      throw data(null, { status: 404 });
+  }
+}
+
+export default function Fixture({ loaderData }: Route.ComponentProps) {
+  if (loaderData.fixture === "slow") {
+    return (
+      <main id="main" className="mx-auto max-w-[1200px] px-4 py-16 sm:px-6">
+        <h1 className="text-3xl font-bold">Slow page loaded</h1>
+      </main>
+    );
+  }
+  return (
+    <main id="main" className="mx-auto max-w-[1200px] px-4 py-16 sm:px-6">
+      <h1 className="text-3xl font-bold">A long page</h1>
+      <p className="mt-4">
+        <Link to="/dev/fixtures/long#lap-3">Jump to lap 3</Link> · <Link to="/privacy">Privacy</Link>
+      </p>
+      {[1, 2, 3, 4].map((lap) => (
+        <section key={lap} id={`lap-${lap}`} className="min-h-[120vh] border-t border-line pt-8">
+          <h2 className="text-2xl font-bold">Lap {lap}</h2>
+        </section>
+      ))}
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { fixture } = useParams();
+  if (fixture === "broken-error-page") throw new Error("The error page failed too");
+  return <ErrorPage error={error} />;
+}

@@ -1,0 +1,19 @@
+import { runtimeContext } from "~/server/context.server";
+import type { Route } from "./+types/robots";
+
+export function loader({ context }: Route.LoaderArgs) {
+  const { env } = context.get(runtimeContext);
+  const body = [
+    "User-agent: *",
+    "Disallow: /admin",
+    "Disallow: /members",
+    "Disallow: /cart",
+    "Disallow: /dev",
+    "Disallow: /api",
+    `Sitemap: ${env.SITE_URL}/sitemap.xml`,
+    "",
+  ].join("\n");
+  return new Response(body, {
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+  });
+}

@@ -1,0 +1,130 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "../../../db/schema";
+
+export type Schema = typeof schema;
+/** A database or a transaction: feature functions accept either. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseHandle = {
+  db: Db;
+  engine: "pglite" | "postgres";
+  /** Runs one raw SQL statement; used by readiness checks and the job queue. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  pglite?: PGlite;
+  pool?: pg.Pool;
+};
+
+export const MIGRATIONS_FOLDER = path.resolve(process.cwd(), "db/migrations");
+
+export class DataDirLockedError extends Error {
+  constructor(dir: string, pid: number) {
+    super(
+      `The embedded database in ${dir} is already open in another process (pid ${pid}). ` +
+        "Stop that process, use another DATA_DIR, or set DATABASE_URL to share a PostgreSQL database.",
+    );
+    this.name = "DataDirLockedError";
+  }
+}
+
+/**
+ * PGlite has no lock of its own: two processes on one directory would corrupt it. A lock file
+ * holding our pid makes the second process refuse to start; a lock left by a dead process is
+ * taken over.
+ */
+function lockDataDir(dir: string) {
+  const lockFile = path.join(dir, "pglite.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockFile, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const pid = Number(readFileSync(lockFile, "utf8").trim());
+      if (pid && pid !== process.pid && isAlive(pid)) throw new DataDirLockedError(dir, pid);
+      rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dir}`);
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
+  let unlock = () => {};
+  let client: PGlite;
+  if (dataDir) {
+    const dir = path.join(dataDir, "pglite");
+    mkdirSync(dir, { recursive: true });
+    unlock = lockDataDir(dataDir);
+    client = new PGlite(dir);
+  } else {
+    client = new PGlite();
+  }
+  try {
+    await client.waitReady;
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    engine: "pglite",
+    pglite: client,
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: async () => {
+      await client.close();
+      unlock();
+    },
+  };
+}
+
+export async function openPostgres(url: string, poolSize = 10): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    engine: "postgres",
+    pool,
+    ping: async () => {
+      await pool.query("select 1");
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Applies the committed migrations. On PostgreSQL an advisory lock keeps concurrent instances in line. */
+export async function runMigrations(handle: DatabaseHandle) {
+  if (handle.engine === "pglite") {
+    await migratePglite(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    return;
+  }
+  const client = await handle.pool!.connect();
+  try {
+    await client.query("select pg_advisory_lock(727274)");
+    await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await client.query("select pg_advisory_unlock(727274)").catch(() => {});
+    client.release();
+  }
+}

@@ -1,0 +1,156 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const optional = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+const flag = z
+  .enum(["1", "0", "true", "false", "on", "off", "yes", "no", ""])
+  .optional()
+  .transform((value) => (value === undefined || value === "" ? undefined : ["1", "true", "on", "yes"].includes(value)));
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default("0.0.0.0"),
+    SITE_URL: z.url({ message: "SITE_URL must be an absolute URL such as https://club.example" }).optional(),
+    DATA_DIR: z.string().default("./data"),
+    DATABASE_URL: optional.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://")
+        .optional(),
+    ),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    AUTH_SECRET: optional.pipe(z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional()),
+    SEED_DEMO: flag,
+    SMTP_URL: optional.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\//, "SMTP_URL must start with smtp:// or smtps://")
+        .optional(),
+    ),
+    MAIL_FROM: z.string().default("Pitlane <no-reply@localhost>"),
+    TWILIO_ACCOUNT_SID: optional,
+    TWILIO_AUTH_TOKEN: optional,
+    TWILIO_FROM: optional,
+    STRIPE_SECRET_KEY: optional,
+    STRIPE_WEBHOOK_SECRET: optional,
+    S3_BUCKET: optional,
+    S3_ENDPOINT: optional,
+    S3_REGION: optional,
+    S3_ACCESS_KEY_ID: optional,
+    S3_SECRET_ACCESS_KEY: optional,
+    GOOGLE_MAPS_API_KEY: optional,
+    GOOGLE_CLIENT_ID: optional,
+    GOOGLE_CLIENT_SECRET: optional,
+    FACEBOOK_CLIENT_ID: optional,
+    FACEBOOK_CLIENT_SECRET: optional,
+    APPLE_CLIENT_ID: optional,
+    APPLE_CLIENT_SECRET: optional,
+    SITE_NAME: z.string().trim().min(1).max(60).default("Pitlane"),
+    CURRENCY: z
+      .string()
+      .regex(/^[A-Z]{3}$/, "CURRENCY must be an ISO 4217 code such as GBP")
+      .default("GBP"),
+    TIME_ZONE: z
+      .string()
+      .refine(isTimeZone, "TIME_ZONE must be an IANA time zone such as Europe/London")
+      .default("Europe/London"),
+    DEFAULT_COUNTRY: z
+      .string()
+      .regex(/^[A-Z]{2}$/, "DEFAULT_COUNTRY must be a two-letter country code")
+      .default("GB"),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    TRUST_PROXY: flag,
+    BODY_LIMIT: z.string().default("1mb"),
+    ENABLE_TEST_FIXTURES: flag,
+  })
+  .superRefine((env, ctx) => {
+    const twilio = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_FROM];
+    if (twilio.some(Boolean) && !twilio.every(Boolean)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["TWILIO_ACCOUNT_SID"],
+        message: "set all of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, or none",
+      });
+    }
+    if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.AUTH_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["AUTH_SECRET"],
+        message: "AUTH_SECRET is required in production when several servers share DATABASE_URL",
+      });
+    }
+  });
+
+function isTimeZone(zone: string) {
+  try {
+    new Intl.DateTimeFormat("en-GB", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type Env = z.infer<typeof EnvSchema> & {
+  SITE_URL: string;
+  DATA_DIR: string;
+  AUTH_SECRET: string;
+  SEED_DEMO: boolean | undefined;
+};
+
+export class EnvError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Parses and validates the environment; throws an EnvError listing every problem at once. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".") || "env"}: ${issue.message}`));
+  }
+  const env = result.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/$/, "");
+  return {
+    ...env,
+    DATA_DIR: dataDir,
+    SITE_URL: siteUrl,
+    AUTH_SECRET: env.AUTH_SECRET ?? localSecret(dataDir),
+  };
+}
+
+/** A secret generated once into DATA_DIR, so a laptop install needs no configuration. */
+function localSecret(dataDir: string) {
+  const file = path.join(dataDir, "auth-secret");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString("base64url");
+    writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+    return secret;
+  }
+}
+
+const globalEnv = globalThis as unknown as { __pitlaneEnv?: Env };
+
+export function getEnv(): Env {
+  globalEnv.__pitlaneEnv ??= parseEnv();
+  return globalEnv.__pitlaneEnv;
+}
+
+/** Used by tests that need a different configuration in the same process. */
+export function setEnv(env: Env) {
+  globalEnv.__pitlaneEnv = env;
+}

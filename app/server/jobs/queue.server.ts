@@ -1,0 +1,83 @@
+import { fromPglite, PgBoss } from "pg-boss";
+import type { DatabaseHandle } from "../db/client.server";
+import { getLog } from "../log.server";
+
+/** A named job with its handler; areas add theirs to the list the runtime starts. */
+export type JobDefinition<T extends object = object> = {
+  name: string;
+  retryLimit?: number;
+  retryDelay?: number;
+  handler: (data: T) => Promise<void>;
+};
+
+export function defineJob<T extends object>(job: JobDefinition<T>): JobDefinition<T> {
+  return job;
+}
+
+export type JobQueue = {
+  enqueue<T extends object>(
+    job: JobDefinition<T>,
+    data: T,
+    options?: { singletonKey?: string; startAfter?: Date },
+  ): Promise<void>;
+  stop(): Promise<void>;
+  boss: PgBoss;
+};
+
+/**
+ * Starts pg-boss on the same database as the app (its own schema), creates the queues and
+ * starts a worker for each. Any number of app instances may run workers: pg-boss hands each
+ * job to one of them.
+ */
+export async function startJobQueue(
+  handle: DatabaseHandle,
+  jobs: JobDefinition<never>[],
+  options: { work?: boolean; pollingIntervalSeconds?: number } = {},
+): Promise<JobQueue> {
+  const log = getLog();
+  const boss =
+    handle.engine === "pglite"
+      ? new PgBoss({ db: fromPglite(handle.pglite!), backend: "pglite", schema: "pgboss" })
+      : new PgBoss({ db: poolDatabase(handle), schema: "pgboss" });
+  boss.on("error", (error) => log.error({ err: error }, "job queue error"));
+  await boss.start();
+  for (const job of jobs) {
+    await boss.createQueue(job.name, {
+      retryLimit: job.retryLimit ?? 5,
+      retryDelay: job.retryDelay ?? 5,
+      retryBackoff: true,
+    });
+    if (options.work !== false) {
+      await boss.work<object>(
+        job.name,
+        { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, batchSize: 1 },
+        async ([first]) => {
+          if (!first) return;
+          try {
+            await (job.handler as (data: object) => Promise<void>)(first.data);
+          } catch (error) {
+            log.warn({ err: error, job: job.name, id: first.id }, "job failed; it will be retried");
+            throw error;
+          }
+        },
+      );
+    }
+  }
+  return {
+    boss,
+    async enqueue(job, data, sendOptions) {
+      await boss.send(job.name, data, sendOptions ?? {});
+    },
+    stop: () => boss.stop({ graceful: true, timeout: 10_000, close: false }),
+  };
+}
+
+/** pg-boss shares the app's node-postgres pool instead of opening its own. */
+function poolDatabase(handle: DatabaseHandle) {
+  const pool = handle.pool!;
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      return pool.query(text, values as unknown[]);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// The seed: a page-script chunk that fails to load (or takes over 120 s) reloads the page
+// fully, at most once per 60 seconds.
+export const CHUNK_RELOAD_INTERVAL_MS = 60_000;
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
+const STORAGE_KEY = "pitlane:chunk-reload-at";
+
+export class ChunkLoadError extends Error {
+  constructor() {
+    super("This page could not be loaded. Check your connection, then reload the page.");
+    this.name = "ChunkLoadError";
+  }
+}
+
+function lastReload(): number {
+  try {
+    return Number(sessionStorage.getItem(STORAGE_KEY)) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Reloads once (or loads `go`'s page); returns false when that already happened in the last 60 s. */
+export function reloadAfterChunkFailure(go: () => void = () => window.location.reload(), now = Date.now()): boolean {
+  if (now - lastReload() < CHUNK_RELOAD_INTERVAL_MS) return false;
+  try {
+    sessionStorage.setItem(STORAGE_KEY, String(now));
+  } catch {
+    // Private modes may refuse storage; reloading once is still right.
+  }
+  go();
+  return true;
+}
+
+/**
+ * React Router reloads the page itself whenever a route module fails to import, with no
+ * limit, after logging "Error loading route module". We watch for that log line: inside the
+ * 60 s window we throw, which stops that reload and shows the error page instead of a loop.
+ */
+export function installChunkReloadGuard() {
+  const original = console.error.bind(console);
+  console.error = (...args: unknown[]) => {
+    original(...args);
+    if (typeof args[0] === "string" && args[0].startsWith("Error loading route module")) {
+      if (Date.now() - lastReload() < CHUNK_RELOAD_INTERVAL_MS) throw new ChunkLoadError();
+      sessionStorage.setItem(STORAGE_KEY, String(Date.now()));
+    }
+  };
+  // Chunks Vite loads for a module (its CSS and shared dependencies).
+  window.addEventListener("vite:preloadError", (event) => {
+    event.preventDefault();
+    if (!reloadAfterChunkFailure()) throw new ChunkLoadError();
+  });
+}

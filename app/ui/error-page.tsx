@@ -1,0 +1,68 @@
+import { Component, type ReactNode } from "react";
+import { isRouteErrorResponse, Link } from "react-router";
+
+/** What the seed's error catalogue shows for an error: its status and message. */
+export function describeError(error: unknown): { status: number; message: string } {
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) return { status: 404, message: "This page could not be found" };
+    const message = typeof error.data === "string" && error.data ? error.data : "Error";
+    return { status: error.status, message };
+  }
+  if (error instanceof Error) return { status: 500, message: error.message || "Error" };
+  return { status: 500, message: "Error" };
+}
+
+export function ErrorPage({ error }: { error: unknown }) {
+  const { status, message } = describeError(error);
+  return (
+    <main
+      id="main"
+      className="mx-auto grid min-h-[60vh] max-w-[1200px] place-items-center px-4 py-20 text-center sm:px-6"
+    >
+      <div className="space-y-5">
+        <p className="wide tabular text-7xl font-black text-accent sm:text-8xl" aria-hidden="true">
+          {status}
+        </p>
+        <h1 className="text-2xl font-bold sm:text-3xl">{message}</h1>
+        {status === 404 ? <p className="text-muted">The address may be mistyped, or the page may have moved.</p> : null}
+        <p>
+          <Link
+            to="/"
+            className="inline-block rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
+          >
+            Back to the home page
+          </Link>
+        </p>
+      </div>
+    </main>
+  );
+}
+
+/**
+ * In the browser, a failure while drawing the error page falls back to the seed's last-resort
+ * message. (On the server, entry.server renders the same fallback when the shell fails.)
+ */
+export class ErrorPageGuard extends Component<{ children: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <main id="main" className="grid min-h-[60vh] place-items-center px-4 py-20 text-center">
+        <div className="space-y-4">
+          <h1 className="text-2xl font-bold">An error occurred while showing the error page</h1>
+          <p>
+            {/* A plain link: the router itself may be what failed. */}
+            <a href="/" className="font-semibold text-link underline">
+              Go back to home
+            </a>
+          </p>
+        </div>
+      </main>
+    );
+  }
+}

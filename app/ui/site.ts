@@ -1,0 +1,36 @@
+import { useRouteLoaderData } from "react-router";
+
+export type SiteSettings = {
+  name: string;
+  currency: string;
+  timeZone: string;
+};
+
+export type RootData = {
+  site: SiteSettings;
+  user: { name: string; role: string } | null;
+};
+
+export function useRootData() {
+  return useRouteLoaderData("root") as RootData | undefined;
+}
+
+export function useSite(): SiteSettings {
+  return useRootData()?.site ?? { name: "Pitlane", currency: "GBP", timeZone: "Europe/London" };
+}
+
+/** The public areas, in the order the navigation and footer show them. */
+export const publicAreas = [
+  { to: "/events", label: "Events" },
+  { to: "/giveaways", label: "Giveaways" },
+  { to: "/shop", label: "Shop" },
+  { to: "/community", label: "Community" },
+  { to: "/blog", label: "Blog" },
+] as const;
+
+export const memberAreas = [
+  { to: "/members/garage", label: "My garage" },
+  { to: "/members/events", label: "My tickets" },
+  { to: "/transactions", label: "Orders" },
+  { to: "/settings", label: "Settings" },
+] as const;

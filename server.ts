@@ -1,0 +1,287 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Server } from "node:http";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { pinoHttp } from "pino-http";
+import client from "prom-client";
+import type { ServerBuild } from "react-router";
+import type { RequestInfo } from "./app/server/context.server";
+import { EnvError, getEnv } from "./app/server/env.server";
+import { getLog } from "./app/server/log.server";
+import type { Runtime } from "./app/server/runtime.server";
+
+/** What app/entry.server.tsx exports besides the renderer. */
+type AppEntry = {
+  startRuntime(options?: { work?: boolean }): Promise<Runtime>;
+  createLoadContext(runtime: Runtime, info: RequestInfo): unknown;
+};
+
+const dev = process.argv.includes("--dev");
+const log = getLog();
+
+function loadEnv() {
+  try {
+    return getEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+export async function createServer() {
+  const env = loadEnv();
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", env.TRUST_PROXY ? 1 : false);
+  const siteOrigin = new URL(env.SITE_URL).origin;
+
+  // Metrics first, so every later step is measured.
+  client.collectDefaultMetrics();
+  const httpDuration = new client.Histogram({
+    name: "http_request_duration_seconds",
+    help: "HTTP request duration by method, route kind and status",
+    labelNames: ["method", "kind", "status"],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  });
+  app.use((req, res, next) => {
+    const end = httpDuration.startTimer({ method: req.method });
+    res.on("finish", () => end({ status: String(res.statusCode), kind: requestKind(req.path) }));
+    next();
+  });
+
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (req, res) => {
+        const id = (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/metrics" },
+      customLogLevel: (_req, res, error) =>
+        error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
+    }),
+  );
+
+  app.use(securityHeaders(env.SITE_URL.startsWith("https://")));
+  app.use(compression());
+
+  let runtime: Runtime | undefined;
+  app.get("/healthz", (_req, res) => {
+    res.set("Cache-Control", "no-store").json({ status: "ok" });
+  });
+  app.get("/readyz", async (_req, res) => {
+    res.set("Cache-Control", "no-store");
+    if (!runtime) return void res.status(503).json({ status: "starting" });
+    try {
+      await runtime.database.ping();
+      res.json({ status: "ready", database: runtime.database.engine });
+    } catch (error) {
+      log.warn({ err: error }, "readiness check failed");
+      res.status(503).json({ status: "unavailable", database: runtime.database.engine });
+    }
+  });
+  app.get("/metrics", async (req, res) => {
+    if (!isLoopback(req.socket.remoteAddress ?? "") && !metricsTokenMatches(req)) {
+      return void res.status(403).type("text/plain").send("Forbidden");
+    }
+    res.set("Content-Type", client.register.contentType).send(await client.register.metrics());
+  });
+
+  app.use(originCheck(siteOrigin));
+  app.use(bodyLimit(env.BODY_LIMIT));
+
+  let entry: AppEntry;
+  let build: ServerBuild | (() => Promise<ServerBuild>);
+  if (dev) {
+    const vite = await import("vite").then((vite) => vite.createServer({ server: { middlewareMode: true } }));
+    app.use(vite.middlewares);
+    build = () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+    entry = (await build()).entry.module as unknown as AppEntry;
+  } else {
+    const buildDir = path.resolve("build");
+    const serverBuild = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
+    build = serverBuild;
+    entry = serverBuild.entry.module as unknown as AppEntry;
+    // Hashed assets never change: cache them for a year. Everything else revalidates.
+    app.use(
+      "/assets",
+      express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
+    );
+    app.use(
+      express.static(path.join(buildDir, "client"), {
+        maxAge: "1h",
+        index: false,
+        setHeaders(res, file) {
+          if (file.endsWith("sw.js") || file.endsWith("workbox-config.js")) res.setHeader("Cache-Control", "no-cache");
+        },
+      }),
+    );
+  }
+
+  runtime = await entry.startRuntime();
+  const started = runtime;
+
+  app.use(
+    createRequestHandler({
+      build,
+      mode: dev ? "development" : "production",
+      getLoadContext: (req, res) =>
+        entry.createLoadContext(started, {
+          nonce: res.locals.nonce as string,
+          requestId: String(req.id),
+          ip: req.ip ?? req.socket.remoteAddress ?? "",
+        }) as never,
+    }),
+  );
+
+  app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    const status = error.status && error.status >= 400 && error.status < 600 ? error.status : 500;
+    if (status >= 500) log.error({ err: error }, "request failed");
+    if (res.headersSent) return;
+    res
+      .status(status)
+      .type("text/plain")
+      .send(status === 413 ? "Payload too large" : status >= 500 ? "Error" : error.message);
+  });
+
+  return { app, runtime: started, env };
+}
+
+function requestKind(pathname: string) {
+  if (pathname.startsWith("/assets/")) return "asset";
+  if (pathname.endsWith(".data")) return "data";
+  if (pathname.startsWith("/api/")) return "api";
+  return "page";
+}
+
+function isLoopback(ip: string) {
+  return ip === "::1" || ip.startsWith("127.") || ip.startsWith("::ffff:127.");
+}
+
+function metricsTokenMatches(req: Request) {
+  const token = process.env.METRICS_TOKEN;
+  return Boolean(token) && req.headers.authorization === `Bearer ${token}`;
+}
+
+/**
+ * CSP with a fresh nonce per response (React Router's inline scripts carry it), framing
+ * forbidden, HSTS when served over HTTPS, and the usual hardening headers.
+ */
+function securityHeaders(https: boolean) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    const nonce = randomBytes(16).toString("base64");
+    res.locals.nonce = nonce;
+    const csp = [
+      "default-src 'self'",
+      `script-src 'self' 'nonce-${nonce}' 'strict-dynamic' https://maps.googleapis.com`,
+      `style-src 'self' 'nonce-${nonce}'`,
+      "style-src-attr 'unsafe-inline'",
+      "img-src 'self' data: blob: https://maps.gstatic.com https://maps.googleapis.com",
+      "font-src 'self'",
+      "connect-src 'self' https://maps.googleapis.com",
+      "frame-src 'self' https://www.google.com https://checkout.stripe.com",
+      "worker-src 'self'",
+      "manifest-src 'self'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self' https://checkout.stripe.com",
+      "frame-ancestors 'none'",
+      ...(https ? ["upgrade-insecure-requests"] : []),
+    ].join("; ");
+    res.setHeader("Content-Security-Policy", csp);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    res.setHeader(
+      "Permissions-Policy",
+      "camera=(self), geolocation=(self), microphone=(), payment=(self), usb=(), interest-cohort=()",
+    );
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
+    if (https) res.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+    next();
+  };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+// Providers post notifications from their own servers, with a signature instead of an Origin.
+const ORIGIN_EXEMPT = ["/api/webhooks/"];
+
+/**
+ * Cross-site request forgery guard: a state-changing request must come from this site's own
+ * pages, which browsers prove with the Origin header.
+ */
+function originCheck(siteOrigin: string) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method) || ORIGIN_EXEMPT.some((prefix) => req.path.startsWith(prefix))) return next();
+    const origin = req.headers.origin;
+    const ownOrigin = `${req.protocol}://${req.headers.host}`;
+    if (origin && (origin === siteOrigin || origin === ownOrigin)) return next();
+    res.status(403).type("text/plain").send("Forbidden: this request did not come from this site");
+  };
+}
+
+function parseSize(size: string) {
+  const match = /^(\d+)(b|kb|mb)?$/i.exec(size.trim());
+  if (!match) return 1024 * 1024;
+  const unit = (match[2] ?? "b").toLowerCase();
+  return Number(match[1]) * (unit === "mb" ? 1024 * 1024 : unit === "kb" ? 1024 : 1);
+}
+
+/** Refuses bodies over the limit before the app reads them. Upload routes set their own, larger limit. */
+function bodyLimit(limit: string) {
+  const max = parseSize(limit);
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const declared = req.headers["content-length"];
+    if (declared === undefined) {
+      if (req.headers["transfer-encoding"]) return void res.status(411).type("text/plain").send("Length required");
+      return next();
+    }
+    if (Number(declared) > max) {
+      res.setHeader("Connection", "close");
+      return void res.status(413).type("text/plain").send("Payload too large");
+    }
+    next();
+  };
+}
+
+async function main() {
+  const { app, runtime, env } = await createServer();
+  const server: Server = app.listen(env.PORT, env.HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : env.PORT;
+    const local = `http://localhost:${port}`;
+    log.info({ port, engine: runtime.database.engine }, "listening");
+    console.log(`\n  ${env.SITE_NAME} is running at ${local}`);
+    console.log(`  Mailbox (emails and texts sent by the site): ${local}/dev/mailbox`);
+    console.log(
+      `  Database: ${runtime.database.engine === "pglite" ? `embedded, in ${env.DATA_DIR}` : "PostgreSQL"}\n`,
+    );
+  });
+  server.keepAliveTimeout = 65_000;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down");
+    server.close();
+    server.closeIdleConnections();
+    await runtime.stop();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((error) => {
+  log.fatal({ err: error }, "could not start");
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
