@@ -19,8 +19,8 @@ export function Footer() {
   ];
   return (
     <footer className="dark-band mt-24 bg-asphalt-950 text-asphalt-300">
-      <div className="mx-auto grid max-w-[1200px] gap-10 px-4 py-14 sm:px-6 md:grid-cols-[1.4fr_repeat(3,1fr)]">
-        <div className="space-y-4">
+      <div className="mx-auto grid max-w-[1200px] grid-cols-2 gap-10 px-4 py-14 sm:px-6 md:grid-cols-[1.4fr_repeat(3,1fr)]">
+        <div className="col-span-2 space-y-4 md:col-span-1">
           <Link to="/" className="inline-block rounded text-white" aria-label={`${site.name} home`}>
             <Logo name={site.name} />
           </Link>

@@ -2,9 +2,7 @@ import { sitePages } from "../../../db/schema";
 import type { Seeder } from "./seed.server";
 
 // `{{siteName}}` is replaced when the page is shown, so renaming the site needs no edit here.
-const privacy = `Last updated when this site was set up. The site's organisers can edit this page.
-
-## Who we are
+const privacy = `## Who we are
 
 {{siteName}} is run by a car club and event organiser. We are the controller of the personal
 data described here. Contact us through the details in the site footer.
@@ -42,9 +40,7 @@ We use only the cookies the site needs to work: one that keeps you signed in and
 your cart. We use no advertising or tracking cookies.
 `;
 
-const terms = `Last updated when this site was set up. The site's organisers can edit this page.
-
-## About these terms
+const terms = `## About these terms
 
 These terms apply when you use {{siteName}}, create an account, buy tickets or merchandise, or
 enter a prize draw or giveaway. By using the site you agree to them.
