@@ -1,0 +1,149 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env.server";
+
+const SECRET = "s".repeat(32);
+
+let dataDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(path.join(tmpdir(), "pitlane-env-"));
+});
+afterEach(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function problemsOf(source: Record<string, string | undefined>) {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as EnvError).problems;
+  }
+  throw new Error("parseEnv accepted an invalid environment");
+}
+
+describe("parseEnv", () => {
+  it("runs a laptop install with no configuration", () => {
+    const env = parseEnv({ DATA_DIR: dataDir });
+    expect(env).toMatchObject({
+      NODE_ENV: "production",
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      SITE_URL: "http://localhost:3000",
+      DATA_DIR: dataDir,
+      DATABASE_POOL_SIZE: 10,
+      MAIL_FROM: "Pitlane <no-reply@localhost>",
+      SITE_NAME: "Pitlane",
+      CURRENCY: "GBP",
+      TIME_ZONE: "Europe/London",
+      DEFAULT_COUNTRY: "GB",
+      LOG_LEVEL: "info",
+      BODY_LIMIT: "1mb",
+    });
+    // Unset providers mean the embedded database and the local mailbox.
+    for (const key of ["DATABASE_URL", "SEED_DEMO", "SMTP_URL", "TWILIO_ACCOUNT_SID", "STRIPE_SECRET_KEY"] as const) {
+      expect(env[key]).toBeUndefined();
+    }
+  });
+
+  it("resolves DATA_DIR to an absolute path, ./data by default", () => {
+    expect(parseEnv({ AUTH_SECRET: SECRET }).DATA_DIR).toBe(path.resolve("data"));
+    expect(parseEnv({ AUTH_SECRET: SECRET, DATA_DIR: "relative/dir" }).DATA_DIR).toBe(path.resolve("relative/dir"));
+  });
+
+  it("derives SITE_URL from PORT and drops a trailing slash from a given one", () => {
+    expect(parseEnv({ DATA_DIR: dataDir, PORT: "8080" }).SITE_URL).toBe("http://localhost:8080");
+    expect(parseEnv({ DATA_DIR: dataDir, SITE_URL: "https://club.example/" }).SITE_URL).toBe("https://club.example");
+  });
+
+  it("treats empty strings as unset, as a .env file with blank values means", () => {
+    const env = parseEnv({ DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "  ", TWILIO_FROM: "", SEED_DEMO: "" });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(env.TWILIO_FROM).toBeUndefined();
+    expect(env.SEED_DEMO).toBeUndefined();
+  });
+
+  it("reads on/off flags", () => {
+    expect(parseEnv({ DATA_DIR: dataDir, SEED_DEMO: "yes" }).SEED_DEMO).toBe(true);
+    expect(parseEnv({ DATA_DIR: dataDir, SEED_DEMO: "0" }).SEED_DEMO).toBe(false);
+    expect(problemsOf({ DATA_DIR: dataDir, SEED_DEMO: "maybe" })).toEqual([expect.stringMatching(/^SEED_DEMO: /)]);
+  });
+
+  it("lists every problem at once", () => {
+    const problems = problemsOf({
+      NODE_ENV: "development",
+      DATA_DIR: dataDir,
+      DATABASE_URL: "mysql://db.example/pitlane",
+      CURRENCY: "pounds",
+      TIME_ZONE: "Mars/Olympus_Mons",
+      TWILIO_ACCOUNT_SID: "AC123",
+    });
+    expect(problems).toEqual([
+      "DATABASE_URL: DATABASE_URL must start with postgres:// or postgresql://",
+      "CURRENCY: CURRENCY must be an ISO 4217 code such as GBP",
+      "TIME_ZONE: TIME_ZONE must be an IANA time zone such as Europe/London",
+      "TWILIO_ACCOUNT_SID: set all of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, or none",
+    ]);
+  });
+
+  it("puts every problem in the error message, one per line", () => {
+    expect(() => parseEnv({ DATA_DIR: dataDir, CURRENCY: "gbp", PORT: "70000" })).toThrow(
+      /^Invalid configuration:\n {2}- PORT: .+\n {2}- CURRENCY: CURRENCY must be an ISO 4217 code such as GBP$/,
+    );
+  });
+
+  it("accepts both PostgreSQL URL schemes", () => {
+    for (const url of ["postgres://u@db/pitlane", "postgresql://u@db/pitlane"]) {
+      expect(parseEnv({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    }
+  });
+
+  it("accepts a real IANA time zone and refuses a lower-case currency", () => {
+    expect(parseEnv({ DATA_DIR: dataDir, TIME_ZONE: "America/New_York" }).TIME_ZONE).toBe("America/New_York");
+    expect(problemsOf({ DATA_DIR: dataDir, CURRENCY: "eur" })).toEqual([
+      "CURRENCY: CURRENCY must be an ISO 4217 code such as GBP",
+    ]);
+  });
+
+  it("refuses a partial Twilio configuration and accepts a complete one", () => {
+    const twilio = { TWILIO_ACCOUNT_SID: "AC123", TWILIO_AUTH_TOKEN: "token", TWILIO_FROM: "+447700900000" };
+    for (const missing of Object.keys(twilio)) {
+      const partial = { ...twilio, [missing]: undefined };
+      expect(problemsOf({ DATA_DIR: dataDir, ...partial })).toEqual([
+        "TWILIO_ACCOUNT_SID: set all of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, or none",
+      ]);
+    }
+    expect(parseEnv({ DATA_DIR: dataDir, ...twilio })).toMatchObject(twilio);
+  });
+
+  it("requires AUTH_SECRET in production on a shared PostgreSQL, not in development", () => {
+    const shared = { DATA_DIR: dataDir, DATABASE_URL: "postgres://db/pitlane" };
+    expect(problemsOf(shared)).toEqual([
+      "AUTH_SECRET: AUTH_SECRET is required in production when several servers share DATABASE_URL",
+    ]);
+    expect(parseEnv({ ...shared, NODE_ENV: "development" }).AUTH_SECRET).toHaveLength(43);
+    expect(problemsOf({ ...shared, AUTH_SECRET: "short" })).toEqual([
+      "AUTH_SECRET: AUTH_SECRET must be at least 32 characters",
+    ]);
+  });
+
+  it("generates AUTH_SECRET once into DATA_DIR and returns the same one afterwards", () => {
+    const nested = path.join(dataDir, "not", "yet", "made");
+    const first = parseEnv({ DATA_DIR: nested }).AUTH_SECRET;
+    const file = path.join(nested, "auth-secret");
+    expect(first).toMatch(/^[\w-]{43}$/);
+    expect(readFileSync(file, "utf8")).toBe(first);
+    // Only the owner may read the secret that signs sessions.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(parseEnv({ DATA_DIR: nested }).AUTH_SECRET).toBe(first);
+    expect(parseEnv({ DATA_DIR: dataDir }).AUTH_SECRET).not.toBe(first);
+  });
+
+  it("uses a configured AUTH_SECRET without writing one", () => {
+    expect(parseEnv({ DATA_DIR: dataDir, AUTH_SECRET: SECRET }).AUTH_SECRET).toBe(SECRET);
+    expect(() => statSync(path.join(dataDir, "auth-secret"))).toThrow(/ENOENT/);
+  });
+});
