@@ -1,11 +1,19 @@
 // `npm start`: build the site when the sources are newer than the last build, then serve it.
-import { spawnSync, spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const buildOutput = path.join(root, "build/server/index.js");
-const inputs = ["app", "db", "public", "scripts/build-icons.ts", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
+const inputs = [
+  "app",
+  "db",
+  "public",
+  "scripts/build-icons.ts",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "package-lock.json",
+];
 
 function newestMtime(target) {
   let stat;

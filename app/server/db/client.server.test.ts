@@ -5,8 +5,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import journal from "../../../db/migrations/meta/_journal.json";
 import { outboundMessages } from "../../../db/schema";
-import { DataDirLockedError, type DatabaseHandle, openPglite, openPostgres, runMigrations } from "./client.server";
-import { createTestDatabase, queryRows, useTestDatabase } from "./test-database";
+import { type DatabaseHandle, DataDirLockedError, openPglite, openPostgres, runMigrations } from "./client.server";
+import { createTestDatabase, freshDatabasePerFile, queryRows } from "./test-database";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const clientModule = path.join(root, "app/server/db/client.server.ts");
@@ -28,7 +28,7 @@ async function appliedMigrations(handle: DatabaseHandle) {
 }
 
 describe("runMigrations", () => {
-  const database = useTestDatabase({ migrate: false });
+  const database = freshDatabasePerFile({ migrate: false });
 
   it("creates the schema and, run again, changes nothing", async () => {
     const handle = database();
@@ -38,7 +38,9 @@ describe("runMigrations", () => {
     expect(await publicTables(handle)).toEqual(["outbound_messages", "seed_runs", "site_pages"]);
     expect(await appliedMigrations(handle)).toBe(journal.entries.length);
 
-    await handle.db.insert(outboundMessages).values({ channel: "sms", to: "+447700900001", text: "hi", transport: "mailbox" });
+    await handle.db
+      .insert(outboundMessages)
+      .values({ channel: "sms", to: "+447700900001", text: "hi", transport: "mailbox" });
     await runMigrations(handle);
     expect(await appliedMigrations(handle)).toBe(journal.entries.length);
     expect(await handle.db.$count(outboundMessages)).toBe(1);
@@ -118,7 +120,9 @@ describe("openPglite on a data directory", () => {
   it("keeps data across a restart", async () => {
     const first = await openPglite(dataDir);
     await runMigrations(first);
-    await first.db.insert(outboundMessages).values({ channel: "sms", to: "+447700900002", text: "kept", transport: "mailbox" });
+    await first.db
+      .insert(outboundMessages)
+      .values({ channel: "sms", to: "+447700900002", text: "kept", transport: "mailbox" });
     await first.close();
 
     const second = await openPglite(dataDir);

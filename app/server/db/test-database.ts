@@ -64,7 +64,7 @@ async function maintenance(serverUrl: string, statement: string) {
  * Registers the hooks that give the calling test file its own database and returns an accessor
  * for it (the database exists only once `beforeAll` has run).
  */
-export function useTestDatabase(options: { migrate?: boolean } = {}): () => TestDatabase {
+export function freshDatabasePerFile(options: { migrate?: boolean } = {}): () => TestDatabase {
   let database: TestDatabase | undefined;
   beforeAll(async () => {
     database = await createTestDatabase(options);

@@ -3,13 +3,13 @@ import { eq } from "drizzle-orm";
 import { SMTPServer, type SMTPServerEnvelope } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { outboundMessages } from "../../../db/schema";
-import { useTestDatabase } from "../db/test-database";
+import { freshDatabasePerFile } from "../db/test-database";
 import { parseEnv } from "../env.server";
-import { listOutboundMessages } from "./mailbox.server";
-import { deliverEmail, mailboxTransport, smtpTransport } from "./mail.server";
 import { mailTransportFor } from "../messages.server";
+import { deliverEmail, mailboxTransport, smtpTransport } from "./mail.server";
+import { listOutboundMessages } from "./mailbox.server";
 
-const database = useTestDatabase();
+const database = freshDatabasePerFile();
 
 async function messagesTo(to: string) {
   return database()
@@ -97,7 +97,7 @@ describe("smtpTransport", () => {
 
     expect(received).toHaveLength(1);
     const [{ envelope, raw }] = received as [Received];
-    expect(envelope.mailFrom && envelope.mailFrom.address).toBe("no-reply@pitlane.test");
+    expect(envelope.mailFrom?.address).toBe("no-reply@pitlane.test");
     expect(envelope.rcptTo.map((rcpt) => rcpt.address)).toEqual(["driver@example.com"]);
 
     const { headers, parts } = parseMessage(raw);
@@ -168,7 +168,11 @@ describe("listOutboundMessages", () => {
     const { db } = database();
     // Ahead of every message the other tests in this file send, whatever their order.
     const hour = 60 * 60 * 1000;
-    const [oldest, middle, newest] = [1, 2, 3].map((hours) => new Date(Date.now() + hours * hour)) as [Date, Date, Date];
+    const [oldest, middle, newest] = [1, 2, 3].map((hours) => new Date(Date.now() + hours * hour)) as [
+      Date,
+      Date,
+      Date,
+    ];
     await db.insert(outboundMessages).values([
       { channel: "email", to: "a@example.com", subject: "middle", text: "2", transport: "mailbox", sentAt: middle },
       { channel: "sms", to: "+447700900003", text: "newest", transport: "mailbox", sentAt: newest },

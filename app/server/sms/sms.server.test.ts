@@ -3,12 +3,12 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { outboundMessages } from "../../../db/schema";
-import { useTestDatabase } from "../db/test-database";
+import { freshDatabasePerFile } from "../db/test-database";
 import { parseEnv } from "../env.server";
 import { smsTransportFor } from "../messages.server";
 import { deliverSms, mailboxSmsTransport, SmsDeliveryError, twilioTransport } from "./sms.server";
 
-const database = useTestDatabase();
+const database = freshDatabasePerFile();
 
 const config = { accountSid: "AC0123456789abcdef", authToken: "secret-token", from: "+447700900000" };
 
@@ -88,7 +88,11 @@ describe("twilioTransport", () => {
   it("raises Twilio's error with its status and records nothing", async () => {
     answer = {
       status: 400,
-      body: JSON.stringify({ code: 21211, message: "The 'To' number +44123 is not a valid phone number.", status: 400 }),
+      body: JSON.stringify({
+        code: 21211,
+        message: "The 'To' number +44123 is not a valid phone number.",
+        status: 400,
+      }),
     };
     const transport = twilioTransport(config, fetch, baseUrl);
 
