@@ -97,7 +97,7 @@ describe("smtpTransport", () => {
 
     expect(received).toHaveLength(1);
     const [{ envelope, raw }] = received as [Received];
-    expect(envelope.mailFrom?.address).toBe("no-reply@pitlane.test");
+    expect(envelope.mailFrom ? envelope.mailFrom.address : null).toBe("no-reply@pitlane.test");
     expect(envelope.rcptTo.map((rcpt) => rcpt.address)).toEqual(["driver@example.com"]);
 
     const { headers, parts } = parseMessage(raw);
