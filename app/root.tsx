@@ -12,6 +12,7 @@ import { OfflineBanner } from "./ui/offline-banner";
 import { ProgressBar } from "./ui/progress-bar";
 import type { RootData } from "./ui/site";
 import { UpdatePrompt } from "./ui/update-prompt";
+import { appleSplashLinks } from "./ui/web-app-icons";
 
 // The seed's default route-change step.
 export const middleware = steps("auth");
@@ -31,6 +32,7 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "icon", href: "/icons/icon-64.png", sizes: "64x64", type: "image/png" },
   { rel: "apple-touch-icon", href: "/icons/icon-180.png" },
+  ...appleSplashLinks(),
 ];
 
 export function Layout({ children }: { children: ReactNode }) {

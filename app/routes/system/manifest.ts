@@ -1,8 +1,6 @@
 import { runtimeContext } from "~/server/context.server";
+import { ICON_SIZES, MASKABLE_SIZES } from "~/ui/web-app-icons";
 import type { Route } from "./+types/manifest";
-
-// The seed's icon sizes; each PNG is generated from public/favicon.svg by scripts/icons.ts.
-export const ICON_SIZES = [64, 120, 144, 152, 192, 384, 512] as const;
 
 export function loader({ context }: Route.LoaderArgs) {
   const { env } = context.get(runtimeContext);
@@ -27,8 +25,12 @@ export function loader({ context }: Route.LoaderArgs) {
         type: "image/png",
         purpose: "any",
       })),
-      { src: "/icons/maskable-192.png", sizes: "192x192", type: "image/png", purpose: "maskable" },
-      { src: "/icons/maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+      ...MASKABLE_SIZES.map((size) => ({
+        src: `/icons/maskable-${size}.png`,
+        sizes: `${size}x${size}`,
+        type: "image/png",
+        purpose: "maskable",
+      })),
     ],
   };
   return new Response(JSON.stringify(manifest), {
