@@ -2,7 +2,14 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumPath } from "./scripts/chromium-path.mjs";
 
-const port = Number(process.env.E2E_PORT ?? 4173);
+// A port per checkout, so test runs in two checkouts on one machine never share a server.
+const port = Number(process.env.E2E_PORT ?? 4173 + (hashOf(process.cwd()) % 800));
+
+function hashOf(text: string) {
+  let hash = 0;
+  for (const char of text) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return hash;
+}
 const dataDir = path.resolve(process.env.E2E_DATA_DIR ?? "test-results/e2e-data");
 
 /**

@@ -3,12 +3,16 @@ import type { Db } from "~/server/db/client.server";
 
 export type AttemptRule = { max: number; windowSeconds: number };
 
-/** Limits for the account forms (OWASP: sign-in, reset and code guessing are rate limited). */
+/**
+ * Limits for the account forms (OWASP: sign-in, reset and code guessing are rate limited). Per
+ * address limits protect each account; per-IP limits stop spraying, and are loose enough for a
+ * venue's Wi-Fi where a whole car show shares one address.
+ */
 export const ATTEMPT_RULES = {
-  signInByIp: { max: 20, windowSeconds: 15 * 60 },
+  signInByIp: { max: 100, windowSeconds: 15 * 60 },
   signInByEmail: { max: 5, windowSeconds: 15 * 60 },
-  signUpByIp: { max: 5, windowSeconds: 60 * 60 },
-  emailLinkByIp: { max: 5, windowSeconds: 15 * 60 },
+  signUpByIp: { max: 30, windowSeconds: 10 * 60 },
+  emailLinkByIp: { max: 30, windowSeconds: 15 * 60 },
   emailLinkByEmail: { max: 3, windowSeconds: 15 * 60 },
   phoneCodeSend: { max: 1, windowSeconds: 60 },
   phoneCodeSendDaily: { max: 10, windowSeconds: 24 * 60 * 60 },

@@ -2,8 +2,9 @@ import { requestContext, runtimeContext, userContext } from "~/server/context.se
 import { listOutboundMessages, requireMailboxAccess } from "~/server/mail/mailbox.server";
 import type { Route } from "./+types/mailbox-json";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   requireMailboxAccess(context.get(requestContext), context.get(userContext));
-  const messages = await listOutboundMessages(context.get(runtimeContext).db);
+  const to = url.searchParams.get("to")?.trim().toLowerCase() || undefined;
+  const messages = await listOutboundMessages(context.get(runtimeContext).db, 100, to);
   return Response.json(messages, { headers: { "Cache-Control": "no-store" } });
 }

@@ -1,10 +1,11 @@
-import { desc } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { data } from "react-router";
 import { outboundMessages } from "../../../db/schema";
 import type { RequestInfo, SessionUser } from "../context.server";
 import type { Db } from "../db/client.server";
 
-export async function listOutboundMessages(db: Db, limit = 100) {
+/** Newest first; `to` narrows the list to one recipient (an email address or a phone number). */
+export async function listOutboundMessages(db: Db, limit = 100, to?: string) {
   const rows = await db
     .select({
       id: outboundMessages.id,
@@ -17,6 +18,7 @@ export async function listOutboundMessages(db: Db, limit = 100) {
       sentAt: outboundMessages.sentAt,
     })
     .from(outboundMessages)
+    .where(to ? eq(outboundMessages.to, to) : undefined)
     .orderBy(desc(outboundMessages.sentAt))
     .limit(limit);
   return rows.map((row) => ({ ...row, sentAt: row.sentAt.toISOString() }));

@@ -1,0 +1,71 @@
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { visit } from "./fixtures";
+
+export type Message = { to: string; subject: string | null; text: string; channel: "email" | "sms"; sentAt: string };
+
+/** A unique address per test, so parallel tests never read each other's mail. */
+export function uniqueEmail(prefix: string) {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+}
+
+/** The newest message to `to` whose subject (or text, for SMS) matches; waits for the send job. */
+export async function latestMessage(request: APIRequestContext, to: string, match: RegExp): Promise<Message> {
+  let found: Message | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`/dev/mailbox.json?to=${encodeURIComponent(to)}`);
+        const messages = (await response.json()) as Message[];
+        found = messages.find((message) => match.test(message.subject ?? message.text));
+        return Boolean(found);
+      },
+      { message: `a message to ${to} matching ${match}`, timeout: 20_000 },
+    )
+    .toBe(true);
+  return found!;
+}
+
+export async function messagesTo(request: APIRequestContext, to: string): Promise<Message[]> {
+  return (await (await request.get(`/dev/mailbox.json?to=${encodeURIComponent(to)}`)).json()) as Message[];
+}
+
+/** The first link in a message's text that contains `path`. */
+export function linkIn(message: Message, path: string) {
+  const link = message.text.match(/https?:\/\/\S+/g)?.find((url) => url.includes(path));
+  if (!link) throw new Error(`No link with ${path} in: ${message.text}`);
+  return link;
+}
+
+export type NewMember = { name: string; email: string; password: string };
+
+export function newMember(prefix = "member"): NewMember {
+  return { name: "Sam Driver", email: uniqueEmail(prefix), password: "grid walk at dawn 42" };
+}
+
+/** Creates an account with a password and opens the confirmation link: signed in, on /newProfile. */
+export async function signUpAndVerify(page: Page, member: NewMember) {
+  await visit(page, "/createAnAccount");
+  await page.getByLabel("Your name").fill(member.name);
+  await page.getByLabel("Email").fill(member.email);
+  await page.getByLabel("Password", { exact: true }).fill(member.password);
+  await page.getByLabel(/I accept the/).check();
+  await page.getByRole("button", { name: "Create my account" }).click();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  const message = await latestMessage(page.request, member.email, /Confirm your email/);
+  await page.goto(linkIn(message, "/api/auth/verify-email"));
+  await expect(page).toHaveURL(/\/newProfile/);
+}
+
+/** Fills the onboarding form and lands in the members' area. */
+export async function completeProfile(page: Page, profile: { handle: string }) {
+  await page.getByLabel("Handle").fill(profile.handle);
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Welcome to the club" })).toBeVisible();
+}
+
+export async function signIn(page: Page, email: string, password: string, path = "/login") {
+  await visit(page, path);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
