@@ -5,8 +5,9 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { runtimeContext, userContext } from "./server/context.server";
 import { steps } from "./server/middleware.server";
+import { ChunkLoadError } from "./ui/chunk-reload";
 import { ErrorPage, ErrorPageGuard } from "./ui/error-page";
-import { NavigationWatchdog } from "./ui/navigation-watchdog";
+import { NavigationWatchdog, useChunkFailure } from "./ui/navigation-watchdog";
 import { useNonce } from "./ui/nonce";
 import { OfflineBanner } from "./ui/offline-banner";
 import { ProgressBar } from "./ui/progress-bar";
@@ -67,7 +68,8 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  // A page whose script could not load renders nothing on its own: say why instead.
+  return useChunkFailure() ? <ErrorPage error={new ChunkLoadError()} /> : <Outlet />;
 }
 
 export function ErrorBoundary() {

@@ -31,6 +31,24 @@ export function reloadAfterChunkFailure(go: () => void = () => window.location.r
   return true;
 }
 
+const FAILURE_EVENT = "pitlane:chunk-failure";
+let failedPath: string | null = null;
+
+/** The path whose page script failed inside the 60 s window, while the visitor is still on it. */
+export function subscribeChunkFailure(listener: () => void) {
+  window.addEventListener(FAILURE_EVENT, listener);
+  return () => window.removeEventListener(FAILURE_EVENT, listener);
+}
+
+export function chunkFailurePath() {
+  return failedPath;
+}
+
+function reportChunkFailure(path: string) {
+  failedPath = path;
+  window.dispatchEvent(new Event(FAILURE_EVENT));
+}
+
 /**
  * React Router reloads the page itself whenever a route module fails to import, with no
  * limit, after logging "Error loading route module". We watch for that log line: inside the
@@ -41,13 +59,29 @@ export function installChunkReloadGuard() {
   console.error = (...args: unknown[]) => {
     original(...args);
     if (typeof args[0] === "string" && args[0].startsWith("Error loading route module")) {
-      if (Date.now() - lastReload() < CHUNK_RELOAD_INTERVAL_MS) throw new ChunkLoadError();
+      if (Date.now() - lastReload() < CHUNK_RELOAD_INTERVAL_MS) {
+        // The router renders nothing for a route whose module failed: the shell shows why.
+        reportChunkFailure(pendingPath());
+        throw new ChunkLoadError();
+      }
       sessionStorage.setItem(STORAGE_KEY, String(Date.now()));
     }
   };
   // Chunks Vite loads for a module (its CSS and shared dependencies).
   window.addEventListener("vite:preloadError", (event) => {
     event.preventDefault();
-    if (!reloadAfterChunkFailure()) throw new ChunkLoadError();
+    if (!reloadAfterChunkFailure()) {
+      reportChunkFailure(pendingPath());
+      throw new ChunkLoadError();
+    }
   });
+}
+
+/** Where the failing navigation was going: the router has not committed it when modules load. */
+let navigationTarget: string | null = null;
+export function setPendingNavigation(path: string | null) {
+  navigationTarget = path;
+}
+function pendingPath() {
+  return navigationTarget ?? window.location.pathname;
 }

@@ -19,8 +19,9 @@ export function ErrorPage({ error }: { error: unknown }) {
       id="main"
       className="mx-auto grid min-h-[60vh] max-w-[1200px] place-items-center px-4 py-20 text-center sm:px-6"
     >
+      <title>{message}</title>
       <div className="space-y-5">
-        <p className="wide tabular text-7xl font-black text-accent sm:text-8xl" aria-hidden="true">
+        <p className="wide tabular text-7xl font-black text-accent-ink sm:text-8xl" aria-hidden="true">
           {status}
         </p>
         <h1 className="text-2xl font-bold sm:text-3xl">{message}</h1>
@@ -53,6 +54,7 @@ export class ErrorPageGuard extends Component<{ children: ReactNode }, { failed:
     if (!this.state.failed) return this.props.children;
     return (
       <main id="main" className="grid min-h-[60vh] place-items-center px-4 py-20 text-center">
+        <title>Error</title>
         <div className="space-y-4">
           <h1 className="text-2xl font-bold">An error occurred while showing the error page</h1>
           <p>

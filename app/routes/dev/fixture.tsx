@@ -20,7 +20,7 @@ export const middleware: MiddlewareFunction<Response>[] = [
   (args, next) => (args.params.fixture === "unknown-middleware" ? unknownStep(args, next) : next()),
 ];
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, url }: Route.LoaderArgs) {
   switch (params.fixture) {
     case "error-with-message":
       throw data("The grid is full", { status: 503 });
@@ -29,7 +29,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     case "broken-error-page":
       throw data("This error page cannot be drawn", { status: 500 });
     case "slow": {
-      const ms = Math.min(Number(new URL(request.url).searchParams.get("ms") ?? 1000), 10_000);
+      const ms = Math.min(Number(url.searchParams.get("ms") ?? 1000), 10_000);
       await new Promise((resolve) => setTimeout(resolve, ms));
       return { fixture: "slow" };
     }
@@ -53,7 +53,9 @@ export default function Fixture({ loaderData }: Route.ComponentProps) {
     <main id="main" className="mx-auto max-w-[1200px] px-4 py-16 sm:px-6">
       <h1 className="text-3xl font-bold">A long page</h1>
       <p className="mt-4">
-        <Link to="/dev/fixtures/long#lap-3">Jump to lap 3</Link> · <Link to="/privacy">Privacy</Link>
+        <Link to="/dev/fixtures/long#lap-3">Jump to lap 3</Link> · <Link to="/privacy">Privacy</Link> ·{" "}
+        <Link to="/dev/fixtures/slow?ms=1500">Slow page</Link> · <Link to="/dev/fixtures/slow?ms=20">Quick page</Link> ·{" "}
+        <Link to="/dev/fixtures/slow?ms=4000">Very slow page</Link>
       </p>
       {[1, 2, 3, 4].map((lap) => (
         <section key={lap} id={`lap-${lap}`} className="min-h-[120vh] border-t border-line pt-8">
@@ -63,6 +65,11 @@ export default function Fixture({ loaderData }: Route.ComponentProps) {
     </main>
   );
 }
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: data?.fixture === "slow" ? "Slow page" : "A long page" },
+  { name: "robots", content: "noindex" },
+];
 
 export function ErrorBoundary() {
   const error = useRouteError();

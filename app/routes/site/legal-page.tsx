@@ -4,9 +4,9 @@ import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
 import type { Route } from "./+types/legal-page";
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const { db, env } = context.get(runtimeContext);
-  const slug = new URL(request.url).pathname.slice(1) as SitePageSlug;
+  const slug = url.pathname.slice(1) as SitePageSlug;
   const page = await getSitePage(db, slug, env.SITE_NAME);
   if (!page) throw data(null, { status: 404 });
   return page;

@@ -1,0 +1,55 @@
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+import { chromiumPath } from "./scripts/chromium-path.mjs";
+
+const port = Number(process.env.E2E_PORT ?? 4173);
+const dataDir = path.resolve(process.env.E2E_DATA_DIR ?? "test-results/e2e-data");
+
+/**
+ * End-to-end tests run against the built production server on its own port and DATA_DIR (a fresh
+ * embedded database each run), in Debian's Chromium.
+ */
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results/e2e",
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]] : "list",
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: chromiumPath(),
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: {
+    command: "node scripts/e2e-server.mjs",
+    url: `http://localhost:${port}/readyz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      SITE_URL: `http://localhost:${port}`,
+      ENABLE_TEST_FIXTURES: "1",
+      LOG_LEVEL: "warn",
+      NODE_ENV: "production",
+    },
+  },
+});

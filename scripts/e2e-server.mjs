@@ -1,0 +1,14 @@
+// Starts the built server for end-to-end tests on a fresh embedded database: the DATA_DIR is
+// wiped first, so every run starts from the same demo content.
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const dataDir = process.env.DATA_DIR;
+if (!dataDir) throw new Error("DATA_DIR must be set for the end-to-end server");
+rmSync(dataDir, { recursive: true, force: true });
+
+const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], { cwd: root, stdio: "inherit" });
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));

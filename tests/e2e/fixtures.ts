@@ -1,0 +1,94 @@
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+
+export { expect };
+
+type Violation = { url: string; id: string; impact: string | null | undefined; help: string; targets: string[] };
+
+const allowedErrors = new WeakMap<Page, RegExp[]>();
+
+/** For a test that provokes an error on purpose: console errors matching `pattern` do not fail it. */
+export function allowConsoleErrors(page: Page, pattern: RegExp) {
+  allowedErrors.get(page)?.push(pattern);
+}
+
+/** Opens a page and waits until React has hydrated it, so client-side behaviour is live. */
+export async function visit(page: Page, url: string) {
+  const response = await page.goto(url);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  return response;
+}
+
+/** A 404 or 403 page makes Chromium log the failed document load; tests that expect one allow it. */
+export const FAILED_RESOURCE = /Failed to load resource: the server responded with a status of/;
+
+/**
+ * Runs axe (WCAG 2.2 A and AA) on every document the page loads and on the page as the test
+ * leaves it. A page that navigates away mid-scan is scanned again at its next load.
+ */
+class AccessibilityWatch {
+  readonly violations: Violation[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private scanned = new Set<string>();
+
+  constructor(private readonly page: Page) {}
+
+  queue(final = false) {
+    this.chain = this.chain.then(() => this.scan(final));
+    return this.chain;
+  }
+
+  private async scan(final: boolean) {
+    if (this.page.isClosed()) return;
+    const url = this.page.url();
+    if (!url.startsWith("http") || (!final && this.scanned.has(url))) return;
+    try {
+      await this.page.waitForLoadState("domcontentloaded");
+      const results = await new AxeBuilder({ page: this.page })
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+        .analyze();
+      this.scanned.add(url);
+      for (const violation of results.violations) {
+        if (this.violations.some((known) => known.id === violation.id && known.url === url)) continue;
+        this.violations.push({
+          url,
+          id: violation.id,
+          impact: violation.impact,
+          help: violation.help,
+          targets: violation.nodes.map((node) => node.target.join(" ")),
+        });
+      }
+    } catch (error) {
+      // The page moved on while axe ran; its next load is scanned instead.
+      if (
+        !/Execution context was destroyed|Target page, context or browser has been closed|navigat/i.test(String(error))
+      )
+        throw error;
+    }
+  }
+}
+
+export const test = base.extend<{ skipAxe: boolean }>({
+  skipAxe: [false, { option: true }],
+  page: async ({ page, skipAxe }, use) => {
+    const errors: string[] = [];
+    const allowed: RegExp[] = [];
+    allowedErrors.set(page, allowed);
+    page.on("console", (message) => {
+      if (message.type() !== "error") return;
+      const text = message.text();
+      if (!allowed.some((pattern) => pattern.test(text))) errors.push(text);
+    });
+    page.on("pageerror", (error) => {
+      if (!allowed.some((pattern) => pattern.test(error.message))) errors.push(`uncaught: ${error.message}`);
+    });
+    const watch = new AccessibilityWatch(page);
+    if (!skipAxe) page.on("load", () => void watch.queue());
+
+    await use(page);
+
+    if (!skipAxe) await watch.queue(true);
+    expect(errors, "console.error during the test").toEqual([]);
+    expect(watch.violations, "accessibility violations (axe)").toEqual([]);
+  },
+});

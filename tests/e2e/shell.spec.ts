@@ -1,0 +1,245 @@
+import { allowConsoleErrors, expect, FAILED_RESOURCE, test, visit } from "./fixtures";
+
+const CHUNK_FAILURE =
+  /Error loading route module|Failed to load resource|ChunkLoadError|could not be loaded|net::ERR_FAILED|Failed to fetch dynamically imported module|Importing a module script failed/;
+
+test.describe("error pages", () => {
+  test("an unknown address answers 404 with a way home", async ({ page }) => {
+    allowConsoleErrors(page, FAILED_RESOURCE);
+    const response = await page.goto("/no-such-page/at-all");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "This page could not be found" })).toBeVisible();
+    await page.getByRole("link", { name: "Back to the home page" }).click();
+    await expect(page).toHaveURL("/");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  });
+
+  test("an error shows its message and status", async ({ page }) => {
+    allowConsoleErrors(page, FAILED_RESOURCE);
+    const response = await page.goto("/dev/fixtures/error-with-message");
+    expect(response?.status()).toBe(503);
+    await expect(page.getByRole("heading", { name: "The grid is full" })).toBeVisible();
+  });
+
+  test("an error without a message shows 'Error' with status 500", async ({ page }) => {
+    allowConsoleErrors(page, FAILED_RESOURCE);
+    const response = await page.goto("/dev/fixtures/error-without-message");
+    expect(response?.status()).toBe(500);
+    await expect(page.getByRole("heading", { name: "Error", exact: true })).toBeVisible();
+  });
+
+  test("when the error page itself fails, a last-resort page links home", async ({ page }) => {
+    allowConsoleErrors(page, FAILED_RESOURCE);
+    const response = await page.goto("/dev/fixtures/broken-error-page");
+    expect(response?.status()).toBe(500);
+    await expect(page.getByRole("heading", { name: "An error occurred while showing the error page" })).toBeVisible();
+    await page.getByRole("link", { name: "Go back to home" }).click();
+    await expect(page).toHaveURL("/");
+  });
+
+  test("an unknown named route step is a 500 'Unknown middleware'", async ({ page }) => {
+    allowConsoleErrors(page, FAILED_RESOURCE);
+    const response = await page.goto("/dev/fixtures/unknown-middleware");
+    expect(response?.status()).toBe(500);
+    await expect(page.getByRole("heading", { name: "Unknown middleware" })).toBeVisible();
+  });
+});
+
+test.describe("navigation", () => {
+  /** Records each change of the progress bar's phase with the time since the click. */
+  async function recordProgressPhases(page: import("@playwright/test").Page) {
+    await page.evaluate(() => {
+      const bar = document.querySelector('[role="progressbar"]')!;
+      const log: { phase: string | null; at: number }[] = [];
+      // Times count from the click that starts the navigation.
+      let start = 0;
+      document.addEventListener(
+        "click",
+        () => {
+          start ||= performance.now();
+        },
+        { capture: true },
+      );
+      (window as unknown as { phases: typeof log }).phases = log;
+      new MutationObserver(() => {
+        const phase = bar.getAttribute("data-phase");
+        if (log.at(-1)?.phase !== phase) log.push({ phase, at: performance.now() - start });
+      }).observe(bar, { attributes: true, attributeFilter: ["data-phase"] });
+    });
+  }
+  const phases = (page: import("@playwright/test").Page) =>
+    page.evaluate(() => (window as unknown as { phases: { phase: string; at: number }[] }).phases);
+
+  test("the progress bar shows after 200 ms, runs for 5 s and hides 500 ms after the page arrives", async ({
+    page,
+  }) => {
+    await visit(page, "/dev/fixtures/long");
+    await recordProgressPhases(page);
+    const bar = page.getByRole("progressbar", { includeHidden: true });
+    await page.getByRole("link", { name: "Slow page", exact: true }).click();
+    await expect(bar).toHaveAttribute("data-phase", "running");
+    await expect(bar.locator("div")).toHaveAttribute("style", /width 5000ms/);
+    await expect(page.getByRole("heading", { name: "Slow page loaded" })).toBeVisible();
+    await expect(bar).toHaveAttribute("data-phase", "idle");
+    const [running, finishing, idle] = await phases(page);
+    expect(running?.phase).toBe("running");
+    expect(running!.at).toBeGreaterThanOrEqual(190);
+    expect(running!.at).toBeLessThan(600);
+    expect(finishing?.phase).toBe("finishing");
+    expect(idle?.phase).toBe("idle");
+    expect(idle!.at - finishing!.at).toBeGreaterThanOrEqual(450);
+    expect(idle!.at - finishing!.at).toBeLessThan(1500);
+  });
+
+  test("a quick navigation never flashes the progress bar", async ({ page }) => {
+    await visit(page, "/dev/fixtures/long");
+    await recordProgressPhases(page);
+    await page.getByRole("link", { name: "Quick page" }).click();
+    await expect(page.getByRole("heading", { name: "Slow page loaded" })).toBeVisible();
+    await page.waitForTimeout(300); // long enough for a wrongly scheduled bar to appear
+    expect(await phases(page)).toEqual([]);
+  });
+
+  test("a new page starts at the top; a link with a hash scrolls to its anchor", async ({ page }) => {
+    await visit(page, "/dev/fixtures/long");
+    await page.getByRole("heading", { name: "Lap 4" }).scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+    await page.getByRole("link", { name: "Privacy" }).first().click();
+    await expect(page.getByRole("heading", { level: 1, name: /privacy/i })).toBeVisible();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    await page.goBack();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.getByRole("link", { name: "Jump to lap 3" }).click();
+    await expect(page.getByRole("heading", { name: "Lap 3" })).toBeInViewport();
+    await expect(page.getByRole("heading", { name: "Lap 1" })).not.toBeInViewport();
+  });
+
+  test("opening an address with a hash lands on the anchor", async ({ page }) => {
+    await page.goto("/dev/fixtures/long#lap-2");
+    await expect(page.getByRole("heading", { name: "Lap 2" })).toBeInViewport();
+  });
+
+  test("a page script that fails to load reloads the page once, then not again within 60 s", async ({ page }) => {
+    allowConsoleErrors(page, CHUNK_FAILURE);
+    await visit(page, "/dev/fixtures/long");
+    await page.route(/\/assets\/legal-page-[^/]+\.js$/, (route) => route.abort("failed"));
+    const reloads: string[] = [];
+    page.on("request", (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) reloads.push(request.url());
+    });
+
+    await page.getByRole("link", { name: "Privacy" }).first().click();
+    await expect.poll(() => reloads.length).toBe(1);
+    await page.waitForLoadState("load");
+    await expect(page.getByRole("heading", { name: "A long page" })).toBeVisible();
+
+    // Within the 60 s guard: no second reload; the visitor sees why instead of a loop.
+    await page.getByRole("link", { name: "Privacy" }).first().click();
+    await expect(page.getByRole("heading", { name: /could not be loaded/ })).toBeVisible();
+    expect(reloads).toHaveLength(1);
+
+    // A minute later the guard lets one reload through again.
+    await page.evaluate(() => sessionStorage.setItem("pitlane:chunk-reload-at", String(Date.now() - 61_000)));
+    await visit(page, "/dev/fixtures/long");
+    const before = reloads.length;
+    await page.getByRole("link", { name: "Privacy" }).first().click();
+    await expect.poll(() => reloads.length).toBe(before + 1);
+  });
+
+  test("a navigation stuck for 120 s is retried as a full page load", async ({ page }) => {
+    await page.clock.install();
+    await visit(page, "/dev/fixtures/long");
+    await page.getByRole("link", { name: "Very slow page" }).click();
+    const fullLoad = page.waitForRequest(
+      (request) => request.isNavigationRequest() && request.url().includes("/dev/fixtures/slow?ms=4000"),
+    );
+    await page.clock.fastForward(121_000);
+    await fullLoad;
+    await expect(page.getByRole("heading", { name: "Slow page loaded" })).toBeVisible();
+  });
+
+  test("going offline shows a banner that goes away when the connection returns", async ({ page, context }) => {
+    await visit(page, "/");
+    const banner = page.getByRole("status").filter({ hasText: "You are offline" });
+    await expect(banner).toBeHidden();
+    await context.setOffline(true);
+    await expect(banner).toBeVisible();
+    await context.setOffline(false);
+    await expect(banner).toBeHidden();
+  });
+});
+
+test.describe("layout and content", () => {
+  test("the navigation and footer reach every public area", async ({ page }) => {
+    await page.goto("/");
+    const main = page.getByRole("navigation", { name: "Main" });
+    for (const area of ["Events", "Giveaways", "Community", "Shop", "Blog"]) {
+      await expect(main.getByRole("link", { name: area, exact: true })).toHaveAttribute("href", /^\//);
+    }
+    const footer = page.getByRole("contentinfo");
+    for (const name of ["Privacy", "Terms", "Join", "Sign in", "Events", "Shop"]) {
+      await expect(footer.getByRole("link", { name, exact: true })).toBeVisible();
+    }
+  });
+
+  test("privacy and terms pages have real content", async ({ page }) => {
+    for (const [path, heading] of [
+      ["/privacy", /privacy/i],
+      ["/terms", /terms/i],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+      const text = (await page.getByRole("article").textContent()) ?? "";
+      expect(text.length).toBeGreaterThan(1500);
+    }
+  });
+
+  test("the old home address redirects permanently", async ({ request }) => {
+    const response = await request.get("/indexBackup", { maxRedirects: 0 });
+    expect(response.status()).toBe(301);
+    expect(response.headers().location).toBe("/");
+  });
+});
+
+test.describe("security baseline", () => {
+  test("pages carry the security headers and a per-response CSP nonce", async ({ request }) => {
+    const first = await request.get("/");
+    const second = await request.get("/");
+    const csp = first.headers()["content-security-policy"]!;
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toEqual(second.headers()["content-security-policy"]);
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
+    const html = await first.text();
+    for (const script of html.match(/<script\b[^>]*>/g) ?? []) expect(script).toContain(`nonce="${nonce}"`);
+    expect(first.headers()["x-content-type-options"]).toBe("nosniff");
+    expect(first.headers()["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    expect(first.headers()["permissions-policy"]).toContain("microphone=()");
+    // HSTS is sent only when the site is served over HTTPS.
+    expect(first.headers()["strict-transport-security"]).toBeUndefined();
+  });
+
+  test("a state-changing request from another site is refused", async ({ request }) => {
+    const crossSite = await request.post("/privacy", {
+      headers: { Origin: "https://evil.example" },
+      form: { anything: "1" },
+    });
+    expect(crossSite.status()).toBe(403);
+    const noOrigin = await request.post("/privacy", { form: { anything: "1" } });
+    expect(noOrigin.status()).toBe(403);
+  });
+
+  test("a body over the limit is refused with 413", async ({ request, baseURL }) => {
+    const response = await request.post("/privacy", {
+      headers: { Origin: baseURL!, "Content-Type": "application/x-www-form-urlencoded" },
+      data: `text=${"a".repeat(1024 * 1024 + 10)}`,
+    });
+    expect(response.status()).toBe(413);
+  });
+
+  test("metrics answer on loopback", async ({ request }) => {
+    const metrics = await request.get("/metrics");
+    expect(metrics.status()).toBe(200); // loopback may read it
+  });
+});
