@@ -1,12 +1,14 @@
 import type { ReactNode } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "react-router";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "react-router";
 import fontUrl from "../node_modules/@fontsource-variable/archivo/files/archivo-latin-wdth-normal.woff2?url";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { runtimeContext, userContext } from "./server/context.server";
+import { takeFlash } from "./server/flash.server";
 import { steps } from "./server/middleware.server";
 import { ChunkLoadError } from "./ui/chunk-reload";
 import { ErrorPage, ErrorPageGuard } from "./ui/error-page";
+import { FlashMessage } from "./ui/flash-message";
 import { NavigationWatchdog, useChunkFailure } from "./ui/navigation-watchdog";
 import { useNonce } from "./ui/nonce";
 import { OfflineBanner } from "./ui/offline-banner";
@@ -18,13 +20,16 @@ import { appleSplashLinks } from "./ui/web-app-icons";
 // The seed's default route-change step.
 export const middleware = steps("auth");
 
-export function loader({ context }: Route.LoaderArgs): RootData {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { env } = context.get(runtimeContext);
   const user = context.get(userContext);
-  return {
+  const { flash, headers } = await takeFlash(request);
+  const rootData: RootData = {
     site: { name: env.SITE_NAME, currency: env.CURRENCY, timeZone: env.TIME_ZONE },
-    user: user ? { name: user.name, role: user.role } : null,
+    user: user ? { name: user.name, role: user.role, handle: user.handle, image: user.image } : null,
+    flash,
   };
+  return data(rootData, { headers });
 }
 
 export const links: Route.LinksFunction = () => [
@@ -69,7 +74,13 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   // A page whose script could not load renders nothing on its own: say why instead.
-  return useChunkFailure() ? <ErrorPage error={new ChunkLoadError()} /> : <Outlet />;
+  const chunkFailed = useChunkFailure();
+  return (
+    <>
+      <FlashMessage />
+      {chunkFailed ? <ErrorPage error={new ChunkLoadError()} /> : <Outlet />}
+    </>
+  );
 }
 
 export function ErrorBoundary() {

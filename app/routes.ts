@@ -6,12 +6,25 @@ export default [
 
   layout("routes/site/layout.tsx", [
     index("routes/site/home.tsx"),
+
+    // Accounts (seed paths)
+    route("signUp", "routes/accounts/sign-up.tsx"),
+    route("createAnAccount", "routes/accounts/create-account.tsx"),
+    route("login", "routes/accounts/login.tsx"),
+    route("forgotPassword", "routes/accounts/forgot-password.tsx"),
+    route("changePassword", "routes/accounts/change-password.tsx"),
+    route("newProfile", "routes/accounts/new-profile.tsx"),
+
     route("privacy", "routes/site/legal-page.tsx", { id: "privacy" }),
     route("terms", "routes/site/legal-page.tsx", { id: "terms" }),
     route("offline", "routes/site/offline.tsx"),
     route("dev/fixtures/:fixture", "routes/dev/fixture.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
+
+  route("logout", "routes/accounts/logout.ts"),
+  route("auth/social", "routes/accounts/social.ts"),
+  route("api/auth/*", "routes/api/auth.ts"),
 
   route("manifest.webmanifest", "routes/system/manifest.ts"),
   route("robots.txt", "routes/system/robots.ts"),

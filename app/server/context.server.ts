@@ -13,6 +13,13 @@ export type SessionUser = {
   email: string;
   name: string;
   role: "member" | "organizer" | "admin";
+  emailVerified: boolean;
+  handle: string | null;
+  image: string | null;
+  /** Finished /newProfile. */
+  onboarded: boolean;
+  phoneNumber: string | null;
+  phoneVerified: boolean;
 };
 
 export const runtimeContext = createContext<Runtime>();

@@ -1,16 +1,12 @@
 import { data, type MiddlewareFunction } from "react-router";
-import { userContext } from "./context.server";
+import { authStep } from "./auth/session.server";
 
 /**
  * Route middleware declared by name (the seed's route-change steps). `auth` runs for every
  * route through the root; a route adds others with `export const middleware = steps("…")`.
  */
 const registry: Record<string, MiddlewareFunction<Response>> = {
-  auth: async ({ context }, next) => {
-    // Accounts fill this with the signed-in member; until then every visitor is signed out.
-    context.set(userContext, null);
-    return next();
-  },
+  auth: authStep,
 };
 
 export function registerStep(name: string, step: MiddlewareFunction<Response>) {

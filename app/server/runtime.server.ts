@@ -1,3 +1,4 @@
+import { type Auth, createAuth } from "./auth/auth.server";
 import type { DatabaseHandle, Db } from "./db/client.server";
 import { openPglite, openPostgres, runMigrations } from "./db/client.server";
 import { type Env, getEnv } from "./env.server";
@@ -12,6 +13,7 @@ export type Runtime = {
   db: Db;
   database: DatabaseHandle;
   jobs: JobQueue;
+  auth: Auth;
   mail: MailTransport;
   sms: SmsTransport;
   startedAt: Date;
@@ -40,7 +42,9 @@ export function startRuntime(options: { work?: boolean } = {}): Promise<Runtime>
 async function boot(options: { work?: boolean }): Promise<Runtime> {
   const env = getEnv();
   const log = getLog();
-  const { mailTransportFor, sendEmailJob, sendSmsJob, smsTransportFor } = await import("./messages.server");
+  const { mailTransportFor, sendEmail, sendEmailJob, sendSms, sendSmsJob, smsTransportFor } = await import(
+    "./messages.server"
+  );
   const { seedDemoContent } = await import("./seed/seed.server");
 
   const database = env.DATABASE_URL
@@ -58,6 +62,7 @@ async function boot(options: { work?: boolean }): Promise<Runtime> {
     db: database.db,
     database,
     jobs,
+    auth: createAuth({ db: database.db, env, sendEmail, sendSms }),
     mail,
     sms,
     startedAt: new Date(),

@@ -52,10 +52,10 @@ export function PrimaryNav({ light = false }: { light?: boolean }) {
           </Link>
           {user ? (
             <Link
-              to="/members/garage"
+              to="/members"
               className={`hidden rounded-full px-4 py-2 text-sm font-semibold sm:inline-block ${light ? "bg-white/10 hover:bg-white/20" : "bg-surface-sunken hover:bg-line"}`}
             >
-              My garage
+              My account
             </Link>
           ) : (
             <Link
@@ -84,10 +84,10 @@ export function PrimaryNav({ light = false }: { light?: boolean }) {
                 ))}
                 <li className="mt-2 border-t border-line pt-3">
                   <Link
-                    to={user ? "/members/garage" : "/login"}
+                    to={user ? "/members" : "/login"}
                     className="block rounded-lg bg-accent px-3 py-3 text-center text-on-accent"
                   >
-                    {user ? "My garage" : "Sign in"}
+                    {user ? "My account" : "Sign in"}
                   </Link>
                 </li>
               </ul>

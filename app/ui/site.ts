@@ -8,7 +8,8 @@ export type SiteSettings = {
 
 export type RootData = {
   site: SiteSettings;
-  user: { name: string; role: string } | null;
+  user: { name: string; role: string; handle: string | null; image: string | null } | null;
+  flash: { kind: "success" | "info" | "error"; message: string } | null;
 };
 
 export function useRootData() {
@@ -39,9 +40,8 @@ export const publicAreas = [
   { to: "/blog", label: "Blog" },
 ] as const;
 
+/** The members' area; later areas (garage, tickets, orders) add their pages here. */
 export const memberAreas = [
-  { to: "/members/garage", label: "My garage" },
-  { to: "/members/events", label: "My tickets" },
-  { to: "/transactions", label: "Orders" },
+  { to: "/members", label: "My account" },
   { to: "/settings", label: "Settings" },
 ] as const;

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { freshDatabasePerFile } from "~/server/db/test-database";
+import { clearAttempts, countAttempt, describeWait } from "./attempts.server";
+
+const database = freshDatabasePerFile();
+const rule = { max: 3, windowSeconds: 60 };
+
+describe("countAttempt", () => {
+  it("allows up to the limit, then refuses with the time left in the window", async () => {
+    const { db } = database();
+    const now = new Date("2026-06-01T12:00:00Z");
+    for (let i = 0; i < 3; i++) expect(await countAttempt(db, "k1", rule, now)).toEqual({ allowed: true });
+    const later = new Date(now.getTime() + 15_000);
+    expect(await countAttempt(db, "k1", rule, later)).toEqual({ allowed: false, retryAfterSeconds: 45 });
+  });
+
+  it("starts a new window once the old one has ended", async () => {
+    const { db } = database();
+    const now = new Date("2026-06-01T12:00:00Z");
+    for (let i = 0; i < 4; i++) await countAttempt(db, "k2", rule, now);
+    const afterWindow = new Date(now.getTime() + 61_000);
+    expect(await countAttempt(db, "k2", rule, afterWindow)).toEqual({ allowed: true });
+  });
+
+  it("keeps keys apart and forgets a key when cleared", async () => {
+    const { db } = database();
+    const now = new Date();
+    for (let i = 0; i < 4; i++) await countAttempt(db, "k3", rule, now);
+    expect((await countAttempt(db, "k4", rule, now)).allowed).toBe(true);
+    await clearAttempts(db, "k3");
+    expect((await countAttempt(db, "k3", rule, now)).allowed).toBe(true);
+  });
+
+  it("counts every one of many concurrent attempts", async () => {
+    const { db } = database();
+    const now = new Date();
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => countAttempt(db, "burst", { max: 10, windowSeconds: 60 }, now)),
+    );
+    expect(results.filter((result) => result.allowed)).toHaveLength(10);
+  });
+});
+
+describe("describeWait", () => {
+  it("says the wait in words", () => {
+    expect(describeWait(1)).toBe("1 second");
+    expect(describeWait(45)).toBe("45 seconds");
+    expect(describeWait(61)).toBe("2 minutes");
+    expect(describeWait(3600)).toBe("1 hour");
+    expect(describeWait(5400)).toBe("2 hours");
+  });
+});

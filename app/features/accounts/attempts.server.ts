@@ -1,0 +1,52 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+
+export type AttemptRule = { max: number; windowSeconds: number };
+
+/** Limits for the account forms (OWASP: sign-in, reset and code guessing are rate limited). */
+export const ATTEMPT_RULES = {
+  signInByIp: { max: 20, windowSeconds: 15 * 60 },
+  signInByEmail: { max: 5, windowSeconds: 15 * 60 },
+  signUpByIp: { max: 5, windowSeconds: 60 * 60 },
+  emailLinkByIp: { max: 5, windowSeconds: 15 * 60 },
+  emailLinkByEmail: { max: 3, windowSeconds: 15 * 60 },
+  phoneCodeSend: { max: 1, windowSeconds: 60 },
+  phoneCodeSendDaily: { max: 10, windowSeconds: 24 * 60 * 60 },
+  passwordChange: { max: 5, windowSeconds: 15 * 60 },
+} satisfies Record<string, AttemptRule>;
+
+export type AttemptResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * Counts one attempt under `key` in a fixed window and says whether it is allowed. One
+ * statement (insert or increment, resetting an expired window) so concurrent attempts on any
+ * number of instances are all counted.
+ */
+export async function countAttempt(db: Db, key: string, rule: AttemptRule, now = new Date()): Promise<AttemptResult> {
+  const windowEnd = new Date(now.getTime() + rule.windowSeconds * 1000);
+  const result = (await db.execute(sql`
+    insert into attempt_limits as a (key, count, window_ends_at)
+    values (${key}, 1, ${windowEnd.toISOString()})
+    on conflict (key) do update set
+      count = case when a.window_ends_at <= ${now.toISOString()} then 1 else a.count + 1 end,
+      window_ends_at = case when a.window_ends_at <= ${now.toISOString()} then excluded.window_ends_at else a.window_ends_at end
+    returning count, window_ends_at`)) as unknown as { rows: { count: number; window_ends_at: string | Date }[] };
+  const row = result.rows[0]!;
+  if (row.count <= rule.max) return { allowed: true };
+  const endsAt = new Date(row.window_ends_at).getTime();
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)) };
+}
+
+/** Forgets the attempts under `key`, e.g. after a successful sign-in. */
+export async function clearAttempts(db: Db, key: string) {
+  await db.execute(sql`delete from attempt_limits where key = ${key}`);
+}
+
+/** "in 3 minutes", "in 45 seconds": the wait shown with a 429. */
+export function describeWait(seconds: number) {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  const hours = Math.ceil(minutes / 60);
+  return `${hours} hour${hours === 1 ? "" : "s"}`;
+}

@@ -1,0 +1,178 @@
+import { isAPIError } from "better-auth/api";
+import { data } from "react-router";
+import type { Auth } from "~/server/auth/auth.server";
+import type { Db } from "~/server/db/client.server";
+import { ATTEMPT_RULES, type AttemptRule, clearAttempts, countAttempt, describeWait } from "./attempts.server";
+
+export type AuthCall = { auth: Auth; db: Db; headers: Headers; ip: string };
+
+/** The Set-Cookie headers of a Better Auth answer, ready to pass on with a redirect. */
+export function forwardCookies(from: Headers) {
+  const headers = new Headers();
+  for (const cookie of from.getSetCookie()) headers.append("Set-Cookie", cookie);
+  return headers;
+}
+
+/**
+ * Counts an attempt and, over the limit, stops the request with the seed's "too many attempts"
+ * answer: a 429 page that says how long to wait.
+ */
+export async function limitAttempts(db: Db, checks: [key: string, rule: AttemptRule][]) {
+  for (const [key, rule] of checks) {
+    const result = await countAttempt(db, key, rule);
+    if (!result.allowed) {
+      throw data(`Too many attempts. Please wait ${describeWait(result.retryAfterSeconds)} and try again.`, {
+        status: 429,
+        headers: { "Retry-After": String(result.retryAfterSeconds) },
+      });
+    }
+  }
+}
+
+export type PasswordSignIn =
+  | { ok: true; headers: Headers }
+  | { ok: false; reason: "invalid" | "unverified" | "banned" };
+
+/** One generic answer for a wrong email or password, so the form never says which was wrong. */
+export async function signInWithPassword(
+  { auth, db, headers, ip }: AuthCall,
+  input: { email: string; password: string },
+): Promise<PasswordSignIn> {
+  await limitAttempts(db, [
+    [`sign-in:ip:${ip}`, ATTEMPT_RULES.signInByIp],
+    [`sign-in:email:${input.email}`, ATTEMPT_RULES.signInByEmail],
+  ]);
+  try {
+    const result = await auth.api.signInEmail({
+      body: { email: input.email, password: input.password, rememberMe: true },
+      headers,
+      returnHeaders: true,
+    });
+    await clearAttempts(db, `sign-in:email:${input.email}`);
+    return { ok: true, headers: forwardCookies(result.headers) };
+  } catch (error) {
+    if (isAPIError(error)) {
+      const code = (error.body as { code?: string } | undefined)?.code;
+      if (code === "EMAIL_NOT_VERIFIED") return { ok: false, reason: "unverified" };
+      if (code === "BANNED_USER") return { ok: false, reason: "banned" };
+      if (error.statusCode === 401 || error.statusCode === 400) return { ok: false, reason: "invalid" };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Sends a sign-in link. The answer never says whether the address has an account: a new
+ * address gets an account when the link is opened, and finishes it on /newProfile.
+ */
+export async function sendMagicLink({ auth, db, headers, ip }: AuthCall, input: { email: string; redirectTo: string }) {
+  await limitAttempts(db, [
+    [`email-link:ip:${ip}`, ATTEMPT_RULES.emailLinkByIp],
+    [`email-link:email:${input.email}`, ATTEMPT_RULES.emailLinkByEmail],
+  ]);
+  await auth.api.signInMagicLink({
+    body: {
+      email: input.email,
+      callbackURL: input.redirectTo,
+      newUserCallbackURL: "/newProfile",
+      errorCallbackURL: "/login?link=expired",
+    },
+    headers,
+  });
+}
+
+export async function sendPasswordReset({ auth, db, headers, ip }: AuthCall, input: { email: string }) {
+  await limitAttempts(db, [
+    [`email-link:ip:${ip}`, ATTEMPT_RULES.emailLinkByIp],
+    [`email-link:email:${input.email}`, ATTEMPT_RULES.emailLinkByEmail],
+  ]);
+  // Better Auth answers the same whether or not the account exists.
+  await auth.api.requestPasswordReset({ body: { email: input.email, redirectTo: "/changePassword" }, headers });
+}
+
+export async function signOut({ auth, headers }: Pick<AuthCall, "auth" | "headers">) {
+  const result = await auth.api.signOut({ headers, returnHeaders: true });
+  return forwardCookies(result.headers);
+}
+
+export type SignUp = { ok: true } | { ok: false; field: "password"; message: string };
+
+/**
+ * Creates an account and sends its confirmation link. An address that already has an account
+ * gets a notice instead, and the visitor sees the same answer either way.
+ */
+export async function signUpWithPassword(
+  { auth, db, headers, ip }: AuthCall,
+  input: { name: string; email: string; password: string; redirectTo: string },
+): Promise<SignUp> {
+  const { COMMON_PASSWORD_MESSAGE, isCommonPassword } = await import("./passwords.server");
+  if (isCommonPassword(input.password)) return { ok: false, field: "password", message: COMMON_PASSWORD_MESSAGE };
+  await limitAttempts(db, [[`sign-up:ip:${ip}`, ATTEMPT_RULES.signUpByIp]]);
+  const callbackURL = input.redirectTo
+    ? `/newProfile?redirectTo=${encodeURIComponent(input.redirectTo)}`
+    : "/newProfile";
+  await auth.api.signUpEmail({
+    body: {
+      name: input.name,
+      email: input.email,
+      password: input.password,
+      termsAcceptedAt: new Date(),
+      callbackURL,
+    },
+    headers,
+  });
+  return { ok: true };
+}
+
+export type PasswordChange = { ok: true; headers?: Headers } | { ok: false; field: string; message: string };
+
+/** Sets a new password from a reset link; every session of the account is signed out. */
+export async function resetPassword({ auth }: Pick<AuthCall, "auth">, input: { token: string; password: string }) {
+  const { COMMON_PASSWORD_MESSAGE, isCommonPassword } = await import("./passwords.server");
+  if (isCommonPassword(input.password))
+    return { ok: false, field: "password", message: COMMON_PASSWORD_MESSAGE } as const;
+  try {
+    await auth.api.resetPassword({ body: { newPassword: input.password, token: input.token } });
+    return { ok: true } as const;
+  } catch (error) {
+    if (isAPIError(error) && error.statusCode === 400) {
+      return {
+        ok: false,
+        field: "",
+        message: "This reset link has expired or was already used. Ask for a new one.",
+      } as const;
+    }
+    throw error;
+  }
+}
+
+/** Changes the password of the signed-in member and signs out their other sessions. */
+export async function changePassword(
+  { auth, db, headers }: AuthCall,
+  input: { userId: string; currentPassword: string; password: string },
+): Promise<PasswordChange> {
+  const { COMMON_PASSWORD_MESSAGE, isCommonPassword } = await import("./passwords.server");
+  if (isCommonPassword(input.password)) return { ok: false, field: "password", message: COMMON_PASSWORD_MESSAGE };
+  await limitAttempts(db, [[`password-change:${input.userId}`, ATTEMPT_RULES.passwordChange]]);
+  try {
+    const result = await auth.api.changePassword({
+      body: { currentPassword: input.currentPassword, newPassword: input.password, revokeOtherSessions: true },
+      headers,
+      returnHeaders: true,
+    });
+    return { ok: true, headers: forwardCookies(result.headers) };
+  } catch (error) {
+    if (isAPIError(error) && (error.statusCode === 400 || error.statusCode === 401)) {
+      const code = (error.body as { code?: string } | undefined)?.code;
+      if (code === "CREDENTIAL_ACCOUNT_NOT_FOUND") {
+        return {
+          ok: false,
+          field: "currentPassword",
+          message: "Your account has no password yet: use a reset link to set one.",
+        };
+      }
+      return { ok: false, field: "currentPassword", message: "The current password is not right." };
+    }
+    throw error;
+  }
+}

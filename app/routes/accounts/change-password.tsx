@@ -1,0 +1,121 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
+import { passwordChangedNotice } from "~/features/accounts/emails.server";
+import { ChangePasswordSchema, ResetPasswordSchema } from "~/features/accounts/schemas";
+import { changePassword, resetPassword } from "~/features/accounts/sign-in.server";
+import { authHeaders, requireUser } from "~/server/auth/session.server";
+import { requestContext, runtimeContext } from "~/server/context.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { sendEmail } from "~/server/messages.server";
+import { AuthCard } from "~/ui/auth-card";
+import { Field, FormErrors, SubmitButton } from "~/ui/form";
+import { PasswordStrength } from "~/ui/password-strength";
+import type { Route } from "./+types/change-password";
+
+/** With `?token=` (from a reset email) anyone may set a new password; otherwise sign-in is needed. */
+export function loader({ context, url }: Route.LoaderArgs) {
+  const token = url.searchParams.get("token");
+  if (token) return { token: token.slice(0, 500) };
+  requireUser({ context, url });
+  return { token: null };
+}
+
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const { auth, db, env } = context.get(runtimeContext);
+  const hide = { hideFields: ["password", "confirm", "currentPassword"] };
+
+  if (formData.has("token")) {
+    const submission = parseWithZod(formData, { schema: ResetPasswordSchema });
+    if (submission.status !== "success") return data({ result: submission.reply(hide) }, { status: 400 });
+    const outcome = await resetPassword({ auth }, submission.value);
+    if (!outcome.ok) {
+      const errors = outcome.field
+        ? { fieldErrors: { [outcome.field]: [outcome.message] } }
+        : { formErrors: [outcome.message] };
+      return data({ result: submission.reply({ ...errors, ...hide }) }, { status: 400 });
+    }
+    return redirectWithFlash("/login", {
+      kind: "success",
+      message: "Your password has been changed. Sign in with it now.",
+    });
+  }
+
+  const user = requireUser({ context, url });
+  const submission = parseWithZod(formData, { schema: ChangePasswordSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(hide) }, { status: 400 });
+  const call = { auth, db, headers: authHeaders(request, context), ip: context.get(requestContext).ip };
+  const outcome = await changePassword(call, { userId: user.id, ...submission.value });
+  if (!outcome.ok) {
+    return data(
+      { result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, ...hide }) },
+      { status: 400 },
+    );
+  }
+  await sendEmail(passwordChangedNotice({ siteName: env.SITE_NAME, siteUrl: env.SITE_URL }, user.email, user.name));
+  return redirectWithFlash(
+    "/settings",
+    { kind: "success", message: "Your password has been changed, and your other devices were signed out." },
+    { headers: outcome.headers },
+  );
+}
+
+export default function ChangePassword({ loaderData, actionData }: Route.ComponentProps) {
+  const schema = loaderData.token ? ResetPasswordSchema : ChangePasswordSchema;
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  return (
+    <AuthCard
+      title={loaderData.token ? "Choose a new password" : "Change your password"}
+      intro={loaderData.token ? undefined : "Your other devices will be signed out."}
+    >
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormErrors id={form.errorId} errors={form.errors} />
+        {loaderData.token ? (
+          <input type="hidden" name="token" value={loaderData.token} />
+        ) : (
+          <Field
+            meta={fields.currentPassword}
+            label="Current password"
+            type="password"
+            inputProps={{ autoComplete: "current-password" }}
+          />
+        )}
+        <Field
+          meta={fields.password}
+          label="New password"
+          type="password"
+          hint="10 to 128 characters."
+          inputProps={{ autoComplete: "new-password" }}
+        >
+          <PasswordStrength fieldName={fields.password.name} formId={form.id} />
+        </Field>
+        <Field
+          meta={fields.confirm}
+          label="Repeat the new password"
+          type="password"
+          inputProps={{ autoComplete: "new-password" }}
+        />
+        <SubmitButton pendingLabel="Saving…">Save the new password</SubmitButton>
+      </Form>
+      {loaderData.token ? (
+        <p className="text-center text-sm">
+          <Link to="/forgotPassword" className="font-semibold text-link underline">
+            Ask for a new link
+          </Link>
+        </p>
+      ) : null}
+    </AuthCard>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Change your password" },
+  { name: "robots", content: "noindex" },
+];

@@ -1,0 +1,111 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { MailCheck } from "lucide-react";
+import { data, Form, Link } from "react-router";
+import { CreateAccountSchema } from "~/features/accounts/schemas";
+import { signUpWithPassword } from "~/features/accounts/sign-in.server";
+import { authHeaders, redirectIfSignedIn, safeRedirect } from "~/server/auth/session.server";
+import { requestContext, runtimeContext } from "~/server/context.server";
+import { AuthCard } from "~/ui/auth-card";
+import { Checkbox, Field, FormErrors, SubmitButton } from "~/ui/form";
+import { PasswordStrength } from "~/ui/password-strength";
+import type { Route } from "./+types/create-account";
+
+export function loader({ context, url }: Route.LoaderArgs) {
+  redirectIfSignedIn({ context, url });
+  return { redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "") };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: CreateAccountSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }), sentTo: null }, { status: 400 });
+  }
+  const { auth, db } = context.get(runtimeContext);
+  const call = { auth, db, headers: authHeaders(request, context), ip: context.get(requestContext).ip };
+  const outcome = await signUpWithPassword(call, {
+    ...submission.value,
+    redirectTo: safeRedirect(submission.value.redirectTo, ""),
+  });
+  if (!outcome.ok) {
+    return data(
+      {
+        result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields: ["password"] }),
+        sentTo: null,
+      },
+      { status: 400 },
+    );
+  }
+  return { result: submission.reply({ resetForm: true }), sentTo: submission.value.email };
+}
+
+export default function CreateAccount({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(CreateAccountSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CreateAccountSchema }),
+  });
+  if (actionData?.sentTo) {
+    return (
+      <AuthCard title="Check your email">
+        <MailCheck aria-hidden className="size-12 text-accent-ink" />
+        <p>
+          We have sent a link to <strong>{actionData.sentTo}</strong>. Open it to confirm your address and finish your
+          profile.
+        </p>
+        <p className="text-sm text-muted">
+          Nothing there after a few minutes? Check your spam folder, or{" "}
+          <Link to="/login" className="font-semibold text-link underline">
+            sign in
+          </Link>{" "}
+          to have it sent again.
+        </p>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard
+      title="Create an account"
+      intro={
+        <>
+          Already a member?{" "}
+          <Link to="/login" className="font-semibold text-link underline">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field meta={fields.name} label="Your name" inputProps={{ autoComplete: "name" }} />
+        <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email" }} />
+        <Field
+          meta={fields.password}
+          label="Password"
+          type="password"
+          hint="10 to 128 characters. A few unrelated words make a strong one."
+          inputProps={{ autoComplete: "new-password" }}
+        >
+          <PasswordStrength fieldName={fields.password.name} formId={form.id} />
+        </Field>
+        <Checkbox meta={fields.terms}>
+          I accept the{" "}
+          <Link to="/terms" className="font-semibold text-link underline" target="_blank">
+            terms
+          </Link>{" "}
+          and have read the{" "}
+          <Link to="/privacy" className="font-semibold text-link underline" target="_blank">
+            privacy notice
+          </Link>
+          .
+        </Checkbox>
+        <SubmitButton pendingLabel="Creating your account…">Create my account</SubmitButton>
+      </Form>
+    </AuthCard>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Create an account" }];

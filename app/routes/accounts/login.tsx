@@ -1,0 +1,119 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect } from "react-router";
+import { SignInSchema } from "~/features/accounts/schemas";
+import { sendMagicLink, signInWithPassword } from "~/features/accounts/sign-in.server";
+import { configuredProviders } from "~/server/auth/auth.server";
+import { authHeaders, redirectIfSignedIn, safeRedirect } from "~/server/auth/session.server";
+import { requestContext, runtimeContext } from "~/server/context.server";
+import { AuthCard } from "~/ui/auth-card";
+import { Field, FormErrors, Notice, SubmitButton } from "~/ui/form";
+import { ProviderButtons } from "~/ui/provider-buttons";
+import type { Route } from "./+types/login";
+
+export function loader({ context, url }: Route.LoaderArgs) {
+  redirectIfSignedIn({ context, url });
+  const { env } = context.get(runtimeContext);
+  return {
+    providers: Object.keys(configuredProviders(env)),
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
+    linkExpired: url.searchParams.has("link") || url.searchParams.has("error"),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: SignInSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }), sentTo: null }, { status: 400 });
+  }
+  const { auth, db } = context.get(runtimeContext);
+  const call = { auth, db, headers: authHeaders(request, context), ip: context.get(requestContext).ip };
+  const { value } = submission;
+  const redirectTo = safeRedirect(value.redirectTo, "/members");
+
+  if (value.intent === "magic-link") {
+    await sendMagicLink(call, { email: value.email, redirectTo });
+    return { result: submission.reply({ resetForm: true }), sentTo: value.email };
+  }
+
+  const outcome = await signInWithPassword(call, value);
+  if (outcome.ok) throw redirect(redirectTo, { headers: outcome.headers });
+  const message = {
+    invalid: "The email or password is not right. Check them and try again.",
+    unverified: "Please confirm your email address first: we have just sent you a new link.",
+    banned: "This account has been suspended. Contact the club if you think this is a mistake.",
+  }[outcome.reason];
+  return data(
+    { result: submission.reply({ formErrors: [message], hideFields: ["password"] }), sentTo: null },
+    {
+      status: 400,
+    },
+  );
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(SignInSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
+  });
+  const back = loaderData.redirectTo ? `?redirectTo=${encodeURIComponent(loaderData.redirectTo)}` : "";
+  return (
+    <AuthCard
+      title="Sign in"
+      intro={
+        <>
+          New here?{" "}
+          <Link to={`/signUp${back}`} className="font-semibold text-link underline">
+            Create an account
+          </Link>
+        </>
+      }
+    >
+      {loaderData.linkExpired ? (
+        <Notice kind="error">
+          <p>That link has expired or was already used. Sign in below, or ask for a new link.</p>
+        </Notice>
+      ) : null}
+      {actionData?.sentTo ? (
+        <Notice kind="success">
+          <p>
+            If <strong>{actionData.sentTo}</strong> can be used here, a sign-in link is on its way. It works once, for
+            10 minutes.
+          </p>
+        </Notice>
+      ) : null}
+      <ProviderButtons providers={loaderData.providers} redirectTo={loaderData.redirectTo} />
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email" }} />
+        <Field
+          meta={fields.password}
+          label="Password"
+          type="password"
+          inputProps={{ autoComplete: "current-password" }}
+        />
+        <p className="text-right text-sm">
+          <Link to="/forgotPassword" className="font-semibold text-link underline">
+            Forgot your password?
+          </Link>
+        </p>
+        <SubmitButton name="intent" value="password" pendingLabel="Signing in…">
+          Sign in
+        </SubmitButton>
+        <div className="relative py-1 text-center text-sm text-muted before:absolute before:inset-x-0 before:top-1/2 before:border-t before:border-line">
+          <span className="relative bg-surface px-3">or</span>
+        </div>
+        <SubmitButton name="intent" value="magic-link" variant="secondary" pendingLabel="Sending…" formNoValidate>
+          Email me a link instead
+        </SubmitButton>
+      </Form>
+    </AuthCard>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Sign in" }, { name: "robots", content: "noindex" }];

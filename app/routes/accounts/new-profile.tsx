@@ -1,0 +1,75 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form } from "react-router";
+import { getProfile, suggestHandle, updateProfile } from "~/features/accounts/profile.server";
+import { ProfileSchema } from "~/features/accounts/schemas";
+import { requireUser, safeRedirect } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { AuthCard } from "~/ui/auth-card";
+import { FormErrors, SubmitButton } from "~/ui/form";
+import { ProfileFields } from "~/ui/profile-fields";
+import type { Route } from "./+types/new-profile";
+
+/** Onboarding after sign-up: the profile every member needs before using the community. */
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const user = requireUser({ context, url });
+  const profile = await getProfile(context.get(runtimeContext).db, user.id);
+  if (!profile) throw data("Your account could not be found", { status: 404 });
+  return {
+    profile: { ...profile, handle: profile.handle ?? suggestHandle(profile.name) },
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
+  };
+}
+
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const user = requireUser({ context, url });
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: ProfileSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const outcome = await updateProfile(context.get(runtimeContext).db, user.id, submission.value);
+  if (!outcome.ok) {
+    return data({ result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) }, { status: 400 });
+  }
+  return redirectWithFlash(safeRedirect(formData.get("redirectTo"), "/members"), {
+    kind: "success",
+    message: `Welcome to the club, @${submission.value.handle}!`,
+  });
+}
+
+export default function NewProfile({ loaderData, actionData }: Route.ComponentProps) {
+  const { profile } = loaderData;
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(ProfileSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: {
+      handle: profile.handle,
+      name: profile.name,
+      town: profile.town ?? "",
+      dateOfBirth: profile.dateOfBirth ?? "",
+      instagram: profile.instagram ?? "",
+      marketingConsent: profile.marketingConsent ? "on" : undefined,
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+  });
+  return (
+    <AuthCard
+      title="Set up your profile"
+      intro="A few details so the club knows who you are. You can change them later."
+    >
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <ProfileFields fields={fields} askTerms={!profile.termsAccepted} />
+        <SubmitButton pendingLabel="Saving…">Save and continue</SubmitButton>
+      </Form>
+    </AuthCard>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Set up your profile" },
+  { name: "robots", content: "noindex" },
+];

@@ -1,0 +1,159 @@
+import { hash, verify } from "@node-rs/argon2";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { admin, magicLink, phoneNumber } from "better-auth/plugins";
+import * as schema from "../../../db/schema";
+import {
+  type Branding,
+  existingAccountNotice,
+  magicLinkEmail,
+  phoneCodeText,
+  resetPasswordEmail,
+  verificationEmail,
+} from "../../features/accounts/emails.server";
+import type { Db } from "../db/client.server";
+import type { Env } from "../env.server";
+import type { OutboundEmail } from "../mail/mail.server";
+import type { OutboundSms } from "../sms/sms.server";
+
+/** OWASP ASVS minimum for argon2id, raised in time cost: 19 MiB, two passes, one lane. */
+// `algorithm: 2` is Argon2id (the package's const enum cannot be imported here).
+export const ARGON2ID = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export const SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
+/** A session ends 30 days after sign-in however active it is (checked by the auth step). */
+export const SESSION_ABSOLUTE_SECONDS = 30 * 24 * 60 * 60;
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 128;
+export const RESET_TOKEN_SECONDS = 60 * 60;
+export const VERIFY_EMAIL_SECONDS = 24 * 60 * 60;
+export const MAGIC_LINK_SECONDS = 10 * 60;
+export const PHONE_CODE_SECONDS = 10 * 60;
+export const PHONE_CODE_TRIES = 5;
+
+export type AuthDependencies = {
+  db: Db;
+  env: Env;
+  sendEmail(email: OutboundEmail): Promise<void>;
+  sendSms(sms: OutboundSms): Promise<void>;
+};
+
+/** The social providers whose credentials are configured; their buttons show only then. */
+export function configuredProviders(env: Env) {
+  return {
+    ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+      ? { google: { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET } }
+      : {}),
+    ...(env.FACEBOOK_CLIENT_ID && env.FACEBOOK_CLIENT_SECRET
+      ? { facebook: { clientId: env.FACEBOOK_CLIENT_ID, clientSecret: env.FACEBOOK_CLIENT_SECRET } }
+      : {}),
+    ...(env.APPLE_CLIENT_ID && env.APPLE_CLIENT_SECRET
+      ? { apple: { clientId: env.APPLE_CLIENT_ID, clientSecret: env.APPLE_CLIENT_SECRET } }
+      : {}),
+  };
+}
+
+export function createAuth({ db, env, sendEmail, sendSms }: AuthDependencies) {
+  const brand: Branding = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
+  const https = env.SITE_URL.startsWith("https://");
+  return betterAuth({
+    appName: env.SITE_NAME,
+    baseURL: env.SITE_URL,
+    basePath: "/api/auth",
+    secret: env.AUTH_SECRET,
+    trustedOrigins: [env.SITE_URL],
+    database: drizzleAdapter(db, { provider: "pg", usePlural: true, schema }),
+    telemetry: { enabled: false },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: PASSWORD_MIN,
+      maxPasswordLength: PASSWORD_MAX,
+      // A new account is signed in by its confirmation link; the sign-up answer is the same
+      // whether or not the address already had an account (no enumeration).
+      autoSignIn: false,
+      requireEmailVerification: true,
+      onExistingUserSignUp: async ({ user }) => {
+        await sendEmail(existingAccountNotice(brand, user.email, user.name));
+      },
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
+      password: {
+        hash: (password) => hash(password, ARGON2ID),
+        verify: ({ hash: stored, password }) => verify(stored, password),
+      },
+      // The link opens the site's own page, which asks for the new password.
+      sendResetPassword: async ({ user, token }) => {
+        const url = `${env.SITE_URL}/changePassword?token=${encodeURIComponent(token)}`;
+        await sendEmail(resetPasswordEmail(brand, user.email, user.name, url));
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: true,
+      expiresIn: VERIFY_EMAIL_SECONDS,
+      sendVerificationEmail: async ({ user, url }) => {
+        await sendEmail(verificationEmail(brand, user.email, user.name, url));
+      },
+    },
+    socialProviders: configuredProviders(env),
+    account: { accountLinking: { enabled: true, trustedProviders: ["google", "facebook", "apple"] } },
+    user: {
+      additionalFields: {
+        handle: { type: "string", required: false, input: false },
+        town: { type: "string", required: false, input: false },
+        onboardedAt: { type: "date", required: false, input: false },
+        // Set by the site's sign-up form, which requires the box to be ticked.
+        termsAcceptedAt: { type: "date", required: false, input: true },
+      },
+      changeEmail: { enabled: true },
+    },
+    session: {
+      expiresIn: SESSION_IDLE_SECONDS,
+      updateAge: 24 * 60 * 60,
+      freshAge: 10 * 60,
+    },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 100,
+      customRules: {
+        "/sign-in/*": { window: 60, max: 10 },
+        "/sign-up/*": { window: 60, max: 5 },
+        "/request-password-reset": { window: 60, max: 5 },
+        "/phone-number/*": { window: 60, max: 5 },
+        "/magic-link/*": { window: 60, max: 10 },
+      },
+    },
+    advanced: {
+      // In production the session cookie is `__Host-`: Secure, no Domain, Path=/ (it cannot be
+      // set or overwritten by a sibling subdomain).
+      useSecureCookies: false,
+      cookiePrefix: "pitlane",
+      cookies: https ? { session_token: { name: "__Host-pitlane.session_token" } } : undefined,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: https, path: "/" },
+      ipAddress: { ipAddressHeaders: ["x-pitlane-client-ip"] },
+    },
+    plugins: [
+      admin({ defaultRole: "member", adminRoles: ["admin"] }),
+      magicLink({
+        expiresIn: MAGIC_LINK_SECONDS,
+        disableSignUp: false,
+        sendMagicLink: async ({ email, url }) => {
+          await sendEmail(magicLinkEmail(brand, email, url));
+        },
+      }),
+      phoneNumber({
+        otpLength: 6,
+        expiresIn: PHONE_CODE_SECONDS,
+        allowedAttempts: PHONE_CODE_TRIES,
+        sendOTP: async ({ phoneNumber: to, code }) => {
+          await sendSms({ to, text: phoneCodeText(env.SITE_NAME, code) });
+        },
+      }),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,105 @@
+import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
+import { requestContext, runtimeContext, type SessionUser, userContext } from "../context.server";
+import { getLog } from "../log.server";
+import { SESSION_ABSOLUTE_SECONDS } from "./auth.server";
+
+const ROLE_RANK = { member: 0, organizer: 1, admin: 2 } as const;
+export type Role = keyof typeof ROLE_RANK;
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && value in ROLE_RANK;
+}
+
+export function hasRole(user: Pick<SessionUser, "role">, role: Role) {
+  return ROLE_RANK[user.role] >= ROLE_RANK[role];
+}
+
+/** Headers for Better Auth calls: the browser's, with the client address the server saw. */
+export function authHeaders(request: Request, context: Readonly<RouterContextProvider>) {
+  const headers = new Headers(request.headers);
+  headers.set("x-pitlane-client-ip", context.get(requestContext).ip);
+  return headers;
+}
+
+function hasSessionCookie(request: Request) {
+  return /(?:^|;\s*)(?:__Host-)?pitlane\.session_token=/.test(request.headers.get("cookie") ?? "");
+}
+
+/**
+ * The seed's `auth` route step: loads the signed-in member into the router context. A session
+ * older than its absolute lifetime is ended however active it was. Responses to signed-in
+ * visitors are never stored by shared caches.
+ */
+export const authStep: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  context.set(userContext, null);
+  if (!hasSessionCookie(request)) return next();
+
+  const { auth } = context.get(runtimeContext);
+  const headers = authHeaders(request, context);
+  let result: Awaited<ReturnType<typeof auth.api.getSession>> = null;
+  try {
+    result = await auth.api.getSession({ headers });
+  } catch (error) {
+    getLog().warn({ err: error }, "session lookup failed");
+  }
+  if (result) {
+    const age = (Date.now() - new Date(result.session.createdAt).getTime()) / 1000;
+    if (age > SESSION_ABSOLUTE_SECONDS) {
+      await auth.api.revokeSession({ headers, body: { token: result.session.token } }).catch(() => {});
+      result = null;
+    }
+  }
+  if (result) {
+    const { user } = result;
+    context.set(userContext, {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      role: isRole(user.role) ? user.role : "member",
+      emailVerified: user.emailVerified,
+      handle: (user.handle as string | null | undefined) ?? null,
+      image: user.image ?? null,
+      onboarded: Boolean(user.onboardedAt),
+      phoneNumber: (user.phoneNumber as string | null | undefined) ?? null,
+      phoneVerified: Boolean(user.phoneNumberVerified),
+    });
+  }
+  const response = await next();
+  if (result) {
+    response.headers.set("Cache-Control", "private, no-store");
+    response.headers.append("Vary", "Cookie");
+  }
+  return response;
+};
+
+/** Only same-site paths: never another host, never a protocol-relative `//evil.example`. */
+export function safeRedirect(target: FormDataEntryValue | string | null | undefined, fallback = "/") {
+  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) {
+    return fallback;
+  }
+  return target;
+}
+
+type GuardArgs = { context: Readonly<RouterContextProvider>; url: URL };
+
+/** The signed-in member, or a redirect to /login that returns here afterwards. */
+export function requireUser({ context, url }: GuardArgs): SessionUser {
+  const user = context.get(userContext);
+  if (!user) {
+    const back = url.pathname + url.search;
+    throw redirect(`/login?redirectTo=${encodeURIComponent(back)}`);
+  }
+  return user;
+}
+
+/** The signed-in member with at least `role`; a 403 page otherwise (nothing of the page leaks). */
+export function requireRole(args: GuardArgs, role: Role): SessionUser {
+  const user = requireUser(args);
+  if (!hasRole(user, role)) throw data("You do not have access to this page", { status: 403 });
+  return user;
+}
+
+/** Pages for signed-out visitors (login, sign-up) send a signed-in member on. */
+export function redirectIfSignedIn({ context, url }: GuardArgs) {
+  if (context.get(userContext)) throw redirect(safeRedirect(url.searchParams.get("redirectTo"), "/members"));
+}

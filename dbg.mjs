@@ -1,0 +1,25 @@
+import { chromium } from "@playwright/test";
+
+const b = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const p = await b.newPage();
+p.on("console", (m) => m.type() === "error" && console.log("console", m.text().slice(0, 300)));
+const base = "http://localhost:3113";
+await p.goto(base + "/createAnAccount");
+await p.getByLabel("Your name").fill("Sam Driver");
+await p.getByLabel("Email").fill("sam@example.com");
+await p.getByLabel("Password").fill("password1234");
+await p.getByLabel(/I accept/).check();
+await p.getByRole("button", { name: "Create my account" }).click();
+await p.waitForTimeout(1500);
+console.log("after common:", await p.locator("main").innerText());
+await p.getByLabel("Password").fill("correct horse battery staple");
+await p.getByRole("button", { name: "Create my account" }).click();
+await p.waitForTimeout(2500);
+console.log("after signup:", (await p.locator("main").innerText()).slice(0, 200));
+const mail = await (await fetch(base + "/dev/mailbox.json")).json();
+console.log(JSON.stringify(mail).slice(0, 400));
+const link = /https?:\/\/\S+verify-email\S+/.exec(mail[0]?.text ?? mail.messages?.[0]?.text)?.[0];
+console.log("link", link);
+await p.goto(link);
+console.log("landed", p.url());
+await b.close();
