@@ -29,6 +29,10 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${port}`,
     trace: "retain-on-failure",
+    // Each test's fresh context would install the service worker and precache the build while
+    // the test runs, and requests the worker answers never reach page.route. The web-app spec
+    // turns it back on.
+    serviceWorkers: "block",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: chromiumPath(),

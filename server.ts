@@ -118,7 +118,8 @@ export async function createServer() {
         maxAge: "1h",
         index: false,
         setHeaders(res, file) {
-          if (file.endsWith("sw.js") || file.endsWith("workbox-config.js")) res.setHeader("Cache-Control", "no-cache");
+          // Browsers compare the service worker byte for byte on every check: always revalidate it.
+          if (path.basename(file) === "sw.js") res.setHeader("Cache-Control", "no-cache");
         },
       }),
     );

@@ -13,7 +13,7 @@ import { NavigationWatchdog, useChunkFailure } from "./ui/navigation-watchdog";
 import { useNonce } from "./ui/nonce";
 import { OfflineBanner } from "./ui/offline-banner";
 import { ProgressBar } from "./ui/progress-bar";
-import type { RootData } from "./ui/site";
+import { type RootData, usePageScripts } from "./ui/site";
 import { UpdatePrompt } from "./ui/update-prompt";
 import { appleSplashLinks } from "./ui/web-app-icons";
 
@@ -43,6 +43,7 @@ export const links: Route.LinksFunction = () => [
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const scripts = usePageScripts();
   return (
     <html lang="en">
       <head>
@@ -60,8 +61,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <OfflineBanner />
         <UpdatePrompt />
         <NavigationWatchdog />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {scripts ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );

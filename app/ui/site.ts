@@ -1,4 +1,4 @@
-import { useRouteLoaderData } from "react-router";
+import { useMatches, useRouteLoaderData } from "react-router";
 
 export type SiteSettings = {
   name: string;
@@ -18,6 +18,17 @@ export function useRootData() {
 
 export function useSite(): SiteSettings {
   return useRootData()?.site ?? { name: "Pitlane", currency: "GBP", timeZone: "Europe/London" };
+}
+
+/** What a route module may declare in its `handle` export. */
+export type PageHandle = {
+  /** `false` sends the page as plain HTML and CSS, without the app's scripts. */
+  hydrate?: boolean;
+};
+
+/** Whether the document loads the app's scripts: yes unless a matched route opted out. */
+export function usePageScripts() {
+  return !useMatches().some((match) => (match.handle as PageHandle | undefined)?.hydrate === false);
 }
 
 /** The public areas, in the order the navigation and footer show them. */

@@ -11,21 +11,31 @@ export function UpdatePrompt() {
   useEffect(() => {
     if (!("serviceWorker" in navigator)) return;
     let cancelled = false;
-    const watch = (registration: ServiceWorkerRegistration) => {
-      if (registration.waiting && navigator.serviceWorker.controller) setWaiting(registration.waiting);
-      registration.addEventListener("updatefound", () => {
-        const worker = registration.installing;
-        worker?.addEventListener("statechange", () => {
-          if (!cancelled && worker.state === "installed" && navigator.serviceWorker.controller) setWaiting(worker);
-        });
-      });
+    // A worker that finishes installing while another controls the page is a new version.
+    const track = (worker: ServiceWorker | null) => {
+      if (!worker) return;
+      const check = () => {
+        if (!cancelled && worker.state === "installed" && navigator.serviceWorker.controller) setWaiting(worker);
+      };
+      check();
+      worker.addEventListener("statechange", check);
     };
-    navigator.serviceWorker.getRegistration().then((registration) => {
-      if (registration && !cancelled) watch(registration);
+    // `ready` also covers a first visit whose worker activates later. The update may have
+    // started before this runs, so a worker already installing or waiting counts too.
+    navigator.serviceWorker.ready.then((registration) => {
+      if (cancelled) return;
+      track(registration.waiting);
+      track(registration.installing);
+      registration.addEventListener("updatefound", () => track(registration.installing));
     });
+    // A first install also changes the controller (the worker claims open pages): only a
+    // worker replacing another one is a new version, and then the page reloads onto it.
+    let controller = navigator.serviceWorker.controller;
     let reloading = false;
     const onControllerChange = () => {
-      if (reloading) return;
+      const replaced = controller;
+      controller = navigator.serviceWorker.controller;
+      if (!replaced || reloading) return;
       reloading = true;
       window.location.reload();
     };
