@@ -28,7 +28,7 @@ export function OfflineBanner() {
       className="fixed inset-x-0 bottom-0 z-[90] flex items-center justify-center gap-2 bg-asphalt-100 px-4 py-3 text-sm font-medium text-asphalt-900 shadow-lg dark:bg-asphalt-800 dark:text-asphalt-50"
     >
       <WifiOff aria-hidden className="size-4" />
-      You are offline. Pages you have visited still open; anything that needs the internet will wait until you are back.
+      You are offline. Anything that needs the internet will wait until you are back.
     </div>
   );
 }

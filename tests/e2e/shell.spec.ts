@@ -133,6 +133,8 @@ test.describe("navigation", () => {
     await expect.poll(() => reloads.length).toBe(1);
     await page.waitForLoadState("load");
     await expect(page.getByRole("heading", { name: "A long page" })).toBeVisible();
+    // Only a hydrated page loads route modules itself; before that a link is a plain page load.
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 
     // Within the 60 s guard: no second reload; the visitor sees why instead of a loop.
     await page.getByRole("link", { name: "Privacy" }).first().click();
