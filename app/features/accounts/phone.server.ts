@@ -11,6 +11,7 @@ import {
   describeWait,
   secondsUntilAllowed,
 } from "./attempts.server";
+import { formatPhone, isE164Phone } from "./phone";
 import { type AuthCall, forwardCookies, limitAttempts } from "./sign-in.server";
 
 // Verifying a member's phone number with a 6-digit text message (PRODUCT.md "Accounts": codes
@@ -70,6 +71,16 @@ export async function sendPhoneCode(
 /** Seconds before the member may ask for another code (0: now). */
 export function secondsBeforeResend(db: Db, userId: string) {
   return secondsUntilAllowed(db, sendKey(userId), ATTEMPT_RULES.phoneCodeSend);
+}
+
+/**
+ * The code step of the form for a number sent back by the page, checked again (null: back to
+ * the first step). `since` tells one answer from the next.
+ */
+export async function pendingCode(db: Db, userId: string, phoneNumber: unknown) {
+  if (typeof phoneNumber !== "string" || !isE164Phone(phoneNumber)) return null;
+  const resendAfterSeconds = await secondsBeforeResend(db, userId);
+  return { phoneNumber, shown: formatPhone(phoneNumber), resendAfterSeconds, since: Date.now() };
 }
 
 export type ConfirmPhoneCode =

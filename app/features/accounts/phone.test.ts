@@ -1,3 +1,4 @@
+import { getZodConstraint } from "@conform-to/zod/v4";
 import { getCountries } from "libphonenumber-js/core";
 import metadata from "libphonenumber-js/min/metadata";
 import { describe, expect, it } from "vitest";
@@ -11,6 +12,8 @@ import {
   isE164Phone,
   PhoneSchema,
   parsePhone,
+  phoneNumberOf,
+  VerifyPhoneSchema,
 } from "./phone";
 
 describe("parsePhone", () => {
@@ -73,16 +76,21 @@ describe("parsePhone", () => {
 });
 
 describe("PhoneSchema", () => {
-  it("gives the E.164 number and its region", () => {
-    expect(PhoneSchema.parse({ country: "gb", phone: "07400 123456" })).toEqual({
-      country: "GB",
-      phone: "07400 123456",
-      phoneNumber: "+447400123456",
-    });
-    expect(PhoneSchema.parse({ country: "GB", phone: "+33612345678" })).toMatchObject({
-      country: "FR",
+  it("accepts valid fields, whose number phoneNumberOf gives in E.164 with its region", () => {
+    const fields = PhoneSchema.parse({ country: "gb", phone: "07400 123456" });
+    expect(fields).toEqual({ country: "GB", phone: "07400 123456" });
+    expect(phoneNumberOf(fields)).toEqual({ phoneNumber: "+447400123456", country: "GB" });
+    expect(phoneNumberOf(PhoneSchema.parse({ country: "GB", phone: "+33612345678" }))).toEqual({
       phoneNumber: "+33612345678",
+      country: "FR",
     });
+  });
+
+  it("leaves the form's constraints readable by Conform", () => {
+    expect(getZodConstraint(PhoneSchema)).toMatchObject({ country: { required: true }, phone: { required: true } });
+    expect(Object.keys(getZodConstraint(VerifyPhoneSchema))).toEqual(
+      expect.arrayContaining(["intent", "country", "phone", "phoneNumber", "code"]),
+    );
   });
 
   it("puts each message on its field", () => {
@@ -96,6 +104,10 @@ describe("PhoneSchema", () => {
       { path: ["country"], message: "Choose a country from the list" },
     ]);
     expect(issues({ phone: "07400 123456" })).toEqual([{ path: ["country"], message: "Choose a country" }]);
+    expect(issues({})).toEqual([
+      { path: ["country"], message: "Choose a country" },
+      { path: ["phone"], message: "Enter a phone number" },
+    ]);
   });
 });
 

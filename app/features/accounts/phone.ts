@@ -11,6 +11,7 @@ import {
 import metadata from "libphonenumber-js/min/metadata";
 import { z } from "zod";
 import { COUNTRY_NAMES } from "./country-names";
+import { redirectToField } from "./schemas";
 
 // Phone number rules shared by the browser and the server. From the seed's telephone widget and
 // PRODUCT.md "Forms and errors": country dropdown, at most 25 characters typed, national or
@@ -164,23 +165,40 @@ export const countryField = z
 export const phoneFields = { country: countryField, phone: z.string({ error: "Enter a phone number" }) };
 
 /**
- * The transform for an object schema built on `phoneFields`: adds the number in E.164 and the
- * region it belongs to (an international number may name another one), or the `phone` field's
- * message.
+ * The refinement for an object schema built on `phoneFields`: puts the rules' message on the
+ * `phone` field. (A refinement, not a transform, so Conform can still read the schema's
+ * constraints; `phoneNumberOf` gives the number once the form is valid.)
  */
-export function readPhoneFields<T extends { country: string; phone: string }>(value: T, ctx: z.RefinementCtx) {
-  const parsed = parsePhone(value.phone, value.country as CountryCode);
-  if (!parsed.ok) {
-    ctx.addIssue({ code: "custom", path: ["phone"], message: parsed.message });
-    return z.NEVER;
-  }
-  return { ...value, country: parsed.country ?? (value.country as CountryCode), phoneNumber: parsed.number };
+export function checkPhoneFields(value: { country: unknown; phone: unknown }, ctx: z.RefinementCtx) {
+  if (typeof value.phone !== "string" || typeof value.country !== "string" || !isCountry(value.country)) return;
+  const parsed = parsePhone(value.phone, value.country);
+  if (!parsed.ok) ctx.addIssue({ code: "custom", path: ["phone"], message: parsed.message });
 }
 
-export const PhoneSchema = z.object(phoneFields).transform(readPhoneFields);
+/** The number in E.164 and its region (an international number may name another) of valid phone fields. */
+export function phoneNumberOf(value: { country: string; phone: string }) {
+  const parsed = isCountry(value.country) ? parsePhone(value.phone, value.country) : null;
+  if (!parsed?.ok) throw new Error("phoneNumberOf needs fields that passed checkPhoneFields");
+  return { phoneNumber: parsed.number, country: parsed.country ?? value.country };
+}
+
+export const PhoneSchema = z.object(phoneFields).superRefine(checkPhoneFields);
 
 /** A number sent back in E.164 form (the pending number between the two steps), checked again. */
 export const e164Field = z
   .string({ error: "Enter your phone number again" })
   .trim()
   .refine(isE164Phone, "Enter your phone number again");
+
+/** The code from the text message; spaces and dashes pasted with it are dropped. */
+export const phoneCodeField = z
+  .string({ error: "Enter the 6-digit code" })
+  .transform((code) => code.replace(/[\s-]/g, ""))
+  .pipe(z.string().regex(/^[0-9]{6}$/, "Enter the 6 digits from the text message"));
+
+/** /verifyPhone: send a code to a number, confirm it, or ask for a new one. */
+export const VerifyPhoneSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("send"), ...phoneFields, redirectTo: redirectToField }).superRefine(checkPhoneFields),
+  z.object({ intent: z.literal("confirm"), phoneNumber: e164Field, code: phoneCodeField, redirectTo: redirectToField }),
+  z.object({ intent: z.literal("resend"), phoneNumber: e164Field, redirectTo: redirectToField }),
+]);
