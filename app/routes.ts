@@ -13,6 +13,7 @@ export default [
     route("login", "routes/accounts/login.tsx"),
     route("forgotPassword", "routes/accounts/forgot-password.tsx"),
     route("changePassword", "routes/accounts/change-password.tsx"),
+    route("verifyPhone", "routes/accounts/verify-phone.tsx"),
 
     route("privacy", "routes/site/legal-page.tsx", { id: "privacy" }),
     route("terms", "routes/site/legal-page.tsx", { id: "terms" }),
