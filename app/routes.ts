@@ -14,6 +14,7 @@ export default [
     route("forgotPassword", "routes/accounts/forgot-password.tsx"),
     route("changePassword", "routes/accounts/change-password.tsx"),
     route("newProfile", "routes/accounts/new-profile.tsx"),
+    route("verifyPhone", "routes/accounts/verify-phone.tsx"),
 
     route("privacy", "routes/site/legal-page.tsx", { id: "privacy" }),
     route("terms", "routes/site/legal-page.tsx", { id: "terms" }),

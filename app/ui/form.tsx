@@ -86,6 +86,7 @@ export function SubmitButton({
   value,
   variant = "primary",
   formNoValidate,
+  intent,
 }: {
   children: ReactNode;
   pendingLabel?: string;
@@ -94,9 +95,14 @@ export function SubmitButton({
   variant?: "primary" | "secondary" | "danger";
   /** For a second action of a form that needs fewer fields than the first. */
   formNoValidate?: boolean;
+  /** For a form that says its intent in a hidden field: working only while that intent is sent. */
+  intent?: string;
 }) {
   const navigation = useNavigation();
-  const pending = navigation.state === "submitting" && (name === undefined || navigation.formData?.get(name) === value);
+  const sent = navigation.formData;
+  const pending =
+    navigation.state === "submitting" &&
+    (intent !== undefined ? sent?.get("intent") === intent : name === undefined || sent?.get(name) === value);
   const tone = {
     primary: "bg-accent text-on-accent hover:bg-accent-strong",
     secondary: "bg-surface-sunken text-text hover:bg-line",

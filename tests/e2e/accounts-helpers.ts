@@ -25,6 +25,25 @@ export async function latestMessage(request: APIRequestContext, to: string, matc
   return found!;
 }
 
+/** The first match of `pattern` in the newest message to `to` on `channel` (e.g. an SMS code). */
+export async function waitForMessage(
+  page: Page,
+  { to, channel, pattern }: { to: string; channel: Message["channel"]; pattern: RegExp },
+): Promise<RegExpMatchArray> {
+  let match: RegExpMatchArray | null = null;
+  await expect
+    .poll(
+      async () => {
+        const found = (await messagesTo(page.request, to)).find((message) => message.channel === channel);
+        match = found?.text.match(pattern) ?? null;
+        return match !== null;
+      },
+      { message: `a ${channel} message to ${to} matching ${pattern}`, timeout: 20_000 },
+    )
+    .toBe(true);
+  return match!;
+}
+
 export async function messagesTo(request: APIRequestContext, to: string): Promise<Message[]> {
   return (await (await request.get(`/dev/mailbox.json?to=${encodeURIComponent(to)}`)).json()) as Message[];
 }

@@ -19,7 +19,7 @@ export const ATTEMPT_RULES = {
   passwordChange: { max: 5, windowSeconds: 15 * 60 },
 } satisfies Record<string, AttemptRule>;
 
-export type AttemptResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+export type AttemptResult = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
 
 /**
  * Counts one attempt under `key` in a fixed window and says whether it is allowed. One
@@ -36,9 +36,20 @@ export async function countAttempt(db: Db, key: string, rule: AttemptRule, now =
       window_ends_at = case when a.window_ends_at <= ${now.toISOString()} then excluded.window_ends_at else a.window_ends_at end
     returning count, window_ends_at`)) as unknown as { rows: { count: number; window_ends_at: string | Date }[] };
   const row = result.rows[0]!;
-  if (row.count <= rule.max) return { allowed: true };
+  if (row.count <= rule.max) return { allowed: true, remaining: rule.max - row.count };
   const endsAt = new Date(row.window_ends_at).getTime();
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)) };
+}
+
+/** Seconds until one more attempt under `key` is allowed (0: now), without counting one. */
+export async function secondsUntilAllowed(db: Db, key: string, rule: AttemptRule, now = new Date()) {
+  const result = (await db.execute(sql`
+    select count, window_ends_at from attempt_limits where key = ${key}`)) as unknown as {
+    rows: { count: number; window_ends_at: string | Date }[];
+  };
+  const row = result.rows[0];
+  if (!row || row.count < rule.max) return 0;
+  return Math.max(0, Math.ceil((new Date(row.window_ends_at).getTime() - now.getTime()) / 1000));
 }
 
 /** Forgets the attempts under `key`, e.g. after a successful sign-in. */

@@ -1,0 +1,131 @@
+import { isAPIError } from "better-auth/api";
+import { eq } from "drizzle-orm";
+import { PHONE_CODE_SECONDS, PHONE_CODE_TRIES } from "~/server/auth/auth.server";
+import type { Db } from "~/server/db/client.server";
+import { users } from "../../../db/schema";
+import {
+  ATTEMPT_RULES,
+  type AttemptRule,
+  clearAttempts,
+  countAttempt,
+  describeWait,
+  secondsUntilAllowed,
+} from "./attempts.server";
+import { formatPhone, isE164Phone } from "./phone";
+import { type AuthCall, forwardCookies, limitAttempts } from "./sign-in.server";
+
+// Verifying a member's phone number with a 6-digit text message (PRODUCT.md "Accounts": codes
+// expire in 10 minutes with 5 tries). Better Auth's phone-number plugin owns the codes; these
+// functions add the site's rules around it: one text a minute and ten a day per member, one
+// member per number, and the messages the form shows.
+
+/** Better Auth's limits on one code (auth.server.ts), counted here too to say how many tries are left. */
+const CODE_TRIES: AttemptRule = { max: PHONE_CODE_TRIES, windowSeconds: PHONE_CODE_SECONDS };
+
+const sendKey = (userId: string) => `phone-code-send:${userId}`;
+const dailyKey = (userId: string) => `phone-code-send-daily:${userId}`;
+const triesKey = (phoneNumber: string) => `phone-code-tries:${phoneNumber}`;
+
+export const PHONE_CODE_MESSAGES = {
+  taken: "This number is already used by another account. Use a different number.",
+  yours: "This number is already verified on your account.",
+  locked: "Too many wrong codes. Ask for a new code.",
+  expired: "This code has expired. Ask for a new one.",
+  wait: (seconds: number) => `You can ask for a new code in ${describeWait(seconds)}.`,
+  wrong: (triesLeft: number) => `That code is not right. ${triesLeft} ${triesLeft === 1 ? "try" : "tries"} left.`,
+};
+
+/** Who holds `phoneNumber` already; the answer never says which other member it is. */
+async function holderOf(db: Db, userId: string, phoneNumber: string): Promise<"nobody" | "yours" | "taken"> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.phoneNumber, phoneNumber)).limit(1);
+  if (!row) return "nobody";
+  return row.id === userId ? "yours" : "taken";
+}
+
+export type SendPhoneCode =
+  | { ok: true; resendAfterSeconds: number }
+  | { ok: false; reason: "wait"; retryAfterSeconds: number }
+  | { ok: false; reason: "taken" | "yours" };
+
+/**
+ * Texts a new code to `phoneNumber` (E.164) for the signed-in member. Every request counts
+ * towards the daily limit (a 429 page past it), which also bounds how many numbers one account
+ * can test for "already used".
+ */
+export async function sendPhoneCode(
+  { auth, db, headers }: AuthCall,
+  input: { userId: string; phoneNumber: string },
+): Promise<SendPhoneCode> {
+  await limitAttempts(db, [[dailyKey(input.userId), ATTEMPT_RULES.phoneCodeSendDaily]]);
+  const holder = await holderOf(db, input.userId, input.phoneNumber);
+  if (holder !== "nobody") return { ok: false, reason: holder };
+  const minute = await countAttempt(db, sendKey(input.userId), ATTEMPT_RULES.phoneCodeSend);
+  if (!minute.allowed) return { ok: false, reason: "wait", retryAfterSeconds: minute.retryAfterSeconds };
+
+  await auth.api.sendPhoneNumberOTP({ body: { phoneNumber: input.phoneNumber }, headers });
+  // A new code starts with all its tries (Better Auth stores it with none used).
+  await clearAttempts(db, triesKey(input.phoneNumber));
+  return { ok: true, resendAfterSeconds: ATTEMPT_RULES.phoneCodeSend.windowSeconds };
+}
+
+/** Seconds before the member may ask for another code (0: now). */
+export function secondsBeforeResend(db: Db, userId: string) {
+  return secondsUntilAllowed(db, sendKey(userId), ATTEMPT_RULES.phoneCodeSend);
+}
+
+/**
+ * The code step of the form for a number sent back by the page, checked again (null: back to
+ * the first step). `since` tells one answer from the next.
+ */
+export async function pendingCode(db: Db, userId: string, phoneNumber: unknown) {
+  if (typeof phoneNumber !== "string" || !isE164Phone(phoneNumber)) return null;
+  const resendAfterSeconds = await secondsBeforeResend(db, userId);
+  return { phoneNumber, shown: formatPhone(phoneNumber), resendAfterSeconds, since: Date.now() };
+}
+
+export type ConfirmPhoneCode =
+  | { ok: true; headers: Headers }
+  | { ok: false; reason: "wrong"; triesLeft: number }
+  | { ok: false; reason: "locked" | "expired" | "taken" | "yours" };
+
+/** Checks the code; when right, `phoneNumber` becomes the member's verified number. */
+export async function confirmPhoneCode(
+  { auth, db, headers }: AuthCall,
+  input: { userId: string; phoneNumber: string; code: string },
+): Promise<ConfirmPhoneCode> {
+  const holder = await holderOf(db, input.userId, input.phoneNumber);
+  if (holder !== "nobody") return { ok: false, reason: holder };
+  try {
+    const result = await auth.api.verifyPhoneNumber({
+      body: { phoneNumber: input.phoneNumber, code: input.code, updatePhoneNumber: true },
+      headers,
+      returnHeaders: true,
+    });
+    await clearAttempts(db, triesKey(input.phoneNumber));
+    return { ok: true, headers: forwardCookies(result.headers) };
+  } catch (error) {
+    const code = isAPIError(error) ? (error.body as { code?: string } | undefined)?.code : undefined;
+    switch (code) {
+      case "INVALID_OTP": {
+        const tries = await countAttempt(db, triesKey(input.phoneNumber), CODE_TRIES);
+        return tries.allowed && tries.remaining > 0
+          ? { ok: false, reason: "wrong", triesLeft: tries.remaining }
+          : { ok: false, reason: "locked" };
+      }
+      // Better Auth deletes a code once it is used up or expired: past its last try, say so again.
+      case "OTP_NOT_FOUND": {
+        const tries = await countAttempt(db, triesKey(input.phoneNumber), CODE_TRIES);
+        return { ok: false, reason: tries.allowed ? "expired" : "locked" };
+      }
+      case "TOO_MANY_ATTEMPTS":
+        return { ok: false, reason: "locked" };
+      case "OTP_EXPIRED":
+        return { ok: false, reason: "expired" };
+      // Another member verified the number between the check above and this one.
+      case "PHONE_NUMBER_EXIST":
+        return { ok: false, reason: "taken" };
+      default:
+        throw error;
+    }
+  }
+}
