@@ -22,7 +22,12 @@ export default [
   ]),
 
   // Organizer dashboard: its own frame, outside the public site's navigation and footer.
-  ...prefix("admin", [layout("routes/admin/layout.tsx", [index("routes/admin/overview.tsx")])]),
+  ...prefix("admin", [
+    layout("routes/admin/layout.tsx", [
+      index("routes/admin/overview.tsx"),
+      route("members", "routes/admin/members.tsx"),
+    ]),
+  ]),
 
   route("logout", "routes/accounts/logout.ts"),
   route("auth/social", "routes/accounts/social.ts"),

@@ -113,7 +113,7 @@ describe("setRole and changeRole", () => {
 
     const result = await changeRole(db, { userId: member.user.id, role: "organizer", actorId: admin.user.id });
 
-    expect(result).toEqual({ previousRole: "member", changed: true });
+    expect(result).toEqual({ name: "driver", previousRole: "member", changed: true });
     expect((await auditFor(member.user.id)).at(-1)).toEqual({
       actorId: admin.user.id,
       action: "user.set-role",

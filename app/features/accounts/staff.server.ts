@@ -145,12 +145,16 @@ export async function createStaffAccount(
 export async function changeRole(
   db: Db,
   input: { userId: string; role: Role; actorId?: string | null },
-): Promise<{ previousRole: Role; changed: boolean }> {
+): Promise<{ name: string; previousRole: Role; changed: boolean }> {
   return db.transaction(async (tx) => {
-    const [current] = await tx.select({ role: users.role }).from(users).where(eq(users.id, input.userId)).for("update");
+    const [current] = await tx
+      .select({ name: users.name, role: users.role })
+      .from(users)
+      .where(eq(users.id, input.userId))
+      .for("update");
     if (!current) throw new StaffAccountError("not-found", "There is no such account");
     const previousRole = current.role as Role;
-    if (previousRole === input.role) return { previousRole, changed: false };
+    if (previousRole === input.role) return { name: current.name, previousRole, changed: false };
     await tx.update(users).set({ role: input.role, updatedAt: new Date() }).where(eq(users.id, input.userId));
     await recordAudit(tx, {
       actorId: input.actorId ?? null,
@@ -159,7 +163,7 @@ export async function changeRole(
       subjectId: input.userId,
       details: { from: previousRole, to: input.role },
     });
-    return { previousRole, changed: true };
+    return { name: current.name, previousRole, changed: true };
   });
 }
 

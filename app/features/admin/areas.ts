@@ -27,7 +27,7 @@ export const dashboardAreas: (DashboardNavItem & { role: "organizer" | "admin"; 
   { to: "/admin/shop", label: "Shop", icon: ShoppingBag, role: "organizer", available: false },
   { to: "/admin/orders", label: "Orders", icon: Receipt, role: "organizer", available: false },
   { to: "/admin/articles", label: "Articles", icon: Newspaper, role: "organizer", available: false },
-  { to: "/admin/members", label: "Members & roles", icon: UserCog, role: "admin", available: false },
+  { to: "/admin/members", label: "Members & roles", icon: UserCog, role: "admin", available: true },
   { to: "/admin/audit", label: "Audit log", icon: ScrollText, role: "admin", available: false },
   { to: "/admin/settings", label: "Settings", icon: Settings, role: "admin", available: false },
 ];

@@ -1,5 +1,6 @@
 import { Mail, ShieldCheck, UserPlus, Users } from "lucide-react";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { memberFigures, messagesSent, newestMembers } from "~/features/admin/overview.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
@@ -15,13 +16,13 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     messagesSent(db, now),
     newestMembers(db),
   ]);
-  return { firstName: user.name.split(" ")[0] ?? user.name, members, messages, newest };
+  return { firstName: user.name.split(" ")[0] ?? user.name, isAdmin: user.role === "admin", members, messages, newest };
 }
 
 const number = new Intl.NumberFormat("en-GB");
 
 export default function Overview({ loaderData }: Route.ComponentProps) {
-  const { members, messages, newest } = loaderData;
+  const { members, messages, newest, isAdmin } = loaderData;
   const { timeZone } = useSite();
   return (
     <div className="mx-auto max-w-[1100px]">
@@ -41,7 +42,13 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
             Joined in the last 7 days
           </Figure>
           <Figure icon={<ShieldCheck aria-hidden className="size-5" />} label="Staff" value={members.staff}>
-            Organizers and admins
+            {isAdmin ? (
+              <Link to="/admin/members?role=staff" className="font-semibold text-link underline">
+                Organizers and admins
+              </Link>
+            ) : (
+              "Organizers and admins"
+            )}
           </Figure>
           <Figure icon={<Mail aria-hidden className="size-5" />} label="Messages sent" value={messages.total}>
             In the last 24 hours: {number.format(messages.emails)} {messages.emails === 1 ? "email" : "emails"},{" "}
@@ -55,6 +62,11 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
           <h2 id="newest" className="wide text-xl font-extrabold">
             Newest members
           </h2>
+          {isAdmin ? (
+            <Link to="/admin/members" className="text-sm font-semibold text-link underline">
+              All members
+            </Link>
+          ) : null}
         </div>
         {newest.length === 0 ? (
           <p className="mt-3 rounded-2xl border border-dashed border-line p-8 text-center text-muted">
