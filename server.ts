@@ -268,7 +268,7 @@ async function main() {
       `  Database: ${runtime.database.engine === "pglite" ? `embedded, in ${env.DATA_DIR}` : "PostgreSQL"}\n`,
     );
     if (demo.length > 0) {
-      console.log("  Demo sign-ins (demo content only; delete these accounts before going live):");
+      console.log("  Demo sign-ins (public passwords, for trying the site out):");
       for (const { role, email, password } of demo)
         console.log(`    ${role.padEnd(10)} ${email.padEnd(24)} ${password}`);
       console.log("");
