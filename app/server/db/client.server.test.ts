@@ -35,7 +35,18 @@ describe("runMigrations", () => {
     expect(await publicTables(handle)).toEqual([]);
 
     await runMigrations(handle);
-    expect(await publicTables(handle)).toEqual(["outbound_messages", "seed_runs", "site_pages"]);
+    expect(await publicTables(handle)).toEqual([
+      "accounts",
+      "attempt_limits",
+      "audit_log",
+      "outbound_messages",
+      "rate_limits",
+      "seed_runs",
+      "sessions",
+      "site_pages",
+      "users",
+      "verifications",
+    ]);
     expect(await appliedMigrations(handle)).toBe(journal.entries.length);
 
     await handle.db
