@@ -1,5 +1,6 @@
 // `npm run admin -- <command>`: staff accounts from the command line, on the database the server
 // uses (DATABASE_URL, or the embedded one in DATA_DIR).
+import path from "node:path";
 import { parseArgs } from "node:util";
 import {
   createStaffAccount,
@@ -16,7 +17,6 @@ import {
   openPostgres,
   runMigrations,
 } from "../app/server/db/client.server";
-import { EnvError, getEnv } from "../app/server/env.server";
 
 const usage = `Usage: npm run admin -- <command>
 
@@ -45,15 +45,23 @@ function required(value: string | undefined, flag: string) {
   return value;
 }
 
+/**
+ * The database the server would open, read the way the server reads it. Only these two settings:
+ * the rest of the server's configuration (AUTH_SECRET…) is not needed here.
+ */
 async function openDatabase(): Promise<DatabaseHandle> {
-  const env = getEnv();
-  if (env.DATABASE_URL) return openPostgres(env.DATABASE_URL, 1);
+  const url = process.env.DATABASE_URL?.trim();
+  if (url) {
+    if (!/^postgres(ql)?:\/\//.test(url)) throw new Error("DATABASE_URL must start with postgres:// or postgresql://");
+    return openPostgres(url, 1);
+  }
+  const dataDir = path.resolve(process.env.DATA_DIR || "./data");
   try {
-    return await openPglite(env.DATA_DIR);
+    return await openPglite(dataDir);
   } catch (error) {
     if (error instanceof DataDirLockedError) {
       throw new Error(
-        `The site is running on the embedded database in ${env.DATA_DIR}, which only one process can open.\n` +
+        `The site is running on the embedded database in ${dataDir}, which only one process can open.\n` +
           "Stop the server (Ctrl+C in its terminal), run this command, then start it again.\n" +
           "Sites on PostgreSQL can run this command while serving: set DATABASE_URL.",
       );
@@ -144,7 +152,7 @@ async function main() {
       console.error(`${(error as Error).message}\n\n${usage}`);
       return 2;
     }
-    if (error instanceof StaffAccountError || error instanceof EnvError) {
+    if (error instanceof StaffAccountError) {
       console.error(error.message);
       return 1;
     }
