@@ -66,14 +66,14 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
             name="q"
             defaultValue={q}
             maxLength={100}
-            className={inputClass(false)}
+            className={`${inputClass(false)} h-12`}
           />
         </div>
         <div className="space-y-1.5">
           <label htmlFor="member-role" className="block font-semibold">
             Role
           </label>
-          <select id="member-role" name="role" defaultValue={role} className={inputClass(false)}>
+          <select id="member-role" name="role" defaultValue={role} className={`${inputClass(false)} h-12`}>
             {Object.entries(ROLE_FILTER_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}

@@ -113,8 +113,8 @@ function Figure({
   children: ReactNode;
 }) {
   return (
-    <div className="flex flex-col rounded-2xl border border-line bg-surface-raised p-5">
-      <dt className="flex items-center gap-2 font-semibold text-muted">
+    <div className="flex flex-col rounded-2xl border border-line bg-surface-raised p-4 sm:p-5">
+      <dt className="flex flex-col items-start gap-1.5 font-semibold text-muted sm:flex-row sm:items-center sm:gap-2">
         {icon}
         {label}
       </dt>
