@@ -9,9 +9,9 @@ describe("countAttempt", () => {
   it("allows up to the limit, then refuses with the time left in the window", async () => {
     const { db } = database();
     const now = new Date("2026-06-01T12:00:00Z");
-    for (let i = 0; i < 3; i++) expect(await countAttempt(db, "k1", rule, now)).toEqual({ allowed: true });
+    for (let i = 0; i < 3; i++) expect(await countAttempt(db, "k1", rule, now)).toMatchObject({ allowed: true });
     const later = new Date(now.getTime() + 15_000);
-    expect(await countAttempt(db, "k1", rule, later)).toEqual({ allowed: false, retryAfterSeconds: 45 });
+    expect(await countAttempt(db, "k1", rule, later)).toMatchObject({ allowed: false, retryAfterSeconds: 45 });
   });
 
   it("starts a new window once the old one has ended", async () => {
@@ -19,7 +19,7 @@ describe("countAttempt", () => {
     const now = new Date("2026-06-01T12:00:00Z");
     for (let i = 0; i < 4; i++) await countAttempt(db, "k2", rule, now);
     const afterWindow = new Date(now.getTime() + 61_000);
-    expect(await countAttempt(db, "k2", rule, afterWindow)).toEqual({ allowed: true });
+    expect(await countAttempt(db, "k2", rule, afterWindow)).toMatchObject({ allowed: true });
   });
 
   it("keeps keys apart and forgets a key when cleared", async () => {
