@@ -29,6 +29,7 @@ export default [
   route("manifest.webmanifest", "routes/system/manifest.ts"),
   route("robots.txt", "routes/system/robots.ts"),
   route("sitemap.xml", "routes/system/sitemap.ts"),
+  route("media/*", "routes/system/media.ts"),
   route("dev/mailbox", "routes/dev/mailbox.tsx"),
   route("dev/mailbox.json", "routes/dev/mailbox-json.ts"),
 ] satisfies RouteConfig;
