@@ -136,6 +136,14 @@ export function dateOfBirthField(today = new Date()) {
     }, "Enter a real date of birth (you must be 13 or over)");
 }
 
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+
+/** The declared type is not trusted: the server checks the file's content (avatar.server.ts). */
+export const avatarField = z
+  .file({ error: "Choose a photo" })
+  .max(AVATAR_MAX_BYTES, "Choose a photo of 5 MB or less")
+  .optional();
+
 export const ProfileSchema = z.object({
   handle: handleField,
   name: z.string({ error: "Enter your name" }).pipe(nameField),
@@ -147,6 +155,7 @@ export const ProfileSchema = z.object({
     .optional()
     .transform((value) => value === "on"),
   terms: z.literal("on").optional(),
+  avatar: avatarField,
 });
 
 export type ProfileInput = z.infer<typeof ProfileSchema>;
