@@ -16,6 +16,7 @@ import type { Runtime } from "./app/server/runtime.server";
 type AppEntry = {
   startRuntime(options?: { work?: boolean }): Promise<Runtime>;
   createLoadContext(runtime: Runtime, info: RequestInfo): unknown;
+  demoSignIns(db: Runtime["db"]): Promise<{ role: string; email: string; password: string }[]>;
 };
 
 const dev = process.argv.includes("--dev");
@@ -150,7 +151,7 @@ export async function createServer() {
       .send(status === 413 ? "Payload too large" : status >= 500 ? "Error" : error.message);
   });
 
-  return { app, runtime: started, env };
+  return { app, runtime: started, env, entry };
 }
 
 function requestKind(pathname: string) {
@@ -259,7 +260,9 @@ function bodyLimit(limit: string, uploadLimit: number) {
 }
 
 async function main() {
-  const { app, runtime, env } = await createServer();
+  const { app, runtime, env, entry } = await createServer();
+  // Demo accounts have public passwords: say so on installs that run with demo content.
+  const demo = runtime.database.engine === "pglite" || env.SEED_DEMO ? await entry.demoSignIns(runtime.db) : [];
   const server: Server = app.listen(env.PORT, env.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
@@ -270,6 +273,12 @@ async function main() {
     console.log(
       `  Database: ${runtime.database.engine === "pglite" ? `embedded, in ${env.DATA_DIR}` : "PostgreSQL"}\n`,
     );
+    if (demo.length > 0) {
+      console.log("  Demo sign-ins (public passwords, for trying the site out):");
+      for (const { role, email, password } of demo)
+        console.log(`    ${role.padEnd(10)} ${email.padEnd(24)} ${password}`);
+      console.log("");
+    }
   });
   server.keepAliveTimeout = 65_000;
   let stopping = false;

@@ -11,6 +11,7 @@ import { NonceProvider } from "./ui/nonce";
 
 export { createLoadContext } from "./server/context.server";
 export { getRuntime, startRuntime } from "./server/runtime.server";
+export { demoSignIns } from "./server/seed/demo-accounts.server";
 
 export const streamTimeout = 10_000;
 

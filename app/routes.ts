@@ -1,4 +1,4 @@
-import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
+import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
 
 // The whole URL map. Seed routes keep their exact paths (camelCase included).
 export default [
@@ -20,6 +20,14 @@ export default [
     route("offline", "routes/site/offline.tsx"),
     route("dev/fixtures/:fixture", "routes/dev/fixture.tsx"),
     route("*", "routes/site/not-found.tsx"),
+  ]),
+
+  // Organizer dashboard: its own frame, outside the public site's navigation and footer.
+  ...prefix("admin", [
+    layout("routes/admin/layout.tsx", [
+      index("routes/admin/overview.tsx"),
+      route("members", "routes/admin/members.tsx"),
+    ]),
   ]),
 
   route("logout", "routes/accounts/logout.ts"),

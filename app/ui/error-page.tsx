@@ -12,11 +12,13 @@ export function describeError(error: unknown): { status: number; message: string
   return { status: 500, message: "Error" };
 }
 
-export function ErrorPage({ error }: { error: unknown }) {
+/** `within` draws it inside a page frame that already has the <main> landmark (the dashboard). */
+export function ErrorPage({ error, within = false }: { error: unknown; within?: boolean }) {
   const { status, message } = describeError(error);
+  const Frame = within ? "div" : "main";
   return (
-    <main
-      id="main"
+    <Frame
+      id={within ? undefined : "main"}
       className="mx-auto grid min-h-[60vh] max-w-[1200px] place-items-center px-4 py-20 text-center sm:px-6"
     >
       <title>{message}</title>
@@ -35,7 +37,7 @@ export function ErrorPage({ error }: { error: unknown }) {
           </Link>
         </p>
       </div>
-    </main>
+    </Frame>
   );
 }
 

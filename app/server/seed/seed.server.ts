@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { seedRuns } from "../../../db/schema";
 import type { Db } from "../db/client.server";
 import { getLog } from "../log.server";
+import { demoAccountsSeeder } from "./demo-accounts.server";
 import { legalPagesSeeder } from "./legal-pages.server";
 
 /**
@@ -15,7 +16,7 @@ export type Seeder = {
   run(db: Db): Promise<void>;
 };
 
-export const seeders: Seeder[] = [legalPagesSeeder];
+export const seeders: Seeder[] = [legalPagesSeeder, demoAccountsSeeder];
 
 export async function seedDemoContent(db: Db, options: { demo: boolean }, list: Seeder[] = seeders) {
   const log = getLog();

@@ -1,0 +1,40 @@
+import {
+  CalendarDays,
+  ClipboardCheck,
+  LayoutDashboard,
+  Newspaper,
+  Receipt,
+  ScanLine,
+  ScrollText,
+  Settings,
+  ShoppingBag,
+  Trophy,
+  UserCog,
+} from "lucide-react";
+import type { DashboardNavItem } from "~/ui/dashboard";
+
+/**
+ * Every area of the organizer dashboard (PRODUCT.md "Organizer dashboard"), in menu order.
+ * `role` is the least role that may open it; an area shows in the menu once its pages exist
+ * (`available`), so the menu never leads to a missing page.
+ */
+export const dashboardAreas: (DashboardNavItem & { role: "organizer" | "admin"; available: boolean })[] = [
+  { to: "/admin", label: "Overview", icon: LayoutDashboard, end: true, role: "organizer", available: true },
+  { to: "/admin/events", label: "Events", icon: CalendarDays, role: "organizer", available: false },
+  { to: "/admin/check-in", label: "Check-in", icon: ScanLine, role: "organizer", available: false },
+  { to: "/admin/applications", label: "Applications", icon: ClipboardCheck, role: "organizer", available: false },
+  { to: "/admin/draws", label: "Draws", icon: Trophy, role: "organizer", available: false },
+  { to: "/admin/shop", label: "Shop", icon: ShoppingBag, role: "organizer", available: false },
+  { to: "/admin/orders", label: "Orders", icon: Receipt, role: "organizer", available: false },
+  { to: "/admin/articles", label: "Articles", icon: Newspaper, role: "organizer", available: false },
+  { to: "/admin/members", label: "Members & roles", icon: UserCog, role: "admin", available: true },
+  { to: "/admin/audit", label: "Audit log", icon: ScrollText, role: "admin", available: false },
+  { to: "/admin/settings", label: "Settings", icon: Settings, role: "admin", available: false },
+];
+
+/** The areas a staff member with `role` can open today. */
+export function dashboardNav(role: string): DashboardNavItem[] {
+  return dashboardAreas
+    .filter((area) => area.available && (area.role === "organizer" || role === "admin"))
+    .map(({ to, label, icon, end }) => ({ to, label, icon, end }));
+}

@@ -1,0 +1,122 @@
+import { ChevronLeft, ChevronRight } from "lucide-react";
+import { Form, Link, useNavigation } from "react-router";
+import { useSite } from "~/ui/site";
+import { ROLE_LABELS, type RoleName } from "./schemas";
+
+export type MemberSummary = {
+  id: string;
+  name: string;
+  email: string;
+  handle: string | null;
+  role: RoleName;
+  emailVerified: boolean;
+  createdAt: Date;
+};
+
+const badgeTone: Record<RoleName, string> = {
+  admin: "bg-text text-surface",
+  organizer: "bg-surface-sunken text-text ring-1 ring-line",
+  member: "text-muted ring-1 ring-line",
+};
+
+export function RoleBadge({ role }: { role: RoleName }) {
+  return (
+    <span
+      className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide ${badgeTone[role]}`}
+    >
+      {ROLE_LABELS[role]}
+    </span>
+  );
+}
+
+/** One account with its role; an admin's own row has no form (they cannot change their own role). */
+export function MemberRow({ member, isYou }: { member: MemberSummary; isYou: boolean }) {
+  const { timeZone } = useSite();
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting" && navigation.formData?.get("userId") === member.id;
+  const joined = member.createdAt.toLocaleDateString("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    timeZone,
+  });
+  const selectId = `role-${member.id}`;
+  return (
+    <li className="grid gap-3 p-4 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:gap-6 sm:px-5">
+      <div className="min-w-0">
+        <p className="flex flex-wrap items-center gap-2 font-semibold">
+          {member.name}
+          {isYou ? <span className="text-sm font-normal text-muted">(you)</span> : null}
+          <RoleBadge role={member.role} />
+        </p>
+        <p className="truncate text-sm text-muted">
+          {member.email}
+          {member.handle ? ` · @${member.handle}` : ""}
+        </p>
+        <p className="mt-0.5 text-xs text-muted">
+          Joined <time dateTime={member.createdAt.toISOString()}>{joined}</time>
+          {member.emailVerified ? "" : " · email not confirmed yet"}
+        </p>
+      </div>
+      {isYou ? (
+        <p className="text-sm text-muted sm:max-w-[16rem] sm:text-right">Only another admin can change your role.</p>
+      ) : (
+        // Keyed by role so the menu shows the saved role after the page reloads its data.
+        <Form method="post" key={`${member.id}-${member.role}`} className="flex items-center gap-2">
+          <input type="hidden" name="intent" value="set-role" />
+          <input type="hidden" name="userId" value={member.id} />
+          <label htmlFor={selectId} className="sr-only">
+            Role for {member.name}
+          </label>
+          <select
+            id={selectId}
+            name="role"
+            defaultValue={member.role}
+            className="rounded-xl border border-line bg-surface px-3 py-2 font-semibold text-text focus-visible:border-focus"
+          >
+            {Object.entries(ROLE_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+          <button
+            type="submit"
+            aria-disabled={saving || undefined}
+            className="rounded-full bg-surface-sunken px-4 py-2 text-sm font-bold text-text hover:bg-line aria-disabled:opacity-70"
+          >
+            {saving ? "Saving…" : "Change role"}
+            <span className="sr-only"> for {member.name}</span>
+          </button>
+        </Form>
+      )}
+    </li>
+  );
+}
+
+/** Previous and next links that keep the search; plain links, so they work before scripts load. */
+export function Pagination({ page, pageCount, href }: { page: number; pageCount: number; href(page: number): string }) {
+  if (pageCount <= 1) return null;
+  const link = "inline-flex items-center gap-1 rounded-full px-4 py-2 font-semibold hover:bg-surface-sunken";
+  return (
+    <nav aria-label="Pages" className="mt-6 flex items-center justify-between gap-4">
+      {page > 1 ? (
+        <Link to={href(page - 1)} rel="prev" className={link}>
+          <ChevronLeft aria-hidden className="size-4" /> Previous
+        </Link>
+      ) : (
+        <span />
+      )}
+      <p className="tabular text-sm text-muted">
+        Page {page} of {pageCount}
+      </p>
+      {page < pageCount ? (
+        <Link to={href(page + 1)} rel="next" className={link}>
+          Next <ChevronRight aria-hidden className="size-4" />
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}

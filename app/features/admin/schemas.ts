@@ -1,0 +1,29 @@
+import { z } from "zod";
+
+export const ROLE_LABELS = { member: "Member", organizer: "Organizer", admin: "Admin" } as const;
+export const ROLE_AS_NOUN = { member: "a member", organizer: "an organizer", admin: "an admin" } as const;
+export type RoleName = keyof typeof ROLE_LABELS;
+const roleNames = Object.keys(ROLE_LABELS) as [RoleName, ...RoleName[]];
+
+export const ROLE_FILTER_LABELS = {
+  all: "All roles",
+  staff: "Staff (organizers and admins)",
+  member: "Members",
+  organizer: "Organizers",
+  admin: "Admins",
+} as const;
+
+/** The members list's address: `?q=…&role=…&page=…`. Nonsense falls back to the defaults. */
+export const MembersQuerySchema = z.object({
+  q: z.string().trim().max(100).catch(""),
+  role: z.enum(Object.keys(ROLE_FILTER_LABELS) as [keyof typeof ROLE_FILTER_LABELS]).catch("all"),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+
+export const MembersActionSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("set-role"),
+    userId: z.string().min(1).max(100),
+    role: z.enum(roleNames, { error: "Choose a role from the list" }),
+  }),
+]);

@@ -1,0 +1,114 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
+import { beforeAll, describe, expect, it } from "vitest";
+import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
+import { runtimeContext, type SessionUser, userContext } from "~/server/context.server";
+import { freshDatabasePerFile } from "~/server/db/test-database";
+import { parseEnv, setEnv } from "~/server/env.server";
+import type { Runtime } from "~/server/runtime.server";
+import { auditLog, users } from "../../../db/schema";
+import { action, loader } from "./members";
+
+// The role checks of the members page, called as React Router calls them.
+const database = freshDatabasePerFile();
+const accounts: Record<"admin" | "organizer" | "member", StaffMember> = {} as never;
+
+beforeAll(async () => {
+  setEnv(
+    parseEnv({
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-members-")),
+      AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+    }),
+  );
+  for (const role of ["admin", "organizer", "member"] as const) {
+    accounts[role] = await insertAccount(database().db, {
+      email: `${role}@club.example`,
+      name: `The ${role}`,
+      role,
+      passwordHash: "x",
+    });
+  }
+});
+
+function contextFor(who: keyof typeof accounts | null) {
+  const context = new RouterContextProvider();
+  context.set(runtimeContext, { db: database().db } as Runtime);
+  const account = who ? accounts[who] : null;
+  const user: SessionUser | null = account
+    ? {
+        ...account,
+        emailVerified: true,
+        handle: null,
+        image: null,
+        onboarded: true,
+        phoneNumber: null,
+        phoneVerified: false,
+      }
+    : null;
+  context.set(userContext, user);
+  return context;
+}
+
+function setRoleRequest(userId: string, role: string) {
+  const url = new URL("http://localhost/admin/members?q=the");
+  const request = new Request(url, { method: "POST", body: new URLSearchParams({ intent: "set-role", userId, role }) });
+  return { request, url, params: {}, context: contextFor(null), unstable_pattern: "/admin/members" };
+}
+
+async function statusOf(promise: Promise<unknown>) {
+  try {
+    await promise;
+    return "no error";
+  } catch (thrown) {
+    if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location")}`;
+    return (thrown as { init?: { status?: number } }).init?.status;
+  }
+}
+
+describe("/admin/members", () => {
+  it("is for admins only: organizers and members get 403, visitors go to sign in", async () => {
+    const args = setRoleRequest(accounts.member.id, "organizer");
+    for (const who of ["organizer", "member"] as const) {
+      expect(await statusOf(action({ ...args, context: contextFor(who) } as never))).toBe(403);
+      expect(await statusOf(loader({ ...args, context: contextFor(who) } as never))).toBe(403);
+    }
+    expect(await statusOf(action(args as never))).toBe("302 /login?redirectTo=%2Fadmin%2Fmembers%3Fq%3Dthe");
+
+    const [member] = await database()
+      .db.select({ role: users.role })
+      .from(users)
+      .where(eq(users.id, accounts.member.id));
+    expect(member?.role).toBe("member");
+    expect(await database().db.select().from(auditLog)).toEqual([]);
+  });
+
+  it("lets an admin change a role, back to the same list, with the change in the audit log", async () => {
+    const args = setRoleRequest(accounts.member.id, "organizer");
+    const response = (await action({ ...args, context: contextFor("admin") } as never)) as Response;
+
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/admin/members?q=the");
+    expect(response.headers.get("Set-Cookie")).toMatch(/pitlane\.flash=/);
+    const entries = await database()
+      .db.select({ actorId: auditLog.actorId, subjectId: auditLog.subjectId, details: auditLog.details })
+      .from(auditLog);
+    expect(entries).toEqual([
+      { actorId: accounts.admin.id, subjectId: accounts.member.id, details: { from: "member", to: "organizer" } },
+    ]);
+  });
+
+  it("refuses an admin's change to their own role, and a role that does not exist", async () => {
+    const own = await action({ ...setRoleRequest(accounts.admin.id, "member"), context: contextFor("admin") } as never);
+    const unknown = await action({
+      ...setRoleRequest(accounts.organizer.id, "owner"),
+      context: contextFor("admin"),
+    } as never);
+
+    for (const answer of [own, unknown]) expect((answer as { init?: { status?: number } }).init?.status).toBe(400);
+    const [admin] = await database().db.select({ role: users.role }).from(users).where(eq(users.id, accounts.admin.id));
+    expect(admin?.role).toBe("admin");
+  });
+});

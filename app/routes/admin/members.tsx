@@ -1,0 +1,123 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Search } from "lucide-react";
+import { data, Form } from "react-router";
+import { changeMemberRole, listMembers } from "~/features/admin/members.server";
+import { MemberRow, Pagination } from "~/features/admin/members-list";
+import { MembersActionSchema, MembersQuerySchema, ROLE_AS_NOUN, ROLE_FILTER_LABELS } from "~/features/admin/schemas";
+import { requireRole } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { inputClass, Notice } from "~/ui/form";
+import type { Route } from "./+types/members";
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const you = requireRole({ context, url }, "admin");
+  const { db } = context.get(runtimeContext);
+  const query = MembersQuerySchema.parse(Object.fromEntries(url.searchParams));
+  const list = await listMembers(db, { query: query.q, role: query.role, page: query.page });
+  return { ...list, q: query.q, role: query.role, youId: you.id };
+}
+
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const you = requireRole({ context, url }, "admin");
+  const submission = parseWithZod(await request.formData(), { schema: MembersActionSchema });
+  if (submission.status !== "success") return data({ error: "Choose a role from the list." }, { status: 400 });
+  const { db } = context.get(runtimeContext);
+  const { userId, role } = submission.value;
+  const outcome = await changeMemberRole(db, { actorId: you.id, userId, role });
+  if (!outcome.ok) {
+    const error =
+      outcome.reason === "own-role"
+        ? "You cannot change your own role. Ask another admin."
+        : "That account no longer exists.";
+    return data({ error }, { status: 400 });
+  }
+  const message = `${outcome.name} ${outcome.changed ? "is now" : "already was"} ${ROLE_AS_NOUN[outcome.role]}.`;
+  return redirectWithFlash(url.pathname + url.search, { kind: "success", message });
+}
+
+export default function Members({ loaderData, actionData }: Route.ComponentProps) {
+  const { members, total, page, pageCount, q, role, youId } = loaderData;
+  const href = (target: number) => {
+    const params = new URLSearchParams();
+    if (q) params.set("q", q);
+    if (role !== "all") params.set("role", role);
+    if (target > 1) params.set("page", String(target));
+    const search = params.toString();
+    return search ? `?${search}` : ".";
+  };
+  return (
+    <div className="mx-auto max-w-[1100px]">
+      <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Admin</p>
+      <h1 className="wide mt-1 text-3xl font-extrabold sm:text-4xl">Members &amp; roles</h1>
+      <p className="mt-2 max-w-prose text-muted">
+        Organizers run events, check-in, applications, articles and orders. Admins can also change roles, refund and
+        draw. Every change is recorded in the audit log.
+      </p>
+
+      <Form method="get" role="search" className="mt-8 flex flex-wrap items-end gap-3" key={`${q}|${role}`}>
+        <div className="min-w-[14rem] flex-1 space-y-1.5">
+          <label htmlFor="member-search" className="block font-semibold">
+            Search by name or email
+          </label>
+          <input
+            id="member-search"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={100}
+            className={inputClass(false)}
+          />
+        </div>
+        <div className="space-y-1.5">
+          <label htmlFor="member-role" className="block font-semibold">
+            Role
+          </label>
+          <select id="member-role" name="role" defaultValue={role} className={inputClass(false)}>
+            {Object.entries(ROLE_FILTER_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button
+          type="submit"
+          className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
+        >
+          <Search aria-hidden className="size-4" /> Search
+        </button>
+      </Form>
+
+      {actionData?.error ? (
+        <div className="mt-6">
+          <Notice kind="error">
+            <p>{actionData.error}</p>
+          </Notice>
+        </div>
+      ) : null}
+
+      <p className="mt-8 text-sm text-muted" role="status">
+        {total === 1 ? "1 account" : `${total.toLocaleString("en-GB")} accounts`}
+        {q ? ` matching “${q}”` : ""}
+      </p>
+      {members.length === 0 ? (
+        <p className="mt-3 rounded-2xl border border-dashed border-line p-10 text-center text-muted">
+          No accounts match. Try part of a name or an email address, or choose “All roles”.
+        </p>
+      ) : (
+        <ul className="mt-3 divide-y divide-line rounded-2xl border border-line bg-surface-raised">
+          {members.map((member) => (
+            <MemberRow key={member.id} member={member} isYou={member.id === youId} />
+          ))}
+        </ul>
+      )}
+      <Pagination page={page} pageCount={pageCount} href={href} />
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
+  return [{ title: `Members & roles · Dashboard · ${site}` }, { name: "robots", content: "noindex" }];
+};

@@ -1,0 +1,130 @@
+import { Mail, ShieldCheck, UserPlus, Users } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { memberFigures, messagesSent, newestMembers } from "~/features/admin/overview.server";
+import { requireRole } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import { useSite } from "~/ui/site";
+import type { Route } from "./+types/overview";
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const user = requireRole({ context, url }, "organizer");
+  const { db } = context.get(runtimeContext);
+  const now = new Date();
+  const [members, messages, newest] = await Promise.all([
+    memberFigures(db, now),
+    messagesSent(db, now),
+    newestMembers(db),
+  ]);
+  return { firstName: user.name.split(" ")[0] ?? user.name, isAdmin: user.role === "admin", members, messages, newest };
+}
+
+const number = new Intl.NumberFormat("en-GB");
+
+export default function Overview({ loaderData }: Route.ComponentProps) {
+  const { members, messages, newest, isAdmin } = loaderData;
+  const { timeZone } = useSite();
+  return (
+    <div className="mx-auto max-w-[1100px]">
+      <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Overview</p>
+      <h1 className="wide mt-1 text-3xl font-extrabold sm:text-4xl">Welcome back, {loaderData.firstName}</h1>
+      <p className="mt-2 max-w-prose text-muted">How the club is doing right now. Figures update on every visit.</p>
+
+      <section aria-labelledby="figures" className="mt-8">
+        <h2 id="figures" className="sr-only">
+          Figures
+        </h2>
+        <dl className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+          <Figure icon={<Users aria-hidden className="size-5" />} label="Members" value={members.members}>
+            All accounts, staff included
+          </Figure>
+          <Figure icon={<UserPlus aria-hidden className="size-5" />} label="New members" value={members.newThisWeek}>
+            Joined in the last 7 days
+          </Figure>
+          <Figure icon={<ShieldCheck aria-hidden className="size-5" />} label="Staff" value={members.staff}>
+            {isAdmin ? (
+              <Link to="/admin/members?role=staff" className="font-semibold text-link underline">
+                Organizers and admins
+              </Link>
+            ) : (
+              "Organizers and admins"
+            )}
+          </Figure>
+          <Figure icon={<Mail aria-hidden className="size-5" />} label="Messages sent" value={messages.total}>
+            In the last 24 hours: {number.format(messages.emails)} {messages.emails === 1 ? "email" : "emails"},{" "}
+            {number.format(messages.texts)} {messages.texts === 1 ? "text" : "texts"}
+          </Figure>
+        </dl>
+      </section>
+
+      <section aria-labelledby="newest" className="mt-10 max-w-2xl">
+        <div className="flex items-baseline justify-between gap-4">
+          <h2 id="newest" className="wide text-xl font-extrabold">
+            Newest members
+          </h2>
+          {isAdmin ? (
+            <Link to="/admin/members" className="text-sm font-semibold text-link underline">
+              All members
+            </Link>
+          ) : null}
+        </div>
+        {newest.length === 0 ? (
+          <p className="mt-3 rounded-2xl border border-dashed border-line p-8 text-center text-muted">
+            No members yet. Share the sign-up page to get the first ones in.
+          </p>
+        ) : (
+          <ol className="mt-3 divide-y divide-line rounded-2xl border border-line bg-surface-raised">
+            {newest.map((member) => (
+              <li key={member.id} className="flex items-center gap-3 px-5 py-3">
+                <span
+                  aria-hidden
+                  className="grid size-9 shrink-0 place-items-center rounded-full bg-surface-sunken font-bold"
+                >
+                  {member.name.charAt(0).toUpperCase()}
+                </span>
+                <span className="min-w-0 flex-1">
+                  <span className="block truncate font-semibold">{member.name}</span>
+                  <span className="block truncate text-sm text-muted">
+                    {[member.handle ? `@${member.handle}` : null, member.town].filter(Boolean).join(" · ") ||
+                      "Profile not finished yet"}
+                  </span>
+                </span>
+                <time dateTime={member.createdAt.toISOString()} className="tabular shrink-0 text-sm text-muted">
+                  {member.createdAt.toLocaleDateString("en-GB", { day: "numeric", month: "short", timeZone })}
+                </time>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function Figure({
+  icon,
+  label,
+  value,
+  children,
+}: {
+  icon: ReactNode;
+  label: string;
+  value: number;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col rounded-2xl border border-line bg-surface-raised p-5">
+      <dt className="flex items-center gap-2 font-semibold text-muted">
+        {icon}
+        {label}
+      </dt>
+      <dd className="wide tabular mt-3 text-3xl font-black sm:text-4xl">{number.format(value)}</dd>
+      <dd className="mt-2 text-sm text-muted">{children}</dd>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
+  return [{ title: `Overview · Dashboard · ${site}` }, { name: "robots", content: "noindex" }];
+};

@@ -1,0 +1,158 @@
+// `npm run admin -- <command>`: staff accounts from the command line, on the database the server
+// uses (DATABASE_URL, or the embedded one in DATA_DIR).
+import { parseArgs } from "node:util";
+import {
+  createStaffAccount,
+  listStaff,
+  ROLES,
+  StaffAccountError,
+  setRole,
+} from "../app/features/accounts/staff.server";
+import type { Role } from "../app/server/auth/session.server";
+import {
+  type DatabaseHandle,
+  DataDirLockedError,
+  openPglite,
+  openPostgres,
+  runMigrations,
+} from "../app/server/db/client.server";
+import { EnvError, getEnv } from "../app/server/env.server";
+
+const usage = `Usage: npm run admin -- <command>
+
+  create --email <address> --role <role> [--name "<name>"] [--password <password>]
+      Create a verified account with that role, or give an existing account the role.
+      Without --password a strong one is generated and printed once.
+  set-role --email <address> --role <role>
+      Change the role of an existing account.
+  list
+      List the organizers and admins.
+
+Roles: ${ROLES.join(", ")}.`;
+
+class UsageError extends Error {}
+
+function parseRole(value: string | undefined): Role {
+  if (!value) throw new UsageError("--role is required");
+  if (!(ROLES as readonly string[]).includes(value)) {
+    throw new UsageError(`--role must be one of ${ROLES.join(", ")} (not "${value}")`);
+  }
+  return value as Role;
+}
+
+function required(value: string | undefined, flag: string) {
+  if (!value) throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+async function openDatabase(): Promise<DatabaseHandle> {
+  const env = getEnv();
+  if (env.DATABASE_URL) return openPostgres(env.DATABASE_URL, 1);
+  try {
+    return await openPglite(env.DATA_DIR);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      throw new Error(
+        `The site is running on the embedded database in ${env.DATA_DIR}, which only one process can open.\n` +
+          "Stop the server (Ctrl+C in its terminal), run this command, then start it again.\n" +
+          "Sites on PostgreSQL can run this command while serving: set DATABASE_URL.",
+      );
+    }
+    throw error;
+  }
+}
+
+async function run(command: string | undefined, args: string[], database: () => Promise<DatabaseHandle>) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      email: { type: "string" },
+      role: { type: "string" },
+      name: { type: "string" },
+      password: { type: "string" },
+    },
+    strict: true,
+  });
+
+  switch (command) {
+    case "create": {
+      const email = required(values.email, "--email");
+      const role = parseRole(values.role);
+      const db = (await database()).db;
+      const result = await createStaffAccount(db, { email, role, name: values.name, password: values.password });
+      if (result.kind === "created") {
+        console.log(`Created ${result.user.email} (${result.user.name}) with the role ${role}.`);
+        if (result.generatedPassword) {
+          console.log(`Password: ${result.generatedPassword}`);
+          console.log("It is shown only this once: keep it in a password manager, or change it after signing in.");
+        }
+      } else {
+        const change =
+          result.previousRole === role
+            ? `already had the role ${role}`
+            : `now has the role ${role} (was ${result.previousRole})`;
+        console.log(`${result.user.email} already had an account and ${change}.`);
+        if (values.password) console.log("Its password was not changed.");
+      }
+      return;
+    }
+    case "set-role": {
+      const email = required(values.email, "--email");
+      const role = parseRole(values.role);
+      const db = (await database()).db;
+      const result = await setRole(db, { email, role });
+      console.log(
+        result.changed
+          ? `${result.user.email} now has the role ${role} (was ${result.previousRole}).`
+          : `${result.user.email} already had the role ${role}.`,
+      );
+      return;
+    }
+    case "list": {
+      const staff = await listStaff((await database()).db);
+      if (staff.length === 0) {
+        console.log("No organizers or admins yet. Create one with: npm run admin -- create --email … --role admin");
+        return;
+      }
+      const width = Math.max(...staff.map((member) => member.email.length));
+      for (const member of staff)
+        console.log(`${member.role.padEnd(10)} ${member.email.padEnd(width)}  ${member.name}`);
+      return;
+    }
+    default:
+      throw new UsageError(command ? `Unknown command "${command}"` : "Which command?");
+  }
+}
+
+async function main() {
+  const [command, ...args] = process.argv.slice(2);
+  if (command === "help" || command === "--help" || command === "-h") {
+    console.log(usage);
+    return 0;
+  }
+  let handle: DatabaseHandle | undefined;
+  const database = async () => {
+    handle = await openDatabase();
+    await runMigrations(handle);
+    return handle;
+  };
+  try {
+    await run(command, args, database);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      console.error(`${(error as Error).message}\n\n${usage}`);
+      return 2;
+    }
+    if (error instanceof StaffAccountError || error instanceof EnvError) {
+      console.error(error.message);
+      return 1;
+    }
+    console.error(error instanceof Error ? error.message : error);
+    return 1;
+  } finally {
+    await handle?.close();
+  }
+}
+
+process.exitCode = await main();
