@@ -30,6 +30,9 @@ export default [
     ]),
   ]),
 
+  // The members' area: signed in and onboarded (garage, tickets and orders join it later).
+  layout("routes/members/layout.tsx", [route("members", "routes/members/overview.tsx")]),
+
   route("logout", "routes/accounts/logout.ts"),
   route("auth/social", "routes/accounts/social.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
