@@ -31,7 +31,7 @@ export function AvatarField({
       <label htmlFor={meta.id} className="block font-semibold">
         Profile photo (optional)
       </label>
-      <div className="flex items-center gap-4">
+      <div className="flex flex-col items-start gap-4 sm:flex-row sm:items-center">
         {preview ? (
           <img
             src={preview}

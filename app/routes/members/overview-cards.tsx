@@ -70,7 +70,7 @@ export function QuickLink({
         to={to}
         className="group flex items-center gap-4 rounded-3xl border border-line p-4 transition-colors hover:border-accent hover:bg-surface-raised"
       >
-        <span className="grid size-11 shrink-0 place-items-center rounded-2xl bg-asphalt-900 text-accent-strong">
+        <span className="grid size-11 shrink-0 place-items-center rounded-2xl bg-asphalt-900 text-accent-strong dark:bg-asphalt-800">
           <Icon aria-hidden className="size-5" />
         </span>
         <span className="min-w-0">
