@@ -31,7 +31,11 @@ export default [
   ]),
 
   // The members' area: signed in and onboarded (garage, tickets and orders join it later).
-  layout("routes/members/layout.tsx", [route("members", "routes/members/overview.tsx")]),
+  layout("routes/members/layout.tsx", [
+    route("members", "routes/members/overview.tsx"),
+    route("settings", "routes/members/settings.tsx"),
+  ]),
+  route("settings/export.json", "routes/members/settings-export.ts"),
 
   route("logout", "routes/accounts/logout.ts"),
   route("auth/social", "routes/accounts/social.ts"),

@@ -86,6 +86,7 @@ export function SubmitButton({
   value,
   variant = "primary",
   formNoValidate,
+  fit = false,
 }: {
   children: ReactNode;
   pendingLabel?: string;
@@ -94,6 +95,8 @@ export function SubmitButton({
   variant?: "primary" | "secondary" | "danger";
   /** For a second action of a form that needs fewer fields than the first. */
   formNoValidate?: boolean;
+  /** As wide as its label from the small breakpoint up, instead of the whole row. */
+  fit?: boolean;
 }) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && (name === undefined || navigation.formData?.get(name) === value);
@@ -109,7 +112,7 @@ export function SubmitButton({
       value={value}
       formNoValidate={formNoValidate}
       aria-disabled={pending || undefined}
-      className={`inline-flex w-full items-center justify-center gap-2 rounded-full px-6 py-3 font-bold transition ${tone} aria-disabled:opacity-70`}
+      className={`inline-flex w-full items-center justify-center gap-2 rounded-full px-6 py-3 font-bold transition ${fit ? "sm:w-auto" : ""} ${tone} aria-disabled:opacity-70`}
     >
       {pending ? (pendingLabel ?? "Working…") : children}
     </button>

@@ -159,3 +159,57 @@ export const ProfileSchema = z.object({
 });
 
 export type ProfileInput = z.infer<typeof ProfileSchema>;
+
+const checkbox = z
+  .literal("on")
+  .optional()
+  .transform((value) => value === "on");
+
+/** The forms of /settings, told apart by their `intent`. */
+export const SettingsProfileSchema = ProfileSchema.omit({ marketingConsent: true, terms: true }).extend({
+  intent: z.literal("profile"),
+});
+
+export const RemoveAvatarSchema = z.object({ intent: z.literal("remove-avatar") });
+
+export const ChangeEmailSchema = z.object({
+  intent: z.literal("email"),
+  newEmail: emailField,
+  currentPassword: currentPasswordField,
+});
+
+export const NotificationsSchema = z.object({
+  intent: z.literal("notifications"),
+  notifyEvents: checkbox,
+  notifyDraws: checkbox,
+  notifyOrders: checkbox,
+  marketingConsent: checkbox,
+});
+
+export type NotificationPreferences = Omit<z.infer<typeof NotificationsSchema>, "intent">;
+
+export const UnlinkAccountSchema = z.object({
+  intent: z.literal("unlink"),
+  accountId: z.string().min(1).max(200),
+});
+
+export const DeleteAccountSchema = z.object({
+  intent: z.literal("delete"),
+  confirmation: z
+    .string({ error: "Type your email address to confirm" })
+    .trim()
+    .min(1, "Type your email address to confirm")
+    .max(254, "That email address is too long")
+    .transform((value) => value.toLowerCase()),
+});
+
+export const SettingsSchema = z.discriminatedUnion("intent", [
+  SettingsProfileSchema,
+  RemoveAvatarSchema,
+  ChangeEmailSchema,
+  NotificationsSchema,
+  UnlinkAccountSchema,
+  DeleteAccountSchema,
+]);
+
+export type SettingsIntent = z.infer<typeof SettingsSchema>["intent"];
