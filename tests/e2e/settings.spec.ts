@@ -13,6 +13,25 @@ test("a signed-out visitor on /settings is sent to sign in, and comes back", asy
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
 });
 
+test("the photo forms accept bodies over the general limit, up to 16 MB", async ({ request, baseURL }) => {
+  const photo = { name: "big.jpg", mimeType: "image/jpeg", buffer: Buffer.alloc(3 * 1024 * 1024) };
+  for (const path of ["/settings", "/newProfile"]) {
+    const response = await request.post(path, {
+      // The page answers before it reads the body; a fresh connection for each upload.
+      headers: { Origin: baseURL!, Connection: "close" },
+      multipart: { intent: "profile", avatar: photo },
+      maxRedirects: 0,
+    });
+    // Signed out, so the page sends the visitor to sign in: the body itself was accepted.
+    expect(response.status(), path).toBe(302);
+  }
+  const tooBig = await request.post("/settings", {
+    headers: { Origin: baseURL! },
+    multipart: { avatar: { ...photo, buffer: Buffer.alloc(17 * 1024 * 1024) } },
+  });
+  expect(tooBig.status()).toBe(413);
+});
+
 test("a member edits their profile, photo and emails, and downloads their data", async ({ page }) => {
   test.setTimeout(90_000);
   const id = unique();
