@@ -95,7 +95,7 @@ export async function createServer() {
   });
 
   app.use(originCheck(siteOrigin));
-  app.use(bodyLimit(env.BODY_LIMIT));
+  app.use(bodyLimit(env.BODY_LIMIT, UPLOAD_LIMIT));
 
   let entry: AppEntry;
   let build: ServerBuild | (() => Promise<ServerBuild>);
@@ -236,11 +236,17 @@ function parseSize(size: string) {
   return Number(match[1]) * (unit === "mb" ? 1024 * 1024 : unit === "kb" ? 1024 : 1);
 }
 
+/** Forms that send files (an avatar: 5 MB, checked again by the page), and the larger limit they get. */
+const UPLOAD_PATHS = new Set(["/settings", "/newProfile"]);
+const UPLOAD_LIMIT = 16 * 1024 * 1024;
+
 /** Refuses bodies over the limit before the app reads them. Upload routes set their own, larger limit. */
-function bodyLimit(limit: string) {
-  const max = parseSize(limit);
+function bodyLimit(limit: string, uploadLimit: number) {
+  const defaultMax = parseSize(limit);
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
+    // A page's form posts to the page, or to its `.data` twin when sent by the router.
+    const max = UPLOAD_PATHS.has(req.path.replace(/\.data$/, "")) ? Math.max(uploadLimit, defaultMax) : defaultMax;
     const declared = req.headers["content-length"];
     if (declared === undefined) {
       if (req.headers["transfer-encoding"]) return void res.status(411).type("text/plain").send("Length required");

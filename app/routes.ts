@@ -31,6 +31,13 @@ export default [
     ]),
   ]),
 
+  // The members' area: signed in and onboarded (garage, tickets and orders join it later).
+  layout("routes/members/layout.tsx", [
+    route("members", "routes/members/overview.tsx"),
+    route("settings", "routes/members/settings.tsx"),
+  ]),
+  route("settings/export.json", "routes/members/settings-export.ts"),
+
   route("logout", "routes/accounts/logout.ts"),
   route("auth/social", "routes/accounts/social.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
@@ -38,6 +45,7 @@ export default [
   route("manifest.webmanifest", "routes/system/manifest.ts"),
   route("robots.txt", "routes/system/robots.ts"),
   route("sitemap.xml", "routes/system/sitemap.ts"),
+  route("media/*", "routes/system/media.ts"),
   route("dev/mailbox", "routes/dev/mailbox.tsx"),
   route("dev/mailbox.json", "routes/dev/mailbox-json.ts"),
 ] satisfies RouteConfig;

@@ -87,6 +87,7 @@ export function SubmitButton({
   variant = "primary",
   formNoValidate,
   intent,
+  fit = false,
 }: {
   children: ReactNode;
   pendingLabel?: string;
@@ -97,6 +98,8 @@ export function SubmitButton({
   formNoValidate?: boolean;
   /** For a form that says its intent in a hidden field: working only while that intent is sent. */
   intent?: string;
+  /** As wide as its label from the small breakpoint up, instead of the whole row. */
+  fit?: boolean;
 }) {
   const navigation = useNavigation();
   const sent = navigation.formData;
@@ -115,7 +118,7 @@ export function SubmitButton({
       value={value}
       formNoValidate={formNoValidate}
       aria-disabled={pending || undefined}
-      className={`inline-flex w-full items-center justify-center gap-2 rounded-full px-6 py-3 font-bold transition ${tone} aria-disabled:opacity-70`}
+      className={`inline-flex w-full items-center justify-center gap-2 rounded-full px-6 py-3 font-bold transition ${fit ? "sm:w-auto" : ""} ${tone} aria-disabled:opacity-70`}
     >
       {pending ? (pendingLabel ?? "Working…") : children}
     </button>

@@ -8,6 +8,7 @@ type Meta = FieldMetadata<string | undefined | null>;
 export function ProfileFields({
   fields,
   askTerms,
+  askConsent = true,
 }: {
   fields: {
     handle: Meta;
@@ -15,10 +16,12 @@ export function ProfileFields({
     town: Meta;
     dateOfBirth: Meta;
     instagram: Meta;
-    marketingConsent: FieldMetadata<string | boolean | undefined | null>;
-    terms: FieldMetadata<string | boolean | undefined | null>;
+    marketingConsent?: FieldMetadata<string | boolean | undefined | null>;
+    terms?: FieldMetadata<string | boolean | undefined | null>;
   };
   askTerms: boolean;
+  /** /settings asks for marketing consent with the other email choices instead. */
+  askConsent?: boolean;
 }) {
   return (
     <>
@@ -48,10 +51,12 @@ export function ProfileFields({
         hint="Your handle, like @my.car."
         inputProps={{ autoCapitalize: "none", spellCheck: false }}
       />
-      <Checkbox meta={fields.marketingConsent}>
-        Email me about new events, draws and club news. You can stop at any time.
-      </Checkbox>
-      {askTerms ? (
+      {askConsent && fields.marketingConsent ? (
+        <Checkbox meta={fields.marketingConsent}>
+          Email me about new events, draws and club news. You can stop at any time.
+        </Checkbox>
+      ) : null}
+      {askTerms && fields.terms ? (
         <Checkbox meta={fields.terms}>
           I accept the{" "}
           <Link to="/terms" className="font-semibold text-link underline" target="_blank">

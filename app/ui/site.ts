@@ -1,3 +1,4 @@
+import { Settings, UserRound } from "lucide-react";
 import { useMatches, useRouteLoaderData } from "react-router";
 
 export type SiteSettings = {
@@ -40,8 +41,11 @@ export const publicAreas = [
   { to: "/blog", label: "Blog" },
 ] as const;
 
-/** The members' area; later areas (garage, tickets, orders) add their pages here. */
+/**
+ * The members' area, in the order its side navigation and the footer show them; later areas
+ * (garage, tickets, orders) add their pages here.
+ */
 export const memberAreas = [
-  { to: "/members", label: "My account" },
-  { to: "/settings", label: "Settings" },
+  { to: "/members", label: "My account", icon: UserRound, end: true },
+  { to: "/settings", label: "Settings", icon: Settings },
 ] as const;

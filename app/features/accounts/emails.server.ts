@@ -96,6 +96,18 @@ export function emailChangedNotice(brand: Branding, to: string, name: string, ne
   });
 }
 
+export function newEmailConfirmation(brand: Branding, to: string, name: string, url: string) {
+  return accountEmail(brand, to, `Confirm your new email address for ${brand.siteName}`, {
+    greeting: hello(name),
+    lines: [
+      `You asked to use ${to} for your ${brand.siteName} account. Confirm it to finish the change.`,
+      "Until you do, your account keeps its current address.",
+    ],
+    action: { label: "Confirm my new email", url },
+    footnote: "The link works for 24 hours. If you did not ask for this, ignore this email: nothing changes.",
+  });
+}
+
 export function passwordChangedNotice(brand: Branding, to: string, name: string) {
   return accountEmail(brand, to, `Your ${brand.siteName} password was changed`, {
     greeting: hello(name),

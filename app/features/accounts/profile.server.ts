@@ -1,6 +1,8 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
+import type { Storage } from "~/server/storage/storage.server";
 import { users } from "../../../db/schema";
+import { prepareAvatar, saveAvatar } from "./avatar.server";
 import type { ProfileInput } from "./schemas";
 
 export type Profile = {
@@ -89,6 +91,21 @@ export async function updateProfile(db: Db, userId: string, input: ProfileInput)
       return { ok: false, field: "handle", message: "This handle is taken. Choose another." };
     throw error;
   }
+  return { ok: true };
+}
+
+export type ProfileSave = ProfileUpdate | { ok: false; field: "avatar"; message: string };
+
+/**
+ * Saves the profile and, when one was chosen, the new avatar. The photo is checked before
+ * anything is saved, so a bad photo leaves the profile as it was.
+ */
+export async function saveProfile(db: Db, storage: Storage, userId: string, input: ProfileInput): Promise<ProfileSave> {
+  const avatar = input.avatar ? await prepareAvatar(new Uint8Array(await input.avatar.arrayBuffer())) : null;
+  if (avatar && !avatar.ok) return { ok: false, field: "avatar", message: avatar.message };
+  const outcome = await updateProfile(db, userId, input);
+  if (!outcome.ok) return outcome;
+  if (avatar) await saveAvatar(db, storage, userId, avatar);
   return { ok: true };
 }
 

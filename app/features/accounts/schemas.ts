@@ -136,6 +136,14 @@ export function dateOfBirthField(today = new Date()) {
     }, "Enter a real date of birth (you must be 13 or over)");
 }
 
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+
+/** The declared type is not trusted: the server checks the file's content (avatar.server.ts). */
+export const avatarField = z
+  .file({ error: "Choose a photo" })
+  .max(AVATAR_MAX_BYTES, "Choose a photo of 5 MB or less")
+  .optional();
+
 export const ProfileSchema = z.object({
   handle: handleField,
   name: z.string({ error: "Enter your name" }).pipe(nameField),
@@ -147,6 +155,61 @@ export const ProfileSchema = z.object({
     .optional()
     .transform((value) => value === "on"),
   terms: z.literal("on").optional(),
+  avatar: avatarField,
 });
 
 export type ProfileInput = z.infer<typeof ProfileSchema>;
+
+const checkbox = z
+  .literal("on")
+  .optional()
+  .transform((value) => value === "on");
+
+/** The forms of /settings, told apart by their `intent`. */
+export const SettingsProfileSchema = ProfileSchema.omit({ marketingConsent: true, terms: true }).extend({
+  intent: z.literal("profile"),
+});
+
+export const RemoveAvatarSchema = z.object({ intent: z.literal("remove-avatar") });
+
+export const ChangeEmailSchema = z.object({
+  intent: z.literal("email"),
+  newEmail: emailField,
+  currentPassword: currentPasswordField,
+});
+
+export const NotificationsSchema = z.object({
+  intent: z.literal("notifications"),
+  notifyEvents: checkbox,
+  notifyDraws: checkbox,
+  notifyOrders: checkbox,
+  marketingConsent: checkbox,
+});
+
+export type NotificationPreferences = Omit<z.infer<typeof NotificationsSchema>, "intent">;
+
+export const UnlinkAccountSchema = z.object({
+  intent: z.literal("unlink"),
+  accountId: z.string().min(1).max(200),
+});
+
+export const DeleteAccountSchema = z.object({
+  intent: z.literal("delete"),
+  confirmation: z
+    .string({ error: "Type your email address to confirm" })
+    .trim()
+    .min(1, "Type your email address to confirm")
+    .max(254, "That email address is too long")
+    .transform((value) => value.toLowerCase()),
+});
+
+export const SettingsSchema = z.discriminatedUnion("intent", [
+  SettingsProfileSchema,
+  RemoveAvatarSchema,
+  ChangeEmailSchema,
+  NotificationsSchema,
+  UnlinkAccountSchema,
+  DeleteAccountSchema,
+]);
+
+export type SettingsIntent = z.infer<typeof SettingsSchema>["intent"];

@@ -1,12 +1,14 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
-import { getProfile, suggestHandle, updateProfile } from "~/features/accounts/profile.server";
+import { getProfile, saveProfile, suggestHandle } from "~/features/accounts/profile.server";
 import { ProfileSchema } from "~/features/accounts/schemas";
 import { requireUser, safeRedirect } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { storageFor } from "~/server/storage/storage.server";
 import { AuthCard } from "~/ui/auth-card";
+import { AvatarField } from "~/ui/avatar-field";
 import { FormErrors, SubmitButton } from "~/ui/form";
 import { ProfileFields } from "~/ui/profile-fields";
 import type { Route } from "./+types/new-profile";
@@ -27,7 +29,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: ProfileSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const outcome = await updateProfile(context.get(runtimeContext).db, user.id, submission.value);
+  const { db, env } = context.get(runtimeContext);
+  const outcome = await saveProfile(db, storageFor(env), user.id, submission.value);
   if (!outcome.ok) {
     return data({ result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) }, { status: 400 });
   }
@@ -59,9 +62,10 @@ export default function NewProfile({ loaderData, actionData }: Route.ComponentPr
       title="Set up your profile"
       intro="A few details so the club knows who you are. You can change them later."
     >
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <FormErrors id={form.errorId} errors={form.errors} />
+        <AvatarField meta={fields.avatar} image={profile.image} name={profile.name} />
         <ProfileFields fields={fields} askTerms={!profile.termsAccepted} />
         <SubmitButton pendingLabel="Saving…">Save and continue</SubmitButton>
       </Form>

@@ -3,10 +3,12 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { admin, magicLink, phoneNumber } from "better-auth/plugins";
 import * as schema from "../../../db/schema";
+import { emailChangedNoticeAfterUpdate, emailChangeIn } from "../../features/accounts/email-change.server";
 import {
   type Branding,
   existingAccountNotice,
   magicLinkEmail,
+  newEmailConfirmation,
   phoneCodeText,
   resetPasswordEmail,
   verificationEmail,
@@ -92,8 +94,12 @@ export function createAuth({ db, env, sendEmail, sendSms }: AuthDependencies) {
       sendOnSignIn: true,
       autoSignInAfterVerification: true,
       expiresIn: VERIFY_EMAIL_SECONDS,
-      sendVerificationEmail: async ({ user, url }) => {
-        await sendEmail(verificationEmail(brand, user.email, user.name, url));
+      // A change of address (from /settings) sends its link to the new address.
+      sendVerificationEmail: async ({ user, url, token }) => {
+        const email = emailChangeIn(token)
+          ? newEmailConfirmation(brand, user.email, user.name, url)
+          : verificationEmail(brand, user.email, user.name, url);
+        await sendEmail(email);
       },
     },
     socialProviders: configuredProviders(env),
@@ -107,6 +113,17 @@ export function createAuth({ db, env, sendEmail, sendSms }: AuthDependencies) {
         termsAcceptedAt: { type: "date", required: false, input: true },
       },
       changeEmail: { enabled: true },
+    },
+    databaseHooks: {
+      user: {
+        update: {
+          // Once a change of email is applied, the old address is told (in case it was not them).
+          after: async (user, context) => {
+            const notice = emailChangedNoticeAfterUpdate(brand, user, context);
+            if (notice) await sendEmail(notice);
+          },
+        },
+      },
     },
     session: {
       expiresIn: SESSION_IDLE_SECONDS,

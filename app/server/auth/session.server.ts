@@ -25,14 +25,19 @@ function hasSessionCookie(request: Request) {
   return /(?:^|;\s*)(?:__Host-)?pitlane\.session_token=/.test(request.headers.get("cookie") ?? "");
 }
 
+/** Uploaded files are the same for every visitor: no session lookup, and their own year-long caching stands. */
+function isSharedFile(url: URL) {
+  return url.pathname.startsWith("/media/");
+}
+
 /**
  * The seed's `auth` route step: loads the signed-in member into the router context. A session
  * older than its absolute lifetime is ended however active it was. Responses to signed-in
  * visitors are never stored by shared caches.
  */
-export const authStep: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+export const authStep: MiddlewareFunction<Response> = async ({ request, context, url }, next) => {
   context.set(userContext, null);
-  if (!hasSessionCookie(request)) return next();
+  if (!hasSessionCookie(request) || isSharedFile(url)) return next();
 
   const { auth } = context.get(runtimeContext);
   const headers = authHeaders(request, context);

@@ -1,0 +1,151 @@
+import { eq, sql } from "drizzle-orm";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { freshDatabasePerFile } from "~/server/db/test-database";
+import { accounts, attemptLimits, outboundMessages, sessions, users, verifications } from "../../../db/schema";
+import { prepareAvatar, saveAvatar } from "./avatar.server";
+import { deletedMemberEmail, deleteMemberAccount, exportMemberData } from "./privacy.server";
+import { signInWithPassword } from "./sign-in.server";
+import { testAccounts } from "./test-members";
+
+const database = freshDatabasePerFile();
+
+describe("exportMemberData", () => {
+  it("holds the profile, sessions without tokens, sign-in methods and messages", async () => {
+    const { db } = database();
+    const { createMember } = testAccounts(db);
+    const member = await createMember({ name: "Erin Export", email: "erin@example.com", handle: "erin" });
+    const other = await createMember({ name: "Olly Other", email: "olly@example.com" });
+    await db.insert(outboundMessages).values([
+      { channel: "email", to: "erin@example.com", subject: "Your ticket", text: "See you there", transport: "mailbox" },
+      { channel: "email", to: "olly@example.com", subject: "Not Erin's", text: "Hidden", transport: "mailbox" },
+    ]);
+
+    const exported = await exportMemberData(db, member.id);
+    const text = JSON.stringify(exported);
+
+    expect(exported.profile).toMatchObject({
+      id: member.id,
+      email: "erin@example.com",
+      name: "Erin Export",
+      handle: "erin",
+      notifications: { eventNews: true, drawResults: true, orderUpdates: true, marketing: false },
+    });
+    expect(exported.connectedAccounts).toEqual([{ provider: "Password", connectedAt: expect.any(Date) }]);
+    expect(exported.sessions).toHaveLength(1);
+    expect(exported.messages).toEqual([expect.objectContaining({ subject: "Your ticket", to: "erin@example.com" })]);
+
+    const [session] = await db.select({ token: sessions.token }).from(sessions).where(eq(sessions.userId, member.id));
+    const [credential] = await db
+      .select({ password: accounts.password })
+      .from(accounts)
+      .where(eq(accounts.userId, member.id));
+    expect(text).not.toContain(session!.token);
+    expect(text).not.toContain(credential!.password!);
+    expect(text).not.toContain(other.id);
+    expect(text).not.toContain("Not Erin's");
+  });
+
+  it("includes rows of any other table that references the member, without secret columns", async () => {
+    const { db } = database();
+    const { createMember } = testAccounts(db);
+    const member = await createMember({ name: "Gus Garage", email: "gus@example.com" });
+    await db.execute(sql`
+      create table test_parking_passes (
+        id serial primary key,
+        holder_id text not null references users(id),
+        bay text not null,
+        access_token text
+      )`);
+    await db.execute(
+      sql`insert into test_parking_passes (holder_id, bay, access_token) values (${member.id}, 'B12', 'tok_secret')`,
+    );
+
+    const exported = await exportMemberData(db, member.id);
+    expect(exported.otherRecords).toEqual({ test_parking_passes: [{ id: 1, holder_id: member.id, bay: "B12" }] });
+    await db.execute(sql`drop table test_parking_passes`);
+  });
+});
+
+describe("deleteMemberAccount", () => {
+  it("removes personal data, sessions and sign-ins, and keeps an anonymous, banned row", async () => {
+    const { db } = database();
+    const { auth, storage, createMember, callFor } = testAccounts(db);
+    const member = await createMember({ name: "Dana Delete", email: "dana@example.com", handle: "dana" });
+    const keeper = await createMember({ name: "Kim Keep", email: "kim@example.com", handle: "kim" });
+    await db
+      .update(users)
+      .set({ town: "Leeds", instagram: "dana.drives", dateOfBirth: "1990-04-01", phoneNumber: "+447700900123" })
+      .where(eq(users.id, member.id));
+    const avatar = await prepareAvatar(
+      await sharp({ create: { width: 50, height: 50, channels: 3, background: "#345" } })
+        .png()
+        .toBuffer(),
+    );
+    if (!avatar.ok) throw new Error(avatar.message);
+    await saveAvatar(db, storage, member.id, avatar);
+    const expiresAt = new Date(Date.now() + 60_000);
+    await db.insert(verifications).values([
+      { id: "v1", identifier: "reset-password:abc", value: member.id, expiresAt },
+      { id: "v2", identifier: "magic-1", value: '{"type":"magic-link","email":"dana@example.com"}', expiresAt },
+      { id: "v3", identifier: "phone-number-otp-+447700900123", value: "123456:0", expiresAt },
+      { id: "v4", identifier: "magic-2", value: '{"type":"magic-link","email":"kim@example.com"}', expiresAt },
+    ]);
+    await db.insert(attemptLimits).values({ key: "sign-in:email:dana@example.com", count: 2, windowEndsAt: expiresAt });
+    await db.insert(outboundMessages).values({
+      channel: "email",
+      to: "dana@example.com",
+      subject: "Hi",
+      text: "Hello",
+      transport: "mailbox",
+    });
+
+    const deleted = await deleteMemberAccount(db, member.id, { storage });
+    expect(deleted).toEqual({ email: "dana@example.com", name: "Dana Delete" });
+
+    const [row] = await db.select().from(users).where(eq(users.id, member.id));
+    expect(row).toMatchObject({
+      name: "Deleted member",
+      email: deletedMemberEmail(member.id),
+      handle: null,
+      image: null,
+      town: null,
+      instagram: null,
+      dateOfBirth: null,
+      phoneNumber: null,
+      marketingConsent: false,
+      banned: true,
+    });
+    expect(JSON.stringify(row)).not.toMatch(/dana/i);
+    expect(await db.select().from(sessions).where(eq(sessions.userId, member.id))).toEqual([]);
+    expect(await db.select().from(accounts).where(eq(accounts.userId, member.id))).toEqual([]);
+    expect((await db.select({ id: verifications.id }).from(verifications)).map((v) => v.id)).toEqual(["v4"]);
+    expect(await db.select().from(attemptLimits)).toEqual([]);
+    expect(await db.select().from(outboundMessages).where(eq(outboundMessages.to, "dana@example.com"))).toEqual([]);
+    expect(await storage.get(`avatars/${avatar.hash}.webp`)).toBeNull();
+
+    // The other member is untouched.
+    const [kept] = await db
+      .select({ email: users.email, handle: users.handle })
+      .from(users)
+      .where(eq(users.id, keeper.id));
+    expect(kept).toEqual({ email: "kim@example.com", handle: "kim" });
+    expect(await db.select().from(sessions).where(eq(sessions.userId, keeper.id))).toHaveLength(1);
+
+    // The old credentials get the same answer as any wrong email or password.
+    const signIn = await signInWithPassword(callFor(new Headers()), {
+      email: "dana@example.com",
+      password: member.password,
+    });
+    expect(signIn).toEqual({ ok: false, reason: "invalid" });
+    // And the anonymised address cannot be used either.
+    await expect(
+      auth.api.signInEmail({ body: { email: deletedMemberEmail(member.id), password: member.password } }),
+    ).rejects.toThrow();
+  });
+
+  it("answers null for a member who does not exist", async () => {
+    const { db } = database();
+    expect(await deleteMemberAccount(db, "no-such-member")).toBeNull();
+  });
+});

@@ -1,0 +1,274 @@
+import { and, desc, eq, or, sql } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import type { Storage } from "~/server/storage/storage.server";
+import { accounts, attemptLimits, outboundMessages, sessions, users, verifications } from "../../../db/schema";
+import { deleteAvatarFiles } from "./avatar.server";
+
+/**
+ * The member's own data, for "Download my data" (UK GDPR, right of access) and for deleting an
+ * account. Each area of the site registers what it keeps about a member: its export section and,
+ * when the member deletes their account, what to erase or anonymise. Later areas (cars, orders,
+ * entries) call `registerMemberData` from their own feature module.
+ */
+export type MemberDataSection = {
+  /** The key of this section in the export file. */
+  name: string;
+  /** The tables this section covers, so the catch-all below does not list their rows twice. */
+  tables: string[];
+  collect(db: Db, userId: string): Promise<unknown>;
+  /** Runs inside the deletion transaction, before the member's row is anonymised. */
+  erase?(tx: Db, userId: string): Promise<void>;
+};
+
+const sections = new Map<string, MemberDataSection>();
+
+export function registerMemberData(section: MemberDataSection) {
+  sections.set(section.name, section);
+}
+
+registerMemberData({
+  name: "profile",
+  tables: ["users"],
+  async collect(db, userId) {
+    const [profile] = await db
+      .select({
+        id: users.id,
+        email: users.email,
+        emailVerified: users.emailVerified,
+        name: users.name,
+        handle: users.handle,
+        image: users.image,
+        town: users.town,
+        dateOfBirth: users.dateOfBirth,
+        instagram: users.instagram,
+        phoneNumber: users.phoneNumber,
+        phoneNumberVerified: users.phoneNumberVerified,
+        role: users.role,
+        termsAcceptedAt: users.termsAcceptedAt,
+        onboardedAt: users.onboardedAt,
+        createdAt: users.createdAt,
+        updatedAt: users.updatedAt,
+        notifications: {
+          eventNews: users.notifyEvents,
+          drawResults: users.notifyDraws,
+          orderUpdates: users.notifyOrders,
+          marketing: users.marketingConsent,
+        },
+      })
+      .from(users)
+      .where(eq(users.id, userId));
+    return profile ?? null;
+  },
+});
+
+registerMemberData({
+  name: "sessions",
+  tables: ["sessions"],
+  // The tokens are secrets that would let anyone holding the file sign in: never exported.
+  collect: (db, userId) =>
+    db
+      .select({
+        signedInAt: sessions.createdAt,
+        lastActiveAt: sessions.updatedAt,
+        expiresAt: sessions.expiresAt,
+        ipAddress: sessions.ipAddress,
+        userAgent: sessions.userAgent,
+      })
+      .from(sessions)
+      .where(eq(sessions.userId, userId))
+      .orderBy(desc(sessions.createdAt)),
+  erase: async (tx, userId) => {
+    await tx.delete(sessions).where(eq(sessions.userId, userId));
+  },
+});
+
+registerMemberData({
+  name: "connectedAccounts",
+  tables: ["accounts"],
+  async collect(db, userId) {
+    const rows = await db
+      .select({ providerId: accounts.providerId, createdAt: accounts.createdAt })
+      .from(accounts)
+      .where(eq(accounts.userId, userId));
+    return rows.map((row) => ({ provider: providerName(row.providerId), connectedAt: row.createdAt }));
+  },
+  erase: async (tx, userId) => {
+    await tx.delete(accounts).where(eq(accounts.userId, userId));
+  },
+});
+
+registerMemberData({
+  name: "messages",
+  tables: ["outbound_messages"],
+  async collect(db, userId) {
+    const contact = await contactOf(db, userId);
+    if (!contact) return [];
+    return db
+      .select({
+        channel: outboundMessages.channel,
+        to: outboundMessages.to,
+        subject: outboundMessages.subject,
+        text: outboundMessages.text,
+        sentAt: outboundMessages.sentAt,
+      })
+      .from(outboundMessages)
+      .where(sentTo(contact))
+      .orderBy(desc(outboundMessages.sentAt));
+  },
+  erase: async (tx, userId) => {
+    const contact = await contactOf(tx, userId);
+    if (contact) await tx.delete(outboundMessages).where(sentTo(contact));
+  },
+});
+
+/** "Password" for the email-and-password sign-in, the provider's name for the others. */
+export function providerName(providerId: string) {
+  const names: Record<string, string> = {
+    credential: "Password",
+    google: "Google",
+    facebook: "Facebook",
+    apple: "Apple",
+  };
+  return names[providerId] ?? providerId.charAt(0).toUpperCase() + providerId.slice(1);
+}
+
+type Contact = { email: string; phoneNumber: string | null };
+
+async function contactOf(db: Db, userId: string): Promise<Contact | null> {
+  const [row] = await db
+    .select({ email: users.email, phoneNumber: users.phoneNumber })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row ?? null;
+}
+
+function sentTo({ email, phoneNumber }: Contact) {
+  const toEmail = and(
+    eq(outboundMessages.channel, "email"),
+    sql`lower(${outboundMessages.to}) = ${email.toLowerCase()}`,
+  );
+  return phoneNumber
+    ? or(toEmail, and(eq(outboundMessages.channel, "sms"), eq(outboundMessages.to, phoneNumber)))
+    : toEmail;
+}
+
+/** Column names whose values are secrets, left out of the catch-all whatever table they are in. */
+const SECRET_COLUMN = /token|secret|password|hash|code/i;
+
+/**
+ * Rows of any other table that references the member, so the export is complete even for a
+ * table whose area has not registered a section yet. Secret-looking columns are left out.
+ */
+async function otherRecords(db: Db, userId: string, covered: Set<string>) {
+  const references = (await db.execute(sql`
+    select cl.relname as "table", att.attname as "column"
+    from pg_constraint con
+    join pg_class cl on cl.oid = con.conrelid
+    join pg_namespace ns on ns.oid = cl.relnamespace
+    join pg_attribute att on att.attrelid = con.conrelid and att.attnum = any(con.conkey)
+    where con.contype = 'f' and con.confrelid = 'public.users'::regclass and ns.nspname = 'public'
+    order by 1, 2`)) as unknown as { rows: { table: string; column: string }[] };
+  const records: Record<string, Record<string, unknown>[]> = {};
+  for (const { table, column } of references.rows) {
+    if (covered.has(table)) continue;
+    const result = (await db.execute(
+      sql`select * from ${sql.identifier(table)} where ${sql.identifier(column)} = ${userId}`,
+    )) as unknown as { rows: Record<string, unknown>[] };
+    if (result.rows.length === 0) continue;
+    const rows = result.rows.map((row) =>
+      Object.fromEntries(Object.entries(row).filter(([key]) => !SECRET_COLUMN.test(key))),
+    );
+    records[table] = [...(records[table] ?? []), ...rows];
+  }
+  return records;
+}
+
+export type MemberDataExport = { exportedAt: string } & Record<string, unknown>;
+
+/** Everything the site keeps about a member, as one JSON document. */
+export async function exportMemberData(db: Db, userId: string): Promise<MemberDataExport> {
+  const result: MemberDataExport = { exportedAt: new Date().toISOString() };
+  const covered = new Set<string>();
+  for (const section of sections.values()) {
+    result[section.name] = await section.collect(db, userId);
+    for (const table of section.tables) covered.add(table);
+  }
+  result.otherRecords = await otherRecords(db, userId, covered);
+  return result;
+}
+
+export type DeletedMember = { email: string; name: string };
+
+export function deletedMemberEmail(userId: string) {
+  return `deleted-${userId}@invalid`;
+}
+
+/**
+ * Deletes a member's account (PRODUCT.md: "deleting an account keeps orders for accounting with
+ * personal data removed"). In one transaction: sessions, sign-in methods, pending email and phone
+ * links and codes, messages and every registered area's data go; the user row stays, so orders
+ * keep their reference, but holds nothing personal and is banned, so it can never sign in again.
+ * The stored avatar is removed after the transaction. Answers the old contact details (for the
+ * goodbye email), or null when there is no such member.
+ */
+export async function deleteMemberAccount(
+  db: Db,
+  userId: string,
+  options: { storage?: Storage } = {},
+): Promise<DeletedMember | null> {
+  const deleted = await db.transaction(async (tx) => {
+    const [member] = await tx
+      .select({ email: users.email, name: users.name, phoneNumber: users.phoneNumber, image: users.image })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
+    if (!member) return null;
+
+    for (const section of sections.values()) await section.erase?.(tx, userId);
+
+    const email = member.email.toLowerCase();
+    const phoneIdentifiers = member.phoneNumber
+      ? [`phone-number-otp-${member.phoneNumber}`, `phone-number-reset-${member.phoneNumber}`]
+      : [];
+    await tx
+      .delete(verifications)
+      .where(
+        or(
+          eq(verifications.identifier, email),
+          eq(verifications.value, userId),
+          sql`position(${`"email":"${email}"`} in ${verifications.value}) > 0`,
+          ...phoneIdentifiers.map((identifier) => eq(verifications.identifier, identifier)),
+        ),
+      );
+    await tx.delete(attemptLimits).where(sql`${attemptLimits.key} like ${`%:${email}`}`);
+
+    await tx
+      .update(users)
+      .set({
+        name: "Deleted member",
+        email: deletedMemberEmail(userId),
+        emailVerified: false,
+        image: null,
+        handle: null,
+        town: null,
+        dateOfBirth: null,
+        instagram: null,
+        phoneNumber: null,
+        phoneNumberVerified: false,
+        marketingConsent: false,
+        notifyEvents: false,
+        notifyDraws: false,
+        notifyOrders: false,
+        role: "member",
+        banned: true,
+        banReason: "Account deleted by its member",
+        banExpires: null,
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, userId));
+    return { email: member.email, name: member.name, image: member.image };
+  });
+  if (!deleted) return null;
+  if (options.storage) await deleteAvatarFiles(db, options.storage, deleted.image, userId);
+  return { email: deleted.email, name: deleted.name };
+}

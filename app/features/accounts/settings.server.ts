@@ -1,0 +1,244 @@
+import type { Submission } from "@conform-to/react";
+import { isAPIError } from "better-auth/api";
+import { and, asc, eq } from "drizzle-orm";
+import { data, type RouterContextProvider } from "react-router";
+import type { z } from "zod";
+import { authHeaders } from "~/server/auth/session.server";
+import { requestContext, runtimeContext, type SessionUser } from "~/server/context.server";
+import type { Db } from "~/server/db/client.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import type { OutboundEmail } from "~/server/mail/mail.server";
+import { sendEmail } from "~/server/messages.server";
+import { type Storage, storageFor } from "~/server/storage/storage.server";
+import { accounts, users } from "../../../db/schema";
+import { ATTEMPT_RULES } from "./attempts.server";
+import { removeAvatar } from "./avatar.server";
+import { accountDeletedNotice, type Branding } from "./emails.server";
+import { deleteMemberAccount, providerName } from "./privacy.server";
+import { getProfile, saveProfile } from "./profile.server";
+import type { NotificationPreferences, SettingsSchema } from "./schemas";
+import { type AuthCall, limitAttempts, signOut } from "./sign-in.server";
+
+export type SettingsCall = AuthCall & {
+  storage: Storage;
+  brand: Branding;
+  sendEmail(email: OutboundEmail): Promise<void>;
+};
+
+/** What every /settings action needs from the request and the process. */
+export function settingsCall(request: Request, context: Readonly<RouterContextProvider>): SettingsCall {
+  const { auth, db, env } = context.get(runtimeContext);
+  return {
+    auth,
+    db,
+    headers: authHeaders(request, context),
+    ip: context.get(requestContext).ip,
+    storage: storageFor(env),
+    brand: { siteName: env.SITE_NAME, siteUrl: env.SITE_URL },
+    sendEmail,
+  };
+}
+
+/** Everything the settings page shows, read fresh from the database. */
+export async function getAccountSettings(db: Db, userId: string) {
+  const profile = await getProfile(db, userId);
+  const [account] = await db
+    .select({
+      email: users.email,
+      emailVerified: users.emailVerified,
+      phoneNumber: users.phoneNumber,
+      phoneNumberVerified: users.phoneNumberVerified,
+      notifyEvents: users.notifyEvents,
+      notifyDraws: users.notifyDraws,
+      notifyOrders: users.notifyOrders,
+      marketingConsent: users.marketingConsent,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!profile || !account) return null;
+  const methods = await signInMethods(db, userId);
+  const { email, emailVerified, phoneNumber, phoneNumberVerified, ...notifications } = account;
+  return {
+    profile,
+    email,
+    emailVerified,
+    phone: phoneNumber && phoneNumberVerified ? phoneNumber : null,
+    notifications,
+    signInMethods: methods.map((method) => ({
+      ...method,
+      // The password stays (it is changed, not removed), and the last way in is never removed.
+      canUnlink: method.providerId !== "credential" && methods.length > 1,
+    })),
+    hasPassword: methods.some((method) => method.providerId === "credential"),
+  };
+}
+
+export type AccountSettings = NonNullable<Awaited<ReturnType<typeof getAccountSettings>>>;
+
+async function signInMethods(db: Db, userId: string) {
+  const rows = await db
+    .select({ id: accounts.id, providerId: accounts.providerId, connectedAt: accounts.createdAt })
+    .from(accounts)
+    .where(eq(accounts.userId, userId))
+    .orderBy(asc(accounts.createdAt));
+  return rows.map((row) => ({ ...row, name: providerName(row.providerId) }));
+}
+
+export async function updateNotifications(db: Db, userId: string, preferences: NotificationPreferences) {
+  await db
+    .update(users)
+    .set({
+      notifyEvents: preferences.notifyEvents,
+      notifyDraws: preferences.notifyDraws,
+      notifyOrders: preferences.notifyOrders,
+      marketingConsent: preferences.marketingConsent,
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, userId));
+}
+
+type Outcome<T = object> = ({ ok: true } & T) | { ok: false; field: string; message: string };
+
+/**
+ * Starts a change of email: the member proves it is them with their password, then the new
+ * address gets a confirmation link. The email changes only when that link is opened, and the
+ * old address is then told (see auth.server.ts). An address that already has an account gets
+ * the same answer and no email, so the form cannot be used to find out who is a member.
+ */
+export async function requestEmailChange(
+  { auth, db, headers }: SettingsCall,
+  user: Pick<SessionUser, "id" | "email">,
+  input: { newEmail: string; currentPassword: string },
+): Promise<Outcome<{ sentTo: string }>> {
+  if (input.newEmail === user.email.toLowerCase()) {
+    return { ok: false, field: "newEmail", message: "This is already your email address." };
+  }
+  await limitAttempts(db, [[`email-change:${user.id}`, ATTEMPT_RULES.passwordChange]]);
+  const [credential] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.userId, user.id), eq(accounts.providerId, "credential")));
+  if (!credential) {
+    return {
+      ok: false,
+      field: "currentPassword",
+      message: "Your account has no password yet: set one with a reset link first, then change your email.",
+    };
+  }
+  try {
+    await auth.api.verifyPassword({ body: { password: input.currentPassword }, headers });
+  } catch (error) {
+    if (isAPIError(error) && error.statusCode === 400) {
+      return { ok: false, field: "currentPassword", message: "The password is not right." };
+    }
+    throw error;
+  }
+  await auth.api.changeEmail({ body: { newEmail: input.newEmail, callbackURL: "/settings?email=changed" }, headers });
+  return { ok: true, sentTo: input.newEmail };
+}
+
+/** Disconnects a social sign-in. The password and the last remaining way in always stay. */
+export async function unlinkSignInMethod(
+  { auth, db, headers }: SettingsCall,
+  userId: string,
+  accountId: string,
+): Promise<Outcome<{ name: string }>> {
+  const methods = await signInMethods(db, userId);
+  const method = methods.find((candidate) => candidate.id === accountId);
+  if (!method) return { ok: false, field: "", message: "This sign-in method is not connected to your account." };
+  if (method.providerId === "credential") {
+    return { ok: false, field: "", message: "Your password cannot be removed. You can change it instead." };
+  }
+  if (methods.length <= 1) {
+    return { ok: false, field: "", message: `${method.name} is your only way to sign in, so it cannot be removed.` };
+  }
+  try {
+    await auth.api.unlinkAccount({ body: { accountId: method.id }, headers });
+  } catch (error) {
+    const code = isAPIError(error) ? (error.body as { code?: string } | undefined)?.code : undefined;
+    if (code === "SESSION_NOT_FRESH") {
+      return {
+        ok: false,
+        field: "",
+        message: `For your security, sign out and in again, then remove ${method.name} within 10 minutes.`,
+      };
+    }
+    if (code === "FAILED_TO_UNLINK_LAST_ACCOUNT") {
+      return { ok: false, field: "", message: `${method.name} is your only way to sign in, so it cannot be removed.` };
+    }
+    throw error;
+  }
+  return { ok: true, name: method.name };
+}
+
+/**
+ * Deletes the member's account once they have typed their email address, emails them a last
+ * notice at that address, and answers the headers that sign this browser out.
+ */
+export async function deleteAccount(
+  call: SettingsCall,
+  user: Pick<SessionUser, "id" | "email">,
+  confirmation: string,
+): Promise<Outcome<{ headers: Headers }>> {
+  if (confirmation !== user.email.toLowerCase()) {
+    return { ok: false, field: "confirmation", message: `Type ${user.email} to confirm.` };
+  }
+  const deleted = await deleteMemberAccount(call.db, user.id, { storage: call.storage });
+  if (!deleted) return { ok: false, field: "", message: "Your account could not be found." };
+  await call.sendEmail(accountDeletedNotice(call.brand, deleted.email, deleted.name));
+  return { ok: true, headers: await signOut(call) };
+}
+
+type Settings = z.infer<typeof SettingsSchema>;
+
+const HIDDEN_FIELDS = ["currentPassword", "confirmation"];
+
+/**
+ * The /settings action once its form has been validated: runs the intent and answers a
+ * redirect with a flash message, or the form's errors.
+ */
+export async function runSettingsIntent(call: SettingsCall, user: SessionUser, submission: Submission<Settings>) {
+  if (submission.status !== "success") throw new Error("runSettingsIntent needs a valid submission");
+  const { value } = submission;
+  const saved = (message: string) => redirectWithFlash("/settings", { kind: "success", message });
+  const refuse = (outcome: { field: string; message: string }) => {
+    const errors = outcome.field
+      ? { fieldErrors: { [outcome.field]: [outcome.message] } }
+      : { formErrors: [outcome.message] };
+    return data(
+      { intent: value.intent, result: submission.reply({ ...errors, hideFields: HIDDEN_FIELDS }), sentTo: null },
+      { status: 400 },
+    );
+  };
+
+  switch (value.intent) {
+    case "profile": {
+      const current = await getProfile(call.db, user.id);
+      // The marketing choice is made in the notifications section of this page.
+      const input = { ...value, marketingConsent: current?.marketingConsent ?? false, terms: undefined };
+      const outcome = await saveProfile(call.db, call.storage, user.id, input);
+      return outcome.ok ? saved("Your profile has been saved.") : refuse(outcome);
+    }
+    case "remove-avatar":
+      await removeAvatar(call.db, call.storage, user.id);
+      return saved("Your photo has been removed.");
+    case "email": {
+      const outcome = await requestEmailChange(call, user, value);
+      if (!outcome.ok) return refuse(outcome);
+      return { intent: value.intent, result: submission.reply({ resetForm: true }), sentTo: outcome.sentTo };
+    }
+    case "notifications":
+      await updateNotifications(call.db, user.id, value);
+      return saved("Your email preferences have been saved.");
+    case "unlink": {
+      const outcome = await unlinkSignInMethod(call, user.id, value.accountId);
+      return outcome.ok ? saved(`${outcome.name} has been disconnected from your account.`) : refuse(outcome);
+    }
+    case "delete": {
+      const outcome = await deleteAccount(call, user, value.confirmation);
+      if (!outcome.ok) return refuse(outcome);
+      const message = "Your account has been deleted.";
+      return redirectWithFlash("/", { kind: "success", message }, { headers: outcome.headers });
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import { Download, KeyRound, Mail, Settings, Smartphone, UserRound } from "lucide-react";
+import { data } from "react-router";
+import { getAccountOverview } from "~/features/accounts/overview.server";
+import { requireUser } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import { Avatar } from "~/ui/avatar";
+import type { Route } from "./+types/overview";
+import { listOf, QuickLink, StatusCard } from "./overview-cards";
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const user = requireUser({ context, url });
+  const overview = await getAccountOverview(context.get(runtimeContext).db, user.id);
+  if (!overview) throw data("Your account could not be found", { status: 404 });
+  return { overview };
+}
+
+const since = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
+
+export default function Overview({ loaderData }: Route.ComponentProps) {
+  const { overview } = loaderData;
+  const { profile } = overview;
+  return (
+    <div className="space-y-10">
+      <header className="flex flex-wrap items-center gap-5">
+        <Avatar image={overview.image} name={overview.name} size="lg" alt="" />
+        <div className="min-w-0">
+          <h1 className="wide text-3xl font-black sm:text-4xl">Hi, {overview.name.split(" ")[0]}</h1>
+          <p className="mt-1 text-muted">
+            {overview.handle ? <span className="font-semibold text-text">@{overview.handle}</span> : null}
+            {overview.handle ? " · " : null}Member since {since.format(new Date(overview.memberSince))}
+          </p>
+        </div>
+      </header>
+
+      <section aria-labelledby="status-title" className="space-y-4">
+        <h2 id="status-title" className="wide text-xl font-extrabold">
+          Your account
+        </h2>
+        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+          <StatusCard
+            icon={Mail}
+            title="Email"
+            done={overview.emailVerified}
+            doneText="Confirmed"
+            todoText="Not confirmed yet: open the link we emailed you."
+          />
+          <StatusCard
+            icon={Smartphone}
+            title="Phone"
+            done={overview.phoneVerified}
+            doneText="Verified"
+            todoText="Paid prize draws need a verified phone."
+            action={overview.phoneVerified ? undefined : { to: "/verifyPhone", label: "Verify your phone" }}
+          />
+          <StatusCard
+            icon={UserRound}
+            title="Profile"
+            done={profile.missing.length === 0}
+            doneText="Complete"
+            todoText={`${profile.filled} of ${profile.total} details. Add ${listOf(profile.missing)}.`}
+            action={profile.missing.length ? { to: "/settings#profile", label: "Complete your profile" } : undefined}
+          >
+            <div aria-hidden="true" className="mt-3 h-1.5 overflow-hidden rounded-full bg-surface-sunken">
+              <div
+                className="h-full rounded-full bg-accent"
+                style={{ width: `${(profile.filled / profile.total) * 100}%` }}
+              />
+            </div>
+          </StatusCard>
+        </ul>
+      </section>
+
+      <section aria-labelledby="links-title" className="space-y-4">
+        <h2 id="links-title" className="wide text-xl font-extrabold">
+          Quick links
+        </h2>
+        <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
+          <QuickLink to="/settings" icon={Settings} label="Settings" text="Profile, email, sign-in and emails" />
+          <QuickLink
+            to="/changePassword"
+            icon={KeyRound}
+            label="Change your password"
+            text="Signs out your other devices"
+          />
+          <QuickLink
+            to="/settings#my-data"
+            icon={Download}
+            label="Your data"
+            text="Download it, or delete your account"
+          />
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "My account" }, { name: "robots", content: "noindex" }];

@@ -1,0 +1,82 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
+import { SettingsSchema } from "~/features/accounts/schemas";
+import { getAccountSettings, runSettingsIntent, settingsCall } from "~/features/accounts/settings.server";
+import { requireUser } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import type { Route } from "./+types/settings";
+import { type EmailLinkState, EmailSection } from "./settings/email-section";
+import { NotificationsSection } from "./settings/notifications-section";
+import { PrivacySection } from "./settings/privacy-section";
+import { ProfileSection } from "./settings/profile-section";
+import { SignInSection } from "./settings/sign-in-section";
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const user = requireUser({ context, url });
+  const settings = await getAccountSettings(context.get(runtimeContext).db, user.id);
+  if (!settings) throw data("Your account could not be found", { status: 404 });
+  // Where a change-of-email link sends the member back (Better Auth adds `error` when it failed).
+  const linkState: EmailLinkState = url.searchParams.has("error")
+    ? "failed"
+    : url.searchParams.get("email") === "changed"
+      ? "changed"
+      : null;
+  return { settings, linkState };
+}
+
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const user = requireUser({ context, url });
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: SettingsSchema });
+  if (submission.status !== "success") {
+    const intent = String(formData.get("intent") ?? "");
+    const result = submission.reply({ hideFields: ["currentPassword", "confirmation"] });
+    return data({ intent, result, sentTo: null }, { status: 400 });
+  }
+  return runSettingsIntent(settingsCall(request, context), user, submission);
+}
+
+export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
+  const { settings, linkState } = loaderData;
+  const resultFor = (intent: string) => (actionData?.intent === intent ? actionData.result : undefined);
+  return (
+    <div className="space-y-6">
+      <header className="space-y-1">
+        <h1 className="wide text-3xl font-black sm:text-4xl">Settings</h1>
+        <p className="text-muted">Your profile, sign-in, emails and data.</p>
+      </header>
+      <nav aria-label="Settings sections" className="-mx-1 flex gap-2 overflow-x-auto px-1 pb-1 text-sm font-semibold">
+        {[
+          ["#profile", "Profile"],
+          ["#email", "Email"],
+          ["#sign-in", "Sign-in"],
+          ["#notifications", "Emails"],
+          ["#my-data", "My data"],
+          ["#delete", "Delete"],
+        ].map(([href, label]) => (
+          <a
+            key={href}
+            href={href}
+            className="shrink-0 rounded-full border border-line px-3.5 py-1.5 hover:bg-surface-sunken"
+          >
+            {label}
+          </a>
+        ))}
+      </nav>
+      <ProfileSection profile={settings.profile} lastResult={resultFor("profile") ?? resultFor("remove-avatar")} />
+      <EmailSection
+        email={settings.email}
+        emailVerified={settings.emailVerified}
+        hasPassword={settings.hasPassword}
+        sentTo={actionData?.intent === "email" ? actionData.sentTo : null}
+        linkState={linkState}
+        lastResult={resultFor("email")}
+      />
+      <SignInSection settings={settings} unlinkErrors={resultFor("unlink")?.error?.[""] ?? undefined} />
+      <NotificationsSection notifications={settings.notifications} lastResult={resultFor("notifications")} />
+      <PrivacySection email={settings.email} lastResult={resultFor("delete")} />
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Settings" }, { name: "robots", content: "noindex" }];

@@ -1,0 +1,58 @@
+import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Download, TriangleAlert } from "lucide-react";
+import { Form } from "react-router";
+import { DeleteAccountSchema } from "~/features/accounts/schemas";
+import { Field, FormErrors, SubmitButton } from "~/ui/form";
+import { linkButton, SettingsSection } from "./section";
+
+/** Download my data, and delete my account (UK GDPR: access and erasure). */
+export function PrivacySection({ email, lastResult }: { email: string; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: "settings-delete",
+    lastResult,
+    constraint: getZodConstraint(DeleteAccountSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: DeleteAccountSchema }),
+  });
+  return (
+    <>
+      <SettingsSection
+        id="my-data"
+        title="Download my data"
+        description="A JSON file with your profile, sign-ins, connected accounts and everything else the club keeps about you."
+      >
+        {/* A document download, not a page: the browser must fetch it itself. */}
+        <a href="/settings/export.json" download className={linkButton}>
+          <Download aria-hidden className="size-5" /> Download my data
+        </a>
+      </SettingsSection>
+      <SettingsSection id="delete" title="Delete my account">
+        <div className="flex gap-3 rounded-2xl border border-red-700/40 bg-red-50 p-4 text-red-950 dark:bg-red-950/40 dark:text-red-100">
+          <TriangleAlert aria-hidden className="mt-0.5 size-5 shrink-0" />
+          <div className="space-y-1">
+            <p className="font-semibold">This cannot be undone.</p>
+            <p>
+              Your profile, photo, garage and sign-ins are deleted and you are signed out. Orders are kept for the
+              club's accounts, without your name or contact details.
+            </p>
+          </div>
+        </div>
+        <Form method="post" {...getFormProps(form)} className="space-y-4">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Field
+            meta={fields.confirmation}
+            label="Type your email address to confirm"
+            type="email"
+            hint={`Type ${email}.`}
+            inputProps={{ autoComplete: "off" }}
+          />
+          <SubmitButton name="intent" value="delete" variant="danger" pendingLabel="Deleting…" fit>
+            Delete my account
+          </SubmitButton>
+        </Form>
+      </SettingsSection>
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import { BadgeCheck, KeyRound, Link2, Smartphone } from "lucide-react";
+import { Form, Link } from "react-router";
+import type { AccountSettings } from "~/features/accounts/settings.server";
+import { FormErrors, SubmitButton } from "~/ui/form";
+import { linkButton, SettingsRow, SettingsSection } from "./section";
+
+const joined = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+
+/** Password, phone and the ways the member signs in (password, Google, …). */
+export function SignInSection({
+  settings,
+  unlinkErrors,
+}: {
+  settings: Pick<AccountSettings, "hasPassword" | "phone" | "signInMethods">;
+  unlinkErrors?: string[];
+}) {
+  const { hasPassword, phone, signInMethods } = settings;
+  return (
+    <SettingsSection id="sign-in" title="Password, phone and sign-in">
+      <SettingsRow
+        label={
+          <span className="inline-flex items-center gap-2">
+            <KeyRound aria-hidden className="size-5 text-muted" /> Password
+          </span>
+        }
+      >
+        <Link to={hasPassword ? "/changePassword" : "/forgotPassword"} className={linkButton}>
+          {hasPassword ? "Change your password" : "Set a password"}
+        </Link>
+      </SettingsRow>
+      <SettingsRow
+        label={
+          <span className="inline-flex items-center gap-2">
+            <Smartphone aria-hidden className="size-5 text-muted" /> Phone
+          </span>
+        }
+      >
+        {phone ? (
+          <>
+            <span className="tabular font-semibold">{phone}</span>
+            <span className="inline-flex items-center gap-1 text-sm font-semibold text-emerald-800 dark:text-emerald-300">
+              <BadgeCheck aria-hidden className="size-4" /> Verified
+            </span>
+            <Link to="/verifyPhone" className="font-semibold text-link underline">
+              Change
+            </Link>
+          </>
+        ) : (
+          <Link to="/verifyPhone" className={linkButton}>
+            Add and verify your phone
+          </Link>
+        )}
+      </SettingsRow>
+      <div className="space-y-3 border-t border-line pt-4">
+        <h3 className="inline-flex items-center gap-2 font-semibold">
+          <Link2 aria-hidden className="size-5 text-muted" /> Connected accounts
+        </h3>
+        <FormErrors id="unlink-errors" errors={unlinkErrors} />
+        <ul className="divide-y divide-line rounded-2xl border border-line">
+          {signInMethods.map((method) => (
+            <li key={method.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
+              <div>
+                <p className="font-semibold">{method.name}</p>
+                <p className="text-sm text-muted">Connected {joined.format(new Date(method.connectedAt))}</p>
+              </div>
+              {method.canUnlink ? (
+                <Form method="post">
+                  <input type="hidden" name="accountId" value={method.id} />
+                  <SubmitButton name="intent" value="unlink" variant="secondary" pendingLabel="Removing…" fit>
+                    Unlink {method.name}
+                  </SubmitButton>
+                </Form>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        {signInMethods.length <= 1 ? (
+          <p className="text-sm text-muted">This is your only way to sign in, so it cannot be removed.</p>
+        ) : null}
+      </div>
+    </SettingsSection>
+  );
+}
