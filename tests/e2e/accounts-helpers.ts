@@ -88,3 +88,9 @@ export async function signIn(page: Page, email: string, password: string, path =
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
+
+/** A member who has confirmed their email and finished onboarding, signed in on `page`. */
+export async function joinAsMember(page: Page, member: NewMember) {
+  await signUpAndVerify(page, member);
+  await completeProfile(page, { handle: `m${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}` });
+}

@@ -1,5 +1,6 @@
 import {
   completeProfile,
+  joinAsMember,
   latestMessage,
   linkIn,
   messagesTo,
@@ -108,7 +109,7 @@ test.describe("signing in", () => {
 
   test("an email link signs in once", async ({ page, browser }) => {
     const member = newMember("link");
-    await signUpAndVerify(page, member);
+    await joinAsMember(page, member);
     const visitor = await browser.newPage();
     await visit(visitor, "/login");
     await visitor.getByLabel("Email").fill(member.email);
@@ -133,7 +134,7 @@ test.describe("passwords", () => {
     browser,
   }) => {
     const member = newMember("reset");
-    await signUpAndVerify(page, member);
+    await joinAsMember(page, member);
 
     const visitor = await browser.newPage();
     await visit(visitor, "/forgotPassword");

@@ -1,4 +1,4 @@
-import { signUpAndVerify, uniqueEmail, waitForMessage } from "./accounts-helpers";
+import { joinAsMember, uniqueEmail, waitForMessage } from "./accounts-helpers";
 import { allowConsoleErrors, expect, test, visit } from "./fixtures";
 
 const PASSWORD = "gravel trap at the hairpin 42";
@@ -10,7 +10,7 @@ test.beforeEach(({ page }) => {
 
 /** Signs up a new member and opens /verifyPhone, which starts on the site's default country. */
 async function startVerifying(page: import("@playwright/test").Page, name: string) {
-  await signUpAndVerify(page, { name, email: uniqueEmail("phone"), password: PASSWORD });
+  await joinAsMember(page, { name, email: uniqueEmail("phone"), password: PASSWORD });
   await visit(page, "/verifyPhone");
   await expect(page.getByRole("heading", { name: "Verify your phone number" })).toBeVisible();
 }
