@@ -87,6 +87,17 @@ function summarise(lhr) {
   };
 }
 
+/** One Lighthouse run; tried again (twice at most) when the trace comes back unusable, as on a busy machine. */
+async function audit(url, flags, config, attempts = 3) {
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(url, flags, config);
+    const error = result ? result.lhr.runtimeError : { code: "NO_RESULT", message: "Lighthouse returned nothing" };
+    if (!error) return result.lhr;
+    if (attempt >= attempts) throw new Error(`${url}: ${error.message}`);
+    console.warn(`${url}: ${error.code}, trying again`);
+  }
+}
+
 /**
  * Runs Lighthouse on `pages` of an already running site at `origin`; returns per page the
  * summary of the median run (by performance score) and the scores of every run.
@@ -106,10 +117,7 @@ export async function runLighthouse(origin, { pages = PUBLIC_PAGES, desktop = fa
       const url = new URL(page.path, origin).href;
       const lhrs = [];
       for (let run = 0; run < runs; run++) {
-        const result = await lighthouse(url, flags, desktop ? desktopConfig : undefined);
-        if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-        if (result.lhr.runtimeError) throw new Error(`${url}: ${result.lhr.runtimeError.message}`);
-        lhrs.push(result.lhr);
+        lhrs.push(await audit(url, flags, desktop ? desktopConfig : undefined));
       }
       const sorted = [...lhrs].sort((a, b) => a.categories.performance.score - b.categories.performance.score);
       const median = sorted[Math.floor((sorted.length - 1) / 2)];
