@@ -1,7 +1,16 @@
 // Shared by the benchmark scripts: paths, the built server on a free port with a fresh
 // database, child-process clean-up on exit or interruption, and the results folder.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -109,6 +118,53 @@ export async function stopChild(child, signal = "SIGTERM", timeoutMs = 10_000) {
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
   await child.exited;
   clearTimeout(timer);
+}
+
+/** The process and all its descendants (Linux /proc), for CPU accounting. */
+function processTree(pid) {
+  const parents = new Map();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      parents.set(Number(entry), ppid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  }
+  return tree;
+}
+
+let clockTicks;
+
+/**
+ * CPU time (user + system, all threads) used so far by a process and its descendants, in
+ * milliseconds; undefined where /proc is not available. Unlike requests per second, CPU time per
+ * request hardly changes when other work shares the machine.
+ */
+export function cpuTimeMs(pid) {
+  if (!existsSync(`/proc/${pid}/stat`)) return undefined;
+  clockTicks ??= Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
+  let ticks = 0;
+  for (const id of processTree(pid)) {
+    try {
+      const fields = readFileSync(`/proc/${id}/stat`, "utf8");
+      const [utime, stime] = fields
+        .slice(fields.lastIndexOf(")") + 2)
+        .split(" ")
+        .slice(11, 13)
+        .map(Number);
+      ticks += utime + stime;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return (ticks * 1000) / clockTicks;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,8 +5,8 @@
 //
 // Starts the built server on a free port with a fresh database, fetches the page, saves its HTML
 // and starts nginx (one worker, gzip at the app's level) serving that file. Then drives each in
-// turn with the same load (a warm-up, then the measured run) and prints requests per second and
-// latency for both, and the app/nginx ratio. nginx shows what the machine can do for this page
+// turn with the same load (a warm-up, then the measured run) and prints requests per second,
+// latency and CPU time per request for both, and the app/nginx ratios. nginx shows what the machine can do for this page
 // when nothing is rendered: the ratio is the cost of rendering it on each request.
 //
 // Requests carry `Accept-Encoding: gzip`, as browsers' do, so both servers compress (--no-gzip:
@@ -21,6 +21,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import {
   assertBuilt,
+  cpuTimeMs,
   fetchPage,
   freePort,
   isMain,
@@ -103,7 +104,7 @@ async function startNginx(html, { cpu }) {
     if (Date.now() > deadline) throw new Error(`nginx did not answer on ${origin}:\n${child.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { origin, stop, config };
+  return { origin, pid: child.pid, stop };
 }
 
 // Prints one JSON line at the end of a wrk run.
@@ -234,8 +235,8 @@ export async function main(argv = process.argv.slice(2)) {
   const html = await (await fetchPage(pageUrl)).text();
   const nginx = await startNginx(html, { cpu: serverCpu });
   const targets = [
-    { name: "app", url: pageUrl },
-    { name: "nginx", url: new URL(values.path, nginx.origin).href },
+    { name: "app", url: pageUrl, pid: app.pid },
+    { name: "nginx", url: new URL(values.path, nginx.origin).href, pid: nginx.pid },
   ];
 
   let scriptFile;
@@ -256,7 +257,15 @@ export async function main(argv = process.argv.slice(2)) {
   for (const target of targets) {
     const response = await probe(target.url, headers);
     if (warmup > 0) await load(target.url, warmup);
-    results[target.name] = { url: target.url, response, ...(await load(target.url, duration)) };
+    const cpuBefore = cpuTimeMs(target.pid);
+    const result = await load(target.url, duration);
+    const cpuMs = cpuBefore === undefined ? undefined : cpuTimeMs(target.pid) - cpuBefore;
+    results[target.name] = {
+      url: target.url,
+      response,
+      ...result,
+      cpuMsPerRequest: cpuMs === undefined ? undefined : cpuMs / result.requests,
+    };
   }
   await restoreAffinity();
   await nginx.stop();
@@ -264,26 +273,29 @@ export async function main(argv = process.argv.slice(2)) {
 
   const ms = (value) => `${value.toFixed(2)} ms`;
   printTable(
-    ["server", "req/s", "p50", "p99", "transfer/s", "response", "errors", "non-2xx"],
+    ["server", "req/s", "p50", "p99", "CPU/request", "transfer/s", "response", "errors", "non-2xx"],
     Object.entries(results).map(([name, r]) => [
       name,
       Math.round(r.requestsPerSecond),
       ms(r.latencyMs.p50),
       ms(r.latencyMs.p99),
+      r.cpuMsPerRequest === undefined ? "n/a" : ms(r.cpuMsPerRequest),
       kb(r.bytesPerSecond),
       `${kb(r.response.bytes)} ${r.response.contentEncoding}`,
       r.errors,
       r.non2xx,
     ]),
-    "lrrrrrrr",
+    "lrrrrrrrr",
   );
   const ratio = {
     requestsPerSecond: results.app.requestsPerSecond / results.nginx.requestsPerSecond,
     p99: results.app.latencyMs.p99 / results.nginx.latencyMs.p99,
+    cpuPerRequest: results.app.cpuMsPerRequest / results.nginx.cpuMsPerRequest,
   };
   console.log(
     `\napp/nginx: ${(ratio.requestsPerSecond * 100).toFixed(1)}% of nginx's requests per second, ` +
-      `p99 latency ×${ratio.p99.toFixed(1)}`,
+      `p99 latency ×${ratio.p99.toFixed(1)}` +
+      (Number.isFinite(ratio.cpuPerRequest) ? `, CPU per request ×${ratio.cpuPerRequest.toFixed(1)}` : ""),
   );
   for (const [name, r] of Object.entries(results)) {
     if (r.errors || r.non2xx) console.warn(`warning: ${name} had ${r.errors} errors and ${r.non2xx} non-2xx answers`);
