@@ -287,7 +287,9 @@ export async function fetchPage(url, init) {
 // ---------------------------------------------------------------------------------------------
 // Results.
 
-/** Where and on what the figures were taken. */
+const LOAD_AT_START = os.loadavg().map((load) => Number(load.toFixed(2)));
+
+/** Where and on what the figures were taken, and how busy the machine was (1, 5, 15 min). */
 export function machineInfo() {
   const cpus = os.cpus();
   return {
@@ -296,7 +298,8 @@ export function machineInfo() {
     memoryGb: Math.round(os.totalmem() / 2 ** 30),
     os: `${os.type()} ${os.release()}`,
     node: process.version,
-    loadAverage: os.loadavg().map((load) => Number(load.toFixed(2))),
+    loadAverageAtStart: LOAD_AT_START,
+    loadAverageAtEnd: os.loadavg().map((load) => Number(load.toFixed(2))),
   };
 }
 
