@@ -1,7 +1,7 @@
 // Throughput of a server-rendered page against nginx serving a saved copy of the same HTML.
 //
 //   node bench/throughput.mjs [--path /] [--duration 10] [--connections 50] [--warmup 3]
-//                             [--tool wrk|autocannon] [--no-gzip] [--no-pin]
+//                             [--tool wrk|autocannon] [--no-gzip] [--no-pin] [--no-save]
 //
 // Starts the built server on a free port with a fresh database, fetches the page, saves its HTML
 // and starts nginx (one worker, gzip at the app's level) serving that file. Then drives each in
@@ -199,6 +199,7 @@ export async function main(argv = process.argv.slice(2)) {
       tool: { type: "string" },
       "no-gzip": { type: "boolean", default: false },
       "no-pin": { type: "boolean", default: false },
+      "no-save": { type: "boolean", default: false },
     },
   });
   const duration = Number(values.duration);
@@ -301,6 +302,7 @@ export async function main(argv = process.argv.slice(2)) {
     if (r.errors || r.non2xx) console.warn(`warning: ${name} had ${r.errors} errors and ${r.non2xx} non-2xx answers`);
   }
 
+  if (values["no-save"]) return { results, ratio };
   const file = writeResult("throughput", {
     path: values.path,
     tool,
