@@ -1,0 +1,11 @@
+// The public pages every benchmark measures: one entry per page, in the order they are reported.
+//
+// `path` is the URL fetched by the throughput and Lighthouse scripts; `routeId` is the id of the
+// route that renders it (see the `routes` export of build/server/index.js, or the `id` option in
+// app/routes.ts), used by first-load-js.mjs to add up the page's JavaScript. A page with a
+// dynamic segment lists one concrete URL that exists in the demo content.
+export const PUBLIC_PAGES = [
+  { path: "/", routeId: "routes/site/home" },
+  { path: "/privacy", routeId: "privacy" },
+  { path: "/terms", routeId: "terms" },
+];
