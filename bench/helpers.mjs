@@ -81,7 +81,7 @@ export async function cleanUp() {
 /** A fresh temporary directory, removed on clean-up. */
 export function tempDir(prefix) {
   installHandlers();
-  const dir = mkdtempSync(path.join(os.tmpdir(), `pitlane-${prefix}-`));
+  const dir = mkdtempSync(path.join(os.tmpdir(), `pitlane-bench-${prefix}-`));
   tempDirs.add(dir);
   onCleanup(() => {
     rmSync(dir, { recursive: true, force: true });
