@@ -8,4 +8,8 @@ export const PUBLIC_PAGES = [
   { path: "/", routeId: "routes/site/home" },
   { path: "/privacy", routeId: "privacy" },
   { path: "/terms", routeId: "terms" },
+  { path: "/signUp", routeId: "routes/accounts/sign-up" },
+  { path: "/createAnAccount", routeId: "routes/accounts/create-account" },
+  { path: "/login", routeId: "routes/accounts/login" },
+  { path: "/forgotPassword", routeId: "routes/accounts/forgot-password" },
 ];

@@ -36,6 +36,11 @@ if (!builtAt || changedAt > builtAt) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], { cwd: root, stdio: "inherit" });
+// React's production build: the development one renders at half the speed.
+const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  cwd: root,
+  stdio: "inherit",
+  env: { NODE_ENV: "production", ...process.env },
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(signal ? 0 : (code ?? 0)));

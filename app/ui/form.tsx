@@ -1,9 +1,32 @@
-import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { AlertCircle, CheckCircle2, Info } from "lucide-react";
 import type { InputHTMLAttributes, ReactNode } from "react";
 import { useNavigation } from "react-router";
+import type { FieldLike } from "./light-form";
 
-type InputType = "text" | "email" | "password" | "tel" | "date" | "url" | "search" | "number";
+type InputType = "text" | "email" | "password" | "tel" | "date" | "url" | "search" | "number" | "checkbox";
+
+/** The attributes of an input for a field: its rules, its saved value and its error wiring. */
+export function fieldInputProps(meta: FieldLike, type: InputType, describedBy?: string) {
+  const invalid = Boolean(meta.errors?.length);
+  const described = [describedBy, invalid ? meta.errorId : undefined].filter(Boolean).join(" ") || undefined;
+  const value = typeof meta.initialValue === "string" ? meta.initialValue : undefined;
+  return {
+    id: meta.id,
+    name: meta.name,
+    type,
+    required: meta.required || undefined,
+    minLength: meta.minLength,
+    maxLength: meta.maxLength,
+    min: meta.min,
+    max: meta.max,
+    pattern: meta.pattern,
+    "aria-invalid": invalid || undefined,
+    "aria-describedby": described,
+    ...(type === "checkbox"
+      ? { defaultChecked: value === "on" }
+      : { defaultValue: type === "password" ? undefined : value }),
+  };
+}
 
 /** A labelled input with its hint and its errors, wired for screen readers. */
 export function Field({
@@ -14,20 +37,20 @@ export function Field({
   inputProps,
   children,
 }: {
-  meta: FieldMetadata<string | undefined | null>;
+  meta: FieldLike;
   label: string;
   type?: InputType;
   hint?: ReactNode;
   inputProps?: InputHTMLAttributes<HTMLInputElement>;
   children?: ReactNode;
 }) {
-  const { key, ...props } = getInputProps(meta, { type, ariaDescribedBy: hint ? `${meta.id}-hint` : undefined });
+  const props = fieldInputProps(meta, type, hint ? `${meta.id}-hint` : undefined);
   return (
     <div className="space-y-1.5">
       <label htmlFor={meta.id} className="block font-semibold">
         {label}
       </label>
-      <input key={key} {...props} {...inputProps} className={inputClass(Boolean(meta.errors))} />
+      <input key={meta.key} {...props} {...inputProps} className={inputClass(Boolean(meta.errors))} />
       {hint ? (
         <p id={`${meta.id}-hint`} className="text-sm text-muted">
           {hint}
@@ -59,18 +82,12 @@ export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
   );
 }
 
-export function Checkbox({
-  meta,
-  children,
-}: {
-  meta: FieldMetadata<string | boolean | undefined | null>;
-  children: ReactNode;
-}) {
-  const { key, ...props } = getInputProps(meta, { type: "checkbox" });
+export function Checkbox({ meta, children }: { meta: FieldLike; children: ReactNode }) {
+  const props = fieldInputProps(meta, "checkbox");
   return (
     <div className="space-y-1">
       <label htmlFor={meta.id} className="flex items-start gap-3">
-        <input key={key} {...props} className="mt-1 size-5 shrink-0 accent-[var(--color-accent)]" />
+        <input key={meta.key} {...props} className="mt-1 size-5 shrink-0 accent-[var(--color-accent)]" />
         <span>{children}</span>
       </label>
       <FieldErrors id={meta.errorId} errors={meta.errors} />

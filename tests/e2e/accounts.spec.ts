@@ -20,6 +20,25 @@ test.describe("signing up", () => {
     await expect(page).toHaveURL("/members");
   });
 
+  test("fields are checked in the browser as they are left, before anything is sent", async ({ page }) => {
+    await visit(page, "/createAnAccount");
+    const posts: string[] = [];
+    page.on("request", (request) => request.method() === "POST" && posts.push(request.url()));
+    const email = page.getByLabel("Email");
+    await email.fill("not-an-address");
+    await email.blur();
+    await expect(email).toHaveAttribute("aria-invalid", "true");
+    await page.getByLabel("Password", { exact: true }).fill("short");
+    await page.getByLabel("Password", { exact: true }).blur();
+    await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("aria-invalid", "true");
+    await page.getByRole("button", { name: "Create my account" }).click();
+    await expect(page.getByLabel("Your name")).toBeFocused();
+    await expect(page.getByLabel("Your name")).toHaveAttribute("aria-invalid", "true");
+    await email.fill("fixed@example.com");
+    await expect(email).not.toHaveAttribute("aria-invalid", "true");
+    expect(posts).toEqual([]);
+  });
+
   test("a common password is refused and the rest of the form is kept", async ({ page }) => {
     const member = newMember("common");
     await visit(page, "/createAnAccount");

@@ -1,6 +1,7 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
+import type { z } from "zod";
+import { formConstraint } from "~/features/accounts/constraints.server";
 import { passwordChangedNotice } from "~/features/accounts/emails.server";
 import { ChangePasswordSchema, ResetPasswordSchema } from "~/features/accounts/schemas";
 import { changePassword, resetPassword } from "~/features/accounts/sign-in.server";
@@ -10,15 +11,16 @@ import { redirectWithFlash } from "~/server/flash.server";
 import { sendEmail } from "~/server/messages.server";
 import { AuthCard } from "~/ui/auth-card";
 import { Field, FormErrors, SubmitButton } from "~/ui/form";
+import { useLightForm } from "~/ui/light-form";
 import { PasswordStrength } from "~/ui/password-strength";
 import type { Route } from "./+types/change-password";
 
 /** With `?token=` (from a reset email) anyone may set a new password; otherwise sign-in is needed. */
 export function loader({ context, url }: Route.LoaderArgs) {
   const token = url.searchParams.get("token");
-  if (token) return { token: token.slice(0, 500) };
+  if (token) return { token: token.slice(0, 500), constraint: formConstraint(ResetPasswordSchema) };
   requireUser({ context, url });
-  return { token: null };
+  return { token: null, constraint: formConstraint(ChangePasswordSchema) };
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
@@ -62,20 +64,19 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function ChangePassword({ loaderData, actionData }: Route.ComponentProps) {
-  const schema = loaderData.token ? ResetPasswordSchema : ChangePasswordSchema;
-  const [form, fields] = useForm({
+  // One form for both modes; the current password is asked only when signed in.
+  const [form, fields] = useLightForm<
+    z.input<typeof ResetPasswordSchema> & Partial<z.input<typeof ChangePasswordSchema>>
+  >({
     lastResult: actionData?.result,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    constraint: loaderData.constraint,
   });
   return (
     <AuthCard
       title={loaderData.token ? "Choose a new password" : "Change your password"}
       intro={loaderData.token ? undefined : "Your other devices will be signed out."}
     >
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <Form method="post" {...form.props} className="space-y-4">
         <FormErrors id={form.errorId} errors={form.errors} />
         {loaderData.token ? (
           <input type="hidden" name="token" value={loaderData.token} />

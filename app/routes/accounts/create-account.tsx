@@ -1,19 +1,24 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { MailCheck } from "lucide-react";
 import { data, Form, Link } from "react-router";
+import type { z } from "zod";
+import { formConstraint } from "~/features/accounts/constraints.server";
 import { CreateAccountSchema } from "~/features/accounts/schemas";
 import { signUpWithPassword } from "~/features/accounts/sign-in.server";
 import { authHeaders, redirectIfSignedIn, safeRedirect } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { AuthCard } from "~/ui/auth-card";
 import { Checkbox, Field, FormErrors, SubmitButton } from "~/ui/form";
+import { useLightForm } from "~/ui/light-form";
 import { PasswordStrength } from "~/ui/password-strength";
 import type { Route } from "./+types/create-account";
 
 export function loader({ context, url }: Route.LoaderArgs) {
   redirectIfSignedIn({ context, url });
-  return { redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "") };
+  return {
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
+    constraint: formConstraint(CreateAccountSchema),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -40,12 +45,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function CreateAccount({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useForm({
+  const [form, fields] = useLightForm<z.input<typeof CreateAccountSchema>>({
     lastResult: actionData?.result,
-    constraint: getZodConstraint(CreateAccountSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CreateAccountSchema }),
+    constraint: loaderData.constraint,
   });
   if (actionData?.sentTo) {
     return (
@@ -77,7 +79,7 @@ export default function CreateAccount({ loaderData, actionData }: Route.Componen
         </>
       }
     >
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <Form method="post" {...form.props} className="space-y-4">
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field meta={fields.name} label="Your name" inputProps={{ autoComplete: "name" }} />

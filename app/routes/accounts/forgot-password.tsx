@@ -1,13 +1,19 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
+import type { z } from "zod";
+import { formConstraint } from "~/features/accounts/constraints.server";
 import { EmailLinkSchema } from "~/features/accounts/schemas";
 import { sendPasswordReset } from "~/features/accounts/sign-in.server";
 import { authHeaders } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { AuthCard } from "~/ui/auth-card";
 import { Field, Notice, SubmitButton } from "~/ui/form";
+import { useLightForm } from "~/ui/light-form";
 import type { Route } from "./+types/forgot-password";
+
+export function loader() {
+  return { constraint: formConstraint(EmailLinkSchema) };
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: EmailLinkSchema });
@@ -18,12 +24,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { result: submission.reply({ resetForm: true }), sentTo: submission.value.email };
 }
 
-export default function ForgotPassword({ actionData }: Route.ComponentProps) {
-  const [form, fields] = useForm({
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useLightForm<z.input<typeof EmailLinkSchema>>({
     lastResult: actionData?.result,
-    constraint: getZodConstraint(EmailLinkSchema),
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EmailLinkSchema }),
+    constraint: loaderData.constraint,
   });
   return (
     <AuthCard title="Forgot your password?" intro="Enter your email and we will send you a link to choose a new one.">
@@ -35,7 +39,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           </p>
         </Notice>
       ) : null}
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <Form method="post" {...form.props} className="space-y-4">
         <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email" }} />
         <SubmitButton pendingLabel="Sending…">Send me a reset link</SubmitButton>
       </Form>

@@ -1,6 +1,6 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
+import { formConstraint } from "~/features/accounts/constraints.server";
 import { SignInSchema } from "~/features/accounts/schemas";
 import { sendMagicLink, signInWithPassword } from "~/features/accounts/sign-in.server";
 import { configuredProviders } from "~/server/auth/auth.server";
@@ -8,6 +8,7 @@ import { authHeaders, redirectIfSignedIn, safeRedirect } from "~/server/auth/ses
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { AuthCard } from "~/ui/auth-card";
 import { Field, FormErrors, Notice, SubmitButton } from "~/ui/form";
+import { useLightForm } from "~/ui/light-form";
 import { ProviderButtons } from "~/ui/provider-buttons";
 import type { Route } from "./+types/login";
 
@@ -15,6 +16,7 @@ export function loader({ context, url }: Route.LoaderArgs) {
   redirectIfSignedIn({ context, url });
   const { env } = context.get(runtimeContext);
   return {
+    constraint: formConstraint(SignInSchema),
     providers: Object.keys(configuredProviders(env)),
     redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
     linkExpired: url.searchParams.has("link") || url.searchParams.has("error"),
@@ -53,12 +55,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useForm({
+  const [form, fields] = useLightForm<{ intent: string; email: string; password: string; redirectTo: string }>({
     lastResult: actionData?.result,
-    constraint: getZodConstraint(SignInSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
+    constraint: loaderData.constraint,
   });
   const back = loaderData.redirectTo ? `?redirectTo=${encodeURIComponent(loaderData.redirectTo)}` : "";
   return (
@@ -87,7 +86,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         </Notice>
       ) : null}
       <ProviderButtons providers={loaderData.providers} redirectTo={loaderData.redirectTo} />
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <Form method="post" {...form.props} className="space-y-4">
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email" }} />

@@ -1,7 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { KeyRound, Mail } from "lucide-react";
 import { data, Form, Link } from "react-router";
+import type { z } from "zod";
+import { formConstraint } from "~/features/accounts/constraints.server";
 import { EmailLinkSchema } from "~/features/accounts/schemas";
 import { sendMagicLink } from "~/features/accounts/sign-in.server";
 import { configuredProviders } from "~/server/auth/auth.server";
@@ -9,6 +10,7 @@ import { authHeaders, redirectIfSignedIn, safeRedirect } from "~/server/auth/ses
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { AuthCard } from "~/ui/auth-card";
 import { Field, Notice, SubmitButton } from "~/ui/form";
+import { useLightForm } from "~/ui/light-form";
 import { ProviderButtons } from "~/ui/provider-buttons";
 import type { Route } from "./+types/sign-up";
 
@@ -16,6 +18,7 @@ export function loader({ context, url }: Route.LoaderArgs) {
   redirectIfSignedIn({ context, url });
   const { env } = context.get(runtimeContext);
   return {
+    constraint: formConstraint(EmailLinkSchema),
     providers: Object.keys(configuredProviders(env)),
     redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
     siteName: env.SITE_NAME,
@@ -36,11 +39,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useForm({
+  const [form, fields] = useLightForm<z.input<typeof EmailLinkSchema>>({
     lastResult: actionData?.result,
-    constraint: getZodConstraint(EmailLinkSchema),
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EmailLinkSchema }),
+    constraint: loaderData.constraint,
   });
   const back = loaderData.redirectTo ? `?redirectTo=${encodeURIComponent(loaderData.redirectTo)}` : "";
   return (
@@ -56,7 +57,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           </p>
         </Notice>
       ) : null}
-      <Form method="post" {...getFormProps(form)} className="space-y-3 rounded-2xl border border-line p-4">
+      <Form method="post" {...form.props} className="space-y-3 rounded-2xl border border-line p-4">
         <h2 className="flex items-center gap-2 font-bold">
           <Mail aria-hidden className="size-5" /> No password needed
         </h2>
