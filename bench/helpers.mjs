@@ -1,20 +1,12 @@
 // Shared by the benchmark scripts: paths, the built server on a free port with a fresh
 // database, child-process clean-up on exit or interruption, and the results folder.
 import { spawn, spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { buildState } from "../scripts/build-freshness.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
 export const BUILD_DIR = path.join(ROOT, "build");
@@ -183,36 +175,11 @@ export function freePort() {
   });
 }
 
-// What `npm run build` reads (the same list as scripts/start.mjs).
-const BUILD_INPUTS = [
-  "app",
-  "db",
-  "public",
-  "scripts/build-icons.ts",
-  "vite.config.ts",
-  "react-router.config.ts",
-  "package-lock.json",
-];
-
-function newestMtime(target) {
-  let stat;
-  try {
-    stat = statSync(target);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
-
 /** Runs `npm run build` when there is no build, when the sources are newer than it, or when forced. */
 export function ensureBuild({ force = false } = {}) {
-  const builtAt = existsSync(SERVER_BUILD) ? statSync(SERVER_BUILD).mtimeMs : 0;
-  const changedAt = Math.max(...BUILD_INPUTS.map((input) => newestMtime(path.join(ROOT, input))));
-  if (!force && builtAt && changedAt <= builtAt) return false;
-  console.log(force ? "Building…" : builtAt ? "Sources changed since the last build: building…" : "Building…");
+  const state = buildState();
+  if (!force && state === "fresh") return false;
+  console.log(state === "stale" ? "Sources changed since the last build: building…" : "Building…");
   const result = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "inherit" });
   if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status})`);
   return true;

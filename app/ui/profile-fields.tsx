@@ -1,6 +1,7 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { Link } from "react-router";
 import { Checkbox, Field } from "./form";
+import type { FieldLike } from "./light-form";
 
 type Meta = FieldMetadata<string | undefined | null>;
 
@@ -56,19 +57,24 @@ export function ProfileFields({
           Email me about new events, draws and club news. You can stop at any time.
         </Checkbox>
       ) : null}
-      {askTerms && fields.terms ? (
-        <Checkbox meta={fields.terms}>
-          I accept the{" "}
-          <Link to="/terms" className="font-semibold text-link underline" target="_blank">
-            terms
-          </Link>{" "}
-          and have read the{" "}
-          <Link to="/privacy" className="font-semibold text-link underline" target="_blank">
-            privacy notice
-          </Link>
-          .
-        </Checkbox>
-      ) : null}
+      {askTerms && fields.terms ? <TermsCheckbox meta={fields.terms} /> : null}
     </>
+  );
+}
+
+/** The terms box of sign-up and onboarding; the pages open in a new tab so nothing typed is lost. */
+export function TermsCheckbox({ meta }: { meta: FieldLike }) {
+  return (
+    <Checkbox meta={meta}>
+      I accept the{" "}
+      <Link to="/terms" className="font-semibold text-link underline" target="_blank">
+        terms
+      </Link>{" "}
+      and have read the{" "}
+      <Link to="/privacy" className="font-semibold text-link underline" target="_blank">
+        privacy notice
+      </Link>
+      .
+    </Checkbox>
   );
 }

@@ -8,9 +8,10 @@ import { signUpWithPassword } from "~/features/accounts/sign-in.server";
 import { authHeaders, redirectIfSignedIn, safeRedirect } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { AuthCard } from "~/ui/auth-card";
-import { Checkbox, Field, FormErrors, SubmitButton } from "~/ui/form";
+import { Field, FormErrors, SubmitButton } from "~/ui/form";
 import { useLightForm } from "~/ui/light-form";
 import { PasswordStrength } from "~/ui/password-strength";
+import { TermsCheckbox } from "~/ui/profile-fields";
 import type { Route } from "./+types/create-account";
 
 export function loader({ context, url }: Route.LoaderArgs) {
@@ -93,17 +94,7 @@ export default function CreateAccount({ loaderData, actionData }: Route.Componen
         >
           <PasswordStrength fieldName={fields.password.name} formId={form.id} />
         </Field>
-        <Checkbox meta={fields.terms}>
-          I accept the{" "}
-          <Link to="/terms" className="font-semibold text-link underline" target="_blank">
-            terms
-          </Link>{" "}
-          and have read the{" "}
-          <Link to="/privacy" className="font-semibold text-link underline" target="_blank">
-            privacy notice
-          </Link>
-          .
-        </Checkbox>
+        <TermsCheckbox meta={fields.terms} />
         <SubmitButton pendingLabel="Creating your account…">Create my account</SubmitButton>
       </Form>
     </AuthCard>
