@@ -101,4 +101,7 @@ export default function CreateAccount({ loaderData, actionData }: Route.Componen
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Create an account" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Create an account" },
+  { name: "description", content: "Join the club: buy tickets, enter prize draws and show your cars." },
+];

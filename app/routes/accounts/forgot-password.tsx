@@ -52,4 +52,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Forgot your password?" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Forgot your password?" },
+  { name: "description", content: "Get a link to choose a new password for your account." },
+];

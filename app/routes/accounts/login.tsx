@@ -115,4 +115,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Sign in" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Sign in" },
+  { name: "description", content: "Sign in to your tickets, prize draw entries and garage." },
+];
