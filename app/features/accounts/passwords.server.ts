@@ -1,4 +1,5 @@
 import { dictionary } from "@zxcvbn-ts/language-common";
+import { PASSWORD_MAX, PASSWORD_MIN } from "./schemas";
 
 // The common-password list of zxcvbn-ts (about 49 000 leaked passwords), kept on the server so
 // browsers never download it.
@@ -11,3 +12,14 @@ export function isCommonPassword(password: string) {
 
 export const COMMON_PASSWORD_MESSAGE =
   "This password is on a list of passwords that attackers try first. Choose a less common one.";
+
+/**
+ * Why a password cannot be used (PRODUCT.md "Accounts": 10–128 characters, not a common one),
+ * or null. Every way of setting a password (sign-up, reset, change, the admin command) asks this.
+ */
+export function passwordProblem(password: string): string | null {
+  if (password.length < PASSWORD_MIN) return `Use at least ${PASSWORD_MIN} characters`;
+  if (password.length > PASSWORD_MAX) return `Use at most ${PASSWORD_MAX} characters`;
+  if (isCommonPassword(password)) return COMMON_PASSWORD_MESSAGE;
+  return null;
+}

@@ -3,6 +3,7 @@ import { data } from "react-router";
 import type { Auth } from "~/server/auth/auth.server";
 import type { Db } from "~/server/db/client.server";
 import { ATTEMPT_RULES, type AttemptRule, clearAttempts, countAttempt, describeWait } from "./attempts.server";
+import { passwordProblem } from "./passwords.server";
 
 export type AuthCall = { auth: Auth; db: Db; headers: Headers; ip: string };
 
@@ -105,8 +106,8 @@ export async function signUpWithPassword(
   { auth, db, headers, ip }: AuthCall,
   input: { name: string; email: string; password: string; redirectTo: string },
 ): Promise<SignUp> {
-  const { COMMON_PASSWORD_MESSAGE, isCommonPassword } = await import("./passwords.server");
-  if (isCommonPassword(input.password)) return { ok: false, field: "password", message: COMMON_PASSWORD_MESSAGE };
+  const problem = passwordProblem(input.password);
+  if (problem) return { ok: false, field: "password", message: problem };
   await limitAttempts(db, [[`sign-up:ip:${ip}`, ATTEMPT_RULES.signUpByIp]]);
   const callbackURL = input.redirectTo
     ? `/newProfile?redirectTo=${encodeURIComponent(input.redirectTo)}`
@@ -128,9 +129,8 @@ export type PasswordChange = { ok: true; headers?: Headers } | { ok: false; fiel
 
 /** Sets a new password from a reset link; every session of the account is signed out. */
 export async function resetPassword({ auth }: Pick<AuthCall, "auth">, input: { token: string; password: string }) {
-  const { COMMON_PASSWORD_MESSAGE, isCommonPassword } = await import("./passwords.server");
-  if (isCommonPassword(input.password))
-    return { ok: false, field: "password", message: COMMON_PASSWORD_MESSAGE } as const;
+  const problem = passwordProblem(input.password);
+  if (problem) return { ok: false, field: "password", message: problem } as const;
   try {
     await auth.api.resetPassword({ body: { newPassword: input.password, token: input.token } });
     return { ok: true } as const;
@@ -151,8 +151,8 @@ export async function changePassword(
   { auth, db, headers }: AuthCall,
   input: { userId: string; currentPassword: string; password: string },
 ): Promise<PasswordChange> {
-  const { COMMON_PASSWORD_MESSAGE, isCommonPassword } = await import("./passwords.server");
-  if (isCommonPassword(input.password)) return { ok: false, field: "password", message: COMMON_PASSWORD_MESSAGE };
+  const problem = passwordProblem(input.password);
+  if (problem) return { ok: false, field: "password", message: problem };
   await limitAttempts(db, [[`password-change:${input.userId}`, ATTEMPT_RULES.passwordChange]]);
   try {
     const result = await auth.api.changePassword({

@@ -2,10 +2,11 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { hash } from "@node-rs/argon2";
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
-import { ARGON2ID, PASSWORD_MAX, PASSWORD_MIN } from "~/server/auth/auth.server";
+import { ARGON2ID } from "~/server/auth/auth.server";
 import type { Role } from "~/server/auth/session.server";
 import type { Db } from "~/server/db/client.server";
 import { accounts, users } from "../../../db/schema";
+import { passwordProblem } from "./passwords.server";
 import { emailField, nameField } from "./schemas";
 
 // Staff accounts made outside the sign-up form: the first admin from the command line, the demo
@@ -27,15 +28,7 @@ export class StaffAccountError extends Error {
 
 export type StaffMember = { id: string; email: string; name: string; role: Role };
 
-/** Why a password cannot be used (PRODUCT.md "Accounts": 10–128 characters, not a common one), or null. */
-export async function passwordProblem(password: string): Promise<string | null> {
-  if (password.length < PASSWORD_MIN) return `Use at least ${PASSWORD_MIN} characters`;
-  if (password.length > PASSWORD_MAX) return `Use at most ${PASSWORD_MAX} characters`;
-  // Loaded on first use: the list is large and most processes never need it.
-  const { COMMON_PASSWORD_MESSAGE, isCommonPassword } = await import("./passwords.server");
-  if (isCommonPassword(password)) return COMMON_PASSWORD_MESSAGE;
-  return null;
-}
+export { passwordProblem };
 
 /** 24 characters from 144 random bits: shown once, then only its hash is kept. */
 export function generatePassword() {
@@ -118,7 +111,7 @@ export async function createStaffAccount(
   const name = nameField.safeParse(input.name ?? email.split("@")[0]);
   if (!name.success) throw new StaffAccountError("invalid-name", name.error.issues[0]?.message ?? "Invalid name");
   if (input.password !== undefined) {
-    const problem = await passwordProblem(input.password);
+    const problem = passwordProblem(input.password);
     if (problem) throw new StaffAccountError("invalid-password", problem);
   }
   const password = input.password ?? generatePassword();

@@ -13,6 +13,7 @@ import {
   resetPasswordEmail,
   verificationEmail,
 } from "../../features/accounts/emails.server";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../../features/accounts/schemas";
 import type { Db } from "../db/client.server";
 import type { Env } from "../env.server";
 import type { OutboundEmail } from "../mail/mail.server";
@@ -25,8 +26,6 @@ export const ARGON2ID = { algorithm: 2, memoryCost: 19_456, timeCost: 2, paralle
 export const SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
 /** A session ends 30 days after sign-in however active it is (checked by the auth step). */
 export const SESSION_ABSOLUTE_SECONDS = 30 * 24 * 60 * 60;
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 128;
 export const RESET_TOKEN_SECONDS = 60 * 60;
 export const VERIFY_EMAIL_SECONDS = 24 * 60 * 60;
 export const MAGIC_LINK_SECONDS = 10 * 60;
