@@ -1,3 +1,4 @@
 export * from "./accounts";
 export * from "./admin";
+export * from "./events";
 export * from "./site";
