@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "react-router";
-import fontUrl from "../node_modules/@fontsource-variable/archivo/files/archivo-latin-wdth-normal.woff2?url";
+import fontUrl from "./assets/fonts/archivo-latin-subset.woff2?url";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { runtimeContext, userContext } from "./server/context.server";
