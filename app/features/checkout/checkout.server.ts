@@ -13,9 +13,9 @@ import {
   cartItems,
   carts,
   holds,
+  type OrderStatus,
   orderItems,
   orders,
-  type OrderStatus,
   type PaymentProvider,
   ticketTypes,
 } from "../../../db/schema";
@@ -144,7 +144,13 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
     for (const hold of released) if (hold.expiresAt > now) stock.take(hold.ticketTypeId!, -hold.quantity);
     await recordOrderChanges(
       tx,
-      ids.map((orderId) => ({ orderId, fromStatus: "pending", toStatus: "cancelled", note: SUPERSEDED_REASON, at: now })),
+      ids.map((orderId) => ({
+        orderId,
+        fromStatus: "pending",
+        toStatus: "cancelled",
+        note: SUPERSEDED_REASON,
+        at: now,
+      })),
     );
   }
 

@@ -49,7 +49,13 @@ export async function expireHolds(db: Db, now: Date, options: { batchSize?: numb
       await releaseHolds(tx, ids, now);
       await recordOrderChanges(
         tx,
-        ids.map((orderId) => ({ orderId, fromStatus: "pending", toStatus: "expired", note: HOLD_EXPIRED_REASON, at: now })),
+        ids.map((orderId) => ({
+          orderId,
+          fromStatus: "pending",
+          toStatus: "expired",
+          note: HOLD_EXPIRED_REASON,
+          at: now,
+        })),
       );
       return ids.length;
     });

@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
-import { ticketRemaining } from "~/features/events/sales";
 import { releaseHolds } from "~/features/checkout/holds.server";
+import { ticketRemaining } from "~/features/events/sales";
 import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
 import type { Db } from "~/server/db/client.server";
@@ -13,8 +13,8 @@ import {
   orderItems,
   orders,
   type PaymentProvider,
-  ticketTypes,
   tickets,
+  ticketTypes,
   transactions,
 } from "../../../db/schema";
 import { recordOrderChanges } from "./order-history.server";
@@ -153,7 +153,8 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
     if (late) {
       const type = stock.types.get(item.ticketTypeId!)!;
       const remaining = ticketRemaining(event, type, stock.typesOfEvent(event.id));
-      if (remaining !== null && remaining < item.quantity) return refuseLate(tx, order, status, input, LATE_SOLD_OUT_REASON);
+      if (remaining !== null && remaining < item.quantity)
+        return refuseLate(tx, order, status, input, LATE_SOLD_OUT_REASON);
       stock.take(type.id, item.quantity);
     }
   }
@@ -161,7 +162,13 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
   // The status condition makes the change happen once even if the row lock were ever dropped.
   const paid = await tx
     .update(orders)
-    .set({ status: "paid", paidAt: now, providerPaymentId: input.paymentReference, failureReason: null, updatedAt: now })
+    .set({
+      status: "paid",
+      paidAt: now,
+      providerPaymentId: input.paymentReference,
+      failureReason: null,
+      updatedAt: now,
+    })
     .where(and(eq(orders.id, order.id), inArray(orders.status, ["pending", "expired"])))
     .returning({ id: orders.id });
   if (paid.length === 0) return { kind: "already_settled", orderId: order.id, number: order.number };
@@ -286,13 +293,25 @@ async function refundPayment(
     createdAt: input.now,
   });
   await recordOrderChanges(tx, [
-    { orderId: order.id, fromStatus: status, toStatus, note: `Payment ${input.paymentReference} to be refunded: ${reason}`, at: input.now },
+    {
+      orderId: order.id,
+      fromStatus: status,
+      toStatus,
+      note: `Payment ${input.paymentReference} to be refunded: ${reason}`,
+      at: input.now,
+    },
   ]);
   return refundOutcome(order, input, reason);
 }
 
 function mismatch(order: Order, input: SettleInput): SettleOutcome {
-  return { kind: "amount_mismatch", orderId: order.id, number: order.number, expected: order.total, received: input.amount };
+  return {
+    kind: "amount_mismatch",
+    orderId: order.id,
+    number: order.number,
+    expected: order.total,
+    received: input.amount,
+  };
 }
 
 function refundOutcome(order: Order, input: SettleInput, reason: string): SettleOutcome {

@@ -72,11 +72,7 @@ export function verifySignedTicketCode(scanned: string, secret: string): string 
  * look like digits (O, I, L) are read as the digits, as Crockford base32 intends.
  */
 export function normaliseTicketCode(typed: string): string | null {
-  const cleaned = typed
-    .toUpperCase()
-    .replace(/[\s-]/g, "")
-    .replace(/O/g, "0")
-    .replace(/[IL]/g, "1");
+  const cleaned = typed.toUpperCase().replace(/[\s-]/g, "").replace(/O/g, "0").replace(/[IL]/g, "1");
   return CODE_PATTERN.test(cleaned) ? cleaned : null;
 }
 
