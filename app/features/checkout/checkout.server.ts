@@ -157,8 +157,17 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
   const problems: CheckoutProblem[] = [];
   const items = [];
   for (const line of lines) {
-    const type = stock.types.get(line.ticketTypeId!)!;
-    const event = stock.events.get(line.eventId)!;
+    const type = stock.types.get(line.ticketTypeId!);
+    const event = stock.events.get(line.eventId);
+    // Deleted by staff between reading the cart and taking the locks.
+    if (!type || !event) {
+      problems.push({
+        code: "not_found",
+        message: "Some tickets are no longer available",
+        ticketTypeId: line.ticketTypeId!,
+      });
+      continue;
+    }
     const names = normaliseAttendeeNames(type, line.quantity, line.attendeeNames);
     const problem =
       ticketLineProblem(event, type, stock.typesOfEvent(event.id), line.quantity, now) ??

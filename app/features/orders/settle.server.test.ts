@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
 import { expireHolds } from "~/features/checkout/holds.server";
+import { markPaymentEventProcessed, receivePaymentEvent } from "~/features/checkout/payment-events.server";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/test-stock";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
@@ -202,5 +203,18 @@ describe("settleOrder", () => {
     expect(await settleOrder(db, payment("00000000-0000-4000-8000-000000000000", 2500))).toEqual({
       kind: "not_found",
     });
+  });
+});
+
+describe("payment notifications", () => {
+  it("are handled until one delivery has been processed, then answered as duplicates", async () => {
+    const { db } = database();
+    const event = { provider: "stripe" as const, eventId: "evt_1", type: "checkout.session.completed", now: NOW };
+    expect(await receivePaymentEvent(db, event)).toBe("handle");
+    // The first delivery failed before it finished: the provider's retry is handled again.
+    expect(await receivePaymentEvent(db, { ...event, now: minutes(1) })).toBe("handle");
+    await markPaymentEventProcessed(db, { ...event, now: minutes(1) });
+    expect(await receivePaymentEvent(db, { ...event, now: minutes(2) })).toBe("duplicate");
+    expect(await receivePaymentEvent(db, { ...event, provider: "test" })).toBe("handle");
   });
 });
