@@ -6,9 +6,15 @@ import { markPaymentEventProcessed, receivePaymentEvent } from "~/features/check
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/test-stock";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { cartItems, holds, orderHistory, orders, tickets, ticketTypes, transactions } from "../../../db/schema";
+import { cartItems, events, holds, orderHistory, orders, tickets, ticketTypes, transactions } from "../../../db/schema";
 import { cancelOrder } from "./cancel.server";
-import { CANCELLED_ORDER_REASON, LATE_SOLD_OUT_REASON, settleOrder } from "./settle.server";
+import {
+  CANCELLED_ORDER_REASON,
+  DUPLICATE_PAYMENT_REASON,
+  EVENT_CANCELLED_REASON,
+  LATE_SOLD_OUT_REASON,
+  settleOrder,
+} from "./settle.server";
 
 const database = freshDatabasePerFile();
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
@@ -187,13 +193,31 @@ describe("settleOrder", () => {
     const { order, ticketTypeId } = await pendingOrder();
     expect((await settleOrder(db, payment(order.id, 2500))).kind).toBe("settled");
     const second = await settleOrder(db, payment(order.id, 2500, minutes(6), "pay_second"));
-    expect(second.kind).toBe("refund_required");
+    expect(second).toMatchObject({ kind: "refund_required", reason: DUPLICATE_PAYMENT_REASON });
+    expect(await settleOrder(db, payment(order.id, 2500, minutes(7), "pay_second"))).toMatchObject({
+      kind: "refund_required",
+      reason: DUPLICATE_PAYMENT_REASON,
+    });
     expect(await soldOf(ticketTypeId)).toBe(2);
     expect(await transactionsOf(order.id)).toEqual([
       { kind: "charge", status: "succeeded", amount: 2500 },
       { kind: "charge", status: "succeeded", amount: 2500 },
       { kind: "refund", status: "pending", amount: 2500 },
     ]);
+  });
+
+  it("refunds a payment for an event cancelled while the buyer was paying", async () => {
+    const { db } = database();
+    const { order, eventId, ticketTypeId } = await pendingOrder();
+    await db.update(events).set({ status: "cancelled" }).where(eq(events.id, eventId));
+    expect(await settleOrder(db, payment(order.id, 2500))).toMatchObject({
+      kind: "refund_required",
+      reason: EVENT_CANCELLED_REASON,
+    });
+    expect(await soldOf(ticketTypeId)).toBe(0);
+    const [cancelled] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, order.id));
+    expect(cancelled!.status).toBe("cancelled");
+    expect((await availabilityByTicketType(db, [ticketTypeId], minutes(5))).get(ticketTypeId)!.held).toBe(0);
   });
 
   it("knows no order for another provider or an unknown id", async () => {

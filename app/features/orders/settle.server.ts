@@ -111,7 +111,7 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
     return { kind: "already_settled", orderId: order.id, number: order.number };
   }
   const [recorded] = await tx
-    .select({ orderId: transactions.orderId, amount: transactions.amount })
+    .select({ orderId: transactions.orderId, amount: transactions.amount, reason: transactions.reason })
     .from(transactions)
     .where(
       and(
@@ -124,7 +124,7 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
     if (recorded.orderId !== order.id) return { kind: "not_found" };
     // This payment was already refused (a replayed notification): answer the same way again.
     if (recorded.amount !== order.total) return mismatch(order, input);
-    return refundOutcome(order, input, locked!.failureReason ?? LATE_SOLD_OUT_REASON);
+    return refundOutcome(order, input, recorded.reason ?? locked!.failureReason ?? LATE_SOLD_OUT_REASON);
   }
 
   if (SETTLED_STATUSES.includes(status)) return refundPayment(tx, order, status, input, DUPLICATE_PAYMENT_REASON);
@@ -148,13 +148,13 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
   for (const item of items) {
     const event = stock.events.get(item.eventId!)!;
     if (event.status === "cancelled" || now >= event.endsAt) {
-      return refuseLate(tx, order, status, input, EVENT_CANCELLED_REASON);
+      return refuse(tx, order, status, input, EVENT_CANCELLED_REASON, "cancelled");
     }
     if (late) {
       const type = stock.types.get(item.ticketTypeId!)!;
       const remaining = ticketRemaining(event, type, stock.typesOfEvent(event.id));
       if (remaining !== null && remaining < item.quantity)
-        return refuseLate(tx, order, status, input, LATE_SOLD_OUT_REASON);
+        return refuse(tx, order, status, input, LATE_SOLD_OUT_REASON, "expired");
       stock.take(type.id, item.quantity);
     }
   }
@@ -235,18 +235,26 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
   return { kind: "settled", orderId: order.id, number: order.number, tickets: issued.length, late };
 }
 
-/** A late payment that cannot be honoured: the order ends expired, its holds go, the money goes back. */
-async function refuseLate(tx: Db, order: Order, status: OrderStatus, input: SettleInput, reason: string) {
-  if (status === "pending") {
-    await tx
-      .update(orders)
-      .set({ status: "expired", failureReason: reason, updatedAt: input.now })
-      .where(eq(orders.id, order.id));
-  } else {
-    await tx.update(orders).set({ failureReason: reason, updatedAt: input.now }).where(eq(orders.id, order.id));
-  }
+/**
+ * A payment that cannot be honoured: the order ends expired (its places went to others) or
+ * cancelled (its event did), its holds go, and the money goes back.
+ */
+async function refuse(
+  tx: Db,
+  order: Order,
+  status: OrderStatus,
+  input: SettleInput,
+  reason: string,
+  outcome: "expired" | "cancelled",
+) {
+  // An order that already expired stays expired; only the reason is brought up to date.
+  const toStatus = status === "pending" || outcome === "cancelled" ? outcome : status;
+  await tx
+    .update(orders)
+    .set({ status: toStatus, failureReason: reason, updatedAt: input.now })
+    .where(eq(orders.id, order.id));
   await releaseHolds(tx, [order.id], input.now);
-  return refundPayment(tx, order, status, input, reason, "expired");
+  return refundPayment(tx, order, status, input, reason, toStatus);
 }
 
 /**
