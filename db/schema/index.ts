@@ -1,4 +1,5 @@
 export * from "./accounts";
 export * from "./admin";
+export * from "./commerce";
 export * from "./events";
 export * from "./site";

@@ -1,0 +1,259 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { recordOrderChanges } from "~/features/orders/order-history.server";
+import {
+  attendeeNamesProblem,
+  type LineProblem,
+  normaliseAttendeeNames,
+  ticketLineProblem,
+} from "~/features/tickets/ticket-lines";
+import { readTicketStock } from "~/features/tickets/ticket-stock.server";
+import type { Db } from "~/server/db/client.server";
+import { isUniqueViolation, transactionWithRetry } from "~/server/db/retry.server";
+import {
+  cartItems,
+  carts,
+  holds,
+  type OrderStatus,
+  orderItems,
+  orders,
+  type PaymentProvider,
+  ticketTypes,
+} from "../../../db/schema";
+import { DEFAULT_HOLD_MINUTES } from "./holds.server";
+
+/**
+ * The largest order total: what Stripe accepts in one payment (99,999,999 minor units), far
+ * above any real basket, and well inside the 32-bit columns.
+ */
+export const MAX_ORDER_TOTAL = 99_999_999;
+
+export type CheckoutProblem =
+  | LineProblem
+  | { code: "cart_not_found" | "empty_cart" | "total_too_large"; message: string; ticketTypeId?: undefined };
+
+export type CheckoutOrder = {
+  id: string;
+  number: number;
+  total: number;
+  currency: string;
+  holdExpiresAt: Date;
+  /** "pending" for a new order; whatever it is now for one found by its idempotency key. */
+  status: OrderStatus;
+};
+
+export type CheckoutResult =
+  | { ok: true; order: CheckoutOrder; reused: boolean }
+  | { ok: false; problems: CheckoutProblem[] };
+
+export type CheckoutInput = {
+  userId: string;
+  email: string;
+  cartId: string;
+  now: Date;
+  currency: string;
+  provider: PaymentProvider;
+  holdMinutes?: number;
+  /** From the Pay form: a second submission of the same form answers the first one's order. */
+  idempotencyKey?: string;
+};
+
+export const SUPERSEDED_REASON = "Replaced by a newer checkout";
+
+/** Thrown inside the transaction so a refused checkout leaves nothing behind. */
+class Refused extends Error {
+  constructor(readonly problems: CheckoutProblem[]) {
+    super("checkout refused");
+  }
+}
+
+/**
+ * Starts paying for the member's cart (PRODUCT.md "Business rules": starting payment holds every
+ * limited item for 15 minutes; a shortfall refuses checkout and names the item). In one
+ * transaction: lock the stock rows in the fixed order, replace the member's earlier unpaid order,
+ * check every line against capacity − sold − active holds, then write the pending order with the
+ * catalogue's prices, its lines, its holds and its first history entry. The cart stays as it is
+ * until the order is paid, so a cancelled payment returns the buyer to the same cart.
+ */
+export async function startCheckout(db: Db, input: CheckoutInput): Promise<CheckoutResult> {
+  const holdMinutes = input.holdMinutes ?? DEFAULT_HOLD_MINUTES;
+  if (!Number.isInteger(holdMinutes) || holdMinutes < 1 || holdMinutes > 24 * 60) {
+    throw new Error(`holdMinutes must be a whole number of minutes from 1 to 1440, not ${holdMinutes}`);
+  }
+  try {
+    return await transactionWithRetry(db, (tx) => checkoutIn(tx, input, holdMinutes));
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, problems: error.problems };
+    // Two submissions of one Pay form at once, over carts that changed in between: the second
+    // trips the unique key instead of waiting on the same locks; answer the first one's order.
+    if (input.idempotencyKey && isUniqueViolation(error)) {
+      const existing = await orderForKey(db, input.userId, input.idempotencyKey);
+      if (existing) return { ok: true, order: existing, reused: true };
+    }
+    throw error;
+  }
+}
+
+async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Promise<CheckoutResult> {
+  const { now } = input;
+  const [cart] = await tx
+    .select({ id: carts.id })
+    .from(carts)
+    .where(and(eq(carts.id, input.cartId), eq(carts.userId, input.userId)));
+  if (!cart) throw new Refused([{ code: "cart_not_found", message: "Your cart could not be found" }]);
+
+  const lines = await tx
+    .select({
+      ticketTypeId: cartItems.ticketTypeId,
+      eventId: ticketTypes.eventId,
+      quantity: cartItems.quantity,
+      attendeeNames: cartItems.attendeeNames,
+    })
+    .from(cartItems)
+    .innerJoin(ticketTypes, eq(ticketTypes.id, cartItems.ticketTypeId))
+    .where(and(eq(cartItems.cartId, cart.id), eq(cartItems.kind, "ticket")))
+    .orderBy(cartItems.createdAt, cartItems.id);
+  if (lines.length === 0) throw new Refused([{ code: "empty_cart", message: "Your cart is empty" }]);
+
+  const stock = await readTicketStock(
+    tx,
+    lines.map((line) => line.eventId),
+    now,
+    { lock: true },
+  );
+
+  // Checked under the locks: a double-clicked Pay button waits here for the first click's order.
+  if (input.idempotencyKey) {
+    const existing = await orderForKey(tx, input.userId, input.idempotencyKey);
+    if (existing) return { ok: true, order: existing, reused: true };
+  }
+
+  // A member pays for one order at a time: their earlier unpaid order would otherwise hold
+  // places against them. If that older payment completes after all, settlement refunds it.
+  const superseded = await tx
+    .update(orders)
+    .set({ status: "cancelled", failureReason: SUPERSEDED_REASON, updatedAt: now })
+    .where(and(eq(orders.userId, input.userId), eq(orders.status, "pending")))
+    .returning({ id: orders.id });
+  if (superseded.length > 0) {
+    const ids = superseded.map((order) => order.id);
+    const released = await tx
+      .update(holds)
+      .set({ status: "released", updatedAt: now })
+      .where(and(inArray(holds.orderId, ids), eq(holds.status, "active")))
+      .returning({ ticketTypeId: holds.ticketTypeId, quantity: holds.quantity, expiresAt: holds.expiresAt });
+    for (const hold of released) if (hold.expiresAt > now) stock.take(hold.ticketTypeId!, -hold.quantity);
+    await recordOrderChanges(
+      tx,
+      ids.map((orderId) => ({
+        orderId,
+        fromStatus: "pending",
+        toStatus: "cancelled",
+        note: SUPERSEDED_REASON,
+        at: now,
+      })),
+    );
+  }
+
+  const problems: CheckoutProblem[] = [];
+  const items = [];
+  for (const line of lines) {
+    const type = stock.types.get(line.ticketTypeId!);
+    const event = stock.events.get(line.eventId);
+    // Deleted by staff between reading the cart and taking the locks.
+    if (!type || !event) {
+      problems.push({
+        code: "not_found",
+        message: "Some tickets are no longer available",
+        ticketTypeId: line.ticketTypeId!,
+      });
+      continue;
+    }
+    const names = normaliseAttendeeNames(type, line.quantity, line.attendeeNames);
+    const problem =
+      ticketLineProblem(event, type, stock.typesOfEvent(event.id), line.quantity, now) ??
+      attendeeNamesProblem(type, names, true);
+    if (problem) {
+      problems.push(problem);
+      continue;
+    }
+    stock.take(type.id, line.quantity);
+    items.push({
+      kind: "ticket" as const,
+      ticketTypeId: type.id,
+      eventId: event.id,
+      description: `${event.title} — ${type.name}`,
+      unitPrice: type.price,
+      quantity: line.quantity,
+      attendeeNames: names,
+    });
+  }
+  if (problems.length > 0) throw new Refused(problems);
+
+  const subtotal = items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
+  if (subtotal > MAX_ORDER_TOTAL) {
+    throw new Refused([{ code: "total_too_large", message: "This order is too large to pay in one payment" }]);
+  }
+
+  const holdExpiresAt = new Date(now.getTime() + holdMinutes * 60_000);
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      userId: input.userId,
+      email: input.email,
+      status: "pending",
+      currency: input.currency,
+      subtotal,
+      total: subtotal,
+      holdExpiresAt,
+      provider: input.provider,
+      idempotencyKey: input.idempotencyKey ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: orders.id, number: orders.number });
+  await tx.insert(orderItems).values(items.map((item) => ({ ...item, orderId: order!.id, createdAt: now })));
+  await tx.insert(holds).values(
+    items.map((item) => ({
+      orderId: order!.id,
+      kind: item.kind,
+      ticketTypeId: item.ticketTypeId,
+      eventId: item.eventId,
+      quantity: item.quantity,
+      expiresAt: holdExpiresAt,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+  await recordOrderChanges(tx, [
+    { orderId: order!.id, fromStatus: null, toStatus: "pending", note: "Checkout started", at: now },
+  ]);
+  return {
+    ok: true,
+    reused: false,
+    order: {
+      id: order!.id,
+      number: order!.number,
+      total: subtotal,
+      currency: input.currency,
+      holdExpiresAt,
+      status: "pending",
+    },
+  };
+}
+
+async function orderForKey(db: Db, userId: string, key: string): Promise<CheckoutOrder | null> {
+  const [order] = await db
+    .select({
+      id: orders.id,
+      number: orders.number,
+      total: orders.total,
+      currency: orders.currency,
+      holdExpiresAt: orders.holdExpiresAt,
+      status: orders.status,
+    })
+    .from(orders)
+    .where(and(eq(orders.idempotencyKey, key), eq(orders.userId, userId)));
+  if (!order) return null;
+  // Every order made by checkout has a hold expiry.
+  return { ...order, holdExpiresAt: order.holdExpiresAt! };
+}

@@ -1,0 +1,65 @@
+import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { recordOrderChanges } from "~/features/orders/order-history.server";
+import type { Db } from "~/server/db/client.server";
+import { transactionWithRetry } from "~/server/db/retry.server";
+import { holds, orders } from "../../../db/schema";
+
+/** How long checkout holds places while the buyer pays (PRODUCT.md "Business rules": 15 minutes). */
+export const DEFAULT_HOLD_MINUTES = 15;
+
+/**
+ * Gives back the places these orders hold. Holds are only ever changed by a transaction that has
+ * locked their order's row first (ADR 0007), so this never waits on another writer of them.
+ */
+export async function releaseHolds(db: Db, orderIds: string[], now: Date) {
+  if (orderIds.length === 0) return;
+  await db
+    .update(holds)
+    .set({ status: "released", updatedAt: now })
+    .where(and(inArray(holds.orderId, orderIds), eq(holds.status, "active")));
+}
+
+export const HOLD_EXPIRED_REASON = "Payment did not arrive while the places were held";
+
+/**
+ * Marks unpaid orders whose hold has run out as expired and releases their holds, in batches.
+ * Availability already ignores expired holds when it reads them, so this tidies rather than
+ * frees: it makes the order's state say what happened. `SKIP LOCKED` lets several app instances
+ * run it at once without waiting on each other or on a payment being settled for the same order
+ * (settlement then finds it pending or expired and handles both).
+ */
+export async function expireHolds(db: Db, now: Date, options: { batchSize?: number } = {}) {
+  const batchSize = options.batchSize ?? 500;
+  let expired = 0;
+  for (;;) {
+    const batch = await transactionWithRetry(db, async (tx) => {
+      const due = await tx
+        .select({ id: orders.id })
+        .from(orders)
+        .where(and(eq(orders.status, "pending"), lte(orders.holdExpiresAt, now)))
+        .orderBy(asc(orders.id))
+        .limit(batchSize)
+        .for("update", { skipLocked: true });
+      const ids = due.map((order) => order.id);
+      if (ids.length === 0) return 0;
+      await tx
+        .update(orders)
+        .set({ status: "expired", failureReason: HOLD_EXPIRED_REASON, updatedAt: now })
+        .where(inArray(orders.id, ids));
+      await releaseHolds(tx, ids, now);
+      await recordOrderChanges(
+        tx,
+        ids.map((orderId) => ({
+          orderId,
+          fromStatus: "pending",
+          toStatus: "expired",
+          note: HOLD_EXPIRED_REASON,
+          at: now,
+        })),
+      );
+      return ids.length;
+    });
+    expired += batch;
+    if (batch < batchSize) return { expired };
+  }
+}

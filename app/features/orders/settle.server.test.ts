@@ -1,0 +1,244 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { startCheckout } from "~/features/checkout/checkout.server";
+import { expireHolds } from "~/features/checkout/holds.server";
+import { markPaymentEventProcessed, receivePaymentEvent } from "~/features/checkout/payment-events.server";
+import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/test-stock";
+import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
+import { freshDatabasePerFile } from "~/server/db/test-database";
+import { cartItems, events, holds, orderHistory, orders, tickets, ticketTypes, transactions } from "../../../db/schema";
+import { cancelOrder } from "./cancel.server";
+import {
+  CANCELLED_ORDER_REASON,
+  DUPLICATE_PAYMENT_REASON,
+  EVENT_CANCELLED_REASON,
+  LATE_SOLD_OUT_REASON,
+  settleOrder,
+} from "./settle.server";
+
+const database = freshDatabasePerFile();
+const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
+
+/** A member with a pending order for `quantity` tickets of a fresh type of `capacity` places. */
+async function pendingOrder(options: { capacity?: number; quantity?: number; days?: string[]; names?: string[] } = {}) {
+  const { db } = database();
+  const { typeIds, eventId } = await createTestEvent(db, {
+    types: [{ name: "Adult", price: 1250, capacity: options.capacity ?? 10, days: options.days }],
+  });
+  const [member] = await createBuyers(db, 1);
+  const quantity = options.quantity ?? 2;
+  const cartId = await fillCart(db, member!.id, [
+    { ticketTypeId: typeIds[0]!, quantity, attendeeNames: options.names },
+  ]);
+  const result = await startCheckout(db, checkoutFor(member!, cartId));
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return { member: member!, cartId, eventId, ticketTypeId: typeIds[0]!, order: result.order, quantity };
+}
+
+function payment(orderId: string, amount: number, now = minutes(5), reference = `pay_${orderId}`) {
+  return { orderId, provider: "test" as const, paymentReference: reference, amount, currency: "GBP", now };
+}
+
+async function soldOf(ticketTypeId: string) {
+  const [row] = await database()
+    .db.select({ sold: ticketTypes.sold })
+    .from(ticketTypes)
+    .where(eq(ticketTypes.id, ticketTypeId));
+  return row!.sold;
+}
+
+async function transactionsOf(orderId: string) {
+  return database()
+    .db.select({ kind: transactions.kind, status: transactions.status, amount: transactions.amount })
+    .from(transactions)
+    .where(eq(transactions.orderId, orderId))
+    .orderBy(transactions.kind);
+}
+
+describe("settleOrder", () => {
+  it("turns holds into sales, issues one ticket per place and records the charge", async () => {
+    const { db } = database();
+    const { member, cartId, order, ticketTypeId } = await pendingOrder({
+      quantity: 2,
+      days: ["2027-06-12", "2027-06-13"],
+      names: ["Sam Driver", "Alex Racer"],
+    });
+    const outcome = await settleOrder(db, payment(order.id, 2500));
+    expect(outcome).toEqual({ kind: "settled", orderId: order.id, number: order.number, tickets: 2, late: false });
+
+    expect(await soldOf(ticketTypeId)).toBe(2);
+    expect((await availabilityByTicketType(db, [ticketTypeId], minutes(5))).get(ticketTypeId)).toEqual({
+      sold: 2,
+      held: 0,
+    });
+    const issued = await db
+      .select({ name: tickets.attendeeName, code: tickets.code, status: tickets.status, userId: tickets.userId })
+      .from(tickets)
+      .where(eq(tickets.orderId, order.id));
+    expect(issued.map((ticket) => ticket.name).sort()).toEqual(["Alex Racer", "Sam Driver"]);
+    expect(issued.every((ticket) => ticket.status === "valid" && ticket.userId === member.id)).toBe(true);
+    expect(new Set(issued.map((ticket) => ticket.code)).size).toBe(2);
+    expect(await transactionsOf(order.id)).toEqual([{ kind: "charge", status: "succeeded", amount: 2500 }]);
+    const [paid] = await db
+      .select({ status: orders.status, paidAt: orders.paidAt, paymentId: orders.providerPaymentId })
+      .from(orders)
+      .where(eq(orders.id, order.id));
+    expect(paid).toEqual({ status: "paid", paidAt: minutes(5), paymentId: `pay_${order.id}` });
+    expect(await db.select({ status: holds.status }).from(holds).where(eq(holds.orderId, order.id))).toEqual([
+      { status: "converted" },
+    ]);
+    // What was bought leaves the cart.
+    expect(await db.select().from(cartItems).where(eq(cartItems.cartId, cartId))).toHaveLength(0);
+  });
+
+  it("settles once when the same payment is reported five times at once and in any order", async () => {
+    const { db } = database();
+    const { order, ticketTypeId } = await pendingOrder({ quantity: 3 });
+    const calls = [minutes(3), minutes(5), minutes(4), minutes(1), minutes(2)].map((now) =>
+      settleOrder(db, payment(order.id, 3750, now)),
+    );
+    const outcomes = await Promise.all(calls);
+    expect(outcomes.filter((outcome) => outcome.kind === "settled")).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome.kind === "already_settled")).toHaveLength(4);
+    // A replay long after, once the order is paid, changes nothing either.
+    expect((await settleOrder(db, payment(order.id, 3750, minutes(600)))).kind).toBe("already_settled");
+
+    expect(await soldOf(ticketTypeId)).toBe(3);
+    expect(await db.select().from(tickets).where(eq(tickets.orderId, order.id))).toHaveLength(3);
+    expect(await transactionsOf(order.id)).toEqual([{ kind: "charge", status: "succeeded", amount: 3750 }]);
+    const history = await db
+      .select({ to: orderHistory.toStatus })
+      .from(orderHistory)
+      .where(and(eq(orderHistory.orderId, order.id), eq(orderHistory.toStatus, "paid")));
+    expect(history).toHaveLength(1);
+  });
+
+  it("honours a payment that arrives after the hold ran out while the places are still free", async () => {
+    const { db } = database();
+    const { order, ticketTypeId } = await pendingOrder({ capacity: 2, quantity: 2 });
+    await expireHolds(db, minutes(16));
+    const outcome = await settleOrder(db, payment(order.id, 2500, minutes(20)));
+    expect(outcome).toMatchObject({ kind: "settled", late: true, tickets: 2 });
+    expect(await soldOf(ticketTypeId)).toBe(2);
+    const [paid] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, order.id));
+    expect(paid!.status).toBe("paid");
+  });
+
+  it("marks a late payment for refund when its places went to someone else", async () => {
+    const { db } = database();
+    const { order, ticketTypeId } = await pendingOrder({ capacity: 2, quantity: 2 });
+    // The hold has run out (the expiry job has not run yet) and another buyer takes the places.
+    const [rival] = await createBuyers(db, 1);
+    const rivalCart = await fillCart(db, rival!.id, [{ ticketTypeId, quantity: 2 }]);
+    const rivalOrder = await startCheckout(db, checkoutFor(rival!, rivalCart, minutes(16)));
+    if (!rivalOrder.ok) throw new Error(JSON.stringify(rivalOrder.problems));
+
+    const late = payment(order.id, 2500, minutes(17));
+    expect(await settleOrder(db, late)).toEqual({
+      kind: "refund_required",
+      orderId: order.id,
+      number: order.number,
+      amount: 2500,
+      reason: LATE_SOLD_OUT_REASON,
+    });
+    // A replayed notification gives the same answer and records nothing more.
+    expect((await settleOrder(db, { ...late, now: minutes(30) })).kind).toBe("refund_required");
+
+    expect(await soldOf(ticketTypeId)).toBe(0);
+    expect(await db.select().from(tickets).where(eq(tickets.orderId, order.id))).toHaveLength(0);
+    expect(await transactionsOf(order.id)).toEqual([
+      { kind: "charge", status: "succeeded", amount: 2500 },
+      { kind: "refund", status: "pending", amount: 2500 },
+    ]);
+    const [expired] = await db
+      .select({ status: orders.status, reason: orders.failureReason })
+      .from(orders)
+      .where(eq(orders.id, order.id));
+    expect(expired).toEqual({ status: "expired", reason: LATE_SOLD_OUT_REASON });
+    // The rival still pays for what they hold.
+    expect((await settleOrder(db, payment(rivalOrder.order.id, 2500, minutes(18)))).kind).toBe("settled");
+    expect(await soldOf(ticketTypeId)).toBe(2);
+  });
+
+  it("refunds a payment for a cancelled order, and one of the wrong amount", async () => {
+    const { db } = database();
+    const cancelled = await pendingOrder();
+    await cancelOrder(db, { orderId: cancelled.order.id, reason: "Cancelled at the provider", now: minutes(1) });
+    expect(await settleOrder(db, payment(cancelled.order.id, 2500))).toMatchObject({
+      kind: "refund_required",
+      reason: CANCELLED_ORDER_REASON,
+    });
+    expect(await soldOf(cancelled.ticketTypeId)).toBe(0);
+
+    const short = await pendingOrder();
+    expect(await settleOrder(db, payment(short.order.id, 100))).toEqual({
+      kind: "amount_mismatch",
+      orderId: short.order.id,
+      number: short.order.number,
+      expected: 2500,
+      received: 100,
+    });
+    expect((await settleOrder(db, payment(short.order.id, 100))).kind).toBe("amount_mismatch");
+    expect(await transactionsOf(short.order.id)).toEqual([
+      { kind: "charge", status: "succeeded", amount: 100 },
+      { kind: "refund", status: "pending", amount: 100 },
+    ]);
+    const [stillPending] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, short.order.id));
+    expect(stillPending!.status).toBe("pending");
+    expect((await settleOrder(db, { ...payment(short.order.id, 2500), currency: "EUR" })).kind).toBe("amount_mismatch");
+  });
+
+  it("refunds a second, different payment for an order already paid", async () => {
+    const { db } = database();
+    const { order, ticketTypeId } = await pendingOrder();
+    expect((await settleOrder(db, payment(order.id, 2500))).kind).toBe("settled");
+    const second = await settleOrder(db, payment(order.id, 2500, minutes(6), "pay_second"));
+    expect(second).toMatchObject({ kind: "refund_required", reason: DUPLICATE_PAYMENT_REASON });
+    expect(await settleOrder(db, payment(order.id, 2500, minutes(7), "pay_second"))).toMatchObject({
+      kind: "refund_required",
+      reason: DUPLICATE_PAYMENT_REASON,
+    });
+    expect(await soldOf(ticketTypeId)).toBe(2);
+    expect(await transactionsOf(order.id)).toEqual([
+      { kind: "charge", status: "succeeded", amount: 2500 },
+      { kind: "charge", status: "succeeded", amount: 2500 },
+      { kind: "refund", status: "pending", amount: 2500 },
+    ]);
+  });
+
+  it("refunds a payment for an event cancelled while the buyer was paying", async () => {
+    const { db } = database();
+    const { order, eventId, ticketTypeId } = await pendingOrder();
+    await db.update(events).set({ status: "cancelled" }).where(eq(events.id, eventId));
+    expect(await settleOrder(db, payment(order.id, 2500))).toMatchObject({
+      kind: "refund_required",
+      reason: EVENT_CANCELLED_REASON,
+    });
+    expect(await soldOf(ticketTypeId)).toBe(0);
+    const [cancelled] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, order.id));
+    expect(cancelled!.status).toBe("cancelled");
+    expect((await availabilityByTicketType(db, [ticketTypeId], minutes(5))).get(ticketTypeId)!.held).toBe(0);
+  });
+
+  it("knows no order for another provider or an unknown id", async () => {
+    const { db } = database();
+    const { order } = await pendingOrder();
+    expect(await settleOrder(db, { ...payment(order.id, 2500), provider: "stripe" })).toEqual({ kind: "not_found" });
+    expect(await settleOrder(db, payment("00000000-0000-4000-8000-000000000000", 2500))).toEqual({
+      kind: "not_found",
+    });
+  });
+});
+
+describe("payment notifications", () => {
+  it("are handled until one delivery has been processed, then answered as duplicates", async () => {
+    const { db } = database();
+    const event = { provider: "stripe" as const, eventId: "evt_1", type: "checkout.session.completed", now: NOW };
+    expect(await receivePaymentEvent(db, event)).toBe("handle");
+    // The first delivery failed before it finished: the provider's retry is handled again.
+    expect(await receivePaymentEvent(db, { ...event, now: minutes(1) })).toBe("handle");
+    await markPaymentEventProcessed(db, { ...event, now: minutes(1) });
+    expect(await receivePaymentEvent(db, { ...event, now: minutes(2) })).toBe("duplicate");
+    expect(await receivePaymentEvent(db, { ...event, provider: "test" })).toBe("handle");
+  });
+});

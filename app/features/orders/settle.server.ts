@@ -1,0 +1,327 @@
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import { releaseHolds } from "~/features/checkout/holds.server";
+import { ticketRemaining } from "~/features/events/sales";
+import { newTicketCode } from "~/features/tickets/ticket-codes.server";
+import { readTicketStock } from "~/features/tickets/ticket-stock.server";
+import type { Db } from "~/server/db/client.server";
+import { transactionWithRetry } from "~/server/db/retry.server";
+import {
+  cartItems,
+  carts,
+  holds,
+  type OrderStatus,
+  orderItems,
+  orders,
+  type PaymentProvider,
+  tickets,
+  ticketTypes,
+  transactions,
+} from "../../../db/schema";
+import { recordOrderChanges } from "./order-history.server";
+
+export type SettleInput = {
+  orderId: string;
+  provider: PaymentProvider;
+  /** The provider's id for the payment (Stripe PaymentIntent, or the test checkout's). */
+  paymentReference: string;
+  /** What the provider says was paid, in minor units. */
+  amount: number;
+  /** When the provider says which currency was paid (Stripe does), it must be the order's. */
+  currency?: string;
+  now: Date;
+};
+
+export type SettleOutcome =
+  | { kind: "settled"; orderId: string; number: number; tickets: number; late: boolean }
+  | { kind: "already_settled"; orderId: string; number: number }
+  /** Money arrived that cannot be honoured; a pending refund of it has been recorded. */
+  | { kind: "refund_required"; orderId: string; number: number; amount: number; reason: string }
+  | { kind: "not_found" }
+  /** The payment is not the order's total; the order stays unpaid and the money is refunded. */
+  | { kind: "amount_mismatch"; orderId: string; number: number; expected: number; received: number };
+
+export const LATE_SOLD_OUT_REASON =
+  "The payment arrived after the places were released, and they are no longer available";
+export const CANCELLED_ORDER_REASON = "The order had been cancelled when the payment arrived";
+export const DUPLICATE_PAYMENT_REASON = "The order had already been paid by another payment";
+export const EVENT_CANCELLED_REASON = "The event was cancelled or has ended";
+
+const SETTLED_STATUSES: OrderStatus[] = ["paid", "fulfilled", "refunded", "partly_refunded"];
+
+/**
+ * Turns a payment into a paid order, exactly once (PRODUCT.md "Payment": a repeated or
+ * out-of-order notification never pays, issues or emails twice). The test checkout and the Stripe
+ * webhook both call this. In one transaction, with the stock rows locked in the same order as
+ * checkout (events, then ticket types), then the order row:
+ * - a payment already recorded answers as before (already settled, or refund required);
+ * - a pending order whose holds are still live: holds become sales, tickets are issued;
+ * - a payment after the holds ran out: availability is checked again under the locks and the
+ *   order is honoured if the places are still free, otherwise the money is marked for refund;
+ * - a payment for a cancelled or already paid order, or of the wrong amount: marked for refund.
+ * Every refund decision is stored as a pending refund transaction beside the charge, in the
+ * same transaction, for the payments job to send to the provider.
+ */
+export async function settleOrder(db: Db, input: SettleInput): Promise<SettleOutcome> {
+  return transactionWithRetry(db, (tx) => settleIn(tx, input));
+}
+
+type Order = { id: string; number: number; total: number; currency: string; userId: string | null };
+
+async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
+  const { now } = input;
+  const [found] = await tx
+    .select({
+      id: orders.id,
+      number: orders.number,
+      total: orders.total,
+      currency: orders.currency,
+      provider: orders.provider,
+      userId: orders.userId,
+    })
+    .from(orders)
+    .where(eq(orders.id, input.orderId));
+  if (!found || found.provider !== input.provider) return { kind: "not_found" };
+  const order: Order = found;
+
+  // Order lines never change after checkout, so they can be read before the locks.
+  const items = await tx
+    .select({
+      id: orderItems.id,
+      ticketTypeId: orderItems.ticketTypeId,
+      eventId: orderItems.eventId,
+      quantity: orderItems.quantity,
+      attendeeNames: orderItems.attendeeNames,
+    })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, order.id));
+  const stock = await readTicketStock(
+    tx,
+    items.map((item) => item.eventId!),
+    now,
+    { lock: true },
+  );
+  const [locked] = await tx
+    .select({ status: orders.status, failureReason: orders.failureReason, paymentId: orders.providerPaymentId })
+    .from(orders)
+    .where(eq(orders.id, order.id))
+    .for("update");
+  const status = locked!.status;
+
+  if (SETTLED_STATUSES.includes(status) && locked!.paymentId === input.paymentReference) {
+    return { kind: "already_settled", orderId: order.id, number: order.number };
+  }
+  const [recorded] = await tx
+    .select({ orderId: transactions.orderId, amount: transactions.amount, reason: transactions.reason })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.provider, input.provider),
+        eq(transactions.providerReference, input.paymentReference),
+        eq(transactions.kind, "charge"),
+      ),
+    );
+  if (recorded) {
+    if (recorded.orderId !== order.id) return { kind: "not_found" };
+    // This payment was already refused (a replayed notification): answer the same way again.
+    if (recorded.amount !== order.total) return mismatch(order, input);
+    return refundOutcome(order, input, recorded.reason ?? locked!.failureReason ?? LATE_SOLD_OUT_REASON);
+  }
+
+  if (SETTLED_STATUSES.includes(status)) return refundPayment(tx, order, status, input, DUPLICATE_PAYMENT_REASON);
+  if (status === "cancelled") return refundPayment(tx, order, status, input, CANCELLED_ORDER_REASON);
+
+  if (input.amount !== order.total || (input.currency && input.currency.toUpperCase() !== order.currency)) {
+    await refundPayment(tx, order, status, input, "The amount paid was not the order's total");
+    return mismatch(order, input);
+  }
+
+  // Live holds already count these places as taken; without them, the places must still be free.
+  const liveHolds = await tx
+    .select({ ticketTypeId: holds.ticketTypeId, quantity: holds.quantity })
+    .from(holds)
+    .where(and(eq(holds.orderId, order.id), eq(holds.status, "active"), gt(holds.expiresAt, now)));
+  const held = new Map<string, number>();
+  for (const hold of liveHolds) held.set(hold.ticketTypeId!, (held.get(hold.ticketTypeId!) ?? 0) + hold.quantity);
+  const late = items.some((item) => (held.get(item.ticketTypeId!) ?? 0) < item.quantity);
+  for (const [ticketTypeId, quantity] of held) stock.take(ticketTypeId, -quantity);
+
+  for (const item of items) {
+    const event = stock.events.get(item.eventId!)!;
+    if (event.status === "cancelled" || now >= event.endsAt) {
+      return refuse(tx, order, status, input, EVENT_CANCELLED_REASON, "cancelled");
+    }
+    if (late) {
+      const type = stock.types.get(item.ticketTypeId!)!;
+      const remaining = ticketRemaining(event, type, stock.typesOfEvent(event.id));
+      if (remaining !== null && remaining < item.quantity)
+        return refuse(tx, order, status, input, LATE_SOLD_OUT_REASON, "expired");
+      stock.take(type.id, item.quantity);
+    }
+  }
+
+  // The status condition makes the change happen once even if the row lock were ever dropped.
+  const paid = await tx
+    .update(orders)
+    .set({
+      status: "paid",
+      paidAt: now,
+      providerPaymentId: input.paymentReference,
+      failureReason: null,
+      updatedAt: now,
+    })
+    .where(and(eq(orders.id, order.id), inArray(orders.status, ["pending", "expired"])))
+    .returning({ id: orders.id });
+  if (paid.length === 0) return { kind: "already_settled", orderId: order.id, number: order.number };
+
+  await tx.update(holds).set({ status: "converted", updatedAt: now }).where(eq(holds.orderId, order.id));
+  const issued: (typeof tickets.$inferInsert)[] = [];
+  for (const item of items) {
+    // The CHECK sold <= capacity is the last line of defence; the locked count above is the rule.
+    await tx
+      .update(ticketTypes)
+      .set({ sold: sql`${ticketTypes.sold} + ${item.quantity}`, updatedAt: now })
+      .where(eq(ticketTypes.id, item.ticketTypeId!));
+    for (let index = 0; index < item.quantity; index++) {
+      issued.push({
+        orderItemId: item.id,
+        orderId: order.id,
+        ticketTypeId: item.ticketTypeId!,
+        eventId: item.eventId!,
+        userId: order.userId,
+        attendeeName: item.attendeeNames[index] || null,
+        code: newTicketCode(),
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+  }
+  if (issued.length > 0) await tx.insert(tickets).values(issued);
+  // A free order settles with nothing charged, and so no charge to record.
+  if (input.amount > 0) {
+    await tx.insert(transactions).values({
+      orderId: order.id,
+      kind: "charge",
+      status: "succeeded",
+      amount: input.amount,
+      currency: order.currency,
+      provider: input.provider,
+      providerReference: input.paymentReference,
+      createdAt: now,
+      completedAt: now,
+    });
+  }
+  await recordOrderChanges(tx, [
+    {
+      orderId: order.id,
+      fromStatus: status,
+      toStatus: "paid",
+      note: late ? "Paid after the hold ran out; the places were still free" : "Paid",
+      at: now,
+    },
+  ]);
+
+  // What was bought leaves the member's cart; anything else they added meanwhile stays.
+  if (order.userId) {
+    await tx.delete(cartItems).where(
+      and(
+        inArray(cartItems.cartId, tx.select({ id: carts.id }).from(carts).where(eq(carts.userId, order.userId))),
+        inArray(
+          cartItems.ticketTypeId,
+          items.map((item) => item.ticketTypeId!),
+        ),
+      ),
+    );
+  }
+  return { kind: "settled", orderId: order.id, number: order.number, tickets: issued.length, late };
+}
+
+/**
+ * A payment that cannot be honoured: the order ends expired (its places went to others) or
+ * cancelled (its event did), its holds go, and the money goes back.
+ */
+async function refuse(
+  tx: Db,
+  order: Order,
+  status: OrderStatus,
+  input: SettleInput,
+  reason: string,
+  outcome: "expired" | "cancelled",
+) {
+  // An order that already expired stays expired; only the reason is brought up to date.
+  const toStatus = status === "pending" || outcome === "cancelled" ? outcome : status;
+  await tx
+    .update(orders)
+    .set({ status: toStatus, failureReason: reason, updatedAt: input.now })
+    .where(eq(orders.id, order.id));
+  await releaseHolds(tx, [order.id], input.now);
+  return refundPayment(tx, order, status, input, reason, toStatus);
+}
+
+/**
+ * Records the payment and a pending refund of all of it. The order's status is left as it is
+ * (or set by the caller); the history says why the money goes back.
+ */
+async function refundPayment(
+  tx: Db,
+  order: Order,
+  status: OrderStatus,
+  input: SettleInput,
+  reason: string,
+  toStatus: OrderStatus = status,
+): Promise<SettleOutcome> {
+  const currency = (input.currency ?? order.currency).toUpperCase();
+  if (input.amount <= 0) {
+    await recordOrderChanges(tx, [{ orderId: order.id, fromStatus: status, toStatus, note: reason, at: input.now }]);
+    return refundOutcome(order, input, reason);
+  }
+  const [charge] = await tx
+    .insert(transactions)
+    .values({
+      orderId: order.id,
+      kind: "charge",
+      status: "succeeded",
+      amount: input.amount,
+      currency,
+      provider: input.provider,
+      providerReference: input.paymentReference,
+      reason,
+      createdAt: input.now,
+      completedAt: input.now,
+    })
+    .returning({ id: transactions.id });
+  await tx.insert(transactions).values({
+    orderId: order.id,
+    kind: "refund",
+    status: "pending",
+    amount: input.amount,
+    currency,
+    provider: input.provider,
+    chargeId: charge!.id,
+    reason,
+    createdAt: input.now,
+  });
+  await recordOrderChanges(tx, [
+    {
+      orderId: order.id,
+      fromStatus: status,
+      toStatus,
+      note: `Payment ${input.paymentReference} to be refunded: ${reason}`,
+      at: input.now,
+    },
+  ]);
+  return refundOutcome(order, input, reason);
+}
+
+function mismatch(order: Order, input: SettleInput): SettleOutcome {
+  return {
+    kind: "amount_mismatch",
+    orderId: order.id,
+    number: order.number,
+    expected: order.total,
+    received: input.amount,
+  };
+}
+
+function refundOutcome(order: Order, input: SettleInput, reason: string): SettleOutcome {
+  return { kind: "refund_required", orderId: order.id, number: order.number, amount: input.amount, reason };
+}

@@ -1,0 +1,49 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { type TicketStatus, tickets, ticketTypes, users } from "../../../db/schema";
+
+export type CheckedTicket = { id: string; attendeeName: string | null; ticketTypeName: string };
+
+export type CheckInOutcome =
+  | { kind: "checked_in"; ticket: CheckedTicket }
+  /** A second scan says when and by whom it was first checked in (PRODUCT.md "Tickets"). */
+  | { kind: "already_checked_in"; ticket: CheckedTicket; checkedInAt: Date; checkedInBy: string | null }
+  | { kind: "not_valid"; ticket: CheckedTicket; status: Exclude<TicketStatus, "valid" | "checked_in"> }
+  /** No such code, or a ticket for another event: the scanner cannot tell them apart. */
+  | { kind: "not_found" };
+
+/**
+ * Checks a ticket in at the gate. The conditional update lets exactly one of two scanners that
+ * read the same ticket at once admit it; the other is told who did and when. `code` is the plain
+ * code: a scanned QR goes through `verifySignedTicketCode` first, a typed one through
+ * `normaliseTicketCode`.
+ */
+export async function checkInTicket(
+  db: Db,
+  input: { code: string; eventId: string; staffId: string; now: Date },
+): Promise<CheckInOutcome> {
+  const [admitted] = await db
+    .update(tickets)
+    .set({ status: "checked_in", checkedInAt: input.now, checkedInBy: input.staffId, updatedAt: input.now })
+    .where(and(eq(tickets.code, input.code), eq(tickets.eventId, input.eventId), eq(tickets.status, "valid")))
+    .returning({ id: tickets.id });
+
+  const [ticket] = await db
+    .select({
+      id: tickets.id,
+      attendeeName: tickets.attendeeName,
+      ticketTypeName: ticketTypes.name,
+      status: tickets.status,
+      checkedInAt: tickets.checkedInAt,
+      checkedInBy: users.name,
+    })
+    .from(tickets)
+    .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
+    .leftJoin(users, eq(users.id, tickets.checkedInBy))
+    .where(and(eq(tickets.code, input.code), eq(tickets.eventId, input.eventId)));
+  if (!ticket) return { kind: "not_found" };
+  const { status, checkedInAt, checkedInBy, ...shown } = ticket;
+  if (admitted) return { kind: "checked_in", ticket: shown };
+  if (status === "cancelled" || status === "refunded") return { kind: "not_valid", ticket: shown, status };
+  return { kind: "already_checked_in", ticket: shown, checkedInAt: checkedInAt ?? input.now, checkedInBy };
+}

@@ -1,0 +1,134 @@
+import { and, asc, eq, gt, inArray, notInArray, sql } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { events, holds, orders, ticketTypes } from "../../../db/schema";
+import type { LineEvent, LineTicketType } from "./ticket-lines";
+
+/**
+ * Ticket stock: how many places are sold and held. A hold counts while it is active and its
+ * `expires_at` is still ahead, so an expired hold frees its places at read time, whether or not
+ * the expiry job has run yet.
+ */
+function activeHold(now: Date) {
+  return and(eq(holds.status, "active"), gt(holds.expiresAt, now));
+}
+
+export type TicketAvailability = { sold: number; held: number };
+
+/**
+ * Sold and actively held places for each ticket type, in one query, for the event page and the
+ * cart to pass to the pure sales functions (`held`). `exceptUserId` leaves out the holds of that
+ * member's own unpaid orders: starting checkout again replaces that order, so its places are
+ * theirs to choose again.
+ */
+export async function availabilityByTicketType(
+  db: Db,
+  ticketTypeIds: readonly string[],
+  now: Date,
+  options: { exceptUserId?: string } = {},
+): Promise<Map<string, TicketAvailability>> {
+  const result = new Map<string, TicketAvailability>();
+  if (ticketTypeIds.length === 0) return result;
+  const own = options.exceptUserId
+    ? notInArray(
+        holds.orderId,
+        db
+          .select({ id: orders.id })
+          .from(orders)
+          .where(and(eq(orders.userId, options.exceptUserId), eq(orders.status, "pending"))),
+      )
+    : undefined;
+  const rows = await db
+    .select({
+      id: ticketTypes.id,
+      sold: ticketTypes.sold,
+      held: sql<number>`coalesce(sum(${holds.quantity}), 0)::int`,
+    })
+    .from(ticketTypes)
+    .leftJoin(holds, and(eq(holds.ticketTypeId, ticketTypes.id), activeHold(now), own))
+    .where(inArray(ticketTypes.id, [...ticketTypeIds]))
+    .groupBy(ticketTypes.id);
+  for (const row of rows) result.set(row.id, { sold: row.sold, held: Number(row.held) });
+  return result;
+}
+
+const lineEventColumns = {
+  id: events.id,
+  title: events.title,
+  status: events.status,
+  startsAt: events.startsAt,
+  endsAt: events.endsAt,
+  timeZone: events.timeZone,
+  salesStartAt: events.salesStartAt,
+  salesEndAt: events.salesEndAt,
+  capacity: events.capacity,
+};
+
+const lineTicketTypeColumns = {
+  id: ticketTypes.id,
+  eventId: ticketTypes.eventId,
+  name: ticketTypes.name,
+  price: ticketTypes.price,
+  capacity: ticketTypes.capacity,
+  maxPerOrder: ticketTypes.maxPerOrder,
+  days: ticketTypes.days,
+  salesStartAt: ticketTypes.salesStartAt,
+  salesEndAt: ticketTypes.salesEndAt,
+  hidden: ticketTypes.hidden,
+  sold: ticketTypes.sold,
+};
+
+/** Events and every ticket type of them, with `held` filled in: what the line rules read. */
+export type TicketStock = {
+  events: Map<string, LineEvent>;
+  types: Map<string, LineTicketType & { held: number }>;
+  typesOfEvent(eventId: string): (LineTicketType & { held: number })[];
+  /** Counts places as taken by the order being made, so its next line sees them gone. */
+  take(ticketTypeId: string, quantity: number): void;
+};
+
+/**
+ * Reads the stock of these events for a decision that must not race, locking rows in the one
+ * order every money path uses (ADR 0007): the events by id, then all their ticket types by id.
+ * Until the transaction ends nobody else can hold, sell or release places of these events, so
+ * capacity − sold − held read here stays true. `FOR NO KEY UPDATE` rather than `FOR UPDATE`:
+ * it excludes the other checkouts just the same, but lets inserts whose foreign keys point at
+ * these rows (holds, tickets) go ahead without waiting.
+ *
+ * `lock: false` reads the same numbers without locks, for advice such as the cart's messages.
+ */
+export async function readTicketStock(
+  db: Db,
+  eventIds: readonly string[],
+  now: Date,
+  options: { lock: boolean; exceptUserId?: string },
+): Promise<TicketStock> {
+  const ids = [...new Set(eventIds)].sort();
+  const eventQuery = db.select(lineEventColumns).from(events).where(inArray(events.id, ids)).orderBy(asc(events.id));
+  const eventRows = ids.length === 0 ? [] : options.lock ? await eventQuery.for("no key update") : await eventQuery;
+  const typeQuery = db
+    .select(lineTicketTypeColumns)
+    .from(ticketTypes)
+    .where(inArray(ticketTypes.eventId, ids))
+    .orderBy(asc(ticketTypes.id));
+  const typeRows = ids.length === 0 ? [] : options.lock ? await typeQuery.for("no key update") : await typeQuery;
+  const availability = await availabilityByTicketType(
+    db,
+    typeRows.map((type) => type.id),
+    now,
+    options,
+  );
+
+  const eventMap = new Map(eventRows.map((event) => [event.id, event]));
+  const types = new Map(typeRows.map((type) => [type.id, { ...type, held: availability.get(type.id)?.held ?? 0 }]));
+  const byEvent = new Map<string, (LineTicketType & { held: number })[]>();
+  for (const type of types.values()) byEvent.set(type.eventId, [...(byEvent.get(type.eventId) ?? []), type]);
+  return {
+    events: eventMap,
+    types,
+    typesOfEvent: (eventId) => byEvent.get(eventId) ?? [],
+    take(ticketTypeId, quantity) {
+      const type = types.get(ticketTypeId);
+      if (type) type.held += quantity;
+    },
+  };
+}

@@ -1,0 +1,325 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnyPgColumn,
+  bigint,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { users } from "./accounts";
+import { events, ticketTypes } from "./events";
+
+/**
+ * What a cart line, an order line or a hold is for. One cart, one order and one hold flow serve
+ * every kind (PRODUCT.md "/cart"); each kind has its own nullable reference column, and a check
+ * constraint makes the row's kind and its reference agree, so the database still enforces every
+ * foreign key. Tickets now; merch variants, draw entries and show-car application fees add
+ * their kind and column here.
+ */
+export const ITEM_KINDS = ["ticket"] as const;
+export type ItemKind = (typeof ITEM_KINDS)[number];
+
+export const ORDER_STATUSES = [
+  "pending",
+  "paid",
+  "fulfilled",
+  "expired",
+  "cancelled",
+  "refunded",
+  "partly_refunded",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const PAYMENT_PROVIDERS = ["test", "stripe"] as const;
+export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
+
+export const HOLD_STATUSES = ["active", "converted", "released"] as const;
+export const TICKET_STATUSES = ["valid", "checked_in", "cancelled", "refunded"] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+export const TRANSACTION_KINDS = ["charge", "refund"] as const;
+/** A refund is recorded as pending first and sent to the provider by the payments job. */
+export const TRANSACTION_STATUSES = ["pending", "succeeded", "failed"] as const;
+
+/**
+ * A member's cart, or a visitor's: visitors can fill a cart before they have an account
+ * (PRODUCT.md "/cart"). A visitor's cart is found by the SHA-256 of a random token kept in their
+ * cookie, so the table never holds a value that would let someone else open it.
+ */
+export const carts = pgTable(
+  "carts",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    visitorTokenHash: text("visitor_token_hash"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("carts_user_id_key").on(table.userId),
+    uniqueIndex("carts_visitor_token_hash_key").on(table.visitorTokenHash),
+    // Abandoned visitor carts are cleared by age.
+    index("carts_updated_at_idx").on(table.updatedAt),
+    check("carts_one_owner", sql`num_nonnulls(${table.userId}, ${table.visitorTokenHash}) = 1`),
+  ],
+);
+
+/** The most of one line a cart or an order can carry, far above any per-order maximum. */
+export const MAX_LINE_QUANTITY = 1000;
+
+export const cartItems = pgTable(
+  "cart_items",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    cartId: uuid("cart_id")
+      .notNull()
+      .references(() => carts.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ITEM_KINDS }).notNull(),
+    ticketTypeId: uuid("ticket_type_id").references(() => ticketTypes.id, { onDelete: "cascade" }),
+    quantity: integer("quantity").notNull(),
+    /** Multi-day passes: one name per ticket, in order; blank until the buyer fills them in. */
+    attendeeNames: text("attendee_names").array().notNull().default(sql`'{}'::text[]`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("cart_items_cart_ticket_type_key").on(table.cartId, table.ticketTypeId),
+    index("cart_items_ticket_type_idx").on(table.ticketTypeId),
+    check("cart_items_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
+    check("cart_items_ticket_reference", sql`(${table.kind} = 'ticket') = (${table.ticketTypeId} is not null)`),
+  ],
+);
+
+/**
+ * An order: made when the buyer starts paying, with every price copied from the catalogue at
+ * that moment (never from a form). `number` is the human reference (PL-000123); numbers come
+ * from an identity sequence, so a checkout that rolls back leaves a gap, which is harmless.
+ * Orders outlive the accounts that placed them (PRODUCT.md "Accounts").
+ */
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    number: bigint("number", { mode: "number" }).notNull().generatedAlwaysAsIdentity({ startWith: 1 }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    email: text("email").notNull(),
+    status: text("status", { enum: ORDER_STATUSES }).notNull().default("pending"),
+    currency: text("currency").notNull(),
+    subtotal: integer("subtotal").notNull(),
+    shipping: integer("shipping").notNull().default(0),
+    total: integer("total").notNull(),
+    /** When the places held for this order are given back if it is still unpaid. */
+    holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }),
+    provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
+    /** Stripe Checkout Session id, or the test checkout's session. */
+    providerSessionId: text("provider_session_id"),
+    /** The payment that settled the order (Stripe PaymentIntent id, or the test checkout's). */
+    providerPaymentId: text("provider_payment_id"),
+    /** Sent with the Pay form, so a double submission finds the order the first one made. */
+    idempotencyKey: text("idempotency_key"),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** Why the order was cancelled, expired unpaid, or could not be honoured. */
+    failureReason: text("failure_reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("orders_number_key").on(table.number),
+    uniqueIndex("orders_idempotency_key").on(table.idempotencyKey),
+    uniqueIndex("orders_provider_session_key")
+      .on(table.provider, table.providerSessionId)
+      .where(sql`${table.providerSessionId} is not null`),
+    index("orders_user_idx").on(table.userId, table.createdAt),
+    index("orders_pending_expiry_idx").on(table.holdExpiresAt).where(sql`${table.status} = 'pending'`),
+    index("orders_status_idx").on(table.status, table.createdAt),
+    check("orders_amounts_non_negative", sql`${table.subtotal} >= 0 and ${table.shipping} >= 0`),
+    check("orders_total_adds_up", sql`${table.total} = ${table.subtotal} + ${table.shipping}`),
+  ],
+);
+
+/**
+ * One line of an order, with what the buyer saw: the description and unit price are copied when
+ * the order is made, so later catalogue edits never change an order.
+ */
+export const orderItems = pgTable(
+  "order_items",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ITEM_KINDS }).notNull(),
+    // Restrict: an event or ticket type that has orders cannot be deleted, only cancelled.
+    ticketTypeId: uuid("ticket_type_id").references(() => ticketTypes.id, { onDelete: "restrict" }),
+    eventId: uuid("event_id").references(() => events.id, { onDelete: "restrict" }),
+    /** "Summer Sunday Meet — Weekend pass". */
+    description: text("description").notNull(),
+    unitPrice: integer("unit_price").notNull(),
+    quantity: integer("quantity").notNull(),
+    attendeeNames: text("attendee_names").array().notNull().default(sql`'{}'::text[]`),
+    refundedQuantity: integer("refunded_quantity").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("order_items_order_idx").on(table.orderId),
+    index("order_items_ticket_type_idx").on(table.ticketTypeId),
+    check("order_items_unit_price_non_negative", sql`${table.unitPrice} >= 0`),
+    check("order_items_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
+    check(
+      "order_items_refunded_within_quantity",
+      sql`${table.refundedQuantity} >= 0 and ${table.refundedQuantity} <= ${table.quantity}`,
+    ),
+    check(
+      "order_items_ticket_reference",
+      sql`(${table.kind} = 'ticket') = (${table.ticketTypeId} is not null and ${table.eventId} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * Places set aside while the buyer pays (PRODUCT.md "Business rules": available = capacity −
+ * sold − active holds). A hold counts only while it is active and not past `expires_at`, so an
+ * expired hold frees its places at once, before the expiry job marks it released. Paying turns
+ * it into a sale (converted).
+ */
+export const holds = pgTable(
+  "holds",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ITEM_KINDS }).notNull(),
+    ticketTypeId: uuid("ticket_type_id").references(() => ticketTypes.id, { onDelete: "restrict" }),
+    eventId: uuid("event_id").references(() => events.id, { onDelete: "restrict" }),
+    quantity: integer("quantity").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    status: text("status", { enum: HOLD_STATUSES }).notNull().default("active"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("holds_order_idx").on(table.orderId),
+    // The availability sums read only active holds, per ticket type and per event.
+    index("holds_active_ticket_type_idx").on(table.ticketTypeId).where(sql`${table.status} = 'active'`),
+    index("holds_active_event_idx").on(table.eventId).where(sql`${table.status} = 'active'`),
+    index("holds_active_expiry_idx").on(table.expiresAt).where(sql`${table.status} = 'active'`),
+    check("holds_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
+    check(
+      "holds_ticket_reference",
+      sql`(${table.kind} = 'ticket') = (${table.ticketTypeId} is not null and ${table.eventId} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * An e-ticket. `code` is 128 random bits (Crockford base32): unguessable, so it is both what
+ * staff may type at the gate and what the signed QR carries.
+ */
+export const tickets = pgTable(
+  "tickets",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    orderItemId: uuid("order_item_id")
+      .notNull()
+      .references(() => orderItems.id, { onDelete: "cascade" }),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    ticketTypeId: uuid("ticket_type_id")
+      .notNull()
+      .references(() => ticketTypes.id, { onDelete: "restrict" }),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "restrict" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    attendeeName: text("attendee_name"),
+    code: text("code").notNull(),
+    status: text("status", { enum: TICKET_STATUSES }).notNull().default("valid"),
+    checkedInAt: timestamp("checked_in_at", { withTimezone: true }),
+    checkedInBy: text("checked_in_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("tickets_code_key").on(table.code),
+    index("tickets_order_idx").on(table.orderId),
+    index("tickets_order_item_idx").on(table.orderItemId),
+    index("tickets_user_idx").on(table.userId),
+    index("tickets_event_idx").on(table.eventId, table.status),
+  ],
+);
+
+/**
+ * Money that moved, or is due to move: a charge when a payment arrives, a refund when money goes
+ * back. A refund is recorded as pending in the same transaction as the decision to make it, and
+ * the payments job sends it to the provider and fills in the reference; that way a crash between
+ * the two can never lose a refund. A provider reference is recorded once (webhook replays).
+ */
+export const transactions = pgTable(
+  "transactions",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: TRANSACTION_KINDS }).notNull(),
+    status: text("status", { enum: TRANSACTION_STATUSES }).notNull(),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
+    providerReference: text("provider_reference"),
+    /** For a refund: the charge it gives back. */
+    chargeId: uuid("charge_id").references((): AnyPgColumn => transactions.id, { onDelete: "set null" }),
+    reason: text("reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("transactions_order_idx").on(table.orderId, table.createdAt),
+    uniqueIndex("transactions_provider_reference_key")
+      .on(table.provider, table.providerReference)
+      .where(sql`${table.providerReference} is not null`),
+    index("transactions_pending_idx").on(table.createdAt).where(sql`${table.status} = 'pending'`),
+    check("transactions_amount_positive", sql`${table.amount} > 0`),
+  ],
+);
+
+/** Every change of an order's status, with who made it and why (PRODUCT.md "Orders"). */
+export const orderHistory = pgTable(
+  "order_history",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    fromStatus: text("from_status", { enum: ORDER_STATUSES }),
+    toStatus: text("to_status", { enum: ORDER_STATUSES }).notNull(),
+    note: text("note"),
+    /** Null when the buyer, the provider or a job made the change. */
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("order_history_order_idx").on(table.orderId, table.createdAt)],
+);
+
+/**
+ * Provider notifications already handled, so a replayed webhook is acknowledged without being
+ * processed twice (PRODUCT.md "Payment").
+ */
+export const paymentEvents = pgTable(
+  "payment_events",
+  {
+    provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
+);
