@@ -432,7 +432,7 @@ function coast(art: Extract<CoverArt, { scene: "coast" }>, random: () => number)
     <circle cx="${moonX}" cy="190" r="64" fill="#fff4d6"/>
     <rect y="${horizon}" width="${WIDTH}" height="${HEIGHT - horizon}" fill="url(#ground)"/>
     ${glints}
-    <path d="M1000 ${horizon} C1100 ${horizon - 60} 1240 ${horizon - 90} 1380 ${horizon - 96} L1620 ${horizon - 100} L1620 ${shore} L1120 ${shore} C1200 600 1100 500 1000 ${horizon} Z" fill="#05060b"/>
+    <path d="M900 ${horizon + 4} L926 ${horizon - 34} C1010 ${horizon - 62} 1160 ${horizon - 86} 1380 ${horizon - 96} L1620 ${horizon - 100} L1620 ${shore} L1000 ${shore} L972 ${horizon + 170} L948 ${horizon + 80} Z" fill="#05060b"/>
     <path d="M1372 ${horizon - 94} L1378 ${horizon - 170} L1396 ${horizon - 170} L1402 ${horizon - 94} Z" fill="#e9eaec"/>
     <rect x="1372" y="${horizon - 186}" width="30" height="16" fill="#fff6b0"/>
     <path d="M1387 ${horizon - 178} L560 ${horizon - 300} L560 ${horizon - 190} Z" fill="url(#beam)" opacity="0.5"/>
@@ -440,8 +440,8 @@ function coast(art: Extract<CoverArt, { scene: "coast" }>, random: () => number)
     ${posts}
     <rect y="${shore - 36}" width="${WIDTH}" height="8" fill="#1a1d26"/>
     ${trail(shore + 40, "#ff2a3a")}
-    ${trail(shore + 130, "#fff6dc")}
-    ${car(art.car, art.palette, "car", { x: 520, groundY: 880, width: 720 })}`;
+    ${trail(shore + 150, "#fff6dc")}
+    ${car(art.car, art.palette, "car", { x: 520, groundY: 836, width: 720 })}`;
 }
 
 /** Layered hills at first light, a road over the crest, a car stopped to watch the sunrise. */
@@ -455,15 +455,19 @@ function hills(art: Extract<CoverArt, { scene: "hills" }>, random: () => number)
       return `<path d="M0 900 L0 ${base} ${points.join(" ")} L1600 900 Z" fill="${shade}"/>`;
     })
     .join("");
-  const road = "M420 900 C560 800 900 790 1000 720 C1080 664 1020 640 1120 610";
+  // A lane climbing into the hills from the road the car has stopped on.
+  const lane = "M260 872 C360 780 520 740 600 680 C680 620 620 580 720 540";
+  const road = "M-40 880 C400 862 900 872 1640 852";
   return `${sky(art.palette, horizon)}
     ${stars(random, 25, 180)}
     <circle cx="520" cy="${horizon - 120}" r="460" fill="url(#haze)"/>
     <circle cx="520" cy="${horizon - 120}" r="110" fill="#ffd58a"/>
     ${layers}
-    <path d="${road}" fill="none" stroke="#2b2530" stroke-width="70" stroke-linecap="round"/>
-    <path d="${road}" fill="none" stroke="#f6e7c8" stroke-width="4" stroke-dasharray="30 26" stroke-opacity="0.7"/>
-    ${car(art.car, art.palette, "car", { x: 880, groundY: 870, width: 660, facing: "right" })}`;
+    <path d="${lane}" fill="none" stroke="#2b2530" stroke-width="46" stroke-linecap="round"/>
+    <path d="${lane}" fill="none" stroke="#f6e7c8" stroke-width="3" stroke-dasharray="22 20" stroke-opacity="0.6"/>
+    <path d="${road}" fill="none" stroke="#1d1a22" stroke-width="96"/>
+    <path d="${road}" fill="none" stroke="#f6e7c8" stroke-width="4" stroke-dasharray="44 36" stroke-opacity="0.7" transform="translate(0 20)"/>
+    ${car(art.car, art.palette, "car", { x: 760, groundY: 872, width: 760, facing: "right" })}`;
 }
 
 export function coverSvg(art: CoverArt, seed: string) {
