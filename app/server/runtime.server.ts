@@ -6,6 +6,7 @@ import { type JobDefinition, type JobQueue, startJobQueue } from "./jobs/queue.s
 import { getLog } from "./log.server";
 import type { MailTransport } from "./mail/mail.server";
 import type { SmsTransport } from "./sms/sms.server";
+import { storageFor } from "./storage/storage.server";
 
 /** Everything a request needs from the process: made once, kept on globalThis. */
 export type Runtime = {
@@ -77,6 +78,6 @@ async function boot(options: { work?: boolean }): Promise<Runtime> {
   globalRuntime.__pitlaneRuntime = runtime;
 
   const seedDemo = env.SEED_DEMO ?? database.engine === "pglite";
-  await seedDemoContent(runtime.db, { demo: seedDemo });
+  await seedDemoContent(runtime.db, { demo: seedDemo, storage: storageFor(env) });
   return runtime;
 }

@@ -8,10 +8,12 @@ import { users } from "../../../db/schema";
 import { createAuth } from "../auth/auth.server";
 import { freshDatabasePerFile } from "../db/test-database";
 import { parseEnv } from "../env.server";
+import { localStorage } from "../storage/storage.server";
 import { DEMO_ACCOUNTS, demoAccountsSeeder, demoSignIns } from "./demo-accounts.server";
 import { seedDemoContent } from "./seed.server";
 
 const database = freshDatabasePerFile();
+const storage = localStorage(mkdtempSync(path.join(tmpdir(), "pitlane-seed-media-")));
 
 describe("demo accounts", () => {
   it("have passwords that are not on the common list", () => {
@@ -23,7 +25,7 @@ describe("demo accounts", () => {
   });
 
   it("are seeded verified and onboarded, one per role", async () => {
-    await seedDemoContent(database().db, { demo: true }, [demoAccountsSeeder]);
+    await seedDemoContent(database().db, { demo: true, storage }, [demoAccountsSeeder]);
 
     const rows = await database()
       .db.select({
@@ -71,7 +73,7 @@ describe("demo accounts", () => {
   });
 
   it("run once per database", async () => {
-    await seedDemoContent(database().db, { demo: true }, [demoAccountsSeeder]);
+    await seedDemoContent(database().db, { demo: true, storage }, [demoAccountsSeeder]);
     const admins = await database()
       .db.select({ id: users.id })
       .from(users)

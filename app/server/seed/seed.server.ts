@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
+import { demoEventsSeeder } from "~/features/events/demo-events.server";
 import { seedRuns } from "../../../db/schema";
 import type { Db } from "../db/client.server";
 import { getLog } from "../log.server";
+import type { Storage } from "../storage/storage.server";
 import { demoAccountsSeeder } from "./demo-accounts.server";
 import { legalPagesSeeder } from "./legal-pages.server";
 
@@ -13,12 +15,15 @@ import { legalPagesSeeder } from "./legal-pages.server";
 export type Seeder = {
   name: string;
   demo: boolean;
-  run(db: Db): Promise<void>;
+  run(db: Db, services: SeedServices): Promise<void>;
 };
 
-export const seeders: Seeder[] = [legalPagesSeeder, demoAccountsSeeder];
+/** What a seeder may use besides the database: demo covers and photos go to the site's storage. */
+export type SeedServices = { storage: Storage };
 
-export async function seedDemoContent(db: Db, options: { demo: boolean }, list: Seeder[] = seeders) {
+export const seeders: Seeder[] = [legalPagesSeeder, demoAccountsSeeder, demoEventsSeeder];
+
+export async function seedDemoContent(db: Db, options: { demo: boolean } & SeedServices, list: Seeder[] = seeders) {
   const log = getLog();
   for (const seeder of list) {
     if (seeder.demo && !options.demo) continue;
@@ -31,7 +36,7 @@ export async function seedDemoContent(db: Db, options: { demo: boolean }, list: 
         .onConflictDoNothing()
         .returning({ name: seedRuns.name });
       if (claimed.length === 0) return;
-      await seeder.run(tx as unknown as Db);
+      await seeder.run(tx as unknown as Db, { storage: options.storage });
       log.info({ seeder: seeder.name }, "seeded");
     });
   }
