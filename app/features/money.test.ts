@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { currencySymbol, formatMoney, MAX_PRICE_MINOR, moneyInputValue, parseMoney } from "./money";
+import { currencySymbol, formatMoney, MAX_PRICE_MINOR, minorUnitsPerMajor, moneyInputValue, parseMoney } from "./money";
 
 describe("formatMoney", () => {
   it("shows pounds and pence", () => {
@@ -96,5 +96,20 @@ describe("moneyInputValue", () => {
     for (const pence of [MAX_PRICE_MINOR, MAX_PRICE_MINOR - 1, 1005, 100_005, 4_503_599]) {
       expect(parseMoney(moneyInputValue(pence))).toBe(pence);
     }
+  });
+});
+
+describe("edge cases of typed prices and other currencies", () => {
+  it("refuses a stray leading comma and accepts a space after the symbol", () => {
+    expect(parseMoney(",123")).toBeNull();
+    expect(parseMoney("12,00")).toBeNull();
+    expect(parseMoney("£ 12")).toBe(1200);
+    expect(parseMoney("1,200.50")).toBe(120050);
+  });
+
+  it("knows currencies without minor units", () => {
+    expect(minorUnitsPerMajor("GBP")).toBe(100);
+    expect(minorUnitsPerMajor("JPY")).toBe(1);
+    expect(formatMoney(1250, "JPY")).toBe("JP¥1,250");
   });
 });

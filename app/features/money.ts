@@ -20,10 +20,16 @@ function formatter(currency: string, whole: boolean) {
   return cached;
 }
 
+/** How many minor units make one major unit: 100 for GBP and EUR, 1 for JPY. */
+export function minorUnitsPerMajor(currency: string) {
+  return 10 ** (formatter(currency, false).resolvedOptions().maximumFractionDigits ?? 2);
+}
+
 /** "£12.50"; whole amounts drop the pence ("£15") where a price is shown as a headline. */
 export function formatMoney(minor: number, currency: string, options: { compact?: boolean } = {}) {
-  const whole = options.compact === true && minor % 100 === 0;
-  return formatter(currency, whole).format(minor / 100);
+  const perMajor = minorUnitsPerMajor(currency);
+  const whole = options.compact === true && minor % perMajor === 0;
+  return formatter(currency, whole).format(minor / perMajor);
 }
 
 /** The currency's symbol ("£"), for labels next to price inputs. */
@@ -45,8 +51,8 @@ export const MAX_PRICE_MINOR = 10_000_000;
 export function parseMoney(input: string): number | null {
   const cleaned = input
     .trim()
-    .replace(/^[£$€]/, "")
-    .replace(/,(?=\d{3}(\D|$))/g, "");
+    .replace(/^[£$€]\s*/, "")
+    .replace(/(\d),(?=\d{3}(\D|$))/g, "$1");
   const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(cleaned);
   if (!match) return null;
   const pence = Number(match[1]) * 100 + Number((match[2] ?? "0").padEnd(2, "0"));

@@ -126,8 +126,22 @@ describe("prepareCover", () => {
     const tiny = await photo(100, 100).png().toBuffer();
     expect(await prepareCover(tiny)).toEqual({
       ok: false,
-      message: "This image is too small (100 × 100). Choose one at least 640 pixels wide.",
+      message: "This image is too small (100 × 100 pixels). Choose one at least 640 × 360 pixels.",
     });
+  });
+
+  it("judges size by the 16:9 crop that is kept, so a tall or thin image is not stretched", async () => {
+    for (const [width, height] of [
+      [300, 700],
+      [2000, 200],
+    ] as const) {
+      const image = await photo(width, height).png().toBuffer();
+      expect(await prepareCover(image)).toEqual({
+        ok: false,
+        message: `This image is too small (${width} × ${height} pixels). Choose one at least 640 × 360 pixels.`,
+      });
+    }
+    expect((await prepareCover(await photo(640, 360).png().toBuffer())).ok).toBe(true);
   });
 
   it("answers a damaged JPEG with a message, never an error", async () => {

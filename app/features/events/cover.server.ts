@@ -31,10 +31,11 @@ export async function prepareCover(bytes: Uint8Array): Promise<PreparedCover> {
         message: `This image is too large (${width} × ${height} pixels). Choose one of at most 10000 × 10000 pixels.`,
       };
     }
-    if (Math.max(width, height) < COVER_MIN_WIDTH) {
+    // What counts is the 16:9 crop that will be kept: a tall or very thin image leaves too little.
+    if (Math.min(width, (height * 16) / 9) < COVER_MIN_WIDTH) {
       return {
         ok: false,
-        message: `This image is too small (${width} × ${height}). Choose one at least 640 pixels wide.`,
+        message: `This image is too small (${width} × ${height} pixels). Choose one at least 640 × 360 pixels.`,
       };
     }
     const upright = sharp(bytes, { limitInputPixels: COVER_MAX_PIXELS, failOn: "error" }).autoOrient();
