@@ -31,12 +31,16 @@ const pad = (value: number, length = 2) => String(value).padStart(length, "0");
 
 /** TEXT values (RFC 5545 3.3.11): backslash, semicolon and comma escaped, line breaks as \n. */
 export function escapeText(value: string) {
-  return value
-    .replace(/\\/g, "\\\\")
-    .replace(/;/g, "\\;")
-    .replace(/,/g, "\\,")
-    .replace(/\r\n|\r|\n/g, "\\n")
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
+  return (
+    value
+      .replace(/\\/g, "\\\\")
+      .replace(/;/g, "\\;")
+      .replace(/,/g, "\\,")
+      .replace(/\r\n|\r|\n/g, "\\n")
+      .replace(/\t/g, " ")
+      // Other control characters are not allowed in TEXT at all.
+      .replace(/\p{Cc}/gu, "")
+  );
 }
 
 const encoder = new TextEncoder();
