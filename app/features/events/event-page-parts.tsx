@@ -52,15 +52,17 @@ export function EventHero({ event, sales }: { event: PageEvent; sales: EventPage
               </dd>
             </div>
           </dl>
-          {live && sales.fromPrice !== null ? (
-            <p className="mt-6 flex flex-wrap items-center gap-3">
-              <a
-                href="#tickets"
-                className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
-              >
-                Tickets {sales.fromPrice > 0 ? `from ${price(sales.fromPrice)}` : "· Free"}
-              </a>
-              {sales.state === "sold_out" ? <span className="font-bold">Sold out</span> : null}
+          {live ? (
+            <p className="mt-7 flex flex-wrap items-center gap-3">
+              {sales.fromPrice !== null && (sales.state === "on_sale" || sales.state === "not_yet") ? (
+                <a
+                  href="#tickets"
+                  className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
+                >
+                  Tickets {sales.fromPrice > 0 ? `from ${price(sales.fromPrice)}` : "· Free entry"}
+                </a>
+              ) : null}
+              <CalendarLink slug={event.slug} className="text-white ring-1 ring-white/30 hover:bg-white/10" />
             </p>
           ) : null}
         </div>
@@ -231,6 +233,18 @@ export function VenueSection({
   );
 }
 
+function CalendarLink({ slug, className }: { slug: string; className: string }) {
+  return (
+    <a
+      href={`/events/${slug}/calendar.ics`}
+      download={`${slug}.ics`}
+      className={`inline-flex items-center justify-center gap-2 rounded-full px-6 py-3 font-bold ${className}`}
+    >
+      <CalendarPlus aria-hidden className="size-5" /> Add to calendar
+    </a>
+  );
+}
+
 /** When and where at a glance, Add to calendar, and plain share links. */
 export function EventSidebar({ event, pageUrl }: { event: PageEvent; pageUrl: string }) {
   const text = `${event.title} · ${event.dates.dates}`;
@@ -246,16 +260,19 @@ export function EventSidebar({ event, pageUrl }: { event: PageEvent; pageUrl: st
   return (
     <aside aria-label="Event summary" className="space-y-6 lg:sticky lg:top-24">
       <div className="rounded-2xl border border-line bg-surface-raised p-6">
-        <a
-          href={`/events/${event.slug}/calendar.ics`}
-          download={`${event.slug}.ics`}
-          className="inline-flex w-full items-center justify-center gap-2 rounded-full bg-asphalt-900 px-5 py-3 font-bold text-white hover:bg-asphalt-700 dark:bg-white dark:text-asphalt-900 dark:hover:bg-asphalt-100"
-        >
-          <CalendarPlus aria-hidden className="size-5" /> Add to calendar
-        </a>
-        <p className="mt-3 text-sm text-muted">
-          Times are local to the venue ({event.timeZone.replace(/_/g, " ")}), whatever zone your calendar is in.
+        <h2 className="text-xs font-bold uppercase tracking-[0.18em] text-muted">When</h2>
+        <p className="mt-1.5 font-bold">{event.dates.dates}</p>
+        <p className="text-muted">
+          {event.dates.times} {event.dates.zone}
         </p>
+        <h2 className="mt-4 text-xs font-bold uppercase tracking-[0.18em] text-muted">Where</h2>
+        <p className="mt-1.5 font-bold">{event.venue}</p>
+        <p className="text-muted">{[event.town, event.postcode].filter(Boolean).join(", ")}</p>
+        <p className="mt-4 border-t border-line pt-4 text-sm text-muted">
+          Times are local to the venue ({event.timeZone.replace(/_/g, " ")}): a calendar file keeps them right wherever
+          you are.
+        </p>
+        <CalendarLink slug={event.slug} className="mt-4 w-full ring-1 ring-line hover:bg-surface-sunken" />
       </div>
       <div>
         <h2 className="text-sm font-bold">Share this event</h2>

@@ -91,7 +91,11 @@ export function EventTile({ event, priority = false }: { event: EventTileData; p
           priority={priority}
           className={`size-full transition duration-500 group-hover:scale-[1.03] ${muted ? "grayscale-[60%]" : ""}`}
         />
-        <p className="absolute left-3 top-3 grid min-w-14 place-items-center rounded-xl bg-asphalt-950 px-2 py-1.5 text-center text-white shadow-lg">
+        {/* The dates line below says the same in full for screen readers. */}
+        <p
+          aria-hidden="true"
+          className="absolute left-3 top-3 grid min-w-14 place-items-center rounded-xl bg-asphalt-950 px-2 py-1.5 text-center text-white shadow-lg"
+        >
           <span className="wide tabular text-2xl font-black leading-none">{event.day}</span>
           <span className="text-xs font-bold uppercase tracking-[0.2em] text-accent-strong">{event.month}</span>
         </p>
@@ -116,7 +120,9 @@ export function EventTile({ event, priority = false }: { event: EventTileData; p
         {event.fromPrice !== null ? (
           <p className="mt-auto pt-3 text-sm text-muted">
             {event.fromPrice === 0 ? null : "from "}
-            <span className="tabular text-lg font-extrabold text-text">{price(event.fromPrice)}</span>
+            <span className="tabular text-lg font-extrabold text-text">
+              {event.fromPrice === 0 ? "Free entry" : price(event.fromPrice)}
+            </span>
           </p>
         ) : null}
       </div>

@@ -19,7 +19,7 @@ export function eventsHref(filters: Partial<EventFilters> & { page?: number }) {
 }
 
 const control =
-  "h-12 w-full rounded-xl border border-white/15 bg-white/[0.06] px-4 text-base text-white transition-colors hover:border-white/30 focus:border-accent-strong";
+  "h-12 w-full min-w-0 rounded-xl border border-white/15 bg-white/[0.06] px-3 text-base sm:px-4 text-white transition-colors hover:border-white/30 focus:border-accent-strong";
 const label = "mb-1.5 block text-xs font-bold uppercase tracking-[0.16em] text-asphalt-300";
 
 // A choice in a select shows its results at once; the search box waits for Enter or the button.
@@ -63,10 +63,10 @@ export function EventsHeader({
           action="/events"
           role="search"
           aria-label="Find events"
-          className="mt-8 grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)_minmax(0,1fr)_auto] lg:items-end"
+          className="mt-8 grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)_minmax(0,1fr)_auto] lg:items-end"
         >
           {past ? <input type="hidden" name="when" value="past" /> : null}
-          <div className="sm:col-span-2 lg:col-span-1">
+          <div className="col-span-2 lg:col-span-1">
             <label htmlFor="events-q" className={label}>
               Search
             </label>
@@ -120,7 +120,7 @@ export function EventsHeader({
           </div>
           <button
             type="submit"
-            className="inline-flex h-12 items-center justify-center gap-2 rounded-xl bg-accent px-6 font-bold text-on-accent transition-colors hover:bg-accent-strong sm:col-span-2 lg:col-span-1"
+            className="inline-flex h-12 items-center justify-center gap-2 rounded-xl bg-accent px-6 font-bold text-on-accent transition-colors hover:bg-accent-strong col-span-2 lg:col-span-1"
           >
             <Search aria-hidden className="size-5" />
             Find events

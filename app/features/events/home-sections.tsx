@@ -16,8 +16,8 @@ export function HeadlineHero({ event }: { event: HeadlineEvent }) {
           <TrackArt className="size-full" />
         )}
         {/* Floodlight falling off into asphalt: the text stays readable over any cover. */}
-        <div className="absolute inset-0 bg-gradient-to-t from-asphalt-950 via-asphalt-950/80 to-asphalt-950/35" />
-        <div className="absolute inset-0 bg-gradient-to-r from-asphalt-950/90 via-asphalt-950/50 to-transparent" />
+        <div className="absolute inset-0 bg-gradient-to-t from-asphalt-950 from-15% via-asphalt-950/60 to-asphalt-950/20" />
+        <div className="absolute inset-0 hidden bg-gradient-to-r from-asphalt-950/85 via-asphalt-950/30 to-transparent md:block" />
       </div>
       <div className="mx-auto flex min-h-[34rem] max-w-[1200px] flex-col justify-end px-4 pb-16 pt-32 sm:px-6 md:min-h-[40rem] md:pb-24">
         <p className="mb-4 text-sm font-bold uppercase tracking-[0.25em] text-accent-strong">

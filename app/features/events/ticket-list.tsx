@@ -23,7 +23,9 @@ function Availability({ state }: { state: TicketState }) {
       return (
         <p className="flex items-center gap-2 text-sm font-semibold">
           <Clock aria-hidden className="size-4 text-accent-ink" />
-          On sale from <time dateTime={state.opensAt}>{state.opensLabel}</time>
+          <span>
+            On sale from <time dateTime={state.opensAt}>{state.opensLabel}</time>
+          </span>
         </p>
       );
     case "sold_out":

@@ -12,7 +12,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   if (!event) throw data("This event could not be found", { status: 404 });
   const ics = eventCalendar(event, {
     url: `${env.SITE_URL}/events/${event.slug}`,
-    host: new URL(env.SITE_URL).host,
+    host: new URL(env.SITE_URL).hostname,
     siteName: env.SITE_NAME,
     now: new Date(),
   });
