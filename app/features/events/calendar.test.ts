@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CalendarEvent, escapeText, eventCalendar, foldLine, timeZoneComponent } from "./calendar";
+import { type CalendarEvent, escapeText, eventCalendar, eventLocation, foldLine, timeZoneComponent } from "./calendar";
 import { offsetChanges, zonedIso } from "./zone-offsets";
 
 const festival: CalendarEvent = {
@@ -128,6 +128,16 @@ describe("the event's calendar file", () => {
     const lines = contentLines(eventCalendar(autumn, options));
     expect(lines).toContain("DTSTART;TZID=Europe/London:20271030T180000");
     expect(lines).toContain("DTEND;TZID=Europe/London:20271031T180000");
+  });
+
+  it("names the place once, town included", () => {
+    expect(eventLocation(festival)).toBe("Silverstone Circuit, Dadford Road, Silverstone, NN12 8TN");
+    expect(eventLocation({ ...festival, address: "Dadford Road" })).toBe(
+      "Silverstone Circuit, Dadford Road, Silverstone, NN12 8TN",
+    );
+    expect(eventLocation({ venue: "Bicester Heritage", address: "", town: "Bicester", postcode: "" })).toBe(
+      "Bicester Heritage, Bicester",
+    );
   });
 
   it("marks a cancelled event and says why", () => {

@@ -123,8 +123,10 @@ export function timeZoneComponent(timeZone: string, startsAt: Date, endsAt: Date
 
 export function eventLocation(event: Pick<CalendarEvent, "venue" | "address" | "town" | "postcode">) {
   const parts = [event.venue, event.address, event.town, event.postcode].map((part) => part.trim()).filter(Boolean);
-  // An address often ends with the town already: do not say it twice.
-  return parts.filter((part, i) => !parts.slice(0, i).some((earlier) => earlier.includes(part))).join(", ");
+  // An address often ends with the town already: do not say it twice. (A venue named after
+  // its town, "Silverstone Circuit", still gets the town.)
+  const seen = (part: string, earlier: string) => earlier.toLowerCase().endsWith(part.toLowerCase());
+  return parts.filter((part, i) => !parts.slice(1, i).some((earlier) => seen(part, earlier))).join(", ");
 }
 
 export function eventCalendar(

@@ -50,7 +50,9 @@ export function EventsHeader({
         className="absolute inset-x-0 bottom-0 -z-10 h-px bg-gradient-to-r from-transparent via-accent/60 to-transparent"
       />
       <div className="mx-auto max-w-[1200px] px-4 pt-10 sm:px-6 md:pt-16">
-        <p className="text-sm font-bold uppercase tracking-[0.25em] text-accent-strong">What's on</p>
+        <p className="text-sm font-bold uppercase tracking-[0.25em] text-accent-strong">
+          {past ? "Look back" : "What's on"}
+        </p>
         <h1 className="wide mt-2 text-4xl font-black leading-none sm:text-6xl">{past ? "Past events" : "Events"}</h1>
         <p className="mt-4 max-w-xl text-lg text-asphalt-300">
           {past
