@@ -69,7 +69,7 @@ export async function createServer() {
     }),
   );
 
-  app.use(securityHeaders(env.SITE_URL.startsWith("https://")));
+  app.use(securityHeaders(env.SITE_URL.startsWith("https://"), Boolean(env.GOOGLE_MAPS_API_KEY)));
   app.use(compression());
   app.use(coalesceFlushes);
 
@@ -198,7 +198,7 @@ function metricsTokenMatches(req: Request) {
  * CSP with a fresh nonce per response (React Router's inline scripts carry it), framing
  * forbidden, HSTS when served over HTTPS, and the usual hardening headers.
  */
-function securityHeaders(https: boolean) {
+function securityHeaders(https: boolean, maps: boolean) {
   return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString("base64");
     res.locals.nonce = nonce;
@@ -210,7 +210,8 @@ function securityHeaders(https: boolean) {
       "img-src 'self' data: blob: https://maps.gstatic.com https://maps.googleapis.com",
       "font-src 'self'",
       "connect-src 'self' https://maps.googleapis.com",
-      "frame-src 'self' https://www.google.com https://checkout.stripe.com",
+      // Event pages embed Google's map only when a Maps key is configured.
+      `frame-src 'self'${maps ? " https://www.google.com" : ""} https://checkout.stripe.com`,
       "worker-src 'self'",
       "manifest-src 'self'",
       "object-src 'none'",

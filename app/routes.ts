@@ -16,6 +16,9 @@ export default [
     route("newProfile", "routes/accounts/new-profile.tsx"),
     route("verifyPhone", "routes/accounts/verify-phone.tsx"),
 
+    route("events", "routes/events/list.tsx"),
+    route("events/:id", "routes/events/detail.tsx"),
+
     route("privacy", "routes/site/legal-page.tsx", { id: "privacy" }),
     route("terms", "routes/site/legal-page.tsx", { id: "terms" }),
     route("offline", "routes/site/offline.tsx"),
@@ -42,6 +45,7 @@ export default [
   route("auth/social", "routes/accounts/social.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
 
+  route("events/:id/calendar.ics", "routes/events/calendar.ts"),
   route("manifest.webmanifest", "routes/system/manifest.ts"),
   route("robots.txt", "routes/system/robots.ts"),
   route("sitemap.xml", "routes/system/sitemap.ts"),

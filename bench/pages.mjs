@@ -6,6 +6,9 @@
 // dynamic segment lists one concrete URL that exists in the demo content.
 export const PUBLIC_PAGES = [
   { path: "/", routeId: "routes/site/home" },
+  { path: "/events", routeId: "routes/events/list" },
+  // The demo content's upcoming multi-day headline event.
+  { path: "/events/silverstone-summer-festival", routeId: "routes/events/detail" },
   { path: "/privacy", routeId: "privacy" },
   { path: "/terms", routeId: "terms" },
   { path: "/signUp", routeId: "routes/accounts/sign-up" },

@@ -1,3 +1,4 @@
+import { sitemapEvents } from "~/features/events/catalogue.server";
 import { sitePages } from "../../../db/schema";
 import type { Db } from "../../server/db/client.server";
 
@@ -6,8 +7,14 @@ export type SitemapEntry = { path: string; lastModified?: string };
 /** Public pages for search engines; each area adds its own entries here. */
 export async function sitemapEntries(db: Db): Promise<SitemapEntry[]> {
   const pages = await db.select({ slug: sitePages.slug, updatedAt: sitePages.updatedAt }).from(sitePages);
+  const events = await sitemapEvents(db);
   return [
     { path: "/" },
+    { path: "/events" },
+    ...events.map((event) => ({
+      path: `/events/${event.slug}`,
+      lastModified: event.updatedAt.toISOString().slice(0, 10),
+    })),
     ...pages.map((page) => ({ path: `/${page.slug}`, lastModified: page.updatedAt.toISOString().slice(0, 10) })),
   ];
 }

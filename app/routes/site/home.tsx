@@ -1,13 +1,19 @@
 import { ArrowRight, CalendarDays, Car, Newspaper, ShoppingBag, Trophy } from "lucide-react";
 import { Link } from "react-router";
+import { nextHeadlineEvent, upcomingEvents } from "~/features/events/catalogue.server";
+import { DiscoverEvents, HeadlineHero } from "~/features/events/home-sections";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
 import { TrackArt } from "~/ui/track-art";
 import type { Route } from "./+types/home";
 
-export function loader({ context }: Route.LoaderArgs) {
-  const { env } = context.get(runtimeContext);
-  return { siteName: env.SITE_NAME };
+export async function loader({ context }: Route.LoaderArgs) {
+  const { env, db } = context.get(runtimeContext);
+  const now = new Date();
+  const headline = await nextHeadlineEvent(db, now);
+  const upcoming = await upcomingEvents(db, { limit: 6, now, excludeId: headline?.id });
+  // Whole rows of three on wide screens: six, or three when there are fewer than six.
+  return { siteName: env.SITE_NAME, headline, upcoming: upcoming.length >= 6 ? upcoming : upcoming.slice(0, 3) };
 }
 
 export const headers: Route.HeadersFunction = () => publicPageHeaders();
@@ -38,32 +44,40 @@ const areas = [
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <main id="main">
-      <section className="dark-band relative isolate overflow-hidden bg-asphalt-950 text-white">
-        <TrackArt className="absolute inset-0 -z-10 size-full" />
-        <div className="mx-auto flex min-h-[34rem] max-w-[1200px] flex-col justify-end px-4 pb-16 pt-32 sm:px-6 md:min-h-[40rem] md:pb-24">
-          <p className="mb-4 text-sm font-bold uppercase tracking-[0.25em] text-accent-strong">{loaderData.siteName}</p>
-          <h1 className="wide max-w-3xl text-4xl font-black leading-[1.02] sm:text-6xl md:text-7xl">
-            Where car people meet.
-          </h1>
-          <p className="mt-6 max-w-xl text-lg text-asphalt-300">
-            Tickets for the next meet, a shot at the prize car, and a garage to show what you drive.
-          </p>
-          <div className="mt-9 flex flex-wrap gap-3">
-            <Link
-              to="/events"
-              className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3.5 font-bold text-on-accent hover:bg-accent-strong"
-            >
-              See what's on <ArrowRight aria-hidden className="size-5" />
-            </Link>
-            <Link
-              to="/signUp"
-              className="inline-flex items-center rounded-full px-6 py-3.5 font-bold text-white ring-1 ring-white/30 hover:bg-white/10"
-            >
-              Join the club
-            </Link>
+      {loaderData.headline ? (
+        <HeadlineHero event={loaderData.headline} />
+      ) : (
+        <section className="dark-band relative isolate overflow-hidden bg-asphalt-950 text-white">
+          <TrackArt className="absolute inset-0 -z-10 size-full" />
+          <div className="mx-auto flex min-h-[34rem] max-w-[1200px] flex-col justify-end px-4 pb-16 pt-32 sm:px-6 md:min-h-[40rem] md:pb-24">
+            <p className="mb-4 text-sm font-bold uppercase tracking-[0.25em] text-accent-strong">
+              {loaderData.siteName}
+            </p>
+            <h1 className="wide max-w-3xl text-4xl font-black leading-[1.02] sm:text-6xl md:text-7xl">
+              Where car people meet.
+            </h1>
+            <p className="mt-6 max-w-xl text-lg text-asphalt-300">
+              Tickets for the next meet, a shot at the prize car, and a garage to show what you drive.
+            </p>
+            <div className="mt-9 flex flex-wrap gap-3">
+              <Link
+                to="/events"
+                className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3.5 font-bold text-on-accent hover:bg-accent-strong"
+              >
+                See what's on <ArrowRight aria-hidden className="size-5" />
+              </Link>
+              <Link
+                to="/signUp"
+                className="inline-flex items-center rounded-full px-6 py-3.5 font-bold text-white ring-1 ring-white/30 hover:bg-white/10"
+              >
+                Join the club
+              </Link>
+            </div>
           </div>
-        </div>
-      </section>
+        </section>
+      )}
+
+      {loaderData.upcoming.length > 0 ? <DiscoverEvents events={loaderData.upcoming} /> : null}
 
       <section aria-labelledby="explore" className="mx-auto max-w-[1200px] px-4 py-16 sm:px-6 md:py-24">
         <h2 id="explore" className="wide text-2xl font-extrabold sm:text-3xl">

@@ -1,0 +1,92 @@
+import { ArrowLeft, ArrowRight, CalendarSearch } from "lucide-react";
+import { Link } from "react-router";
+import { EVENT_TYPE_LABELS, isEventType } from "./event-types";
+import { type EventFilters, eventsHref } from "./events-header";
+
+/** The results heading: "3 upcoming shows in June 2027 matching “silver”". */
+export function describeResults(total: number, filters: EventFilters, monthName?: string) {
+  const kind = isEventType(filters.type) ? EVENT_TYPE_LABELS[filters.type].toLowerCase() : "event";
+  const noun = total === 1 ? kind : `${kind}s`;
+  const parts = [`${total} ${filters.when === "past" ? "past" : "upcoming"} ${noun}`];
+  if (monthName) parts.push(`in ${monthName}`);
+  if (filters.q) parts.push(`matching “${filters.q}”`);
+  return parts.join(" ");
+}
+
+/** The empty state: says why nothing shows and what to do next (DESIGN.md "Empty states"). */
+export function NoEvents({ filters }: { filters: EventFilters }) {
+  const filtered = Boolean(filters.type || filters.month || filters.q);
+  const past = filters.when === "past";
+  return (
+    <div className="grid place-items-center rounded-2xl border border-dashed border-line bg-surface-raised px-6 py-16 text-center">
+      <CalendarSearch aria-hidden className="size-10 text-muted" />
+      <p className="mt-4 text-xl font-bold">
+        {filtered
+          ? `No ${past ? "past" : "upcoming"} events match these filters`
+          : past
+            ? "No past events yet"
+            : "No upcoming events announced yet"}
+      </p>
+      <p className="mt-2 max-w-md text-muted">
+        {filtered
+          ? "Try another type or month, or search for a town or venue instead."
+          : past
+            ? "Once our first event has run, you will find it here."
+            : "New dates land here first. Meanwhile, look back at what we have run before."}
+      </p>
+      <p className="mt-6 flex flex-wrap justify-center gap-3">
+        {filtered ? (
+          <Link
+            to={eventsHref({ when: filters.when })}
+            className="rounded-full bg-accent px-5 py-2.5 font-bold text-on-accent hover:bg-accent-strong"
+          >
+            Clear filters
+          </Link>
+        ) : null}
+        <Link
+          to={eventsHref({ when: past ? "upcoming" : "past" })}
+          className="rounded-full px-5 py-2.5 font-bold ring-1 ring-line hover:bg-surface-sunken"
+        >
+          {past ? "See upcoming events" : "See past events"}
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+/** Plain links to each page, so paging works before scripts load. */
+export function Pagination({ page, pageCount, filters }: { page: number; pageCount: number; filters: EventFilters }) {
+  const step = "inline-flex h-11 items-center gap-1.5 rounded-full px-4 font-semibold ring-1 ring-line";
+  const pages = Array.from({ length: pageCount }, (_, i) => i + 1).filter(
+    (n) => n === 1 || n === pageCount || Math.abs(n - page) <= 1,
+  );
+  return (
+    <nav aria-label="Pages" className="mt-10 flex flex-wrap items-center justify-center gap-2">
+      {page > 1 ? (
+        <Link to={eventsHref({ ...filters, page: page - 1 })} rel="prev" className={`${step} hover:bg-surface-sunken`}>
+          <ArrowLeft aria-hidden className="size-4" /> Previous
+        </Link>
+      ) : null}
+      <ul className="flex items-center gap-1">
+        {pages.map((n, i) => (
+          <li key={n} className="flex items-center gap-1">
+            {i > 0 && n - pages[i - 1]! > 1 ? <span className="px-1 text-muted">…</span> : null}
+            <Link
+              to={eventsHref({ ...filters, page: n })}
+              aria-current={n === page ? "page" : undefined}
+              aria-label={`Page ${n}`}
+              className={`tabular grid size-11 place-items-center rounded-full font-bold ${n === page ? "bg-accent text-on-accent" : "hover:bg-surface-sunken"}`}
+            >
+              {n}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {page < pageCount ? (
+        <Link to={eventsHref({ ...filters, page: page + 1 })} rel="next" className={`${step} hover:bg-surface-sunken`}>
+          Next <ArrowRight aria-hidden className="size-4" />
+        </Link>
+      ) : null}
+    </nav>
+  );
+}

@@ -1,0 +1,143 @@
+import { MapPin } from "lucide-react";
+import { Link } from "react-router";
+import { formatMoney } from "~/features/money";
+import { useSite } from "~/ui/site";
+import type { EventCover, EventTileData } from "./catalogue.server";
+import { coverSources } from "./cover-urls";
+import { EVENT_TYPE_LABELS } from "./event-types";
+
+/**
+ * An event's cover at the size its slot needs: AVIF or WebP at three widths, explicit
+ * dimensions so nothing moves as it loads, and the cover's dominant colour behind it meanwhile
+ * (DESIGN.md "Imagery"). Without a cover, a floodlit gradient in that colour stands in.
+ */
+export function CoverPicture({
+  cover,
+  sizes,
+  priority = false,
+  className = "",
+}: {
+  cover: EventCover;
+  sizes: string;
+  /** The page's largest image: loaded first, never lazily. */
+  priority?: boolean;
+  className?: string;
+}) {
+  if (!cover.hash) {
+    return (
+      <div
+        aria-hidden="true"
+        className={`bg-[radial-gradient(ellipse_at_80%_0%,rgb(255_122_26/0.45),transparent_60%),linear-gradient(160deg,#1f2226,#0b0c0e)] ${className}`}
+      />
+    );
+  }
+  const sources = coverSources(cover.hash);
+  return (
+    <picture>
+      <source type="image/avif" srcSet={sources.avif} sizes={sizes} />
+      <source type="image/webp" srcSet={sources.webp} sizes={sizes} />
+      <img
+        src={sources.src}
+        width={sources.width}
+        height={sources.height}
+        alt={cover.alt}
+        loading={priority ? "eager" : "lazy"}
+        decoding={priority ? "sync" : "async"}
+        fetchPriority={priority ? "high" : "auto"}
+        className={`object-cover ${className}`}
+        style={cover.color ? { backgroundColor: cover.color } : undefined}
+      />
+    </picture>
+  );
+}
+
+/** Price as a tile or ticket shows it: whole pounds without pence, nothing to pay as "Free". */
+export function usePrice() {
+  const { currency } = useSite();
+  return (minor: number) => (minor === 0 ? "Free" : formatMoney(minor, currency, { compact: true }));
+}
+
+const BADGE = "rounded-full px-2.5 py-1 text-xs font-bold uppercase tracking-wide shadow-sm";
+
+function TileBadges({ badges }: { badges: EventTileData["badges"] }) {
+  const list = [
+    badges.cancelled && { label: "Cancelled", tone: "bg-red-700 text-white" },
+    badges.soldOut && { label: "Sold out", tone: "bg-asphalt-950 text-white ring-1 ring-white/25" },
+    badges.fewLeft && { label: "Few left", tone: "bg-accent text-on-accent" },
+    badges.applicationsOpen && { label: "Applications open", tone: "bg-white text-asphalt-900" },
+  ].filter((badge) => badge !== false);
+  if (list.length === 0) return null;
+  return (
+    <ul className="absolute right-3 top-3 flex flex-col items-end gap-1.5">
+      {list.map((badge) => (
+        <li key={badge.label} className={`${BADGE} ${badge.tone}`}>
+          {badge.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** DESIGN.md "EventTile": date block on the cover, title, town, "from £x", badges. */
+export function EventTile({ event, priority = false }: { event: EventTileData; priority?: boolean }) {
+  const price = usePrice();
+  const muted = event.badges.cancelled || event.badges.past;
+  return (
+    <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-line bg-surface-raised transition duration-200 focus-within:border-accent hover:-translate-y-0.5 hover:border-accent hover:shadow-[0_12px_40px_-12px_rgb(255_122_26/0.35)]">
+      <div className="relative aspect-video overflow-hidden bg-asphalt-900">
+        <CoverPicture
+          cover={event.cover}
+          sizes="(min-width: 1200px) 384px, (min-width: 1024px) 31vw, (min-width: 640px) 47vw, 100vw"
+          priority={priority}
+          className={`size-full transition duration-500 group-hover:scale-[1.03] ${muted ? "grayscale-[60%]" : ""}`}
+        />
+        {/* The dates line below says the same in full for screen readers. */}
+        <p
+          aria-hidden="true"
+          className="absolute left-3 top-3 grid min-w-14 place-items-center rounded-xl bg-asphalt-950 px-2 py-1.5 text-center text-white shadow-lg"
+        >
+          <span className="wide tabular text-2xl font-black leading-none">{event.day}</span>
+          <span className="text-xs font-bold uppercase tracking-[0.2em] text-accent-strong">{event.month}</span>
+        </p>
+        <TileBadges badges={event.badges} />
+      </div>
+      <div className="flex flex-1 flex-col gap-1.5 p-5">
+        <p className="text-xs font-bold uppercase tracking-[0.18em] text-accent-ink">{EVENT_TYPE_LABELS[event.type]}</p>
+        <h3 className="wide text-lg font-extrabold leading-snug">
+          <Link
+            to={`/events/${event.slug}`}
+            prefetch="intent"
+            className="rounded outline-none after:absolute after:inset-0 after:content-[''] focus-visible:underline"
+          >
+            {event.title}
+          </Link>
+        </h3>
+        <p className="text-sm text-muted">{event.dates}</p>
+        <p className="flex items-center gap-1.5 text-sm text-muted">
+          <MapPin aria-hidden className="size-4 shrink-0" />
+          {event.town}
+        </p>
+        {event.fromPrice !== null ? (
+          <p className="mt-auto pt-3 text-sm text-muted">
+            {event.fromPrice === 0 ? null : "from "}
+            <span className="tabular text-lg font-extrabold text-text">
+              {event.fromPrice === 0 ? "Free entry" : price(event.fromPrice)}
+            </span>
+          </p>
+        ) : null}
+      </div>
+    </article>
+  );
+}
+
+export function EventTiles({ events, firstPriority = false }: { events: EventTileData[]; firstPriority?: boolean }) {
+  return (
+    <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+      {events.map((event, index) => (
+        <li key={event.id}>
+          <EventTile event={event} priority={firstPriority && index === 0} />
+        </li>
+      ))}
+    </ul>
+  );
+}

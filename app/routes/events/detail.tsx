@@ -1,0 +1,101 @@
+import { data, redirect } from "react-router";
+import { eventLocation } from "~/features/events/calendar";
+import { getEventPage } from "~/features/events/catalogue.server";
+import {
+  ApplicationPanel,
+  EventBanner,
+  EventHero,
+  EventSidebar,
+  VenueSection,
+} from "~/features/events/event-page-parts";
+import { coverImageUrl, eventJsonLd, serializeJsonLd } from "~/features/events/json-ld";
+import { TicketList } from "~/features/events/ticket-list";
+import { publicPageHeaders } from "~/server/cache.server";
+import { runtimeContext } from "~/server/context.server";
+import { useNonce } from "~/ui/nonce";
+import type { Route } from "./+types/detail";
+
+export async function loader({ context, params, url }: Route.LoaderArgs) {
+  const { db, env } = context.get(runtimeContext);
+  const page = await getEventPage(db, params.id, new Date());
+  if (!page) throw data(null, { status: 404 });
+  // One address per event: a link by id moves to the slug for good.
+  if (params.id !== page.event.slug) throw redirect(`/events/${page.event.slug}${url.search}`, 301);
+  const site = { name: env.SITE_NAME, url: env.SITE_URL, currency: env.CURRENCY, countryCode: env.DEFAULT_COUNTRY };
+  return {
+    ...page,
+    pageUrl: `${env.SITE_URL}/events/${page.event.slug}`,
+    imageUrl: page.event.cover.hash ? coverImageUrl(env.SITE_URL, page.event.cover.hash) : null,
+    mapQuery: eventLocation(page.event),
+    mapsKey: env.GOOGLE_MAPS_API_KEY ?? null,
+    jsonLd: serializeJsonLd(eventJsonLd(page.event, page.tickets, site)),
+  };
+}
+
+export const headers: Route.HeadersFunction = () => publicPageHeaders();
+
+export default function EventDetail({ loaderData }: Route.ComponentProps) {
+  const { event, sales, tickets, applications, pageUrl } = loaderData;
+  const nonce = useNonce();
+  return (
+    <main id="main">
+      {/* A data block, not a script: serialised with "<" escaped so it cannot end the element. */}
+      <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: loaderData.jsonLd }} />
+      <EventHero event={event} sales={sales} />
+      <div className="mx-auto grid max-w-[1200px] gap-10 px-4 py-10 sm:px-6 md:py-14 lg:grid-cols-[minmax(0,1fr)_20rem] lg:gap-14">
+        <div className="min-w-0 space-y-12">
+          <EventBanner event={event} sales={sales} />
+          {event.summary ? <p className="max-w-prose text-xl leading-relaxed">{event.summary}</p> : null}
+          <section id="tickets" aria-labelledby="tickets-heading" className="scroll-mt-24 space-y-5">
+            <h2 id="tickets-heading" className="wide text-2xl font-extrabold">
+              Tickets
+            </h2>
+            <TicketList tickets={tickets} />
+          </section>
+          {applications ? <ApplicationPanel applications={applications} /> : null}
+          {event.descriptionHtml ? (
+            <section aria-labelledby="about" className="space-y-4">
+              <h2 id="about" className="wide text-2xl font-extrabold">
+                About this event
+              </h2>
+              {/* Rendered from Markdown on the server with raw HTML escaped. */}
+              <div className="prose-pitlane" dangerouslySetInnerHTML={{ __html: event.descriptionHtml }} />
+            </section>
+          ) : null}
+          <VenueSection event={event} mapQuery={loaderData.mapQuery} mapsKey={loaderData.mapsKey} />
+        </div>
+        <EventSidebar event={event} pageUrl={pageUrl} />
+      </div>
+    </main>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ data: page, matches }) => {
+  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
+  if (!page) return [{ title: `Event not found · ${site}` }];
+  const { event } = page;
+  const description = event.summary || `${event.dates.dates} at ${event.venue}, ${event.town}.`;
+  const image = page.imageUrl
+    ? [
+        { property: "og:image", content: page.imageUrl },
+        { property: "og:image:width", content: "1600" },
+        { property: "og:image:height", content: "900" },
+        ...(event.cover.alt ? [{ property: "og:image:alt", content: event.cover.alt }] : []),
+        { name: "twitter:image", content: page.imageUrl },
+      ]
+    : [];
+  return [
+    { title: `${event.status === "cancelled" ? "Cancelled: " : ""}${event.title} · ${site}` },
+    { name: "description", content: description },
+    { tagName: "link", rel: "canonical", href: page.pageUrl },
+    { property: "og:title", content: event.title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: page.pageUrl },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: site },
+    { name: "twitter:card", content: page.imageUrl ? "summary_large_image" : "summary" },
+    { name: "twitter:title", content: event.title },
+    { name: "twitter:description", content: description },
+    ...image,
+  ];
+};

@@ -1,0 +1,81 @@
+import { Link } from "react-router";
+import { isMonth, listEvents, monthLabel, normaliseQuery } from "~/features/events/catalogue.server";
+import { describeResults, NoEvents, Pagination } from "~/features/events/event-list-parts";
+import { EventTiles } from "~/features/events/event-tile";
+import { isEventType } from "~/features/events/event-types";
+import { type EventFilters, EventsHeader, eventsHref } from "~/features/events/events-header";
+import { publicPageHeaders } from "~/server/cache.server";
+import { runtimeContext } from "~/server/context.server";
+import type { Route } from "./+types/list";
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { db, env } = context.get(runtimeContext);
+  const params = url.searchParams;
+  // Whatever the address says, the page answers: unknown values are ignored, not refused.
+  const typeParam = params.get("type");
+  const type = isEventType(typeParam) ? typeParam : undefined;
+  const month = params.get("month");
+  const filters: EventFilters = {
+    when: params.get("when") === "past" ? "past" : "upcoming",
+    type: type ?? "",
+    month: isMonth(month) ? month : "",
+    q: normaliseQuery(params.get("q")),
+  };
+  const list = await listEvents(db, {
+    when: filters.when,
+    type,
+    month: filters.month || undefined,
+    q: filters.q,
+    page: Number.parseInt(params.get("page") ?? "1", 10),
+    now: new Date(),
+    timeZone: env.TIME_ZONE,
+  });
+  const months =
+    filters.month && !list.months.some((row) => row.value === filters.month)
+      ? [...list.months, { value: filters.month, label: monthLabel(filters.month), count: 0 }]
+      : list.months;
+  const monthTotal = list.months.reduce((sum, row) => sum + row.count, 0);
+  return { ...list, months, monthTotal, filters };
+}
+
+export const headers: Route.HeadersFunction = () => publicPageHeaders();
+
+export default function EventsPage({ loaderData }: Route.ComponentProps) {
+  const { events, total, page, pageCount, months, monthTotal, filters } = loaderData;
+  const filtered = Boolean(filters.type || filters.month || filters.q);
+  const monthName = months.find((month) => month.value === filters.month)?.label;
+  return (
+    <main id="main">
+      <EventsHeader filters={filters} months={months} monthTotal={monthTotal} />
+      <section aria-labelledby="results" className="mx-auto max-w-[1200px] px-4 py-10 sm:px-6 md:py-14">
+        <div className="mb-6 flex flex-wrap items-baseline justify-between gap-3">
+          <h2 id="results" className="text-lg font-bold" aria-live="polite">
+            {describeResults(total, filters, monthName)}
+          </h2>
+          {filtered ? (
+            <Link to={eventsHref({ when: filters.when })} className="text-sm font-semibold text-link underline">
+              Clear filters
+            </Link>
+          ) : null}
+        </div>
+
+        {events.length > 0 ? <EventTiles events={events} firstPriority /> : <NoEvents filters={filters} />}
+
+        {pageCount > 1 ? <Pagination page={page} pageCount={pageCount} filters={filters} /> : null}
+      </section>
+    </main>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ data, matches }) => {
+  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
+  const past = data?.filters.when === "past";
+  const description = `Car meets, shows, cruises and track days from ${site}: dates, venues and tickets.`;
+  return [
+    { title: `${past ? "Past events" : "Events"} · ${site}` },
+    { name: "description", content: description },
+    { property: "og:title", content: `${past ? "Past events" : "Events"} · ${site}` },
+    { property: "og:description", content: description },
+    { property: "og:type", content: "website" },
+  ];
+};
