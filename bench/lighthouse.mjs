@@ -60,7 +60,8 @@ function failingAudits(lhr, category) {
     }
     const pass = audit.scoreDisplayMode === "binary" ? 1 : 0.9;
     if (audit.score >= pass) continue;
-    const items = (audit.details?.items ?? [])
+    // Some audits' details carry no list of items (or an object in its place).
+    const items = (Array.isArray(audit.details?.items) ? audit.details.items : [])
       .slice(0, 3)
       .map((item) => item.node?.selector ?? item.node?.snippet ?? item.url ?? item.source?.url ?? item.label)
       .filter((item) => typeof item === "string");
