@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "react-router";
-import fontUrl from "./assets/fonts/archivo-latin-subset.woff2?url";
 import type { Route } from "./+types/root";
+import fontUrl from "./assets/fonts/archivo-latin-subset.woff2?url";
 import "./app.css";
 import { runtimeContext, userContext } from "./server/context.server";
 import { takeFlash } from "./server/flash.server";

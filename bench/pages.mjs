@@ -8,7 +8,7 @@ export const PUBLIC_PAGES = [
   { path: "/", routeId: "routes/site/home" },
   { path: "/events", routeId: "routes/events/list" },
   // The demo content's upcoming multi-day headline event.
-  { path: "/events/silverstone-summer-festival", routeId: "routes/events/detail" },
+  { path: "/events/silverstone-festival-of-speed", routeId: "routes/events/detail" },
   { path: "/privacy", routeId: "privacy" },
   { path: "/terms", routeId: "terms" },
   { path: "/signUp", routeId: "routes/accounts/sign-up" },

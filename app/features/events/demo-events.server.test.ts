@@ -63,12 +63,12 @@ describe("demo events", () => {
       expect(event.publishedAt!.getTime(), event.slug).toBeLessThanOrEqual(now.getTime());
     }
     expect(seeded.filter((event) => event.status === "cancelled").map((event) => event.slug)).toEqual([
-      "autumn-classics-show",
+      "classics-on-the-green",
     ]);
   });
 
   it("have a multi-day Silverstone headline with day tickets and weekend passes on its days", () => {
-    const festival = bySlug("silverstone-summer-festival");
+    const festival = bySlug("silverstone-festival-of-speed");
     expect(festival).toMatchObject({ type: "show", headline: true, status: "published", timeZone: "Europe/London" });
     expect(festival.capacity).toBeGreaterThan(0);
     expect(weeksAhead(festival)).toBeGreaterThanOrEqual(3);
@@ -117,7 +117,7 @@ describe("demo events", () => {
   });
 
   it("have a cancelled show that has not happened yet, with the reason", () => {
-    const show = bySlug("autumn-classics-show");
+    const show = bySlug("classics-on-the-green");
     expect(show).toMatchObject({ type: "show", status: "cancelled" });
     expect(show.cancelReason).toMatch(/refunded/);
     expect(show.cancelledAt!.getTime()).toBeLessThanOrEqual(now.getTime());
@@ -224,7 +224,7 @@ describe("the demo programme, whenever it is seeded", () => {
           for (const day of ticket.days ?? []) expect(days, label).toContain(day);
         }
       }
-      const festival = demoEvents(moment).find((event) => event.slug === "silverstone-summer-festival")!;
+      const festival = demoEvents(moment).find((event) => event.slug === "silverstone-festival-of-speed")!;
       const [saturday, sunday] = eventDays(festival.startsAt, festival.endsAt, "Europe/London");
       expect(toLocalInputValue(festival.startsAt, "Europe/London")).toBe(`${saturday}T09:00`);
       expect(toLocalInputValue(festival.endsAt, "Europe/London")).toBe(`${sunday}T18:00`);
