@@ -116,7 +116,9 @@ export function isUsableSlug(slug: string) {
 }
 
 // Characters PostgreSQL text cannot hold (NUL) or nobody types: refused rather than stored.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const LINE_BREAK_OR_CONTROL = /[\u0000-\u001f\u007f]/;
 const ANGLE = /[<>]/;
 
@@ -144,13 +146,16 @@ function optionalLine(max: number) {
     .transform((value) => value ?? "");
 }
 
+/** Browsers send line breaks as CRLF; they are kept as plain newlines. */
+const normalizeProse = (value: string) => value.replace(/\r\n?/g, "\n").trim();
+
 /** Text shown escaped (a summary) or rendered as Markdown with raw HTML escaped: markup is just text. */
 function prose(max: number) {
   return z
     .string()
     .max(max, tooLong(max))
     .refine((value) => !CONTROL.test(value), "Remove the invisible control characters")
-    .transform((value) => value.trim())
+    .transform(normalizeProse)
     .optional()
     .transform((value) => value ?? "");
 }
@@ -160,7 +165,7 @@ function requiredProse(max: number, missing: string) {
     .string({ error: missing })
     .max(max, tooLong(max))
     .refine((value) => !CONTROL.test(value), "Remove the invisible control characters")
-    .transform((value) => value.trim())
+    .transform(normalizeProse)
     .refine((value) => value.length > 0, missing);
 }
 
@@ -273,47 +278,51 @@ function addAll(ctx: z.RefinementCtx, issues: Issue[]) {
 
 const EVENT_TIME_FIELDS = ["timeZone", "startsAt", "endsAt", "salesStartAt", "salesEndAt", "applicationsDeadline"];
 
+/** The event form's fields one by one; the browser's constraints (required, lengths) come from these. */
+export function eventFormFields(options: { currency: string }) {
+  return z.object({
+    title: line(LIMITS.title, "Enter the event's title"),
+    slug: slugField,
+    summary: prose(LIMITS.summary),
+    description: prose(LIMITS.description),
+    type: z.enum(eventTypes, { error: "Choose the kind of event" }),
+    headline: checkbox,
+    timeZone: z
+      .string({ error: "Choose the time zone the event happens in" })
+      .max(64, "Choose a time zone from the list")
+      .refine(isValidTimeZone, "Choose a time zone from the list"),
+    startsAt: localTime("Enter when the event starts"),
+    endsAt: localTime("Enter when the event ends"),
+    venue: line(LIMITS.venue, "Enter the venue's name"),
+    address: optionalLine(LIMITS.address),
+    town: line(LIMITS.town, "Enter the town"),
+    postcode: optionalLine(LIMITS.postcode),
+    latitude: coordinate(90, "latitude"),
+    longitude: coordinate(180, "longitude"),
+    placeId: z
+      .string()
+      .trim()
+      .max(LIMITS.placeId, "That place could not be used: pick it again")
+      .regex(/^[A-Za-z0-9_-]+$/, "That place could not be used: pick it again")
+      .optional()
+      .transform((value) => value ?? null),
+    capacity: optionalWholeNumber(1, LIMITS.capacity, "the capacity"),
+    salesStartAt: optionalLocalTime,
+    salesEndAt: optionalLocalTime,
+    applicationsOpen: checkbox,
+    applicationsDeadline: optionalLocalTime,
+    applicationSpots: optionalWholeNumber(1, LIMITS.applicationSpots, "the number of spots"),
+    applicationFee: moneyField(options.currency, "Enter the fee (0 for none)")
+      .optional()
+      .transform((value) => value ?? 0),
+    applicationCriteria: prose(LIMITS.criteria),
+  });
+}
+
 /** The event form, on /admin/events/new and on an event's page. */
 export function eventFormSchema(options: { currency: string; now?: Date }) {
   const now = options.now ?? new Date();
-  return z
-    .object({
-      title: line(LIMITS.title, "Enter the event's title"),
-      slug: slugField,
-      summary: prose(LIMITS.summary),
-      description: prose(LIMITS.description),
-      type: z.enum(eventTypes, { error: "Choose the kind of event" }),
-      headline: checkbox,
-      timeZone: z
-        .string({ error: "Choose the time zone the event happens in" })
-        .max(64, "Choose a time zone from the list")
-        .refine(isValidTimeZone, "Choose a time zone from the list"),
-      startsAt: localTime("Enter when the event starts"),
-      endsAt: localTime("Enter when the event ends"),
-      venue: line(LIMITS.venue, "Enter the venue's name"),
-      address: optionalLine(LIMITS.address),
-      town: line(LIMITS.town, "Enter the town"),
-      postcode: optionalLine(LIMITS.postcode),
-      latitude: coordinate(90, "latitude"),
-      longitude: coordinate(180, "longitude"),
-      placeId: z
-        .string()
-        .trim()
-        .max(LIMITS.placeId, "That place could not be used: pick it again")
-        .regex(/^[A-Za-z0-9_-]+$/, "That place could not be used: pick it again")
-        .optional()
-        .transform((value) => value ?? null),
-      capacity: optionalWholeNumber(1, LIMITS.capacity, "the capacity"),
-      salesStartAt: optionalLocalTime,
-      salesEndAt: optionalLocalTime,
-      applicationsOpen: checkbox,
-      applicationsDeadline: optionalLocalTime,
-      applicationSpots: optionalWholeNumber(1, LIMITS.applicationSpots, "the number of spots"),
-      applicationFee: moneyField(options.currency, "Enter the fee (0 for none)")
-        .optional()
-        .transform((value) => value ?? 0),
-      applicationCriteria: prose(LIMITS.criteria),
-    })
+  return eventFormFields(options)
     .superRefine(
       (value, ctx) => {
         const issues: Issue[] = [];
@@ -360,7 +369,8 @@ export function eventFormSchema(options: { currency: string; now?: Date }) {
       { when: validAt(["latitude", "longitude"]) },
     )
     .transform((value) => {
-      const at = (local: string | null) => (local ? (parseLocalDateTime(local, value.timeZone) as { instant: Date }).instant : null);
+      const at = (local: string | null) =>
+        local ? (parseLocalDateTime(local, value.timeZone) as { instant: Date }).instant : null;
       return {
         ...value,
         startsAt: at(value.startsAt)!,
@@ -373,6 +383,9 @@ export function eventFormSchema(options: { currency: string; now?: Date }) {
 }
 
 export type EventInput = z.output<ReturnType<typeof eventFormSchema>>;
+/** The event form's fields, and their saved values as the form shows them (text). */
+export type EventFormShape = z.input<ReturnType<typeof eventFormSchema>>;
+export type EventFormDefaults = { [Field in keyof EventFormShape]?: string | null };
 
 /** What a ticket type's form needs to know about its event. */
 export type TicketTypeContext = {
@@ -382,31 +395,36 @@ export type TicketTypeContext = {
   endsAt: Date;
 };
 
+/** The ticket-type form's fields one by one. */
+export function ticketTypeFields(event: TicketTypeContext) {
+  const days = eventDays(event.startsAt, event.endsAt, event.timeZone);
+  return z.object({
+    name: line(LIMITS.ticketName, "Name the ticket, like Day ticket or Weekend pass"),
+    description: prose(LIMITS.ticketDescription),
+    price: moneyField(event.currency, "Enter the price (0 for free)"),
+    capacity: optionalWholeNumber(1, LIMITS.capacity, "the number of tickets"),
+    maxPerOrder: wholeNumber(1, LIMITS.maxPerOrder, "the most per order")
+      .optional()
+      .transform((value) => value ?? 10),
+    days: z
+      .array(z.string().max(10), { error: "Choose days of the event" })
+      .max(days.length, "Choose days of the event")
+      .optional()
+      .transform((value) => value ?? [])
+      .refine((chosen) => chosen.every((day) => days.includes(day)), "Choose days of the event"),
+    salesStartAt: optionalLocalTime,
+    salesEndAt: optionalLocalTime,
+    sortOrder: wholeNumber(0, LIMITS.sortOrder, "the position")
+      .optional()
+      .transform((value) => value ?? 0),
+    hidden: checkbox,
+  });
+}
+
 /** The ticket-type form, on an event's tickets page. */
 export function ticketTypeSchema(event: TicketTypeContext) {
   const days = eventDays(event.startsAt, event.endsAt, event.timeZone);
-  return z
-    .object({
-      name: line(LIMITS.ticketName, "Name the ticket, like Day ticket or Weekend pass"),
-      description: prose(LIMITS.ticketDescription),
-      price: moneyField(event.currency, "Enter the price (0 for free)"),
-      capacity: optionalWholeNumber(1, LIMITS.capacity, "the number of tickets"),
-      maxPerOrder: wholeNumber(1, LIMITS.maxPerOrder, "the most per order")
-        .optional()
-        .transform((value) => value ?? 10),
-      days: z
-        .array(z.string().max(10), { error: "Choose days of the event" })
-        .max(days.length, "Choose days of the event")
-        .optional()
-        .transform((value) => value ?? [])
-        .refine((chosen) => chosen.every((day) => days.includes(day)), "Choose days of the event"),
-      salesStartAt: optionalLocalTime,
-      salesEndAt: optionalLocalTime,
-      sortOrder: wholeNumber(0, LIMITS.sortOrder, "the position")
-        .optional()
-        .transform((value) => value ?? 0),
-      hidden: checkbox,
-    })
+  return ticketTypeFields(event)
     .superRefine(
       (value, ctx) => {
         const issues: Issue[] = [];
@@ -432,6 +450,10 @@ export function ticketTypeSchema(event: TicketTypeContext) {
 }
 
 export type TicketTypeInput = z.output<ReturnType<typeof ticketTypeSchema>>;
+export type TicketTypeFormShape = z.input<ReturnType<typeof ticketTypeSchema>>;
+export type TicketTypeFormDefaults = {
+  [Field in keyof TicketTypeFormShape]?: Field extends "days" ? string[] : string | null;
+};
 
 export const CancelEventSchema = z.object({
   reason: requiredProse(LIMITS.cancelReason, "Say why the event is cancelled: ticket holders will read it"),
@@ -455,7 +477,8 @@ export function coverSchema(options: { hasCover: boolean }) {
       coverAlt: line(LIMITS.coverAlt, "Describe the image for people who cannot see it"),
     })
     .superRefine((value, ctx) => {
-      if (!value.cover && !options.hasCover) ctx.addIssue({ code: "custom", path: ["cover"], message: "Choose an image" });
+      if (!value.cover && !options.hasCover)
+        ctx.addIssue({ code: "custom", path: ["cover"], message: "Choose an image" });
     });
 }
 

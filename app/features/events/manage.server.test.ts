@@ -96,7 +96,7 @@ describe("slugify", () => {
     expect(slugify("  Rétro Rallye — Nürburgring 2027 ")).toBe("retro-rallye-nurburgring-2027");
     expect(slugify("Mike's V8 Night")).toBe("mikes-v8-night");
     expect(slugify("🚗🚗🚗")).toBe("event");
-    const long = slugify("a".repeat(50) + " " + "b".repeat(50));
+    const long = slugify(`${"a".repeat(50)} ${"b".repeat(50)}`);
     expect(long.length).toBeLessThanOrEqual(80);
     expect(long.endsWith("-")).toBe(false);
   });
@@ -366,9 +366,25 @@ describe("ticket types", () => {
       .from(ticketTypes)
       .where(eq(ticketTypes.eventId, id))
       .orderBy(asc(ticketTypes.createdAt));
-    expect(rows.map(({ id, name, price, days, capacity, maxPerOrder }) => ({ id, name, price, days, capacity, maxPerOrder }))).toEqual([
+    expect(
+      rows.map(({ id, name, price, days, capacity, maxPerOrder }) => ({
+        id,
+        name,
+        price,
+        days,
+        capacity,
+        maxPerOrder,
+      })),
+    ).toEqual([
       { id: saturday.id, name: "Saturday", price: 1500, days: ["2027-06-12"], capacity: null, maxPerOrder: 10 },
-      { id: pass.id, name: "Weekend pass", price: 2550, days: ["2027-06-12", "2027-06-13"], capacity: 100, maxPerOrder: 4 },
+      {
+        id: pass.id,
+        name: "Weekend pass",
+        price: 2550,
+        days: ["2027-06-12", "2027-06-13"],
+        capacity: 100,
+        maxPerOrder: 4,
+      },
     ]);
     expect((await auditFor(pass.id))[0]).toEqual({
       action: "ticket_type.create",
@@ -382,7 +398,12 @@ describe("ticket types", () => {
     const type = await newTicketType(id, { capacity: 50 });
     await database().db.update(ticketTypes).set({ sold: 30 }).where(eq(ticketTypes.id, type.id));
     const update = (overrides: Record<string, unknown>) =>
-      updateTicketType(database().db, { actorId, eventId: id, ticketTypeId: type.id, ticketType: ticketInput(overrides) });
+      updateTicketType(database().db, {
+        actorId,
+        eventId: id,
+        ticketTypeId: type.id,
+        ticketType: ticketInput(overrides),
+      });
     expect(await update({ capacity: 29 })).toEqual({
       ok: false,
       field: "capacity",
@@ -420,15 +441,18 @@ describe("ticket types", () => {
       ok: true,
       name: "Unsold",
     });
-    expect(await setTicketTypeHidden(database().db, { actorId, eventId: id, ticketTypeId: sold.id, hidden: true })).toEqual(
-      { ok: true, name: "Popular" },
-    );
+    expect(
+      await setTicketTypeHidden(database().db, { actorId, eventId: id, ticketTypeId: sold.id, hidden: true }),
+    ).toEqual({ ok: true, name: "Popular" });
     const left = await database()
       .db.select({ name: ticketTypes.name, hidden: ticketTypes.hidden })
       .from(ticketTypes)
       .where(eq(ticketTypes.eventId, id));
     expect(left).toEqual([{ name: "Popular", hidden: true }]);
-    expect((await auditFor(unsold.id)).map((entry) => entry.action)).toEqual(["ticket_type.create", "ticket_type.delete"]);
+    expect((await auditFor(unsold.id)).map((entry) => entry.action)).toEqual([
+      "ticket_type.create",
+      "ticket_type.delete",
+    ]);
   });
 
   it("does not touch a ticket type through another event's address", async () => {
@@ -483,7 +507,8 @@ describe("covers", () => {
     ).toEqual({ ok: true, action: "described" });
     expect(await removeEventCover(database().db, { actorId, eventId: id })).toEqual({ ok: true });
     expect(await eventRow(id)).toMatchObject({ coverHash: null, coverAlt: "" });
-    expect((await auditFor(id)).filter((entry) => entry.action === "event.cover").map((entry) => entry.details.action))
-      .toEqual(["added", "described", "removed"]);
+    expect(
+      (await auditFor(id)).filter((entry) => entry.action === "event.cover").map((entry) => entry.details.action),
+    ).toEqual(["added", "described", "removed"]);
   });
 });

@@ -58,10 +58,7 @@ async function firstFreeSlug(db: Db, base: string, exceptEventId?: string) {
       .select({ slug: events.slug })
       .from(events)
       .where(
-        and(
-          inArray(sql`lower(${events.slug})`, candidates),
-          exceptEventId ? ne(events.id, exceptEventId) : undefined,
-        ),
+        and(inArray(sql`lower(${events.slug})`, candidates), exceptEventId ? ne(events.id, exceptEventId) : undefined),
       );
     const taken = new Set(rows.map((row) => row.slug.toLowerCase()));
     const free = candidates.find((slug) => !taken.has(slug) && isUsableSlug(slug));
@@ -712,7 +709,12 @@ export async function setTicketTypeHidden(
       action: "ticket_type.update",
       subjectType: "ticket_type",
       subjectId: input.ticketTypeId,
-      details: { eventId: input.eventId, name: current.name, changed: ["hidden"], hidden: { from: current.hidden, to: input.hidden } },
+      details: {
+        eventId: input.eventId,
+        name: current.name,
+        changed: ["hidden"],
+        hidden: { from: current.hidden, to: input.hidden },
+      },
     });
     return { ok: true as const, name: current.name };
   });
