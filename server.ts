@@ -196,22 +196,25 @@ function metricsTokenMatches(req: Request) {
 
 /**
  * CSP with a fresh nonce per response (React Router's inline scripts carry it), framing
- * forbidden, HSTS when served over HTTPS, and the usual hardening headers.
+ * forbidden, HSTS when served over HTTPS, and the usual hardening headers. Google's map hosts
+ * are allowed only when a Maps key is configured (Places autocomplete on the event forms, maps
+ * on event pages); the API's own scripts load through 'strict-dynamic' from the nonced bundle.
  */
 function securityHeaders(https: boolean, maps: boolean) {
+  const mapsHosts = (...hosts: string[]) => (maps ? ` ${hosts.join(" ")}` : "");
   return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString("base64");
     res.locals.nonce = nonce;
     const csp = [
       "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}' 'strict-dynamic' https://maps.googleapis.com`,
-      `style-src 'self' 'nonce-${nonce}'`,
+      `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${mapsHosts("https://maps.googleapis.com")}`,
+      `style-src 'self' 'nonce-${nonce}'${mapsHosts("https://fonts.googleapis.com")}`,
       "style-src-attr 'unsafe-inline'",
-      "img-src 'self' data: blob: https://maps.gstatic.com https://maps.googleapis.com",
-      "font-src 'self'",
-      "connect-src 'self' https://maps.googleapis.com",
+      `img-src 'self' data: blob:${mapsHosts("https://*.googleapis.com", "https://*.gstatic.com", "https://*.google.com", "https://*.googleusercontent.com")}`,
+      `font-src 'self'${mapsHosts("https://fonts.gstatic.com")}`,
+      `connect-src 'self'${mapsHosts("https://*.googleapis.com", "https://*.google.com", "https://*.gstatic.com")}`,
       // Event pages embed Google's map only when a Maps key is configured.
-      `frame-src 'self'${maps ? " https://www.google.com" : ""} https://checkout.stripe.com`,
+      `frame-src 'self'${mapsHosts("https://www.google.com")} https://checkout.stripe.com`,
       "worker-src 'self'",
       "manifest-src 'self'",
       "object-src 'none'",
@@ -260,9 +263,17 @@ function parseSize(size: string) {
   return Number(match[1]) * (unit === "mb" ? 1024 * 1024 : unit === "kb" ? 1024 : 1);
 }
 
-/** Forms that send files (an avatar: 5 MB, checked again by the page), and the larger limit they get. */
+/**
+ * Forms that send files, and the larger limit they get: an avatar (5 MB) and an event cover
+ * (15 MB), each checked again by its page.
+ */
 const UPLOAD_PATHS = new Set(["/settings", "/newProfile"]);
+const UPLOAD_PATTERNS = [/^\/admin\/events\/[^/]+\/cover$/];
 const UPLOAD_LIMIT = 16 * 1024 * 1024;
+
+function isUploadPath(path: string) {
+  return UPLOAD_PATHS.has(path) || UPLOAD_PATTERNS.some((pattern) => pattern.test(path));
+}
 
 /** Refuses bodies over the limit before the app reads them. Upload routes set their own, larger limit. */
 function bodyLimit(limit: string, uploadLimit: number) {
@@ -270,7 +281,7 @@ function bodyLimit(limit: string, uploadLimit: number) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
     // A page's form posts to the page, or to its `.data` twin when sent by the router.
-    const max = UPLOAD_PATHS.has(req.path.replace(/\.data$/, "")) ? Math.max(uploadLimit, defaultMax) : defaultMax;
+    const max = isUploadPath(req.path.replace(/\.data$/, "")) ? Math.max(uploadLimit, defaultMax) : defaultMax;
     const declared = req.headers["content-length"];
     if (declared === undefined) {
       if (req.headers["transfer-encoding"]) return void res.status(411).type("text/plain").send("Length required");

@@ -31,6 +31,13 @@ export default [
     layout("routes/admin/layout.tsx", [
       index("routes/admin/overview.tsx"),
       route("members", "routes/admin/members.tsx"),
+      route("events", "routes/admin/events/list.tsx"),
+      route("events/new", "routes/admin/events/new.tsx"),
+      route("events/:eventId", "routes/admin/events/event.tsx", [
+        index("routes/admin/events/details.tsx"),
+        route("cover", "routes/admin/events/cover.tsx"),
+        route("tickets", "routes/admin/events/tickets.tsx"),
+      ]),
     ]),
   ]),
 

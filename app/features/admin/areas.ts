@@ -20,7 +20,7 @@ import type { DashboardNavItem } from "~/ui/dashboard";
  */
 export const dashboardAreas: (DashboardNavItem & { role: "organizer" | "admin"; available: boolean })[] = [
   { to: "/admin", label: "Overview", icon: LayoutDashboard, end: true, role: "organizer", available: true },
-  { to: "/admin/events", label: "Events", icon: CalendarDays, role: "organizer", available: false },
+  { to: "/admin/events", label: "Events", icon: CalendarDays, role: "organizer", available: true },
   { to: "/admin/check-in", label: "Check-in", icon: ScanLine, role: "organizer", available: false },
   { to: "/admin/applications", label: "Applications", icon: ClipboardCheck, role: "organizer", available: false },
   { to: "/admin/draws", label: "Draws", icon: Trophy, role: "organizer", available: false },

@@ -45,9 +45,32 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
     url: url.toString(),
     async cleanup() {
       await opened.close();
+      await untilDisconnected(serverUrl, name);
       await drop();
     },
   };
+}
+
+/**
+ * Waits until the server has seen the test's connections go. The pool's end() resolves once its
+ * clients are told to close, not once they have, and a forced drop that cuts one mid-goodbye
+ * surfaces as an uncaught "terminating connection" error in whichever test file is running.
+ */
+async function untilDisconnected(serverUrl: string, name: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const { rows } = await client.query<{ open: number }>(
+        "select count(*)::int as open from pg_stat_activity where datname = $1",
+        [name],
+      );
+      if (rows[0]?.open === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 async function maintenance(serverUrl: string, statement: string) {

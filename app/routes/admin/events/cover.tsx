@@ -1,0 +1,57 @@
+import { data, useRouteLoaderData } from "react-router";
+import { eventCoverAction, readForm } from "~/features/events/admin-actions.server";
+import { CoverEditor } from "~/features/events/admin-cover-form";
+import { eventIdFrom, getEventCover } from "~/features/events/admin-queries.server";
+import { requireRole } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import { storageFor } from "~/server/storage/storage.server";
+import type { Route } from "./+types/cover";
+import type { loader as eventLoader } from "./event";
+
+// The one organizer form that sends a file: server.ts lets bodies of up to 16 MB through to
+// this path only (a 15 MB image and the form around it).
+export async function loader({ context, url, params }: Route.LoaderArgs) {
+  requireRole({ context, url }, "organizer");
+  const cover = await getEventCover(context.get(runtimeContext).db, eventIdFrom(params.eventId));
+  if (!cover) throw data("This page could not be found", { status: 404 });
+  return { cover };
+}
+
+export async function action({ request, context, url, params }: Route.ActionArgs) {
+  const user = requireRole({ context, url }, "organizer");
+  const eventId = eventIdFrom(params.eventId);
+  const { db, env } = context.get(runtimeContext);
+  const call = { db, actorId: user.id, currency: env.CURRENCY, eventId, storage: storageFor(env) };
+  return eventCoverAction(call, await readForm(request), url.pathname);
+}
+
+export default function EventCover({ loaderData, actionData }: Route.ComponentProps) {
+  const parent = useRouteLoaderData<typeof eventLoader>("routes/admin/events/event");
+  return (
+    <section aria-labelledby="cover-title">
+      <h2 id="cover-title" className="wide text-xl font-extrabold">
+        Cover image
+      </h2>
+      <p className="mt-1 max-w-prose text-muted">The picture on the event's tile, its page and when it is shared.</p>
+      <div className="mt-6">
+        <CoverEditor
+          cover={loaderData.cover}
+          lastResult={actionData?.intent === "upload" ? actionData.result : undefined}
+          removeResult={actionData?.intent === "remove" ? actionData.result : undefined}
+          disabled={parent?.event.status === "cancelled"}
+        />
+      </div>
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
+  const event = matches.find((match) => match?.id === "routes/admin/events/event")?.data as
+    | { event?: { title: string } }
+    | undefined;
+  return [
+    { title: `Cover · ${event?.event?.title ?? "Event"} · Dashboard · ${site}` },
+    { name: "robots", content: "noindex" },
+  ];
+};

@@ -1,0 +1,27 @@
+import { data, Outlet } from "react-router";
+import { EventHeader } from "~/features/events/admin-event-header";
+import { eventIdFrom, getEventSummary } from "~/features/events/admin-queries.server";
+import { requireRole } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import type { Route } from "./+types/event";
+
+// One event's pages (details, cover, tickets) under a shared header. Each page checks the role
+// and the id again: loaders run in parallel.
+export async function loader({ context, url, params }: Route.LoaderArgs) {
+  requireRole({ context, url }, "organizer");
+  const eventId = eventIdFrom(params.eventId);
+  const event = await getEventSummary(context.get(runtimeContext).db, eventId);
+  if (!event) throw data("This page could not be found", { status: 404 });
+  return { event, now: new Date() };
+}
+
+export default function EventPages({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="mx-auto max-w-[1100px]">
+      <EventHeader event={loaderData.event} now={loaderData.now} />
+      <div className="mt-8">
+        <Outlet />
+      </div>
+    </div>
+  );
+}

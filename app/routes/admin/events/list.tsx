@@ -1,0 +1,97 @@
+import { Plus, Search } from "lucide-react";
+import { Form, Link } from "react-router";
+import { Pagination } from "~/features/admin/members-list";
+import { EmptyEventList, EventFilterTabs, EventListRow } from "~/features/events/admin-event-list";
+import { listEventsForAdmin } from "~/features/events/admin-queries.server";
+import { type EventFilter, EventsQuerySchema } from "~/features/events/admin-schemas";
+import { requireRole } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import { inputClass } from "~/ui/form";
+import type { Route } from "./+types/list";
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  requireRole({ context, url }, "organizer");
+  const { db } = context.get(runtimeContext);
+  const query = EventsQuerySchema.parse(Object.fromEntries(url.searchParams));
+  const now = new Date();
+  const list = await listEventsForAdmin(db, { ...query, now });
+  return { ...list, show: query.show, q: query.q, now };
+}
+
+export default function EventsList({ loaderData }: Route.ComponentProps) {
+  const { events, counts, total, page, pageCount, show, q, now } = loaderData;
+  const href = (filter: EventFilter, target = 1) => {
+    const params = new URLSearchParams();
+    if (filter !== "upcoming") params.set("show", filter);
+    if (q) params.set("q", q);
+    if (target > 1) params.set("page", String(target));
+    const search = params.toString();
+    return search ? `?${search}` : ".";
+  };
+  return (
+    <div className="mx-auto max-w-[1100px]">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Organize</p>
+          <h1 className="wide mt-1 text-3xl font-extrabold sm:text-4xl">Events</h1>
+          <p className="mt-2 max-w-prose text-muted">
+            Meets, shows, cruises and track days: their details, tickets and covers. New events stay drafts until you
+            publish them.
+          </p>
+        </div>
+        <Link
+          to="/admin/events/new"
+          className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
+        >
+          <Plus aria-hidden className="size-5" /> New event
+        </Link>
+      </div>
+
+      <Form method="get" role="search" className="mt-8 flex flex-wrap items-end gap-3" key={`${show}|${q}`}>
+        {show !== "upcoming" ? <input type="hidden" name="show" value={show} /> : null}
+        <div className="min-w-[14rem] flex-1 space-y-1.5">
+          <label htmlFor="event-search" className="block font-semibold">
+            Search by title, venue or town
+          </label>
+          <input
+            id="event-search"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={100}
+            className={`${inputClass(false)} h-12`}
+          />
+        </div>
+        <button
+          type="submit"
+          className="inline-flex h-12 items-center gap-2 rounded-full bg-surface-sunken px-6 font-bold text-text hover:bg-line"
+        >
+          <Search aria-hidden className="size-4" /> Search
+        </button>
+      </Form>
+
+      <div className="mt-6">
+        <EventFilterTabs show={show} counts={counts} href={(filter) => href(filter)} />
+      </div>
+      <p className="sr-only" role="status">
+        {total === 1 ? "1 event" : `${total} events`}
+        {q ? ` matching “${q}”` : ""}
+      </p>
+      {events.length === 0 ? (
+        <EmptyEventList show={show} searching={Boolean(q)} />
+      ) : (
+        <ul className="mt-3 divide-y divide-line rounded-2xl border border-line bg-surface-raised">
+          {events.map((event) => (
+            <EventListRow key={event.id} event={event} now={now} />
+          ))}
+        </ul>
+      )}
+      <Pagination page={page} pageCount={pageCount} href={(target) => href(show, target)} />
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
+  return [{ title: `Events · Dashboard · ${site}` }, { name: "robots", content: "noindex" }];
+};
