@@ -11,7 +11,7 @@ function escapeHtml(text: string) {
  * One layout for every account email: the site's name, a short message, at most one button, and
  * the same words as plain text for mail clients that show no HTML.
  */
-function accountEmail(
+export function accountEmail(
   brand: Branding,
   to: string,
   subject: string,

@@ -1,0 +1,41 @@
+import { accountEmail, type Branding } from "~/features/accounts/emails.server";
+import { formatMoney } from "~/features/money";
+import type { OutboundEmail } from "~/server/mail/mail.server";
+import { formatOrderNumber } from "./order-number";
+import type { RefundedLine } from "./refund.server";
+
+export type RefundNotice = {
+  to: string;
+  number: number;
+  currency: string;
+  amount: number;
+  lines: RefundedLine[];
+  reason: string;
+  /** The whole order is refunded, not only some tickets. */
+  whole: boolean;
+};
+
+/**
+ * Tells the buyer what was refunded and that the tickets no longer work. Sent once for each
+ * refund decision: the caller sends it only after `refundOrder` recorded a new refund.
+ */
+export function refundEmail(brand: Branding, notice: RefundNotice): OutboundEmail {
+  const number = formatOrderNumber(notice.number);
+  const money = formatMoney(notice.amount, notice.currency);
+  const lines = notice.lines.map(
+    (line) => `${line.quantity} × ${line.description}: ${formatMoney(line.amount, notice.currency)}`,
+  );
+  return accountEmail(brand, notice.to, `Refund for order ${number}`, {
+    greeting: "Hi,",
+    lines: [
+      notice.whole ? `We have refunded your order ${number}.` : `We have refunded part of your order ${number}.`,
+      ...lines,
+      notice.amount > 0
+        ? `${money} goes back to the card you paid with. It usually shows within 5 to 10 working days.`
+        : "These tickets were free, so no money moves.",
+      `Reason: ${notice.reason}`,
+      "The refunded tickets no longer admit anyone at the gate.",
+    ],
+    footnote: `Questions? Reply to this email and quote ${number}.`,
+  });
+}

@@ -1,0 +1,320 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { recordAudit } from "~/features/admin/audit.server";
+import type { Db } from "~/server/db/client.server";
+import { transactionWithRetry } from "~/server/db/retry.server";
+import {
+  events,
+  type OrderStatus,
+  orderItems,
+  orders,
+  tickets,
+  ticketTypes,
+  transactions,
+} from "../../../db/schema";
+import { formatOrderNumber } from "./order-number";
+import { recordOrderChanges } from "./order-history.server";
+
+export type RefundInput = {
+  orderId: string;
+  /** Lines and how many of each to refund; omitted refunds everything still refundable. */
+  items?: { orderItemId: string; quantity: number }[];
+  actorId: string | null;
+  reason: string;
+  now: Date;
+  /**
+   * How many tickets of the order were already refunded when the form was shown. A second
+   * submission of the same form finds a different number and is refused, so a double click
+   * never refunds twice.
+   */
+  refundedBefore?: number;
+};
+
+export type RefundedLine = { description: string; quantity: number; amount: number };
+
+export type RefundOutcome =
+  | {
+      ok: true;
+      orderId: string;
+      number: number;
+      email: string;
+      currency: string;
+      status: OrderStatus;
+      amount: number;
+      lines: RefundedLine[];
+      /** The pending refund transaction; null for free tickets, where no money moves. */
+      transactionId: string | null;
+      /** Tickets left alone because they were already used at the gate. */
+      checkedInKept: number;
+    }
+  | { ok: false; problem: string };
+
+const REFUNDABLE_ORDER_STATUSES: OrderStatus[] = ["paid", "fulfilled", "partly_refunded"];
+
+/**
+ * Refunds a paid order, or some tickets of it (PRODUCT.md "Orders": refunds are admin-only).
+ * One transaction, locks in the ADR 0007 order — the events, then their ticket types, then the
+ * order — because refunding gives places back (`sold` goes down) and changes the order's status.
+ * Tickets already checked in are never refunded: the place was used. Money back is the price
+ * paid (the line's unit price snapshot) times the tickets refunded, recorded as a pending refund
+ * that the payments job sends to the provider.
+ */
+export async function refundOrder(db: Db, input: RefundInput): Promise<RefundOutcome> {
+  return transactionWithRetry(db, (tx) => refundIn(tx, input));
+}
+
+async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
+  const { now } = input;
+  // Order lines never change after checkout, so their events can be read before the locks.
+  const lines = await tx
+    .select({ eventId: orderItems.eventId })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, input.orderId));
+  if (lines.length === 0) return { ok: false, problem: "This order could not be found." };
+  const eventIds = [...new Set(lines.map((line) => line.eventId!))].sort();
+  await tx
+    .select({ id: events.id })
+    .from(events)
+    .where(inArray(events.id, eventIds))
+    .orderBy(asc(events.id))
+    .for("no key update");
+  await tx
+    .select({ id: ticketTypes.id })
+    .from(ticketTypes)
+    .where(inArray(ticketTypes.eventId, eventIds))
+    .orderBy(asc(ticketTypes.id))
+    .for("no key update");
+  const [order] = await tx
+    .select({
+      id: orders.id,
+      number: orders.number,
+      email: orders.email,
+      status: orders.status,
+      currency: orders.currency,
+      provider: orders.provider,
+    })
+    .from(orders)
+    .where(eq(orders.id, input.orderId))
+    .for("update");
+  if (!order) return { ok: false, problem: "This order could not be found." };
+  if (!REFUNDABLE_ORDER_STATUSES.includes(order.status)) {
+    return {
+      ok: false,
+      problem:
+        order.status === "refunded"
+          ? "This order has already been refunded in full."
+          : `Only paid orders can be refunded; this one is ${order.status.replace("_", " ")}.`,
+    };
+  }
+
+  const items = await tx
+    .select({
+      id: orderItems.id,
+      description: orderItems.description,
+      unitPrice: orderItems.unitPrice,
+      quantity: orderItems.quantity,
+      refundedQuantity: orderItems.refundedQuantity,
+      ticketTypeId: orderItems.ticketTypeId,
+    })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, order.id))
+    .orderBy(asc(orderItems.createdAt), asc(orderItems.id));
+  const alreadyRefunded = items.reduce((sum, item) => sum + item.refundedQuantity, 0);
+  if (input.refundedBefore !== undefined && input.refundedBefore !== alreadyRefunded) {
+    return {
+      ok: false,
+      problem: "This order changed since the page was opened, so nothing was refunded. Check it and try again.",
+    };
+  }
+  const orderTickets = await tx
+    .select({ id: tickets.id, orderItemId: tickets.orderItemId, status: tickets.status })
+    .from(tickets)
+    .where(eq(tickets.orderId, order.id))
+    .orderBy(asc(tickets.createdAt), asc(tickets.id));
+  const ticketsOf = (itemId: string) => orderTickets.filter((ticket) => ticket.orderItemId === itemId);
+
+  // What to refund: per line, the tickets still valid (never one used at the gate).
+  const chosen: { item: (typeof items)[number]; ticketIds: string[] }[] = [];
+  let checkedInKept = 0;
+  if (input.items) {
+    const seen = new Set<string>();
+    for (const request of input.items) {
+      const item = items.find((candidate) => candidate.id === request.orderItemId);
+      if (!item || seen.has(item.id)) return { ok: false, problem: "That line is not part of this order." };
+      seen.add(item.id);
+      if (!Number.isInteger(request.quantity) || request.quantity < 1) {
+        return { ok: false, problem: `Choose how many “${item.description}” tickets to refund.` };
+      }
+      const own = ticketsOf(item.id);
+      const valid = own.filter((ticket) => ticket.status === "valid");
+      const used = own.filter((ticket) => ticket.status === "checked_in").length;
+      if (request.quantity > valid.length) {
+        const left = valid.length === 0 ? "none is left to refund" : `only ${valid.length} can be refunded`;
+        const why = used > 0 ? ` (${used} already checked in at the gate, which cannot be refunded)` : "";
+        return { ok: false, problem: `“${item.description}”: ${left}${why}.` };
+      }
+      chosen.push({ item, ticketIds: valid.slice(0, request.quantity).map((ticket) => ticket.id) });
+    }
+  } else {
+    for (const item of items) {
+      const own = ticketsOf(item.id);
+      checkedInKept += own.filter((ticket) => ticket.status === "checked_in").length;
+      const valid = own.filter((ticket) => ticket.status === "valid").map((ticket) => ticket.id);
+      if (valid.length > 0) chosen.push({ item, ticketIds: valid });
+    }
+    if (chosen.length === 0) {
+      return {
+        ok: false,
+        problem:
+          checkedInKept > 0
+            ? "Nothing is left to refund: the remaining tickets were checked in at the gate."
+            : "Nothing is left to refund on this order.",
+      };
+    }
+  }
+
+  const refundedIds = chosen.flatMap((choice) => choice.ticketIds);
+  // The status condition keeps a ticket from being refunded twice even without the order lock.
+  const marked = await tx
+    .update(tickets)
+    .set({ status: "refunded", updatedAt: now })
+    .where(and(inArray(tickets.id, refundedIds), eq(tickets.status, "valid")))
+    .returning({ id: tickets.id });
+  if (marked.length !== refundedIds.length) throw new Error("Tickets changed under the order lock");
+
+  const refundedLines: RefundedLine[] = [];
+  for (const { item, ticketIds } of chosen) {
+    const quantity = ticketIds.length;
+    await tx
+      .update(orderItems)
+      .set({ refundedQuantity: sql`${orderItems.refundedQuantity} + ${quantity}` })
+      .where(eq(orderItems.id, item.id));
+    // The places go back on sale at once.
+    await tx
+      .update(ticketTypes)
+      .set({ sold: sql`greatest(${ticketTypes.sold} - ${quantity}, 0)`, updatedAt: now })
+      .where(eq(ticketTypes.id, item.ticketTypeId!));
+    refundedLines.push({ description: item.description, quantity, amount: item.unitPrice * quantity });
+  }
+  const amount = refundedLines.reduce((sum, line) => sum + line.amount, 0);
+
+  let transactionId: string | null = null;
+  if (amount > 0) {
+    const [charge] = await tx
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(
+        and(eq(transactions.orderId, order.id), eq(transactions.kind, "charge"), eq(transactions.status, "succeeded")),
+      )
+      .orderBy(asc(transactions.createdAt))
+      .limit(1);
+    const [refund] = await tx
+      .insert(transactions)
+      .values({
+        orderId: order.id,
+        kind: "refund",
+        status: "pending",
+        amount,
+        currency: order.currency,
+        provider: order.provider,
+        chargeId: charge?.id ?? null,
+        reason: input.reason,
+        createdAt: now,
+      })
+      .returning({ id: transactions.id });
+    transactionId = refund!.id;
+  }
+
+  const remaining = items.reduce((sum, item) => {
+    const now = chosen.find((choice) => choice.item.id === item.id)?.ticketIds.length ?? 0;
+    return sum + item.quantity - item.refundedQuantity - now;
+  }, 0);
+  const status: OrderStatus = remaining === 0 ? "refunded" : "partly_refunded";
+  await tx.update(orders).set({ status, updatedAt: now }).where(eq(orders.id, order.id));
+  const count = refundedIds.length;
+  await recordOrderChanges(tx, [
+    {
+      orderId: order.id,
+      fromStatus: order.status,
+      toStatus: status,
+      note: `${count === 1 ? "1 ticket" : `${count} tickets`} refunded: ${input.reason}`,
+      actorId: input.actorId,
+      at: now,
+    },
+  ]);
+  await recordAudit(tx, {
+    actorId: input.actorId,
+    action: "order.refund",
+    subjectType: "order",
+    subjectId: order.id,
+    details: {
+      number: formatOrderNumber(order.number),
+      amount,
+      currency: order.currency,
+      tickets: count,
+      reason: input.reason,
+      to: status,
+    },
+  });
+  return {
+    ok: true,
+    orderId: order.id,
+    number: order.number,
+    email: order.email,
+    currency: order.currency,
+    status,
+    amount,
+    lines: refundedLines,
+    transactionId,
+    checkedInKept,
+  };
+}
+
+/** Paid orders that still hold refundable tickets for this event, for a cancelled event's refunds. */
+export async function ordersToRefundForEvent(db: Db, eventId: string) {
+  const rows = await db
+    .selectDistinct({ orderId: tickets.orderId })
+    .from(tickets)
+    .innerJoin(orders, eq(orders.id, tickets.orderId))
+    .where(
+      and(
+        eq(tickets.eventId, eventId),
+        eq(tickets.status, "valid"),
+        inArray(orders.status, REFUNDABLE_ORDER_STATUSES),
+      ),
+    );
+  return rows.map((row) => row.orderId);
+}
+
+export type EventRefundsOutcome = { refunded: Extract<RefundOutcome, { ok: true }>[]; failed: number };
+
+/**
+ * Refunds every holder of a cancelled event's tickets: each order in its own transaction, so one
+ * problem never holds up the rest, and only that event's tickets (an order may hold others).
+ * Running it again finds only what is still unrefunded, so it is safe to repeat.
+ */
+export async function refundEventHolders(
+  db: Db,
+  input: { eventId: string; actorId: string | null; reason: string; now: Date },
+): Promise<EventRefundsOutcome> {
+  const refunded: Extract<RefundOutcome, { ok: true }>[] = [];
+  let failed = 0;
+  for (const orderId of await ordersToRefundForEvent(db, input.eventId)) {
+    const lines = await db
+      .select({ id: orderItems.id, quantity: sql<number>`count(${tickets.id})::int` })
+      .from(orderItems)
+      .innerJoin(tickets, and(eq(tickets.orderItemId, orderItems.id), eq(tickets.status, "valid")))
+      .where(and(eq(orderItems.orderId, orderId), eq(orderItems.eventId, input.eventId)))
+      .groupBy(orderItems.id);
+    if (lines.length === 0) continue;
+    const outcome = await refundOrder(db, {
+      orderId,
+      items: lines.map((line) => ({ orderItemId: line.id, quantity: Number(line.quantity) })),
+      actorId: input.actorId,
+      reason: input.reason,
+      now: input.now,
+    });
+    if (outcome.ok) refunded.push(outcome);
+    else failed++;
+  }
+  return { refunded, failed };
+}
