@@ -1,0 +1,93 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { startCheckout } from "~/features/checkout/checkout.server";
+import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/test-stock";
+import { refundOrder } from "~/features/orders/refund.server";
+import { settleOrder } from "~/features/orders/settle.server";
+import { freshDatabasePerFile } from "~/server/db/test-database";
+import { tickets, users } from "../../../db/schema";
+import { admitAtGate, gateCounts, gateTime, listAttendees, NOT_A_TICKET } from "./gate.server";
+import { formatTicketCode, signTicketCode } from "./ticket-codes.server";
+
+const database = freshDatabasePerFile();
+const secret = "gate-secret-gate-secret-gate-secret-0123";
+// 10:42 in London in summer.
+const at = new Date("2027-06-12T09:42:00Z");
+
+async function soldTickets(quantity: number, title?: string) {
+  const { db } = database();
+  const event = await createTestEvent(db, { title, types: [{ name: "Day ticket" }] });
+  const [buyer] = await createBuyers(db, 1);
+  const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: event.typeIds[0]!, quantity }]);
+  const checkout = await startCheckout(db, checkoutFor(buyer!, cartId));
+  if (!checkout.ok) throw new Error("checkout refused");
+  const { id, total } = checkout.order;
+  await settleOrder(db, { orderId: id, provider: "test", paymentReference: `pay_${id}`, amount: total, now: NOW });
+  const codes = await db.select({ code: tickets.code }).from(tickets).where(eq(tickets.orderId, id));
+  const [named] = await db.select({ name: users.name }).from(users).where(eq(users.id, buyer!.id));
+  return { ...event, orderId: id, codes: codes.map((row) => row.code), buyerName: named!.name };
+}
+
+describe("admitAtGate", () => {
+  it("admits once, then says when and by whom; typed codes work too", async () => {
+    const { db } = database();
+    const sold = await soldTickets(2);
+    const [steward] = await db.insert(users).values({ id: "sam", name: "Sam", email: "sam@example.test" }).returning();
+    const gate = { eventId: sold.eventId, staffId: steward!.id, secret, now: at };
+
+    const scanned = await admitAtGate(db, { ...gate, value: signTicketCode(sold.codes[0]!, secret) });
+    expect(scanned).toEqual({ tone: "admitted", headline: `Checked in: ${sold.buyerName}, Day ticket`, detail: null });
+    const again = await admitAtGate(db, { ...gate, value: signTicketCode(sold.codes[0]!, secret) });
+    expect(again).toMatchObject({ tone: "warning", headline: "Already checked in at 10:42 by Sam" });
+
+    const typed = await admitAtGate(db, { ...gate, value: formatTicketCode(sold.codes[1]!).toLowerCase() });
+    expect(typed.tone).toBe("admitted");
+    expect(await gateCounts(db, sold.eventId)).toEqual({ checkedIn: 2, sold: 2 });
+
+    const list = await listAttendees(db, { eventId: sold.eventId, timeZone: "Europe/London", now: at, q: "sam" });
+    expect(list).toEqual([]);
+    const all = await listAttendees(db, { eventId: sold.eventId, timeZone: "Europe/London", now: at });
+    expect(all.map((row) => [row.status, row.checkedInAt, row.checkedInBy])).toEqual([
+      ["checked_in", "10:42", "Sam"],
+      ["checked_in", "10:42", "Sam"],
+    ]);
+    const byCode = await listAttendees(db, {
+      eventId: sold.eventId,
+      timeZone: "Europe/London",
+      now: at,
+      q: sold.codes[1]!.slice(-4),
+    });
+    expect(byCode.map((row) => row.codeEnd)).toContain(sold.codes[1]!.slice(-4));
+  });
+
+  it("refuses refunded tickets, other events' tickets and forged or garbled codes", async () => {
+    const { db } = database();
+    const sold = await soldTickets(1);
+    const other = await soldTickets(1, "Brooklands Night");
+    const [steward] = await createBuyers(db, 1);
+    const gate = { eventId: sold.eventId, staffId: steward!.id, secret, now: at };
+
+    expect(await admitAtGate(db, { ...gate, value: signTicketCode(other.codes[0]!, secret) })).toMatchObject({
+      tone: "refused",
+      headline: "This ticket is for Brooklands Night",
+    });
+    const forged = `${sold.codes[0]}.${"A".repeat(26)}`;
+    expect(await admitAtGate(db, { ...gate, value: forged })).toMatchObject({ headline: NOT_A_TICKET });
+    expect(await admitAtGate(db, { ...gate, value: "hello" })).toMatchObject({ headline: NOT_A_TICKET });
+    expect(await admitAtGate(db, { ...gate, value: "0".repeat(26) })).toMatchObject({ headline: NOT_A_TICKET });
+
+    await refundOrder(db, { orderId: sold.orderId, actorId: null, reason: "Asked", now: at });
+    expect(await admitAtGate(db, { ...gate, value: sold.codes[0]! })).toMatchObject({
+      tone: "refused",
+      headline: "This ticket was refunded",
+    });
+    expect(await gateCounts(db, sold.eventId)).toEqual({ checkedIn: 0, sold: 0 });
+  });
+});
+
+describe("gateTime", () => {
+  it("shows the event's local time, with the day when it was not today", () => {
+    expect(gateTime(at, "Europe/London", at)).toBe("10:42");
+    expect(gateTime(at, "Europe/London", new Date("2027-06-13T09:00:00Z"))).toBe("Sat 12 Jun, 10:42");
+  });
+});

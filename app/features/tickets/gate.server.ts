@@ -1,0 +1,221 @@
+import { and, asc, eq, gte, ilike, inArray, or, sql } from "drizzle-orm";
+import { localDate, parseLocalDateTime } from "~/features/events/time-zones";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "~/server/db/client.server";
+import { events, orders, type TicketStatus, tickets, ticketTypes, users } from "../../../db/schema";
+import { checkInTicket } from "./check-in.server";
+import { normaliseTicketCode, verifySignedTicketCode } from "./ticket-codes.server";
+
+/** What the steward sees after a scan or a typed code. Decided on the server, never in the browser. */
+export type GateResult = {
+  tone: "admitted" | "warning" | "refused";
+  headline: string;
+  detail: string | null;
+};
+
+export const NOT_A_TICKET = "This code is not a valid ticket";
+
+const REFUSED_STATUS: Record<"cancelled" | "refunded", string> = {
+  cancelled: "This ticket was cancelled",
+  refunded: "This ticket was refunded",
+};
+
+/** "10:42", or "Sat 12 Jun, 10:42" when it was another day, in the event's own time zone. */
+export function gateTime(instant: Date, timeZone: string, now: Date) {
+  const day = (at: Date) => at.toLocaleDateString("en-CA", { timeZone });
+  const time = instant.toLocaleTimeString("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  if (day(instant) === day(now)) return time;
+  const date = instant.toLocaleDateString("en-GB", { timeZone, weekday: "short", day: "numeric", month: "short" });
+  return `${date}, ${time}`;
+}
+
+/**
+ * Checks in what the steward scanned or typed. A scanned QR must carry a correct signature; a
+ * typed code is the plain code (case, spaces and look-alike letters forgiven). Only after that is
+ * anything looked up, so a made-up code costs nothing and reveals nothing.
+ */
+export async function admitAtGate(
+  db: Db,
+  input: { value: string; eventId: string; staffId: string; secret: string; now: Date },
+): Promise<GateResult> {
+  const value = input.value.trim();
+  const code = value.includes(".") ? verifySignedTicketCode(value, input.secret) : normaliseTicketCode(value);
+  if (!code) return { tone: "refused", headline: NOT_A_TICKET, detail: "Check the code, or send the holder to the box office." };
+
+  const [event] = await db
+    .select({ timeZone: events.timeZone })
+    .from(events)
+    .where(eq(events.id, input.eventId));
+  if (!event) return { tone: "refused", headline: NOT_A_TICKET, detail: null };
+  const outcome = await checkInTicket(db, { code, eventId: input.eventId, staffId: input.staffId, now: input.now });
+
+  if (outcome.kind === "not_found") {
+    // checkInTicket cannot tell a stranger's code from another event's ticket; the gate can.
+    const [elsewhere] = await db
+      .select({ title: events.title })
+      .from(tickets)
+      .innerJoin(events, eq(events.id, tickets.eventId))
+      .where(eq(tickets.code, code));
+    return elsewhere
+      ? { tone: "refused", headline: `This ticket is for ${elsewhere.title}`, detail: "It does not admit anyone here." }
+      : { tone: "refused", headline: NOT_A_TICKET, detail: "No ticket has this code." };
+  }
+
+  const holder = await holderOf(db, outcome.ticket.id);
+  const who = `${holder}, ${outcome.ticket.ticketTypeName}`;
+  switch (outcome.kind) {
+    case "checked_in":
+      return { tone: "admitted", headline: `Checked in: ${who}`, detail: null };
+    case "already_checked_in":
+      return {
+        tone: "warning",
+        headline: `Already checked in at ${gateTime(outcome.checkedInAt, event.timeZone, input.now)}${
+          outcome.checkedInBy ? ` by ${outcome.checkedInBy}` : ""
+        }`,
+        detail: who,
+      };
+    case "not_valid":
+      return { tone: "refused", headline: REFUSED_STATUS[outcome.status], detail: `${who}. Do not admit.` };
+  }
+}
+
+/** The ticket's attendee, else its buyer's name, else the order's email. */
+async function holderOf(db: Db, ticketId: string) {
+  const [row] = await db
+    .select({ attendee: tickets.attendeeName, buyer: users.name, email: orders.email })
+    .from(tickets)
+    .innerJoin(orders, eq(orders.id, tickets.orderId))
+    .leftJoin(users, eq(users.id, orders.userId))
+    .where(eq(tickets.id, ticketId));
+  return row?.attendee || row?.buyer || row?.email || "Unnamed holder";
+}
+
+/** Tickets through the gate against tickets sold, for the live counter. */
+export async function gateCounts(db: Db, eventId: string) {
+  const [row] = await db
+    .select({
+      checkedIn: sql<number>`count(*) filter (where ${tickets.status} = 'checked_in')::int`,
+      sold: sql<number>`count(*) filter (where ${tickets.status} in ('valid', 'checked_in'))::int`,
+    })
+    .from(tickets)
+    .where(eq(tickets.eventId, eventId));
+  return { checkedIn: Number(row?.checkedIn ?? 0), sold: Number(row?.sold ?? 0) };
+}
+
+export type Attendee = {
+  id: string;
+  name: string;
+  email: string;
+  ticketType: string;
+  codeEnd: string;
+  status: TicketStatus;
+  checkedInAt: string | null;
+  checkedInBy: string | null;
+};
+
+export const ATTENDEES_SHOWN = 200;
+
+/**
+ * Everyone holding a ticket for the event, for the gate's list and the CSV. `q` matches a name,
+ * an email or the end of a code. `limit` caps the page list; the CSV takes everyone.
+ */
+export async function listAttendees(
+  db: Db,
+  input: { eventId: string; q?: string; limit?: number; timeZone: string; now: Date },
+): Promise<Attendee[]> {
+  const buyer = alias(users, "buyer");
+  const checker = alias(users, "checker");
+  const q = input.q?.trim();
+  const pattern = q ? `%${q.replace(/[\\%_]/g, "\\$&")}%` : null;
+  const search = pattern
+    ? or(
+        ilike(tickets.attendeeName, pattern),
+        ilike(buyer.name, pattern),
+        ilike(orders.email, pattern),
+        ilike(tickets.code, `%${q!.toUpperCase().replace(/[^0-9A-Z]/g, "")}`),
+      )
+    : undefined;
+  const query = db
+    .select({
+      id: tickets.id,
+      attendee: tickets.attendeeName,
+      buyer: buyer.name,
+      email: orders.email,
+      ticketType: ticketTypes.name,
+      code: tickets.code,
+      status: tickets.status,
+      checkedInAt: tickets.checkedInAt,
+      checkedInBy: checker.name,
+    })
+    .from(tickets)
+    .innerJoin(orders, eq(orders.id, tickets.orderId))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
+    .leftJoin(buyer, eq(buyer.id, orders.userId))
+    .leftJoin(checker, eq(checker.id, tickets.checkedInBy))
+    .where(and(eq(tickets.eventId, input.eventId), search))
+    .orderBy(
+      asc(sql`coalesce(nullif(${tickets.attendeeName}, ''), ${buyer.name}, ${orders.email})`),
+      asc(tickets.id),
+    );
+  const rows = input.limit ? await query.limit(input.limit) : await query;
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.attendee || row.buyer || row.email,
+    email: row.email,
+    ticketType: row.ticketType,
+    codeEnd: row.code.slice(-4),
+    status: row.status,
+    checkedInAt: row.checkedInAt ? gateTime(row.checkedInAt, input.timeZone, input.now) : null,
+    checkedInBy: row.checkedInBy,
+  }));
+}
+
+/**
+ * Published events still running at the start of today (in the site's time zone) or later,
+ * soonest first, for the check-in page: a steward can still export the list on the evening.
+ */
+export async function eventsAtTheGate(db: Db, input: { now: Date; timeZone: string }) {
+  const { now } = input;
+  const midnight = parseLocalDateTime(`${localDate(now, input.timeZone)}T00:00`, input.timeZone);
+  const dayStart = midnight.ok ? midnight.instant : new Date(now.getTime() - 24 * 3600 * 1000);
+  const rows = await db
+    .select({
+      id: events.id,
+      title: events.title,
+      startsAt: events.startsAt,
+      endsAt: events.endsAt,
+      timeZone: events.timeZone,
+      venue: events.venue,
+      town: events.town,
+    })
+    .from(events)
+    .where(and(eq(events.status, "published"), gte(events.endsAt, dayStart)))
+    .orderBy(asc(events.startsAt))
+    .limit(50);
+  const counts =
+    rows.length === 0
+      ? []
+      : await db
+          .select({
+            eventId: tickets.eventId,
+            checkedIn: sql<number>`count(*) filter (where ${tickets.status} = 'checked_in')::int`,
+            sold: sql<number>`count(*) filter (where ${tickets.status} in ('valid', 'checked_in'))::int`,
+          })
+          .from(tickets)
+          .where(
+            inArray(
+              tickets.eventId,
+              rows.map((row) => row.id),
+            ),
+          )
+          .groupBy(tickets.eventId);
+  return rows.map((row) => {
+    const count = counts.find((entry) => entry.eventId === row.id);
+    return {
+      ...row,
+      live: row.startsAt <= now && row.endsAt >= now,
+      checkedIn: Number(count?.checkedIn ?? 0),
+      sold: Number(count?.sold ?? 0),
+    };
+  });
+}
