@@ -37,8 +37,13 @@ export default [
         index("routes/admin/events/details.tsx"),
         route("cover", "routes/admin/events/cover.tsx"),
         route("tickets", "routes/admin/events/tickets.tsx"),
+        route("checkin", "routes/admin/events/checkin.tsx"),
       ]),
+      route("check-in", "routes/admin/check-in.tsx"),
+      route("orders", "routes/admin/orders/list.tsx"),
+      route("orders/:orderId", "routes/admin/orders/order.tsx"),
     ]),
+    route("events/:eventId/attendees.csv", "routes/admin/events/attendees-csv.ts"),
   ]),
 
   // The members' area: signed in and onboarded (garage, tickets and orders join it later).

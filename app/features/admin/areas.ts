@@ -21,11 +21,11 @@ import type { DashboardNavItem } from "~/ui/dashboard";
 export const dashboardAreas: (DashboardNavItem & { role: "organizer" | "admin"; available: boolean })[] = [
   { to: "/admin", label: "Overview", icon: LayoutDashboard, end: true, role: "organizer", available: true },
   { to: "/admin/events", label: "Events", icon: CalendarDays, role: "organizer", available: true },
-  { to: "/admin/check-in", label: "Check-in", icon: ScanLine, role: "organizer", available: false },
+  { to: "/admin/check-in", label: "Check-in", icon: ScanLine, role: "organizer", available: true },
   { to: "/admin/applications", label: "Applications", icon: ClipboardCheck, role: "organizer", available: false },
   { to: "/admin/draws", label: "Draws", icon: Trophy, role: "organizer", available: false },
   { to: "/admin/shop", label: "Shop", icon: ShoppingBag, role: "organizer", available: false },
-  { to: "/admin/orders", label: "Orders", icon: Receipt, role: "organizer", available: false },
+  { to: "/admin/orders", label: "Orders", icon: Receipt, role: "organizer", available: true },
   { to: "/admin/articles", label: "Articles", icon: Newspaper, role: "organizer", available: false },
   { to: "/admin/members", label: "Members & roles", icon: UserCog, role: "admin", available: true },
   { to: "/admin/audit", label: "Audit log", icon: ScrollText, role: "admin", available: false },

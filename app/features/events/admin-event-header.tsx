@@ -1,4 +1,4 @@
-import { ArrowLeft, ExternalLink, ImageIcon, Info, Ticket } from "lucide-react";
+import { ArrowLeft, ExternalLink, ImageIcon, Info, ScanLine, Ticket } from "lucide-react";
 import { Link, NavLink } from "react-router";
 import { TrackArt } from "~/ui/track-art";
 import { DateBlock, SoldMeter, StatusBadge } from "./admin-event-parts";
@@ -61,6 +61,7 @@ export function EventHeader({ event, now }: { event: HeaderEvent; now: Date }) {
       end: false,
       note: String(event.ticketTypeCount),
     },
+    { to: `/admin/events/${event.id}/checkin`, label: "Check-in", icon: ScanLine, end: false, note: null },
   ];
   return (
     <header className="space-y-4">

@@ -219,3 +219,12 @@ export async function eventsAtTheGate(db: Db, input: { now: Date; timeZone: stri
     };
   });
 }
+
+/** What the gate pages need of the event itself; null when there is no such event. */
+export async function gateEvent(db: Db, eventId: string) {
+  const [event] = await db
+    .select({ slug: events.slug, timeZone: events.timeZone })
+    .from(events)
+    .where(eq(events.id, eventId));
+  return event ?? null;
+}

@@ -1,0 +1,152 @@
+import { CircleAlert, CircleCheck, CircleX, Download, Search } from "lucide-react";
+import { Form } from "react-router";
+import { inputClass } from "~/ui/form";
+import { ATTENDEE_STATUS_LABELS } from "./attendees-csv";
+import type { Attendee, GateResult } from "./gate.server";
+
+const RESULT_TONES = {
+  admitted: { icon: CircleCheck, box: "bg-emerald-600 text-white", label: "Admit" },
+  warning: { icon: CircleAlert, box: "bg-amber-400 text-asphalt-950", label: "Check" },
+  refused: { icon: CircleX, box: "bg-red-700 text-white", label: "Refuse" },
+} as const;
+
+/** The answer for the steward: big, coloured and worded, so it reads at arm's length in the rain. */
+export function GateResultPanel({ result }: { result: GateResult | null }) {
+  if (!result) {
+    return (
+      <div role="status" className="rounded-2xl border border-dashed border-line p-6 text-center text-muted">
+        Results appear here after each scan.
+      </div>
+    );
+  }
+  const tone = RESULT_TONES[result.tone];
+  return (
+    <div role="status" className={`flex items-start gap-4 rounded-2xl p-5 shadow-lg ${tone.box}`}>
+      <tone.icon aria-hidden className="size-10 shrink-0" />
+      <div className="min-w-0 space-y-1">
+        <p className="text-xs font-black uppercase tracking-[0.2em] opacity-80">{tone.label}</p>
+        <p className="wide text-xl font-extrabold break-words sm:text-2xl">{result.headline}</p>
+        {result.detail ? <p className="break-words font-semibold opacity-90">{result.detail}</p> : null}
+      </div>
+    </div>
+  );
+}
+
+/** Through the gate / sold, with a bar. */
+export function GateCounter({ checkedIn, sold }: { checkedIn: number; sold: number }) {
+  const share = sold > 0 ? Math.min(1, checkedIn / sold) : 0;
+  return (
+    <div className="dark-band rounded-2xl bg-asphalt-950 p-5 text-white ring-1 ring-white/10">
+      <p className="text-xs font-bold uppercase tracking-[0.18em] text-asphalt-300">Through the gate</p>
+      <p className="mt-1" aria-live="polite">
+        <span className="wide tabular text-4xl font-black">{checkedIn}</span>
+        <span className="tabular text-lg text-asphalt-300"> / {sold} checked in</span>
+      </p>
+      <div aria-hidden className="mt-3 h-2 overflow-hidden rounded-full bg-white/15">
+        <div className="h-full rounded-full bg-accent" style={{ width: `${Math.round(share * 100)}%` }} />
+      </div>
+    </div>
+  );
+}
+
+const STATUS_TONES: Record<Attendee["status"], string> = {
+  valid: "bg-surface-sunken text-text ring-1 ring-line",
+  checked_in: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100",
+  cancelled: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100",
+  refunded: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100",
+};
+
+/** Who holds a ticket, searchable, with the CSV beside it. */
+export function AttendeeList({
+  attendees,
+  q,
+  shownLimit,
+  csvHref,
+}: {
+  attendees: Attendee[];
+  q: string;
+  shownLimit: number;
+  csvHref: string;
+}) {
+  return (
+    <section aria-labelledby="attendees-heading" className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h2 id="attendees-heading" className="wide text-2xl font-extrabold">
+          Attendees
+        </h2>
+        <a
+          href={csvHref}
+          download
+          className="inline-flex items-center gap-2 rounded-full bg-surface-sunken px-4 py-2 text-sm font-bold hover:bg-line"
+        >
+          <Download aria-hidden className="size-4" /> Download CSV
+        </a>
+      </div>
+      <Form method="get" role="search" className="flex flex-wrap items-end gap-3" key={q}>
+        <div className="min-w-[14rem] flex-1 space-y-1.5">
+          <label htmlFor="attendee-search" className="block font-semibold">
+            Search by name, email or code ending
+          </label>
+          <input
+            id="attendee-search"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={100}
+            className={`${inputClass(false)} h-12`}
+          />
+        </div>
+        <button
+          type="submit"
+          className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
+        >
+          <Search aria-hidden className="size-4" /> Search
+        </button>
+      </Form>
+      <p className="text-sm text-muted">
+        {attendees.length === shownLimit
+          ? `The first ${shownLimit} tickets${q ? ` matching “${q}”` : ""}: search to find others, or download the CSV.`
+          : `${attendees.length === 1 ? "1 ticket" : `${attendees.length} tickets`}${q ? ` matching “${q}”` : ""}`}
+      </p>
+      {attendees.length === 0 ? (
+        <p className="rounded-2xl border border-dashed border-line p-8 text-center text-muted">
+          {q ? "Nobody matches. Try part of a name, an email or the last four characters of the code." : "No tickets sold yet."}
+        </p>
+      ) : (
+        <div className="overflow-x-auto rounded-2xl border border-line bg-surface-raised">
+          <table className="w-full min-w-[44rem] text-left text-sm">
+            <thead className="border-b border-line text-xs uppercase tracking-wide text-muted">
+              <tr>
+                <th scope="col" className="px-4 py-3">Name</th>
+                <th scope="col" className="px-4 py-3">Ticket</th>
+                <th scope="col" className="px-4 py-3">Code</th>
+                <th scope="col" className="px-4 py-3">Status</th>
+                <th scope="col" className="px-4 py-3">Checked in</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {attendees.map((attendee) => (
+                <tr key={attendee.id}>
+                  <td className="px-4 py-3">
+                    <p className="font-semibold">{attendee.name}</p>
+                    <p className="text-muted break-all">{attendee.email}</p>
+                  </td>
+                  <td className="px-4 py-3">{attendee.ticketType}</td>
+                  <td className="px-4 py-3 font-mono">…{attendee.codeEnd}</td>
+                  <td className="px-4 py-3">
+                    <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${STATUS_TONES[attendee.status]}`}>
+                      {ATTENDEE_STATUS_LABELS[attendee.status]}
+                    </span>
+                  </td>
+                  <td className="px-4 py-3 text-muted">
+                    {attendee.checkedInAt ? `${attendee.checkedInAt}${attendee.checkedInBy ? ` by ${attendee.checkedInBy}` : ""}` : "—"}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

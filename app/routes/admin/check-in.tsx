@@ -1,0 +1,79 @@
+import { ChevronRight, ScanLine } from "lucide-react";
+import { Link } from "react-router";
+import { formatEventInstant } from "~/features/events/event-dates";
+import { eventsAtTheGate } from "~/features/tickets/gate.server";
+import { requireRole } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import type { Route } from "./+types/check-in";
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  requireRole({ context, url }, "organizer");
+  const { db, env } = context.get(runtimeContext);
+  const now = new Date();
+  const list = await eventsAtTheGate(db, { now, timeZone: env.TIME_ZONE });
+  return {
+    events: list.map((event) => ({
+      id: event.id,
+      title: event.title,
+      where: `${event.venue}, ${event.town}`,
+      when: formatEventInstant(event.startsAt, event.timeZone),
+      live: event.live,
+      checkedIn: event.checkedIn,
+      sold: event.sold,
+    })),
+  };
+}
+
+export default function CheckInEvents({ loaderData }: Route.ComponentProps) {
+  const { events } = loaderData;
+  return (
+    <div className="mx-auto max-w-[1100px]">
+      <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Gate</p>
+      <h1 className="wide mt-1 text-3xl font-extrabold sm:text-4xl">Check-in</h1>
+      <p className="mt-2 max-w-prose text-muted">
+        Today's and upcoming published events. Open one to scan tickets with the camera or type their codes.
+      </p>
+      {events.length === 0 ? (
+        <p className="mt-8 rounded-2xl border border-dashed border-line p-10 text-center text-muted">
+          No published events today or coming up.
+        </p>
+      ) : (
+        <ul className="mt-8 space-y-3">
+          {events.map((event) => (
+            <li key={event.id}>
+              <Link
+                to={`/admin/events/${event.id}/checkin`}
+                className="group flex flex-wrap items-center gap-4 rounded-2xl border border-line bg-surface-raised p-4 hover:border-accent sm:p-5"
+              >
+                <ScanLine aria-hidden className="size-8 shrink-0 text-accent-ink" />
+                <div className="min-w-0 flex-1 basis-56">
+                  <p className="flex flex-wrap items-center gap-2 font-bold">
+                    {event.title}
+                    {event.live ? (
+                      <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-bold uppercase text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">
+                        On now
+                      </span>
+                    ) : null}
+                  </p>
+                  <p className="text-sm text-muted">
+                    {event.when} · {event.where}
+                  </p>
+                </div>
+                <p className="tabular text-sm">
+                  <span className="font-bold">{event.checkedIn}</span>
+                  <span className="text-muted"> / {event.sold} checked in</span>
+                </p>
+                <ChevronRight aria-hidden className="size-5 text-muted group-hover:text-text" />
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
+  return [{ title: `Check-in · Dashboard · ${site}` }, { name: "robots", content: "noindex" }];
+};

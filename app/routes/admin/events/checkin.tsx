@@ -1,0 +1,117 @@
+import { ScanLine } from "lucide-react";
+import { useEffect } from "react";
+import { data, Form, useFetcher, useRevalidator } from "react-router";
+import { eventIdFrom } from "~/features/events/admin-queries.server";
+import { AttendeeList, GateCounter, GateResultPanel } from "~/features/tickets/gate-parts";
+import { ATTENDEES_SHOWN, admitAtGate, gateCounts, gateEvent, listAttendees } from "~/features/tickets/gate.server";
+import { TicketScanner } from "~/features/tickets/ticket-scanner";
+import { requireRole } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import { inputClass, SubmitButton } from "~/ui/form";
+import type { Route } from "./+types/checkin";
+
+export async function loader({ context, url, params }: Route.LoaderArgs) {
+  requireRole({ context, url }, "organizer");
+  const eventId = eventIdFrom(params.eventId);
+  const { db } = context.get(runtimeContext);
+  const event = await gateEvent(db, eventId);
+  if (!event) throw data("This page could not be found", { status: 404 });
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const now = new Date();
+  const [counts, attendees] = await Promise.all([
+    gateCounts(db, eventId),
+    listAttendees(db, { eventId, q, limit: ATTENDEES_SHOWN, timeZone: event.timeZone, now }),
+  ]);
+  return { counts, attendees, q, eventId };
+}
+
+export async function action({ request, context, url, params }: Route.ActionArgs) {
+  const user = requireRole({ context, url }, "organizer");
+  const eventId = eventIdFrom(params.eventId);
+  const { db, env } = context.get(runtimeContext);
+  const value = String((await request.formData()).get("code") ?? "").slice(0, 200);
+  if (!value.trim()) {
+    return data({ result: { tone: "refused" as const, headline: "Enter the ticket's code", detail: null } }, { status: 400 });
+  }
+  const result = await admitAtGate(db, { value, eventId, staffId: user.id, secret: env.AUTH_SECRET, now: new Date() });
+  return { result };
+}
+
+/** Counts and the list catch up with the other stewards' scans every 10 seconds. */
+function usePolling(ms: number) {
+  const { revalidate, state } = useRevalidator();
+  useEffect(() => {
+    const timer = window.setInterval(() => {
+      if (state === "idle" && document.visibilityState === "visible") revalidate();
+    }, ms);
+    return () => window.clearInterval(timer);
+  }, [ms, revalidate, state]);
+}
+
+export default function CheckIn({ loaderData, actionData }: Route.ComponentProps) {
+  const { counts, attendees, q, eventId } = loaderData;
+  const scan = useFetcher<typeof action>();
+  usePolling(10_000);
+  const result = scan.data?.result ?? actionData?.result ?? null;
+  return (
+    <div className="space-y-10">
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
+        <section aria-labelledby="scan-heading" className="space-y-5">
+          <h2 id="scan-heading" className="wide flex items-center gap-2 text-2xl font-extrabold">
+            <ScanLine aria-hidden className="size-6 text-accent-ink" /> Check-in
+          </h2>
+          <GateResultPanel result={scan.state === "idle" ? result : null} />
+          <Form method="post" className="flex flex-wrap items-end gap-3" key={actionData ? JSON.stringify(actionData) : "code"}>
+            <div className="min-w-[14rem] flex-1 space-y-1.5">
+              <label htmlFor="ticket-code" className="block font-semibold">
+                Ticket code
+              </label>
+              <input
+                id="ticket-code"
+                name="code"
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                maxLength={200}
+                aria-describedby="ticket-code-hint"
+                className={`${inputClass(false)} h-12 font-mono uppercase`}
+              />
+              <p id="ticket-code-hint" className="text-sm text-muted">
+                The 26 characters printed under the QR code. Spaces and dashes do not matter.
+              </p>
+            </div>
+            <div className="mb-7">
+              <SubmitButton pendingLabel="Checking…" fit>
+                Check in
+              </SubmitButton>
+            </div>
+          </Form>
+        </section>
+        <aside className="space-y-5" aria-label="Camera and count">
+          <GateCounter checkedIn={counts.checkedIn} sold={counts.sold} />
+          <TicketScanner
+            busy={scan.state !== "idle"}
+            onScan={(value) => scan.submit({ code: value }, { method: "post" })}
+          />
+        </aside>
+      </div>
+      <AttendeeList
+        attendees={attendees}
+        q={q}
+        shownLimit={ATTENDEES_SHOWN}
+        csvHref={`/admin/events/${eventId}/attendees.csv${q ? `?q=${encodeURIComponent(q)}` : ""}`}
+      />
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
+  const event = matches.find((match) => match?.id === "routes/admin/events/event")?.data as
+    | { event?: { title: string } }
+    | undefined;
+  return [
+    { title: `Check-in · ${event?.event?.title ?? "Event"} · Dashboard · ${site}` },
+    { name: "robots", content: "noindex" },
+  ];
+};
