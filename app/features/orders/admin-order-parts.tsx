@@ -1,0 +1,185 @@
+import type { ReactNode } from "react";
+import { Form } from "react-router";
+import { formatMoney } from "~/features/money";
+import { inputClass, SubmitButton } from "~/ui/form";
+import type { OrderStatus } from "../../../db/schema";
+import { ORDER_STATUS_LABELS } from "./admin-schemas";
+
+const STATUS_TONES: Record<OrderStatus, string> = {
+  pending: "bg-amber-100 text-amber-950 dark:bg-amber-950 dark:text-amber-100",
+  paid: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100",
+  fulfilled: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100",
+  expired: "bg-surface-sunken text-text ring-1 ring-line",
+  cancelled: "bg-surface-sunken text-text ring-1 ring-line",
+  refunded: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100",
+  partly_refunded: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100",
+};
+
+export function OrderStatusBadge({ status }: { status: OrderStatus }) {
+  return (
+    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide ${STATUS_TONES[status]}`}>
+      {ORDER_STATUS_LABELS[status]}
+    </span>
+  );
+}
+
+const TICKET_LABELS = { valid: "Valid", checked_in: "Checked in", cancelled: "Cancelled", refunded: "Refunded" };
+export function TicketStatus({ status }: { status: keyof typeof TICKET_LABELS }) {
+  const tone =
+    status === "valid"
+      ? "bg-surface-sunken ring-1 ring-line"
+      : status === "checked_in"
+        ? "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100"
+        : "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100";
+  return <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${tone}`}>{TICKET_LABELS[status]}</span>;
+}
+
+export function Panel({ title, children, id }: { title: string; children: ReactNode; id: string }) {
+  return (
+    <section aria-labelledby={id} className="rounded-2xl border border-line bg-surface-raised p-5">
+      <h2 id={id} className="wide text-lg font-extrabold">
+        {title}
+      </h2>
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
+
+function ReasonField({ id, error, defaultValue }: { id: string; error?: string; defaultValue?: string }) {
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="block font-semibold">
+        Reason
+      </label>
+      <input
+        id={id}
+        name="reason"
+        required
+        minLength={3}
+        maxLength={300}
+        defaultValue={defaultValue}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={inputClass(Boolean(error))}
+      />
+      {error ? (
+        <p id={`${id}-error`} className="text-sm font-semibold text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export type RefundErrors = { key: string; reason?: string; quantity?: string } | null;
+
+/** Step one of a refund: what to refund and why. Nothing happens until it is confirmed. */
+export function RefundForms({
+  items,
+  refundedBefore,
+  currency,
+  errors,
+}: {
+  items: { id: string; description: string; unitPrice: number; refundable: number }[];
+  refundedBefore: number;
+  currency: string;
+  errors: RefundErrors;
+}) {
+  const refundable = items.reduce((sum, item) => sum + item.refundable, 0);
+  if (refundable === 0) return <p className="text-muted">Nothing on this order can be refunded now.</p>;
+  const errorFor = (key: string) => (errors?.key === key ? errors : null);
+  return (
+    <div className="space-y-6">
+      <Form method="post" className="space-y-3">
+        <input type="hidden" name="intent" value="review" />
+        <input type="hidden" name="scope" value="order" />
+        <input type="hidden" name="refundedBefore" value={refundedBefore} />
+        <h3 className="font-bold">Whole order</h3>
+        <p className="text-sm text-muted">
+          Every ticket still valid ({refundable}). Tickets already checked in are never refunded.
+        </p>
+        <ReasonField id="refund-order-reason" error={errorFor("order")?.reason} />
+        <SubmitButton variant="secondary" intent="review">
+          Review refund of the whole order
+        </SubmitButton>
+      </Form>
+      {items
+        .filter((item) => item.refundable > 0)
+        .map((item) => {
+          const error = errorFor(item.id);
+          return (
+            <Form key={item.id} method="post" className="space-y-3 border-t border-line pt-5">
+              <input type="hidden" name="intent" value="review" />
+              <input type="hidden" name="scope" value="item" />
+              <input type="hidden" name="orderItemId" value={item.id} />
+              <input type="hidden" name="refundedBefore" value={refundedBefore} />
+              <h3 className="font-bold">{item.description}</h3>
+              <p className="text-sm text-muted">
+                {formatMoney(item.unitPrice, currency)} each · {item.refundable} can be refunded
+              </p>
+              <div className="space-y-1.5">
+                <label htmlFor={`quantity-${item.id}`} className="block font-semibold">
+                  Tickets to refund
+                </label>
+                <input
+                  id={`quantity-${item.id}`}
+                  name="quantity"
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={item.refundable}
+                  defaultValue={1}
+                  required
+                  aria-invalid={error?.quantity ? true : undefined}
+                  className={`${inputClass(Boolean(error?.quantity))} w-28`}
+                />
+                {error?.quantity ? (
+                  <p className="text-sm font-semibold text-red-700 dark:text-red-300">{error.quantity}</p>
+                ) : null}
+              </div>
+              <ReasonField id={`reason-${item.id}`} error={error?.reason} />
+              <SubmitButton variant="secondary" intent="review">
+                Review refund
+              </SubmitButton>
+            </Form>
+          );
+        })}
+    </div>
+  );
+}
+
+export type RefundReview = {
+  scope: "order" | "item";
+  orderItemId?: string;
+  quantity?: number;
+  reason: string;
+  refundedBefore: number;
+  summary: string;
+  amount: number;
+};
+
+/** Step two: exactly what will happen, and the one button that does it. */
+export function RefundConfirmation({ review, currency }: { review: RefundReview; currency: string }) {
+  return (
+    <div role="alert" className="space-y-4 rounded-2xl border-2 border-red-700/60 bg-red-50 p-5 text-red-950 dark:bg-red-950 dark:text-red-50">
+      <p className="wide text-lg font-extrabold">Refund {formatMoney(review.amount, currency)}?</p>
+      <p>{review.summary}</p>
+      <p className="text-sm">Reason: {review.reason}</p>
+      <p className="text-sm">The tickets stop working at once, their places go back on sale, and the buyer is emailed.</p>
+      <Form method="post" className="flex flex-wrap gap-3">
+        <input type="hidden" name="intent" value="refund" />
+        <input type="hidden" name="scope" value={review.scope} />
+        {review.orderItemId ? <input type="hidden" name="orderItemId" value={review.orderItemId} /> : null}
+        {review.quantity ? <input type="hidden" name="quantity" value={review.quantity} /> : null}
+        <input type="hidden" name="reason" value={review.reason} />
+        <input type="hidden" name="refundedBefore" value={review.refundedBefore} />
+        <SubmitButton variant="danger" intent="refund" pendingLabel="Refunding…" fit>
+          Confirm refund
+        </SubmitButton>
+        <a href="?" className="inline-flex items-center rounded-full px-6 py-3 font-bold hover:bg-red-100 dark:hover:bg-red-900">
+          Keep the order
+        </a>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import { data } from "react-router";
+import type { Branding } from "~/features/accounts/emails.server";
+import { formatMoney } from "~/features/money";
+import type { Db } from "~/server/db/client.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { sendEmail } from "~/server/messages.server";
+import type { RefundErrors, RefundReview } from "./admin-order-parts";
+import type { OrderDetail } from "./admin-orders.server";
+import { RefundFormSchema } from "./admin-schemas";
+import { formatOrderNumber } from "./order-number";
+import { refundEmail } from "./refund-email.server";
+import { type RefundOutcome, refundOrder } from "./refund.server";
+
+export type RefundActionData = { errors?: RefundErrors; review?: RefundReview; problem?: string };
+
+/** Tells the buyer, once for each refund recorded (a refused repeat sends nothing). */
+export async function emailRefund(brand: Branding, outcome: Extract<RefundOutcome, { ok: true }>, reason: string) {
+  await sendEmail(
+    refundEmail(brand, {
+      to: outcome.email,
+      number: outcome.number,
+      currency: outcome.currency,
+      amount: outcome.amount,
+      lines: outcome.lines,
+      reason,
+      whole: outcome.status === "refunded",
+    }),
+  );
+}
+
+/**
+ * The order page's refund forms: "review" answers what would be refunded; "refund" does it, emails
+ * the buyer and goes back to the order with a message. Bad input answers 400 with field messages.
+ */
+export async function orderRefundAction(
+  call: { db: Db; actorId: string; brand: Branding; detail: OrderDetail; path: string },
+  formData: FormData,
+) {
+  const parsed = RefundFormSchema.safeParse(Object.fromEntries(formData));
+  const key = String(formData.get("scope")) === "item" ? String(formData.get("orderItemId") ?? "") : "order";
+  if (!parsed.success) {
+    const errors: RefundErrors = { key };
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0];
+      if (field === "reason") errors.reason ??= issue.message;
+      else errors.quantity ??= issue.message;
+    }
+    return data<RefundActionData>({ errors }, { status: 400 });
+  }
+  const form = parsed.data;
+  const { detail } = call;
+  const currency = detail.order.currency;
+  const item = form.scope === "item" ? detail.items.find((line) => line.id === form.orderItemId) : undefined;
+  if (form.scope === "item" && !item) {
+    return data<RefundActionData>({ problem: "That line is not part of this order." }, { status: 400 });
+  }
+
+  if (form.intent === "review") {
+    if (item && (form.quantity ?? 0) > item.refundable) {
+      const quantity = `Only ${item.refundable} can be refunded`;
+      return data<RefundActionData>({ errors: { key, quantity } }, { status: 400 });
+    }
+    const lines = item ? [{ ...item, count: form.quantity! }] : detail.items.map((line) => ({ ...line, count: line.refundable }));
+    const amount = lines.reduce((sum, line) => sum + line.unitPrice * line.count, 0);
+    const count = lines.reduce((sum, line) => sum + line.count, 0);
+    const summary = `${count === 1 ? "1 ticket" : `${count} tickets`} of ${formatOrderNumber(detail.order.number)}: ${lines
+      .filter((line) => line.count > 0)
+      .map((line) => `${line.count} × ${line.description} (${formatMoney(line.unitPrice, currency)})`)
+      .join(", ")}.`;
+    return {
+      review: {
+        scope: form.scope,
+        orderItemId: form.orderItemId,
+        quantity: form.quantity,
+        reason: form.reason,
+        refundedBefore: form.refundedBefore,
+        summary,
+        amount,
+      },
+    } satisfies RefundActionData;
+  }
+
+  const outcome = await refundOrder(call.db, {
+    orderId: detail.order.id,
+    items: item ? [{ orderItemId: item.id, quantity: form.quantity! }] : undefined,
+    actorId: call.actorId,
+    reason: form.reason,
+    now: new Date(),
+    refundedBefore: form.refundedBefore,
+  });
+  if (!outcome.ok) return data<RefundActionData>({ problem: outcome.problem }, { status: 409 });
+  await emailRefund(call.brand, outcome, form.reason);
+  const tickets = outcome.lines.reduce((sum, line) => sum + line.quantity, 0);
+  return redirectWithFlash(call.path, {
+    kind: "success",
+    message: `Refunded ${tickets === 1 ? "1 ticket" : `${tickets} tickets`} (${formatMoney(outcome.amount, outcome.currency)}). The buyer has been emailed.`,
+  });
+}

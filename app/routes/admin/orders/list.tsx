@@ -1,0 +1,112 @@
+import { ChevronRight, Search } from "lucide-react";
+import { Form, Link } from "react-router";
+import { Pagination } from "~/features/admin/members-list";
+import { formatMoney } from "~/features/money";
+import { OrderStatusBadge } from "~/features/orders/admin-order-parts";
+import { listOrders } from "~/features/orders/admin-orders.server";
+import { ORDER_STATUS_LABELS, OrdersQuerySchema } from "~/features/orders/admin-schemas";
+import { formatOrderNumber } from "~/features/orders/order-number";
+import { requireRole } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import { inputClass } from "~/ui/form";
+import type { Route } from "./+types/list";
+
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  requireRole({ context, url }, "organizer");
+  const { db, env } = context.get(runtimeContext);
+  const query = OrdersQuerySchema.parse(Object.fromEntries(url.searchParams));
+  const list = await listOrders(db, query);
+  const format = new Intl.DateTimeFormat("en-GB", { timeZone: env.TIME_ZONE, dateStyle: "medium", timeStyle: "short" });
+  return {
+    ...list,
+    orders: list.orders.map((order) => ({
+      ...order,
+      reference: formatOrderNumber(order.number),
+      totalLabel: formatMoney(order.total, order.currency),
+      placedLabel: format.format(order.createdAt),
+    })),
+    q: query.q,
+    status: query.status,
+  };
+}
+
+export default function Orders({ loaderData }: Route.ComponentProps) {
+  const { orders, total, page, pageCount, q, status } = loaderData;
+  const href = (target: number) => {
+    const params = new URLSearchParams();
+    if (q) params.set("q", q);
+    if (status !== "all") params.set("status", status);
+    if (target > 1) params.set("page", String(target));
+    const search = params.toString();
+    return search ? `?${search}` : ".";
+  };
+  return (
+    <div className="mx-auto max-w-[1100px]">
+      <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Sales</p>
+      <h1 className="wide mt-1 text-3xl font-extrabold sm:text-4xl">Orders</h1>
+      <Form method="get" role="search" className="mt-8 flex flex-wrap items-end gap-3" key={`${q}|${status}`}>
+        <div className="min-w-[14rem] flex-1 space-y-1.5">
+          <label htmlFor="order-search" className="block font-semibold">
+            Order number, email or name
+          </label>
+          <input id="order-search" type="search" name="q" defaultValue={q} maxLength={100} className={`${inputClass(false)} h-12`} />
+        </div>
+        <div className="space-y-1.5">
+          <label htmlFor="order-status" className="block font-semibold">
+            Status
+          </label>
+          <select id="order-status" name="status" defaultValue={status} className={`${inputClass(false)} h-12`}>
+            <option value="all">All statuses</option>
+            {Object.entries(ORDER_STATUS_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button
+          type="submit"
+          className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
+        >
+          <Search aria-hidden className="size-4" /> Search
+        </button>
+      </Form>
+      <p className="mt-8 text-sm text-muted" role="status">
+        {total === 1 ? "1 order" : `${total.toLocaleString("en-GB")} orders`}
+        {q ? ` matching “${q}”` : ""}
+      </p>
+      {orders.length === 0 ? (
+        <p className="mt-3 rounded-2xl border border-dashed border-line p-10 text-center text-muted">
+          No orders match. Try the number (PL-000123 or 123), an email address or part of a name.
+        </p>
+      ) : (
+        <ul className="mt-3 divide-y divide-line rounded-2xl border border-line bg-surface-raised">
+          {orders.map((order) => (
+            <li key={order.id}>
+              <Link to={`/admin/orders/${order.id}`} className="group flex flex-wrap items-center gap-x-4 gap-y-1 p-4 hover:bg-surface-sunken">
+                <span className="tabular w-28 font-mono font-bold">{order.reference}</span>
+                <span className="min-w-0 flex-1 basis-48">
+                  <span className="block font-semibold">{order.name ?? order.email}</span>
+                  <span className="block truncate text-sm text-muted">{order.email}</span>
+                </span>
+                <OrderStatusBadge status={order.status} />
+                <span className="tabular w-24 text-right font-bold">{order.totalLabel}</span>
+                <span className="w-40 text-sm text-muted">
+                  {order.placedLabel} · {order.items === 1 ? "1 item" : `${order.items} items`}
+                </span>
+                <ChevronRight aria-hidden className="size-5 text-muted group-hover:text-text" />
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination page={page} pageCount={pageCount} href={href} />
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
+  return [{ title: `Orders · Dashboard · ${site}` }, { name: "robots", content: "noindex" }];
+};

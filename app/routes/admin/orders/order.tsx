@@ -1,0 +1,182 @@
+import { ArrowLeft } from "lucide-react";
+import { data, Link } from "react-router";
+import { formatMoney } from "~/features/money";
+import {
+  OrderStatusBadge,
+  Panel,
+  RefundConfirmation,
+  RefundForms,
+  TicketStatus,
+} from "~/features/orders/admin-order-parts";
+import { getOrderDetail } from "~/features/orders/admin-orders.server";
+import { ORDER_STATUS_LABELS } from "~/features/orders/admin-schemas";
+import { formatOrderNumber } from "~/features/orders/order-number";
+import { orderRefundAction } from "~/features/orders/refund-actions.server";
+import { requireRole } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import { Notice } from "~/ui/form";
+import type { Route } from "./+types/order";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function loadOrder(context: Route.LoaderArgs["context"], orderId: string | undefined) {
+  if (!orderId || !UUID.test(orderId)) throw data("This page could not be found", { status: 404 });
+  const detail = await getOrderDetail(context.get(runtimeContext).db, orderId.toLowerCase());
+  if (!detail) throw data("This page could not be found", { status: 404 });
+  return detail;
+}
+
+export async function loader({ context, url, params }: Route.LoaderArgs) {
+  const user = requireRole({ context, url }, "organizer");
+  const { env } = context.get(runtimeContext);
+  const detail = await loadOrder(context, params.orderId);
+  const at = new Intl.DateTimeFormat("en-GB", { timeZone: env.TIME_ZONE, dateStyle: "medium", timeStyle: "short" });
+  const when = (date: Date | null) => (date ? at.format(date) : null);
+  return {
+    ...detail,
+    reference: formatOrderNumber(detail.order.number),
+    placed: when(detail.order.createdAt),
+    tickets: detail.tickets.map((ticket) => ({ ...ticket, checkedInLabel: when(ticket.checkedInAt) })),
+    transactions: detail.transactions.map((row) => ({ ...row, when: when(row.createdAt) })),
+    history: detail.history.map((row) => ({ ...row, when: when(row.createdAt) })),
+    // PRODUCT.md roles: organizers see orders, only admins refund.
+    canRefund: user.role === "admin",
+  };
+}
+
+export async function action({ request, context, url, params }: Route.ActionArgs) {
+  const user = requireRole({ context, url }, "admin");
+  const { db, env } = context.get(runtimeContext);
+  const detail = await loadOrder(context, params.orderId);
+  const brand = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
+  return orderRefundAction({ db, actorId: user.id, brand, detail, path: url.pathname }, await request.formData());
+}
+
+export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, items, tickets, transactions, history, reference, placed, canRefund, refundedBefore } = loaderData;
+  const money = (minor: number) => formatMoney(minor, order.currency);
+  return (
+    <div className="mx-auto max-w-[1100px] space-y-6">
+      <Link to="/admin/orders" className="inline-flex items-center gap-1.5 text-sm font-semibold text-muted hover:text-text">
+        <ArrowLeft aria-hidden className="size-4" /> Orders
+      </Link>
+      <header className="dark-band flex flex-wrap items-end justify-between gap-4 rounded-3xl bg-asphalt-950 p-6 text-white ring-1 ring-white/10">
+        <div className="space-y-1">
+          <h1 className="wide font-mono text-3xl font-extrabold">{reference}</h1>
+          <p>{order.name ? `${order.name} · ${order.email}` : order.email}</p>
+          <p className="text-sm text-asphalt-300">Placed {placed} · paid with {order.provider === "test" ? "the test checkout" : "Stripe"}</p>
+        </div>
+        <div className="space-y-2 text-right">
+          <OrderStatusBadge status={order.status} />
+          <p className="wide tabular text-3xl font-black">{money(order.total)}</p>
+        </div>
+      </header>
+      {actionData && "problem" in actionData && actionData.problem ? (
+        <Notice kind="error">
+          <p>{actionData.problem}</p>
+        </Notice>
+      ) : null}
+      {actionData && "review" in actionData && actionData.review ? (
+        <RefundConfirmation review={actionData.review} currency={order.currency} />
+      ) : null}
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
+        <div className="space-y-6">
+          <Panel title="Items" id="items-heading">
+            <ul className="divide-y divide-line">
+              {items.map((item) => (
+                <li key={item.id} className="flex flex-wrap justify-between gap-2 py-3">
+                  <span>
+                    <span className="font-semibold">{item.description}</span>
+                    <span className="block text-sm text-muted">
+                      {item.quantity} × {money(item.unitPrice)}
+                      {item.refundedQuantity > 0 ? ` · ${item.refundedQuantity} refunded` : ""}
+                    </span>
+                  </span>
+                  <span className="tabular font-bold">{money(item.unitPrice * item.quantity)}</span>
+                </li>
+              ))}
+            </ul>
+          </Panel>
+          <Panel title="Tickets" id="tickets-heading">
+            {tickets.length === 0 ? (
+              <p className="text-muted">No tickets were issued (the order was not paid).</p>
+            ) : (
+              <ul className="divide-y divide-line">
+                {tickets.map((ticket) => (
+                  <li key={ticket.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
+                    <span>
+                      <span className="font-semibold">{ticket.ticketType}</span>
+                      <span className="block text-sm text-muted">
+                        {ticket.attendeeName ? `${ticket.attendeeName} · ` : ""}code …{ticket.codeEnd}
+                        {ticket.checkedInLabel ? ` · in at ${ticket.checkedInLabel}${ticket.checkedInBy ? ` by ${ticket.checkedInBy}` : ""}` : ""}
+                      </span>
+                    </span>
+                    <TicketStatus status={ticket.status} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Panel>
+          <Panel title="Payments and refunds" id="money-heading">
+            {transactions.length === 0 ? (
+              <p className="text-muted">No money has moved.</p>
+            ) : (
+              <ul className="divide-y divide-line">
+                {transactions.map((row) => (
+                  <li key={row.id} className="flex flex-wrap justify-between gap-2 py-3">
+                    <span>
+                      <span className="font-semibold">
+                        {row.kind === "charge" ? "Payment" : "Refund"} · {row.status}
+                      </span>
+                      <span className="block text-sm text-muted">
+                        {row.when}
+                        {row.reason ? ` · ${row.reason}` : ""}
+                      </span>
+                    </span>
+                    <span className="tabular font-bold">
+                      {row.kind === "refund" ? "−" : ""}
+                      {formatMoney(row.amount, row.currency)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Panel>
+          <Panel title="History" id="history-heading">
+            <ol className="space-y-3 border-l-2 border-line pl-4">
+              {history.map((row) => (
+                <li key={row.id}>
+                  <p className="font-semibold">{ORDER_STATUS_LABELS[row.toStatus]}</p>
+                  <p className="text-sm text-muted">
+                    {row.when}
+                    {row.actor ? ` · ${row.actor}` : ""}
+                    {row.note ? ` · ${row.note}` : ""}
+                  </p>
+                </li>
+              ))}
+            </ol>
+          </Panel>
+        </div>
+        <aside aria-label="Refunds">
+          <Panel title="Refund" id="refund-heading">
+            {canRefund ? (
+              <RefundForms
+                items={items}
+                refundedBefore={refundedBefore}
+                currency={order.currency}
+                errors={actionData && "errors" in actionData ? (actionData.errors ?? null) : null}
+              />
+            ) : (
+              <p className="text-muted">Only admins can refund orders.</p>
+            )}
+          </Panel>
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ data, matches }) => {
+  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
+  return [{ title: `${data?.reference ?? "Order"} · Orders · Dashboard · ${site}` }, { name: "robots", content: "noindex" }];
+};
