@@ -17,7 +17,9 @@ const STATUS_TONES: Record<OrderStatus, string> = {
 
 export function OrderStatusBadge({ status }: { status: OrderStatus }) {
   return (
-    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide ${STATUS_TONES[status]}`}>
+    <span
+      className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide ${STATUS_TONES[status]}`}
+    >
       {ORDER_STATUS_LABELS[status]}
     </span>
   );
@@ -161,11 +163,16 @@ export type RefundReview = {
 /** Step two: exactly what will happen, and the one button that does it. */
 export function RefundConfirmation({ review, currency }: { review: RefundReview; currency: string }) {
   return (
-    <div role="alert" className="space-y-4 rounded-2xl border-2 border-red-700/60 bg-red-50 p-5 text-red-950 dark:bg-red-950 dark:text-red-50">
+    <div
+      role="alert"
+      className="space-y-4 rounded-2xl border-2 border-red-700/60 bg-red-50 p-5 text-red-950 dark:bg-red-950 dark:text-red-50"
+    >
       <p className="wide text-lg font-extrabold">Refund {formatMoney(review.amount, currency)}?</p>
       <p>{review.summary}</p>
       <p className="text-sm">Reason: {review.reason}</p>
-      <p className="text-sm">The tickets stop working at once, their places go back on sale, and the buyer is emailed.</p>
+      <p className="text-sm">
+        The tickets stop working at once, their places go back on sale, and the buyer is emailed.
+      </p>
       <Form method="post" className="flex flex-wrap gap-3">
         <input type="hidden" name="intent" value="refund" />
         <input type="hidden" name="scope" value={review.scope} />
@@ -176,10 +183,40 @@ export function RefundConfirmation({ review, currency }: { review: RefundReview;
         <SubmitButton variant="danger" intent="refund" pendingLabel="Refunding…" fit>
           Confirm refund
         </SubmitButton>
-        <a href="?" className="inline-flex items-center rounded-full px-6 py-3 font-bold hover:bg-red-100 dark:hover:bg-red-900">
+        <a
+          href="?"
+          className="inline-flex items-center rounded-full px-6 py-3 font-bold hover:bg-red-100 dark:hover:bg-red-900"
+        >
           Keep the order
         </a>
       </Form>
     </div>
+  );
+}
+
+/** On a cancelled event: refund everyone still holding a ticket, in one press (admins only). */
+export function RefundHoldersCard({ holders, canRefund }: { holders: number; canRefund: boolean }) {
+  return (
+    <section aria-label="Refunds" className="space-y-3 rounded-2xl border border-red-700/30 bg-surface p-5">
+      <h2 className="wide text-base font-extrabold">Refunds</h2>
+      {holders === 0 ? (
+        <p className="text-sm text-muted">No ticket holders are waiting for a refund.</p>
+      ) : canRefund ? (
+        <Form method="post" className="space-y-3">
+          <p className="text-sm">
+            {holders === 1 ? "1 order still holds" : `${holders} orders still hold`} valid tickets. Each buyer gets
+            their money back for this event's tickets and an email.
+          </p>
+          <SubmitButton name="intent" value="refund-holders" variant="danger" pendingLabel="Refunding…">
+            Refund all {holders} ticket {holders === 1 ? "holder" : "holders"}
+          </SubmitButton>
+        </Form>
+      ) : (
+        <p className="text-sm text-muted">
+          {holders === 1 ? "1 order still holds" : `${holders} orders still hold`} valid tickets. An admin can refund
+          them all from this page.
+        </p>
+      )}
+    </section>
   );
 }

@@ -188,3 +188,10 @@ export async function refundableHolders(db: Db, eventId: string) {
     );
   return Number(row?.orders ?? 0);
 }
+
+/** For a cancelled event, how many orders still wait for a refund; null for any other event. */
+export async function cancelledEventRefunds(db: Db, eventId: string) {
+  const [event] = await db.select({ status: events.status }).from(events).where(eq(events.id, eventId));
+  if (event?.status !== "cancelled") return null;
+  return refundableHolders(db, eventId);
+}

@@ -27,7 +27,12 @@ export const RefundFormSchema = z
     intent: z.enum(["review", "refund"]),
     scope: z.enum(["order", "item"]),
     orderItemId: z.string().uuid().optional(),
-    quantity: z.coerce.number({ error: "Enter how many tickets" }).int("Enter a whole number").min(1, "At least 1").max(1000).optional(),
+    quantity: z.coerce
+      .number({ error: "Enter how many tickets" })
+      .int("Enter a whole number")
+      .min(1, "At least 1")
+      .max(1000)
+      .optional(),
     reason: z
       .string({ error: "Say why, for the buyer and the records" })
       .trim()

@@ -1,15 +1,17 @@
+import { eq } from "drizzle-orm";
 import { data } from "react-router";
 import type { Branding } from "~/features/accounts/emails.server";
 import { formatMoney } from "~/features/money";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { sendEmail } from "~/server/messages.server";
+import { events } from "../../../db/schema";
 import type { RefundErrors, RefundReview } from "./admin-order-parts";
 import type { OrderDetail } from "./admin-orders.server";
 import { RefundFormSchema } from "./admin-schemas";
 import { formatOrderNumber } from "./order-number";
+import { type RefundOutcome, refundEventHolders, refundOrder } from "./refund.server";
 import { refundEmail } from "./refund-email.server";
-import { type RefundOutcome, refundOrder } from "./refund.server";
 
 export type RefundActionData = { errors?: RefundErrors; review?: RefundReview; problem?: string };
 
@@ -60,7 +62,9 @@ export async function orderRefundAction(
       const quantity = `Only ${item.refundable} can be refunded`;
       return data<RefundActionData>({ errors: { key, quantity } }, { status: 400 });
     }
-    const lines = item ? [{ ...item, count: form.quantity! }] : detail.items.map((line) => ({ ...line, count: line.refundable }));
+    const lines = item
+      ? [{ ...item, count: form.quantity! }]
+      : detail.items.map((line) => ({ ...line, count: line.refundable }));
     const amount = lines.reduce((sum, line) => sum + line.unitPrice * line.count, 0);
     const count = lines.reduce((sum, line) => sum + line.count, 0);
     const summary = `${count === 1 ? "1 ticket" : `${count} tickets`} of ${formatOrderNumber(detail.order.number)}: ${lines
@@ -95,4 +99,47 @@ export async function orderRefundAction(
     kind: "success",
     message: `Refunded ${tickets === 1 ? "1 ticket" : `${tickets} tickets`} (${formatMoney(outcome.amount, outcome.currency)}). The buyer has been emailed.`,
   });
+}
+
+/**
+ * "Refund all ticket holders" on a cancelled event: every paid order holding its tickets is
+ * refunded for those tickets, each in its own transaction, and each buyer is emailed. Running it
+ * again refunds only what is left, so a timeout halfway is fixed by pressing the button again.
+ */
+export async function refundHoldersAction(call: {
+  db: Db;
+  actorId: string;
+  brand: Branding;
+  eventId: string;
+  path: string;
+}) {
+  const [event] = await call.db
+    .select({ status: events.status, title: events.title, cancelReason: events.cancelReason })
+    .from(events)
+    .where(eq(events.id, call.eventId));
+  if (!event) throw data("This page could not be found", { status: 404 });
+  if (event.status !== "cancelled") {
+    return redirectWithFlash(call.path, {
+      kind: "error",
+      message: "Only a cancelled event's tickets are refunded in bulk.",
+    });
+  }
+  const reason = `${event.title} was cancelled${event.cancelReason ? `: ${event.cancelReason}` : ""}`.slice(0, 300);
+  const outcome = await refundEventHolders(call.db, {
+    eventId: call.eventId,
+    actorId: call.actorId,
+    reason,
+    now: new Date(),
+  });
+  for (const refunded of outcome.refunded) await emailRefund(call.brand, refunded, reason);
+  const done = outcome.refunded.length;
+  const message =
+    done === 0 && outcome.failed === 0
+      ? "Every ticket holder has already been refunded."
+      : `Refunded ${done === 1 ? "1 order" : `${done} orders`}; the buyers have been emailed.${
+          outcome.failed > 0
+            ? ` ${outcome.failed} could not be refunded: press the button again, or refund them from Orders.`
+            : ""
+        }`;
+  return redirectWithFlash(call.path, { kind: outcome.failed > 0 ? "error" : "success", message });
 }

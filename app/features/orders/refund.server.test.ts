@@ -10,8 +10,8 @@ import { retriedTransactions } from "~/server/db/retry.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import * as schema from "../../../db/schema";
 import { auditLog, orderHistory, orderItems, orders, tickets, ticketTypes, transactions } from "../../../db/schema";
-import { refundEmail } from "./refund-email.server";
 import { refundEventHolders, refundOrder } from "./refund.server";
+import { refundEmail } from "./refund-email.server";
 import { settleOrder } from "./settle.server";
 
 const database = freshDatabasePerFile();
@@ -31,7 +31,13 @@ async function paidOrder(db: Db, quantities: number[], capacity = 100) {
   const checkout = await startCheckout(db, checkoutFor(buyer!, cartId));
   if (!checkout.ok) throw new Error("checkout refused");
   const { id, total } = checkout.order;
-  const settled = await settleOrder(db, { orderId: id, provider: "test", paymentReference: `pay_${id}`, amount: total, now: NOW });
+  const settled = await settleOrder(db, {
+    orderId: id,
+    provider: "test",
+    paymentReference: `pay_${id}`,
+    amount: total,
+    now: NOW,
+  });
   if (settled.kind !== "settled") throw new Error(`not settled: ${settled.kind}`);
   const items = await db
     .select({ id: orderItems.id, ticketTypeId: orderItems.ticketTypeId })
@@ -54,7 +60,10 @@ describe("refundOrder", () => {
     const outcome = await refundOrder(db, { orderId: order.orderId, actorId: admin!.id, reason: "Asked", now: later });
     expect(outcome).toMatchObject({ ok: true, status: "refunded", amount: 2 * 1500 + 2000, checkedInKept: 0 });
 
-    const statuses = await db.select({ status: tickets.status }).from(tickets).where(eq(tickets.orderId, order.orderId));
+    const statuses = await db
+      .select({ status: tickets.status })
+      .from(tickets)
+      .where(eq(tickets.orderId, order.orderId));
     expect(statuses.map((row) => row.status)).toEqual(["refunded", "refunded", "refunded"]);
     expect(await soldOf(db, order.typeIds[0]!)).toBe(0);
     expect(await soldOf(db, order.typeIds[1]!)).toBe(0);
@@ -68,7 +77,10 @@ describe("refundOrder", () => {
       .from(orderHistory)
       .where(and(eq(orderHistory.orderId, order.orderId), eq(orderHistory.toStatus, "refunded")));
     expect(history).toEqual({ toStatus: "refunded", actorId: admin!.id });
-    const audits = await db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.subjectId, order.orderId));
+    const audits = await db
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(eq(auditLog.subjectId, order.orderId));
     expect(audits).toEqual([{ action: "order.refund" }]);
 
     expect(await refundOrder(db, { orderId: order.orderId, actorId: admin!.id, reason: "Again", now: later })).toEqual({
@@ -141,7 +153,11 @@ describe("refundOrder", () => {
     const { db } = database();
     const order = await paidOrder(db, [2]);
     const [steward] = await createBuyers(db, 1);
-    const [first] = await db.select({ code: tickets.code }).from(tickets).where(eq(tickets.orderId, order.orderId)).limit(1);
+    const [first] = await db
+      .select({ code: tickets.code })
+      .from(tickets)
+      .where(eq(tickets.orderId, order.orderId))
+      .limit(1);
     await checkInTicket(db, { code: first!.code, eventId: order.eventId, staffId: steward!.id, now: later });
 
     const both = await refundOrder(db, {

@@ -2,17 +2,9 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
-import {
-  events,
-  type OrderStatus,
-  orderItems,
-  orders,
-  tickets,
-  ticketTypes,
-  transactions,
-} from "../../../db/schema";
-import { formatOrderNumber } from "./order-number";
+import { events, type OrderStatus, orderItems, orders, tickets, ticketTypes, transactions } from "../../../db/schema";
 import { recordOrderChanges } from "./order-history.server";
+import { formatOrderNumber } from "./order-number";
 
 export type RefundInput = {
   orderId: string;
@@ -276,11 +268,7 @@ export async function ordersToRefundForEvent(db: Db, eventId: string) {
     .from(tickets)
     .innerJoin(orders, eq(orders.id, tickets.orderId))
     .where(
-      and(
-        eq(tickets.eventId, eventId),
-        eq(tickets.status, "valid"),
-        inArray(orders.status, REFUNDABLE_ORDER_STATUSES),
-      ),
+      and(eq(tickets.eventId, eventId), eq(tickets.status, "valid"), inArray(orders.status, REFUNDABLE_ORDER_STATUSES)),
     );
   return rows.map((row) => row.orderId);
 }

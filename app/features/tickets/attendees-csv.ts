@@ -1,6 +1,11 @@
 import type { Attendee } from "./gate.server";
 
-const STATUS_LABELS = { valid: "Not checked in", checked_in: "Checked in", cancelled: "Cancelled", refunded: "Refunded" };
+const STATUS_LABELS = {
+  valid: "Not checked in",
+  checked_in: "Checked in",
+  cancelled: "Cancelled",
+  refunded: "Refunded",
+};
 
 /**
  * One CSV cell. Quoted when it holds a comma, quote or line break (RFC 4180). A cell that starts

@@ -110,18 +110,30 @@ export function AttendeeList({
       </p>
       {attendees.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-line p-8 text-center text-muted">
-          {q ? "Nobody matches. Try part of a name, an email or the last four characters of the code." : "No tickets sold yet."}
+          {q
+            ? "Nobody matches. Try part of a name, an email or the last four characters of the code."
+            : "No tickets sold yet."}
         </p>
       ) : (
         <div className="overflow-x-auto rounded-2xl border border-line bg-surface-raised">
           <table className="w-full min-w-[44rem] text-left text-sm">
             <thead className="border-b border-line text-xs uppercase tracking-wide text-muted">
               <tr>
-                <th scope="col" className="px-4 py-3">Name</th>
-                <th scope="col" className="px-4 py-3">Ticket</th>
-                <th scope="col" className="px-4 py-3">Code</th>
-                <th scope="col" className="px-4 py-3">Status</th>
-                <th scope="col" className="px-4 py-3">Checked in</th>
+                <th scope="col" className="px-4 py-3">
+                  Name
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Ticket
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Code
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Status
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Checked in
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-line">
@@ -139,7 +151,9 @@ export function AttendeeList({
                     </span>
                   </td>
                   <td className="px-4 py-3 text-muted">
-                    {attendee.checkedInAt ? `${attendee.checkedInAt}${attendee.checkedInBy ? ` by ${attendee.checkedInBy}` : ""}` : "—"}
+                    {attendee.checkedInAt
+                      ? `${attendee.checkedInAt}${attendee.checkedInBy ? ` by ${attendee.checkedInBy}` : ""}`
+                      : "—"}
                   </td>
                 </tr>
               ))}

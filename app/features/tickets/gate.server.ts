@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, ilike, inArray, or, sql } from "drizzle-orm";
-import { localDate, parseLocalDateTime } from "~/features/events/time-zones";
 import { alias } from "drizzle-orm/pg-core";
+import { localDate, parseLocalDateTime } from "~/features/events/time-zones";
 import type { Db } from "~/server/db/client.server";
 import { events, orders, type TicketStatus, tickets, ticketTypes, users } from "../../../db/schema";
 import { checkInTicket } from "./check-in.server";
@@ -40,12 +40,10 @@ export async function admitAtGate(
 ): Promise<GateResult> {
   const value = input.value.trim();
   const code = value.includes(".") ? verifySignedTicketCode(value, input.secret) : normaliseTicketCode(value);
-  if (!code) return { tone: "refused", headline: NOT_A_TICKET, detail: "Check the code, or send the holder to the box office." };
+  if (!code)
+    return { tone: "refused", headline: NOT_A_TICKET, detail: "Check the code, or send the holder to the box office." };
 
-  const [event] = await db
-    .select({ timeZone: events.timeZone })
-    .from(events)
-    .where(eq(events.id, input.eventId));
+  const [event] = await db.select({ timeZone: events.timeZone }).from(events).where(eq(events.id, input.eventId));
   if (!event) return { tone: "refused", headline: NOT_A_TICKET, detail: null };
   const outcome = await checkInTicket(db, { code, eventId: input.eventId, staffId: input.staffId, now: input.now });
 
@@ -153,10 +151,7 @@ export async function listAttendees(
     .leftJoin(buyer, eq(buyer.id, orders.userId))
     .leftJoin(checker, eq(checker.id, tickets.checkedInBy))
     .where(and(eq(tickets.eventId, input.eventId), search))
-    .orderBy(
-      asc(sql`coalesce(nullif(${tickets.attendeeName}, ''), ${buyer.name}, ${orders.email})`),
-      asc(tickets.id),
-    );
+    .orderBy(asc(sql`coalesce(nullif(${tickets.attendeeName}, ''), ${buyer.name}, ${orders.email})`), asc(tickets.id));
   const rows = input.limit ? await query.limit(input.limit) : await query;
   return rows.map((row) => ({
     id: row.id,

@@ -94,7 +94,6 @@ export function TicketScanner({ onScan, busy }: { onScan(value: string): void; b
   return (
     <div className="space-y-3">
       <div className="dark-band relative aspect-[4/3] overflow-hidden rounded-2xl bg-asphalt-950 ring-1 ring-white/10">
-        {/* biome-ignore lint/a11y/useMediaCaption: a live camera view has no speech to caption */}
         <video ref={video} muted playsInline className={`size-full object-cover ${running ? "" : "hidden"}`} />
         {live ? (
           <div aria-hidden className="pointer-events-none absolute inset-[18%] rounded-2xl border-4 border-accent/80" />

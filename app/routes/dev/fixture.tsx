@@ -1,4 +1,5 @@
 import { data, Link, type MiddlewareFunction, useParams, useRouteError } from "react-router";
+import { paidTicketFor } from "~/features/tickets/checkin-fixture.server";
 import { runtimeContext } from "~/server/context.server";
 import { steps } from "~/server/middleware.server";
 import { ErrorPage } from "~/ui/error-page";
@@ -20,7 +21,7 @@ export const middleware: MiddlewareFunction<Response>[] = [
   (args, next) => (args.params.fixture === "unknown-middleware" ? unknownStep(args, next) : next()),
 ];
 
-export async function loader({ params, url }: Route.LoaderArgs) {
+export async function loader({ params, url, context }: Route.LoaderArgs) {
   switch (params.fixture) {
     case "error-with-message":
       throw data("The grid is full", { status: 503 });
@@ -33,6 +34,16 @@ export async function loader({ params, url }: Route.LoaderArgs) {
       await new Promise((resolve) => setTimeout(resolve, ms));
       return { fixture: "slow" };
     }
+    case "checkin-ticket": {
+      const { db, env } = context.get(runtimeContext);
+      const made = await paidTicketFor(db, {
+        email: url.searchParams.get("email") ?? "",
+        currency: env.CURRENCY,
+        now: new Date(),
+      });
+      if (!made.ok) throw data(made.problem, { status: 400 });
+      return { fixture: "checkin-ticket" as const, ...made };
+    }
     case "long":
     case "unknown-middleware":
       return { fixture: params.fixture };
@@ -42,6 +53,21 @@ export async function loader({ params, url }: Route.LoaderArgs) {
 }
 
 export default function Fixture({ loaderData }: Route.ComponentProps) {
+  if ("code" in loaderData) {
+    return (
+      <main id="main" className="mx-auto max-w-[1200px] px-4 py-16 sm:px-6">
+        <h1 className="text-3xl font-bold">Paid ticket</h1>
+        <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
+          <dt>Ticket code</dt>
+          <dd data-testid="ticket-code">{loaderData.code}</dd>
+          <dt>Order</dt>
+          <dd data-testid="order-id">{loaderData.orderId}</dd>
+          <dt>Event</dt>
+          <dd data-testid="event-id">{loaderData.eventId}</dd>
+        </dl>
+      </main>
+    );
+  }
   if (loaderData.fixture === "slow") {
     return (
       <main id="main" className="mx-auto max-w-[1200px] px-4 py-16 sm:px-6">
@@ -67,7 +93,9 @@ export default function Fixture({ loaderData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = ({ data }) => [
-  { title: data?.fixture === "slow" ? "Slow page" : "A long page" },
+  {
+    title: data?.fixture === "slow" ? "Slow page" : data?.fixture === "checkin-ticket" ? "Paid ticket" : "A long page",
+  },
   { name: "robots", content: "noindex" },
 ];
 

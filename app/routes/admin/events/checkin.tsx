@@ -2,8 +2,8 @@ import { ScanLine } from "lucide-react";
 import { useEffect } from "react";
 import { data, Form, useFetcher, useRevalidator } from "react-router";
 import { eventIdFrom } from "~/features/events/admin-queries.server";
-import { AttendeeList, GateCounter, GateResultPanel } from "~/features/tickets/gate-parts";
 import { ATTENDEES_SHOWN, admitAtGate, gateCounts, gateEvent, listAttendees } from "~/features/tickets/gate.server";
+import { AttendeeList, GateCounter, GateResultPanel } from "~/features/tickets/gate-parts";
 import { TicketScanner } from "~/features/tickets/ticket-scanner";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
@@ -31,7 +31,10 @@ export async function action({ request, context, url, params }: Route.ActionArgs
   const { db, env } = context.get(runtimeContext);
   const value = String((await request.formData()).get("code") ?? "").slice(0, 200);
   if (!value.trim()) {
-    return data({ result: { tone: "refused" as const, headline: "Enter the ticket's code", detail: null } }, { status: 400 });
+    return data(
+      { result: { tone: "refused" as const, headline: "Enter the ticket's code", detail: null } },
+      { status: 400 },
+    );
   }
   const result = await admitAtGate(db, { value, eventId, staffId: user.id, secret: env.AUTH_SECRET, now: new Date() });
   return { result };
@@ -61,7 +64,11 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
             <ScanLine aria-hidden className="size-6 text-accent-ink" /> Check-in
           </h2>
           <GateResultPanel result={scan.state === "idle" ? result : null} />
-          <Form method="post" className="flex flex-wrap items-end gap-3" key={actionData ? JSON.stringify(actionData) : "code"}>
+          <Form
+            method="post"
+            className="flex flex-wrap items-end gap-3"
+            key={actionData ? JSON.stringify(actionData) : "code"}
+          >
             <div className="min-w-[14rem] flex-1 space-y-1.5">
               <label htmlFor="ticket-code" className="block font-semibold">
                 Ticket code

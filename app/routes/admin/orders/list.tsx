@@ -11,7 +11,6 @@ import { runtimeContext } from "~/server/context.server";
 import { inputClass } from "~/ui/form";
 import type { Route } from "./+types/list";
 
-
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
   const { db, env } = context.get(runtimeContext);
@@ -50,7 +49,14 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
           <label htmlFor="order-search" className="block font-semibold">
             Order number, email or name
           </label>
-          <input id="order-search" type="search" name="q" defaultValue={q} maxLength={100} className={`${inputClass(false)} h-12`} />
+          <input
+            id="order-search"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={100}
+            className={`${inputClass(false)} h-12`}
+          />
         </div>
         <div className="space-y-1.5">
           <label htmlFor="order-status" className="block font-semibold">
@@ -84,7 +90,10 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
         <ul className="mt-3 divide-y divide-line rounded-2xl border border-line bg-surface-raised">
           {orders.map((order) => (
             <li key={order.id}>
-              <Link to={`/admin/orders/${order.id}`} className="group flex flex-wrap items-center gap-x-4 gap-y-1 p-4 hover:bg-surface-sunken">
+              <Link
+                to={`/admin/orders/${order.id}`}
+                className="group flex flex-wrap items-center gap-x-4 gap-y-1 p-4 hover:bg-surface-sunken"
+              >
                 <span className="tabular w-28 font-mono font-bold">{order.reference}</span>
                 <span className="min-w-0 flex-1 basis-48">
                   <span className="block font-semibold">{order.name ?? order.email}</span>

@@ -57,14 +57,19 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
   const money = (minor: number) => formatMoney(minor, order.currency);
   return (
     <div className="mx-auto max-w-[1100px] space-y-6">
-      <Link to="/admin/orders" className="inline-flex items-center gap-1.5 text-sm font-semibold text-muted hover:text-text">
+      <Link
+        to="/admin/orders"
+        className="inline-flex items-center gap-1.5 text-sm font-semibold text-muted hover:text-text"
+      >
         <ArrowLeft aria-hidden className="size-4" /> Orders
       </Link>
       <header className="dark-band flex flex-wrap items-end justify-between gap-4 rounded-3xl bg-asphalt-950 p-6 text-white ring-1 ring-white/10">
         <div className="space-y-1">
           <h1 className="wide font-mono text-3xl font-extrabold">{reference}</h1>
           <p>{order.name ? `${order.name} · ${order.email}` : order.email}</p>
-          <p className="text-sm text-asphalt-300">Placed {placed} · paid with {order.provider === "test" ? "the test checkout" : "Stripe"}</p>
+          <p className="text-sm text-asphalt-300">
+            Placed {placed} · paid with {order.provider === "test" ? "the test checkout" : "Stripe"}
+          </p>
         </div>
         <div className="space-y-2 text-right">
           <OrderStatusBadge status={order.status} />
@@ -108,7 +113,9 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                       <span className="font-semibold">{ticket.ticketType}</span>
                       <span className="block text-sm text-muted">
                         {ticket.attendeeName ? `${ticket.attendeeName} · ` : ""}code …{ticket.codeEnd}
-                        {ticket.checkedInLabel ? ` · in at ${ticket.checkedInLabel}${ticket.checkedInBy ? ` by ${ticket.checkedInBy}` : ""}` : ""}
+                        {ticket.checkedInLabel
+                          ? ` · in at ${ticket.checkedInLabel}${ticket.checkedInBy ? ` by ${ticket.checkedInBy}` : ""}`
+                          : ""}
                       </span>
                     </span>
                     <TicketStatus status={ticket.status} />
@@ -178,5 +185,8 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
 
 export const meta: Route.MetaFunction = ({ data, matches }) => {
   const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
-  return [{ title: `${data?.reference ?? "Order"} · Orders · Dashboard · ${site}` }, { name: "robots", content: "noindex" }];
+  return [
+    { title: `${data?.reference ?? "Order"} · Orders · Dashboard · ${site}` },
+    { name: "robots", content: "noindex" },
+  ];
 };
