@@ -1,4 +1,5 @@
 import { data, Link, type MiddlewareFunction, useParams, useRouteError } from "react-router";
+import { formatOrderNumber } from "~/features/orders/order-number";
 import { paidTicketFor } from "~/features/tickets/checkin-fixture.server";
 import { runtimeContext } from "~/server/context.server";
 import { steps } from "~/server/middleware.server";
@@ -62,6 +63,8 @@ export default function Fixture({ loaderData }: Route.ComponentProps) {
           <dd data-testid="ticket-code">{loaderData.code}</dd>
           <dt>Order</dt>
           <dd data-testid="order-id">{loaderData.orderId}</dd>
+          <dt>Order number</dt>
+          <dd data-testid="order-number">{formatOrderNumber(loaderData.orderNumber)}</dd>
           <dt>Event</dt>
           <dd data-testid="event-id">{loaderData.eventId}</dd>
         </dl>

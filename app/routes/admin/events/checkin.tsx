@@ -22,7 +22,7 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
     gateCounts(db, eventId),
     listAttendees(db, { eventId, q, limit: ATTENDEES_SHOWN, timeZone: event.timeZone, now }),
   ]);
-  return { counts, attendees, q, eventId };
+  return { counts, attendees, q, eventId, shownLimit: ATTENDEES_SHOWN };
 }
 
 export async function action({ request, context, url, params }: Route.ActionArgs) {
@@ -52,7 +52,7 @@ function usePolling(ms: number) {
 }
 
 export default function CheckIn({ loaderData, actionData }: Route.ComponentProps) {
-  const { counts, attendees, q, eventId } = loaderData;
+  const { counts, attendees, q, eventId, shownLimit } = loaderData;
   const scan = useFetcher<typeof action>();
   usePolling(10_000);
   const result = scan.data?.result ?? actionData?.result ?? null;
@@ -105,7 +105,7 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
       <AttendeeList
         attendees={attendees}
         q={q}
-        shownLimit={ATTENDEES_SHOWN}
+        shownLimit={shownLimit}
         csvHref={`/admin/events/${eventId}/attendees.csv${q ? `?q=${encodeURIComponent(q)}` : ""}`}
       />
     </div>

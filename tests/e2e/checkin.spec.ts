@@ -1,0 +1,119 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Browser, Page } from "@playwright/test";
+import { signIn } from "./accounts-helpers";
+import { expect, test, visit } from "./fixtures";
+
+// The gate and refunds, driven by the demo organizer and admin. Sign-ins per address are rate
+// limited, so each signs in once per worker and the tests reuse the saved sessions. The paid
+// ticket comes from the test fixture, which buys it through the real cart, checkout and settlement.
+const staff = {
+  organizer: { email: "organizer@pitlane.test", password: "pitlane-organizer-demo" },
+  admin: { email: "admin@pitlane.test", password: "pitlane-admin-demo" },
+};
+const sessionFile = (who: keyof typeof staff) => path.resolve(`test-results/e2e/checkin-${who}.json`);
+
+async function saveSession(browser: Browser, who: keyof typeof staff) {
+  const context = await browser.newContext({ serviceWorkers: "block", storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await signIn(page, staff[who].email, staff[who].password, "/login?redirectTo=/admin");
+  await page.waitForURL((url) => url.pathname === "/admin");
+  await context.storageState({ path: sessionFile(who) });
+  await context.close();
+}
+
+test.beforeAll(async ({ browser }) => {
+  mkdirSync(path.dirname(sessionFile("organizer")), { recursive: true });
+  await saveSession(browser, "organizer");
+  await saveSession(browser, "admin");
+});
+
+/** A member's freshly paid order of one Saturday day ticket for the demo Silverstone event. */
+async function paidTicket(page: Page) {
+  await visit(page, "/dev/fixtures/checkin-ticket?email=member@pitlane.test");
+  return {
+    code: (await page.getByTestId("ticket-code").textContent())!.trim(),
+    eventId: (await page.getByTestId("event-id").textContent())!.trim(),
+    orderNumber: (await page.getByTestId("order-number").textContent())!.trim(),
+  };
+}
+
+async function soldOnEvent(page: Page, eventId: string) {
+  await visit(page, `/admin/events/${eventId}`);
+  const meter = page.getByText(/\/ [\d,]+ sold/).locator("..");
+  const text = (await meter.textContent()) ?? "";
+  return Number(text.replace(/,/g, "").match(/^\s*(\d+)/)![1]);
+}
+
+test.describe("organizer at the gate", () => {
+  test.use({ storageState: sessionFile("organizer") });
+
+  test("a typed code checks in once; the second time says when and by whom", async ({ page }) => {
+    const ticket = await paidTicket(page);
+    await visit(page, "/admin/check-in");
+    await page.getByRole("link", { name: /Silverstone Festival of Speed/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/events/${ticket.eventId}/checkin$`));
+    await expect(page.getByRole("heading", { name: "Check-in", level: 2 })).toBeVisible();
+
+    await page.getByLabel("Ticket code").fill(ticket.code.toLowerCase());
+    await page.getByRole("button", { name: "Check in" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Checked in:" })).toContainText("Saturday day ticket");
+
+    await page.getByLabel("Ticket code").fill(ticket.code);
+    await page.getByRole("button", { name: "Check in" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Already checked in" })).toContainText(
+      /Already checked in at \d{2}:\d{2} by \S+/,
+    );
+
+    await page.getByLabel("Ticket code").fill("not a ticket");
+    await page.getByRole("button", { name: "Check in" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "This code is not a valid ticket" })).toBeVisible();
+
+    // The attendee list finds the ticket by the end of its code, checked in.
+    await page.getByLabel(/Search by name, email or code ending/).fill(ticket.code.replace(/ /g, "").slice(-4));
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page.getByRole("row").filter({ hasText: ticket.code.replace(/ /g, "").slice(-4) })).toContainText(
+      "Checked in",
+    );
+
+    const csv = await page.request.get(`/admin/events/${ticket.eventId}/attendees.csv`);
+    expect(csv.headers()["content-type"]).toContain("text/csv");
+    expect(await csv.text()).toMatch(/^Name,Email,Ticket type,Code ends,Status,Checked in,Checked in by\r\n/);
+  });
+
+  test("organizers see orders but cannot refund", async ({ page }) => {
+    const ticket = await paidTicket(page);
+    await visit(page, `/admin/orders?q=${ticket.orderNumber}`);
+    await page.getByRole("link", { name: new RegExp(ticket.orderNumber) }).click();
+    await expect(page.getByRole("heading", { name: ticket.orderNumber })).toBeVisible();
+    await expect(page.getByText("Only admins can refund orders.")).toBeVisible();
+    await expect(page.getByRole("button", { name: /Review refund/ })).toHaveCount(0);
+  });
+});
+
+test.describe("admin refunds", () => {
+  test.use({ storageState: sessionFile("admin") });
+
+  test("refunding one ticket marks it refunded and frees its place", async ({ page }) => {
+    const ticket = await paidTicket(page);
+    const soldBefore = await soldOnEvent(page, ticket.eventId);
+
+    await visit(page, "/admin/orders");
+    await page.getByLabel("Order number, email or name").fill(ticket.orderNumber.replace("PL-", ""));
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("link", { name: new RegExp(ticket.orderNumber) }).click();
+    await expect(page.getByRole("heading", { name: ticket.orderNumber })).toBeVisible();
+
+    const line = page.locator("form").filter({ hasText: "Saturday day ticket" });
+    await line.getByLabel("Tickets to refund").fill("1");
+    await line.getByLabel("Reason").fill("Cannot make the Saturday");
+    await line.getByRole("button", { name: "Review refund" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: /Refund £/ })).toContainText("1 ticket of");
+    await page.getByRole("button", { name: "Confirm refund" }).click();
+
+    await expect(page.getByText(/Refunded 1 ticket/)).toBeVisible();
+    await expect(page.getByRole("region", { name: "Tickets" })).toContainText("Refunded");
+    await expect(page.getByText("Refund · pending").or(page.getByText("Refund · succeeded"))).toBeVisible();
+    expect(await soldOnEvent(page, ticket.eventId)).toBe(soldBefore - 1);
+  });
+});
