@@ -63,16 +63,12 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
           <h2 id="scan-heading" className="wide flex items-center gap-2 text-2xl font-extrabold">
             <ScanLine aria-hidden className="size-6 text-accent-ink" /> Check-in
           </h2>
-          <GateResultPanel result={scan.state === "idle" ? result : null} />
-          <Form
-            method="post"
-            className="flex flex-wrap items-end gap-3"
-            key={actionData ? JSON.stringify(actionData) : "code"}
-          >
-            <div className="min-w-[14rem] flex-1 space-y-1.5">
-              <label htmlFor="ticket-code" className="block font-semibold">
-                Ticket code
-              </label>
+          <GateResultPanel result={result} />
+          <Form method="post" className="space-y-1.5" key={actionData ? JSON.stringify(actionData) : "code"}>
+            <label htmlFor="ticket-code" className="block font-semibold">
+              Ticket code
+            </label>
+            <div className="flex flex-wrap gap-3">
               <input
                 id="ticket-code"
                 name="code"
@@ -81,17 +77,17 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
                 spellCheck={false}
                 maxLength={200}
                 aria-describedby="ticket-code-hint"
-                className={`${inputClass(false)} h-12 font-mono uppercase`}
+                className={`${inputClass(false)} h-12 min-w-[14rem] flex-1 font-mono uppercase`}
               />
-              <p id="ticket-code-hint" className="text-sm text-muted">
-                The 26 characters printed under the QR code. Spaces and dashes do not matter.
-              </p>
+              <div className="w-full sm:w-auto">
+                <SubmitButton pendingLabel="Checking…" fit>
+                  Check in
+                </SubmitButton>
+              </div>
             </div>
-            <div className="mb-7">
-              <SubmitButton pendingLabel="Checking…" fit>
-                Check in
-              </SubmitButton>
-            </div>
+            <p id="ticket-code-hint" className="text-sm text-muted">
+              The 26 characters printed under the QR code. Spaces and dashes do not matter.
+            </p>
           </Form>
         </section>
         <aside className="space-y-5" aria-label="Camera and count">

@@ -92,19 +92,23 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
             <li key={order.id}>
               <Link
                 to={`/admin/orders/${order.id}`}
-                className="group flex flex-wrap items-center gap-x-4 gap-y-1 p-4 hover:bg-surface-sunken"
+                className="group flex items-center gap-4 p-4 hover:bg-surface-sunken"
               >
-                <span className="tabular w-28 font-mono font-bold">{order.reference}</span>
-                <span className="min-w-0 flex-1 basis-48">
-                  <span className="block font-semibold">{order.name ?? order.email}</span>
-                  <span className="block truncate text-sm text-muted">{order.email}</span>
+                <span className="min-w-0 flex-1 space-y-1">
+                  <span className="flex flex-wrap items-center gap-2">
+                    <span className="font-mono font-bold">{order.reference}</span>
+                    <OrderStatusBadge status={order.status} />
+                  </span>
+                  <span className="block truncate">
+                    <span className="font-semibold">{order.name ?? order.email}</span>
+                    {order.name ? <span className="text-muted"> · {order.email}</span> : null}
+                  </span>
+                  <span className="block text-sm text-muted">
+                    {order.placedLabel} · {order.items === 1 ? "1 ticket" : `${order.items} tickets`}
+                  </span>
                 </span>
-                <OrderStatusBadge status={order.status} />
-                <span className="tabular w-24 text-right font-bold">{order.totalLabel}</span>
-                <span className="w-40 text-sm text-muted">
-                  {order.placedLabel} · {order.items === 1 ? "1 item" : `${order.items} items`}
-                </span>
-                <ChevronRight aria-hidden className="size-5 text-muted group-hover:text-text" />
+                <span className="tabular text-lg font-bold">{order.totalLabel}</span>
+                <ChevronRight aria-hidden className="size-5 shrink-0 text-muted group-hover:text-text" />
               </Link>
             </li>
           ))}

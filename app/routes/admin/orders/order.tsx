@@ -71,7 +71,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             Placed {placed} · paid with {order.provider === "test" ? "the test checkout" : "Stripe"}
           </p>
         </div>
-        <div className="space-y-2 text-right">
+        <div className="space-y-2 sm:text-right">
           <OrderStatusBadge status={order.status} />
           <p className="wide tabular text-3xl font-black">{money(order.total)}</p>
         </div>
