@@ -28,9 +28,9 @@ export const HOLD_EXPIRED_REASON = "Payment did not arrive while the places were
  * run it at once without waiting on each other or on a payment being settled for the same order
  * (settlement then finds it pending or expired and handles both).
  *
- * `leaveSessionsOf`: orders with a payment session at that provider are left pending; the payments
- * job closes the session at the provider first and expires them itself, so an order is never
- * marked expired while its payment page could still take money unnoticed.
+ * `leaveSessionsOf`: orders with a payment session at that provider are left pending for the
+ * payments job, which closes each session at the provider first (settling a payment made in its
+ * last seconds) and only then expires the order (docs/payments.md "Sessions and holds").
  */
 export async function expireHolds(
   db: Db,

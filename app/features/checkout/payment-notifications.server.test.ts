@@ -207,6 +207,21 @@ describe("the Stripe webhook", () => {
     });
   });
 
+  it("leaves the order alone when a session it does not use closes", async () => {
+    const { db } = database();
+    const { order } = await pendingOrder(db, { provider: "stripe" });
+    await db.update(orders).set({ providerSessionId: "cs_in_use" }).where(eq(orders.id, order.id));
+    const leftOver = { orderId: order.id, sessionId: "cs_left_over", amount: order.total, status: "expired" as const };
+    expect(await deliver(sessionEvent("checkout.session.expired", leftOver))).toMatchObject({
+      kind: "handled",
+      outcome: { kind: "unchanged" },
+    });
+    expect(await deliver(sessionEvent("checkout.session.async_payment_failed", leftOver))).toMatchObject({
+      outcome: { kind: "unchanged" },
+    });
+    expect(await orderState(db, order.id)).toMatchObject({ status: "pending", holds: ["active"] });
+  });
+
   it("never lets a late expiry or failure undo a paid order", async () => {
     const { db } = database();
     const { order, quantity } = await pendingOrder(db, { provider: "stripe" });

@@ -6,14 +6,17 @@ import {
   type PaymentNotification,
   WebhookSignatureError,
 } from "~/server/payments/payments.server";
-import type { PaymentFollowUps } from "./payment-follow-ups";
+import { NO_FOLLOW_UPS, type PaymentFollowUps } from "./payment-follow-ups";
 import {
   type AppliedPaymentState,
   applyPaymentState,
   failPayment,
+  isOrdersSession,
   orderIdForSession,
   type PaymentStateOutcome,
 } from "./payment-state.server";
+
+const UNCHANGED: AppliedPaymentState = { outcome: { kind: "unchanged" }, followUps: NO_FOLLOW_UPS };
 
 export type NotificationResult =
   /** The signature did not verify: answered 400 and nothing is written. */
@@ -67,16 +70,23 @@ export async function handlePaymentNotification(
         // notification (succeeded or failed) follows.
         applied = await applyPaymentState(db, { orderId, provider: gateway.provider, state: payment, now: input.now });
         break;
+      // A session that closed unpaid ends its order only if it is the order's own session: one
+      // left over from a double-clicked Pay (closed at once by startOrderPayment) must not end
+      // the order its buyer is still paying through the other.
       case "checkout.session.async_payment_failed":
-        applied = await failPayment(db, { orderId, now: input.now });
+        if (await isOrdersSession(db, orderId, payment.sessionId)) {
+          applied = await failPayment(db, { orderId, now: input.now });
+        } else applied = UNCHANGED;
         break;
       case "checkout.session.expired":
-        applied = await applyPaymentState(db, {
-          orderId,
-          provider: gateway.provider,
-          state: { ...payment, status: "expired" },
-          now: input.now,
-        });
+        if (await isOrdersSession(db, orderId, payment.sessionId)) {
+          applied = await applyPaymentState(db, {
+            orderId,
+            provider: gateway.provider,
+            state: { ...payment, status: "expired" },
+            now: input.now,
+          });
+        } else applied = UNCHANGED;
         break;
     }
   }

@@ -27,6 +27,12 @@ export async function orderIdForSession(db: Db, provider: PaymentProvider, sessi
   return order?.id ?? null;
 }
 
+/** Whether `sessionId` is the payment session stored on the order (or the order has none yet). */
+export async function isOrdersSession(db: Db, orderId: string, sessionId: string) {
+  const [order] = await db.select({ sessionId: orders.providerSessionId }).from(orders).where(eq(orders.id, orderId));
+  return Boolean(order) && (order!.sessionId === null || order!.sessionId === sessionId);
+}
+
 /**
  * Brings an order in line with what its provider says about its payment session: paid → settled
  * (settlement decides whether the money is honoured or refunded, and is idempotent); closed

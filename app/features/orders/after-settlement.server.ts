@@ -7,8 +7,10 @@ import type { Runtime } from "~/server/runtime.server";
  * answer `already_settled`): the Stripe webhook, the test checkout, /return and the
  * reconciliation jobs. Nothing follows a payment yet; the email is added here.
  *
- * It runs after the settlement transaction has committed, so work added here should be enqueued
- * as a job (`runtime.jobs.enqueue`) rather than done inline: a crash right after settlement must
- * not lose it, and a slow mail server must not hold up the buyer's page or the webhook.
+ * It runs after the settlement transaction has committed. Work added here should be enqueued as
+ * a job (`runtime.jobs.enqueue`) rather than done inline, so a slow mail server never holds up
+ * the buyer's page or the webhook. A crash between the commit and this call skips it (the order
+ * is paid either way), so a follow-up that must never be missed should also be found by a sweep,
+ * say of paid orders whose confirmation was never sent.
  */
 export async function afterOrderSettled(_runtime: Pick<Runtime, "db" | "jobs" | "env">, _orderId: string) {}

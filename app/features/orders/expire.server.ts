@@ -1,9 +1,14 @@
 import { eq } from "drizzle-orm";
 import { releaseHolds } from "~/features/checkout/holds.server";
 import type { Db } from "~/server/db/client.server";
-import { orders } from "../../../db/schema";
-import type { CancelOutcome } from "./cancel.server";
+import { type OrderStatus, orders } from "../../../db/schema";
 import { recordOrderChanges } from "./order-history.server";
+
+export type ExpireOutcome =
+  | { kind: "expired" }
+  | { kind: "not_found" }
+  /** Paid, cancelled or expired already: nothing to do. */
+  | { kind: "not_pending"; status: OrderStatus };
 
 /**
  * An unpaid order whose payment session closed without payment (the provider's page timed out,
@@ -14,7 +19,7 @@ import { recordOrderChanges } from "./order-history.server";
 export async function expireOrder(
   db: Db,
   input: { orderId: string; reason: string; now: Date },
-): Promise<CancelOutcome | { kind: "expired" }> {
+): Promise<ExpireOutcome> {
   return db.transaction(async (tx) => {
     const [order] = await tx
       .select({ status: orders.status })

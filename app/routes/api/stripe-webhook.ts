@@ -33,11 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (result.kind === "handled") {
     log.info({ event: result.eventId, type: result.type, outcome: result.outcome }, "payment notification handled");
-    // The payment is settled and recorded whatever happens here: a retry from Stripe would find
-    // it already settled, so a failing follow-up is logged rather than answered with an error.
-    await followUpPayments(runtime, result.followUps).catch((error) =>
-      log.error({ err: error, event: result.eventId }, "follow-up of a payment failed"),
-    );
+    await followUpPayments(runtime, result.followUps);
   }
   return json({ received: true, result: result.kind });
 }

@@ -7,6 +7,7 @@ import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { followUpPayments } from "~/server/jobs/payment-jobs.server";
+import { TrackArt } from "~/ui/track-art";
 import type { Route } from "./+types/return";
 
 /**
@@ -50,6 +51,7 @@ export default function Return({ loaderData }: Route.ComponentProps) {
   return (
     <main id="main" className="dark-band relative isolate -mb-24 bg-asphalt-950 px-4 pt-16 pb-40 text-white sm:pt-24">
       {processing ? null : <meta httpEquiv="refresh" content={`2; url=${refreshUrl}`} />}
+      <TrackArt className="absolute inset-0 -z-10 size-full opacity-40" />
       <div className="mx-auto max-w-lg text-center" role="status" aria-live="polite">
         {processing ? null : (
           <LoaderCircle

@@ -81,11 +81,22 @@ export async function queueRefunds(jobs: JobQueue) {
 
 /**
  * What follows a handled payment, after its transaction committed: each newly paid order's
- * follow-ups, and the refund job when a refund was recorded.
+ * follow-ups, and the refund job when a refund was recorded. It never throws: the payment is
+ * settled whatever happens here, and a retry of the request would find it settled and follow up
+ * nothing, so a failure is logged for staff (and the refund sweep still finds the refund).
  */
 export async function followUpPayments(runtime: Pick<Runtime, "db" | "jobs" | "env">, followUps: PaymentFollowUps) {
-  for (const orderId of followUps.settledOrderIds) await afterOrderSettled(runtime, orderId);
-  if (followUps.refundsDue) await queueRefunds(runtime.jobs);
+  const log = getLog();
+  for (const orderId of followUps.settledOrderIds) {
+    await afterOrderSettled(runtime, orderId).catch((error: unknown) =>
+      log.error({ err: error, orderId }, "follow-up of a paid order failed"),
+    );
+  }
+  if (followUps.refundsDue) {
+    await queueRefunds(runtime.jobs).catch((error: unknown) =>
+      log.warn({ err: error }, "could not queue the refund job; its sweep will send the refund"),
+    );
+  }
 }
 
 function logSweep(job: string, sweep: { checked: number; settled: number; expired: number; errors: unknown[] }) {
