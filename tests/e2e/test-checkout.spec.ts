@@ -6,6 +6,9 @@ import { expect, test, visit } from "./fixtures";
  * checkout by a fixture (the cart page's Pay button will do the same), then Pay, Decline or
  * Cancel, and /return sending the buyer on.
  */
+// Each test signs members up (argon2id hashing) before it starts paying.
+test.describe.configure({ timeout: 90_000 });
+
 async function openTestCheckout(page: import("@playwright/test").Page, quantity = 2) {
   await visit(page, `/dev/fixtures/pending-order?quantity=${quantity}`);
   await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
@@ -26,6 +29,26 @@ test("Pay settles the order and moves on to the order's success page", async ({ 
 
   // Paid: the test checkout no longer offers the buttons, and /return keeps sending to /success.
   await visit(page, `/checkout/test/${orderId}`);
+  await expect(page).toHaveURL(`/success?order=${orderId}`);
+});
+
+test("/return keeps confirming a pending order and moves on by itself once it is paid", async ({ page }) => {
+  await joinAsMember(page, newMember("test-return"));
+  const orderId = await openTestCheckout(page, 1);
+
+  await visit(page, `/return?order=${orderId}`);
+  await expect(page.getByRole("heading", { name: "Confirming your payment…" })).toBeVisible();
+  await expect(page.locator('head meta[http-equiv="refresh"]')).toHaveAttribute(
+    "content",
+    `2; url=/return?order=${orderId}`,
+  );
+
+  // The buyer pays in another tab; this one follows without being touched.
+  const payTab = await page.context().newPage();
+  await payTab.goto(`/checkout/test/${orderId}`);
+  await payTab.getByRole("button", { name: /^Pay £/ }).click();
+  await expect(payTab).toHaveURL(`/success?order=${orderId}`);
+  await payTab.close();
   await expect(page).toHaveURL(`/success?order=${orderId}`);
 });
 
