@@ -4,6 +4,9 @@ import type { Branding } from "~/features/accounts/emails.server";
 import { formatMoney } from "~/features/money";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { queueRefunds } from "~/server/jobs/payment-jobs.server";
+import type { JobQueue } from "~/server/jobs/queue.server";
+import { getLog } from "~/server/log.server";
 import { sendEmail } from "~/server/messages.server";
 import { events } from "../../../db/schema";
 import type { RefundErrors, RefundReview } from "./admin-order-parts";
@@ -14,6 +17,16 @@ import { type RefundOutcome, refundEventHolders, refundOrder } from "./refund.se
 import { refundEmail } from "./refund-email.server";
 
 export type RefundActionData = { errors?: RefundErrors; review?: RefundReview; problem?: string };
+
+/**
+ * Asks the payments job to send the refunds just recorded. If the queue cannot take it, the job's
+ * own sweep still finds the pending refunds, so this never fails the staff member's request.
+ */
+async function sendRefundsSoon(jobs: JobQueue) {
+  await queueRefunds(jobs).catch((error: unknown) =>
+    getLog().warn({ err: error }, "could not queue the refund job; its sweep will send the refund"),
+  );
+}
 
 /** Tells the buyer, once for each refund recorded (a refused repeat sends nothing). */
 export async function emailRefund(brand: Branding, outcome: Extract<RefundOutcome, { ok: true }>, reason: string) {
@@ -35,7 +48,7 @@ export async function emailRefund(brand: Branding, outcome: Extract<RefundOutcom
  * the buyer and goes back to the order with a message. Bad input answers 400 with field messages.
  */
 export async function orderRefundAction(
-  call: { db: Db; actorId: string; brand: Branding; detail: OrderDetail; path: string },
+  call: { db: Db; jobs: JobQueue; actorId: string; brand: Branding; detail: OrderDetail; path: string },
   formData: FormData,
 ) {
   const parsed = RefundFormSchema.safeParse(Object.fromEntries(formData));
@@ -93,6 +106,7 @@ export async function orderRefundAction(
     refundedBefore: form.refundedBefore,
   });
   if (!outcome.ok) return data<RefundActionData>({ problem: outcome.problem }, { status: 409 });
+  await sendRefundsSoon(call.jobs);
   await emailRefund(call.brand, outcome, form.reason);
   const tickets = outcome.lines.reduce((sum, line) => sum + line.quantity, 0);
   return redirectWithFlash(call.path, {
@@ -108,6 +122,7 @@ export async function orderRefundAction(
  */
 export async function refundHoldersAction(call: {
   db: Db;
+  jobs: JobQueue;
   actorId: string;
   brand: Branding;
   eventId: string;
@@ -131,6 +146,7 @@ export async function refundHoldersAction(call: {
     reason,
     now: new Date(),
   });
+  if (outcome.refunded.length > 0) await sendRefundsSoon(call.jobs);
   for (const refunded of outcome.refunded) await emailRefund(call.brand, refunded, reason);
   const done = outcome.refunded.length;
   const message =

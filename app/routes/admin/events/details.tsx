@@ -33,12 +33,12 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
 export async function action({ request, context, url, params }: Route.ActionArgs) {
   const user = requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
-  const { db, env } = context.get(runtimeContext);
+  const { db, env, jobs } = context.get(runtimeContext);
   const form = await readForm(request);
   if (form.get("intent") === "refund-holders") {
     const admin = requireRole({ context, url }, "admin");
     const brand = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
-    return refundHoldersAction({ db, actorId: admin.id, brand, eventId, path: url.pathname });
+    return refundHoldersAction({ db, jobs, actorId: admin.id, brand, eventId, path: url.pathname });
   }
   const call = { db, actorId: user.id, currency: env.CURRENCY, eventId };
   return eventDetailsAction(call, form, url.pathname);

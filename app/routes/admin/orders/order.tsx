@@ -10,6 +10,7 @@ import {
 } from "~/features/orders/admin-order-parts";
 import { getOrderDetail } from "~/features/orders/admin-orders.server";
 import { ORDER_STATUS_LABELS } from "~/features/orders/admin-schemas";
+import { isOrderId } from "~/features/orders/order-id";
 import { formatOrderNumber } from "~/features/orders/order-number";
 import { orderRefundAction } from "~/features/orders/refund-actions.server";
 import { requireRole } from "~/server/auth/session.server";
@@ -17,10 +18,8 @@ import { runtimeContext } from "~/server/context.server";
 import { Notice } from "~/ui/form";
 import type { Route } from "./+types/order";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 async function loadOrder(context: Route.LoaderArgs["context"], orderId: string | undefined) {
-  if (!orderId || !UUID.test(orderId)) throw data("This page could not be found", { status: 404 });
+  if (!isOrderId(orderId)) throw data("This page could not be found", { status: 404 });
   const detail = await getOrderDetail(context.get(runtimeContext).db, orderId.toLowerCase());
   if (!detail) throw data("This page could not be found", { status: 404 });
   return detail;
@@ -46,10 +45,10 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, url, params }: Route.ActionArgs) {
   const user = requireRole({ context, url }, "admin");
-  const { db, env } = context.get(runtimeContext);
+  const { db, env, jobs } = context.get(runtimeContext);
   const detail = await loadOrder(context, params.orderId);
   const brand = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
-  return orderRefundAction({ db, actorId: user.id, brand, detail, path: url.pathname }, await request.formData());
+  return orderRefundAction({ db, jobs, actorId: user.id, brand, detail, path: url.pathname }, await request.formData());
 }
 
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
