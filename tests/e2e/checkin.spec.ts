@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
-import { signIn } from "./accounts-helpers";
+import { latestMessage, signIn } from "./accounts-helpers";
 import { expect, test, visit } from "./fixtures";
 
 // The gate and refunds, driven by the demo organizer and admin. Sign-ins per address are rate
@@ -115,5 +115,11 @@ test.describe("admin refunds", () => {
     await expect(page.getByRole("region", { name: "Tickets" })).toContainText("Refunded");
     await expect(page.getByText("Refund · pending").or(page.getByText("Refund · succeeded"))).toBeVisible();
     expect(await soldOnEvent(page, ticket.eventId)).toBe(soldBefore - 1);
+    const email = await latestMessage(
+      page.request,
+      "member@pitlane.test",
+      new RegExp(`Refund for order ${ticket.orderNumber}`),
+    );
+    expect(email.text).toContain("Cannot make the Saturday");
   });
 });
