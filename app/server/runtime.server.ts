@@ -47,6 +47,7 @@ async function boot(options: { work?: boolean }): Promise<Runtime> {
     "./messages.server"
   );
   const { seedDemoContent } = await import("./seed/seed.server");
+  const { orderEmailJob } = await import("../features/orders/order-email.server");
 
   const database = env.DATABASE_URL
     ? await openPostgres(env.DATABASE_URL, env.DATABASE_POOL_SIZE)
@@ -54,7 +55,7 @@ async function boot(options: { work?: boolean }): Promise<Runtime> {
   await runMigrations(database);
   log.info({ engine: database.engine }, "database ready");
 
-  const jobs = await startJobQueue(database, [sendEmailJob, sendSmsJob] as JobDefinition<never>[], options);
+  const jobs = await startJobQueue(database, [sendEmailJob, sendSmsJob, orderEmailJob] as JobDefinition<never>[], options);
   const mail = mailTransportFor(env);
   const sms = smsTransportFor(env);
 

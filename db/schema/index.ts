@@ -3,3 +3,4 @@ export * from "./admin";
 export * from "./commerce";
 export * from "./events";
 export * from "./site";
+export * from "./order-emails";
