@@ -22,6 +22,7 @@ export default [
     route("privacy", "routes/site/legal-page.tsx", { id: "privacy" }),
     route("terms", "routes/site/legal-page.tsx", { id: "terms" }),
     route("offline", "routes/site/offline.tsx"),
+    route("success", "routes/checkout/success.tsx"),
     route("dev/fixtures/:fixture", "routes/dev/fixture.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
@@ -45,6 +46,9 @@ export default [
   layout("routes/members/layout.tsx", [
     route("members", "routes/members/overview.tsx"),
     route("settings", "routes/members/settings.tsx"),
+    route("members/events", "routes/members/events.tsx"),
+    route("transactions", "routes/members/transactions.tsx"),
+    route("transactions/:orderId", "routes/members/receipt.tsx"),
   ]),
   route("settings/export.json", "routes/members/settings-export.ts"),
 

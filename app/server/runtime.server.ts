@@ -55,7 +55,11 @@ async function boot(options: { work?: boolean }): Promise<Runtime> {
   await runMigrations(database);
   log.info({ engine: database.engine }, "database ready");
 
-  const jobs = await startJobQueue(database, [sendEmailJob, sendSmsJob, orderEmailJob] as JobDefinition<never>[], options);
+  const jobs = await startJobQueue(
+    database,
+    [sendEmailJob, sendSmsJob, orderEmailJob] as JobDefinition<never>[],
+    options,
+  );
   const mail = mailTransportFor(env);
   const sms = smsTransportFor(env);
 

@@ -1,11 +1,11 @@
-import { qrPng } from "~/features/tickets/qr.server";
+import { and, eq } from "drizzle-orm";
 import { formatMoney } from "~/features/money";
+import { qrPng } from "~/features/tickets/qr.server";
 import type { Db } from "~/server/db/client.server";
 import type { Env } from "~/server/env.server";
 import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
 import { deliverEmail, type EmailAttachment, type MailTransport, type OutboundEmail } from "~/server/mail/mail.server";
 import { getRuntime } from "~/server/runtime.server";
-import { and, eq } from "drizzle-orm";
 import { orderEmails } from "../../../db/schema";
 import { type OrderView, orderForConfirmation } from "./order-views.server";
 
@@ -101,7 +101,9 @@ ${ticket.attendeeName ? `<div>Attendee: <strong>${escapeHtml(ticket.attendeeName
         `<tr><td style="${cell}">${escapeHtml(item.description)}<br><span style="color:#4b5058">${item.quantity} × ${escapeHtml(money(item.unitPrice))}</span></td><td align="right" style="${cell};white-space:nowrap">${escapeHtml(money(item.lineTotal))}</td></tr>`,
     ),
     ...(order.shipping > 0
-      ? [`<tr><td style="${cell}">Shipping</td><td align="right" style="${cell}">${escapeHtml(money(order.shipping))}</td></tr>`]
+      ? [
+          `<tr><td style="${cell}">Shipping</td><td align="right" style="${cell}">${escapeHtml(money(order.shipping))}</td></tr>`,
+        ]
       : []),
     `<tr><td style="padding:10px 0;font-weight:800">Total</td><td align="right" style="padding:10px 0;font-weight:800">${escapeHtml(money(order.total))}</td></tr>`,
   ].join("\n");
@@ -162,7 +164,10 @@ export async function sendOrderConfirmation(
     if (claimed.length === 0) return "already_sent" as const;
     const email = await orderEmail({ siteName: env.SITE_NAME, siteUrl: env.SITE_URL }, order);
     const messageId = await deliverEmail(tx as unknown as Db, mail, email);
-    await tx.update(orderEmails).set({ messageId }).where(and(eq(orderEmails.orderId, orderId), eq(orderEmails.kind, "confirmation")));
+    await tx
+      .update(orderEmails)
+      .set({ messageId })
+      .where(and(eq(orderEmails.orderId, orderId), eq(orderEmails.kind, "confirmation")));
     return "sent" as const;
   });
 }

@@ -71,7 +71,9 @@ describe("orderForBuyer", () => {
     const [stored] = await db.select({ code: tickets.code }).from(tickets).where(eq(tickets.id, pass.id));
     expect(verifySignedTicketCode(pass.qrPayload!, secret)).toBe(stored!.code);
     expect(pass.shortCode.replaceAll(" ", "")).toBe(stored!.code);
-    expect(view!.transactions).toEqual([expect.objectContaining({ kind: "charge", status: "succeeded", amount: 8700 })]);
+    expect(view!.transactions).toEqual([
+      expect.objectContaining({ kind: "charge", status: "succeeded", amount: 8700 }),
+    ]);
   });
 
   it("finds nothing for another member's order, a made-up id or a malformed one", async () => {
@@ -188,9 +190,18 @@ describe("ordersForMember", () => {
       summary: "Festival of Speed — Saturday day ticket and 1 more",
       statusLabel: "Paid",
     });
-    expect(result.orders[1]).toMatchObject({ total: 2400, refunded: 0, summary: "Festival of Speed — Saturday day ticket" });
+    expect(result.orders[1]).toMatchObject({
+      total: 2400,
+      refunded: 0,
+      summary: "Festival of Speed — Saturday day ticket",
+    });
     expect(result.refunds).toEqual([
-      expect.objectContaining({ orderId: second.id, amount: 2400, status: "succeeded", reason: "One day ticket returned" }),
+      expect.objectContaining({
+        orderId: second.id,
+        amount: 2400,
+        status: "succeeded",
+        reason: "One day ticket returned",
+      }),
     ]);
   });
 });

@@ -352,7 +352,9 @@ export async function ordersForMember(db: Db, input: { userId: string; siteTimeZ
         paidAt: orders.paidAt,
         total: orders.total,
         currency: orders.currency,
-        firstLine: sql<string | null>`(select i.description from order_items i where i.order_id = "orders"."id" order by i.created_at, i.description limit 1)`,
+        firstLine: sql<
+          string | null
+        >`(select i.description from order_items i where i.order_id = "orders"."id" order by i.created_at, i.description limit 1)`,
         lineCount: sql<number>`(select count(*) from order_items i where i.order_id = "orders"."id")::int`,
         refunded: refundSum("succeeded"),
         refundPending: refundSum("pending"),

@@ -13,7 +13,8 @@ export async function paidOrder(
   now = NOW,
 ) {
   const [existing] = await db.select({ id: carts.id }).from(carts).where(eq(carts.userId, buyer.id));
-  const cartId = existing?.id ?? (await db.insert(carts).values({ userId: buyer.id }).returning({ id: carts.id }))[0]!.id;
+  const cartId =
+    existing?.id ?? (await db.insert(carts).values({ userId: buyer.id }).returning({ id: carts.id }))[0]!.id;
   await db.insert(cartItems).values(
     lines.map((line, index) => ({
       cartId,

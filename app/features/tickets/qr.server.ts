@@ -24,3 +24,10 @@ export async function qrSvg(payload: string): Promise<string> {
 export function qrPng(payload: string, width = 264): Promise<Buffer> {
   return QRCode.toBuffer(payload, { ...OPTIONS, type: "png", width });
 }
+
+/** Tickets with the SVG of their QR code, for pages; a ticket that admits no one gets none. */
+export function withQrSvgs<T extends { qrPayload: string | null }>(tickets: T[]) {
+  return Promise.all(
+    tickets.map(async (ticket) => ({ ...ticket, qrSvg: ticket.qrPayload ? await qrSvg(ticket.qrPayload) : null })),
+  );
+}

@@ -1,4 +1,6 @@
-import { data, Link, type MiddlewareFunction, useParams, useRouteError } from "react-router";
+import { data, Link, type MiddlewareFunction, redirect, useParams, useRouteError } from "react-router";
+import { createPaidOrderFixture } from "~/features/orders/paid-order-fixture.server";
+import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { steps } from "~/server/middleware.server";
 import { ErrorPage } from "~/ui/error-page";
@@ -20,8 +22,14 @@ export const middleware: MiddlewareFunction<Response>[] = [
   (args, next) => (args.params.fixture === "unknown-middleware" ? unknownStep(args, next) : next()),
 ];
 
-export async function loader({ params, url }: Route.LoaderArgs) {
+export async function loader({ params, url, context }: Route.LoaderArgs) {
   switch (params.fixture) {
+    // The signed-in member buys two day tickets and a weekend pass for the demo festival.
+    case "paid-order": {
+      const member = requireUser({ context, url });
+      const orderId = await createPaidOrderFixture(context.get(runtimeContext), member);
+      throw redirect(`/success?order=${orderId}`);
+    }
     case "error-with-message":
       throw data("The grid is full", { status: 503 });
     case "error-without-message":
