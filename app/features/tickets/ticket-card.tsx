@@ -4,7 +4,7 @@ import type { TicketView } from "~/features/orders/order-views.server";
 export type TicketWithQr = TicketView & { qrSvg: string | null };
 
 const STATUS_STYLES: Record<TicketView["status"], string> = {
-  valid: "bg-emerald-600 text-white",
+  valid: "bg-emerald-700 text-white",
   checked_in: "bg-asphalt-700 text-white",
   refunded: "bg-asphalt-100 text-asphalt-900",
   cancelled: "bg-asphalt-100 text-asphalt-900",

@@ -17,8 +17,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 const STATUS_STYLES: Partial<Record<MemberOrder["status"], string>> = {
-  paid: "bg-emerald-600 text-white",
-  fulfilled: "bg-emerald-600 text-white",
+  paid: "bg-emerald-700 text-white",
+  fulfilled: "bg-emerald-700 text-white",
   refunded: "bg-asphalt-700 text-white",
   partly_refunded: "bg-amber-300 text-asphalt-950",
 };
@@ -57,7 +57,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
                       {order.statusLabel}
                     </span>
                   </p>
-                  <p className="mt-1 truncate">{order.summary}</p>
+                  <p className="mt-1 line-clamp-2">{order.summary}</p>
                   <p className="text-sm text-muted">{order.placedAt}</p>
                 </div>
                 <div className="flex items-center justify-between gap-4 sm:flex-col sm:items-end sm:gap-1">
