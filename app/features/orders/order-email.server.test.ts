@@ -7,7 +7,12 @@ import { verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { type MailTransport, mailboxTransport, type OutboundEmail } from "~/server/mail/mail.server";
 import { orderEmails, orders, outboundMessages, tickets } from "../../../db/schema";
-import { enqueueOrderEmail, orderEmailJob, sendOrderConfirmation } from "./order-email.server";
+import {
+  enqueueOrderEmail,
+  orderEmailJob,
+  ordersAwaitingConfirmation,
+  sendOrderConfirmation,
+} from "./order-email.server";
 import { paidOrder } from "./paid-orders.test-support";
 
 const database = freshDatabasePerFile();
@@ -140,5 +145,23 @@ describe("enqueueOrderEmail", () => {
     const calls: unknown[] = [];
     await enqueueOrderEmail({ enqueue: async (...args) => void calls.push(args) }, "order-1");
     expect(calls).toEqual([[orderEmailJob, { orderId: "order-1" }, { singletonKey: "order-1" }]]);
+  });
+});
+
+describe("ordersAwaitingConfirmation", () => {
+  it("finds a paid order whose confirmation never went out, and forgets it once sent", async () => {
+    const { db } = database();
+    const { order } = await orderWithTickets();
+    const [row] = await db.select({ paidAt: orders.paidAt }).from(orders).where(eq(orders.id, order.id));
+    const paidAt = row!.paidAt!;
+    // Just paid: the settlement's own follow-up is still on its way.
+    expect(await ordersAwaitingConfirmation(db, new Date(paidAt.getTime() + 30_000))).not.toContain(order.id);
+    // Ten minutes later with no email: the sweep picks it up.
+    const later = new Date(paidAt.getTime() + 10 * 60_000);
+    expect(await ordersAwaitingConfirmation(db, later)).toContain(order.id);
+    await sendOrderConfirmation({ db, mail: recordingMailbox().transport, env }, order.id);
+    expect(await ordersAwaitingConfirmation(db, later)).not.toContain(order.id);
+    // Three days on it is too old to send unasked.
+    expect(await ordersAwaitingConfirmation(db, new Date(paidAt.getTime() + 3 * 24 * 3600_000))).toEqual([]);
   });
 });
