@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { addToCartFromEventPage } from "~/features/cart/add-to-cart.server";
 import { eventLocation } from "~/features/events/calendar";
 import { getEventPage } from "~/features/events/catalogue.server";
 import {
@@ -32,9 +33,14 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   };
 }
 
+/** Add to cart: a plain form per ticket type, so it works before (or without) JavaScript. */
+export function action({ request, context, params }: Route.ActionArgs) {
+  return addToCartFromEventPage({ request, context, idOrSlug: params.id });
+}
+
 export const headers: Route.HeadersFunction = () => publicPageHeaders();
 
-export default function EventDetail({ loaderData }: Route.ComponentProps) {
+export default function EventDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { event, sales, tickets, applications, pageUrl } = loaderData;
   const nonce = useNonce();
   return (
@@ -50,7 +56,7 @@ export default function EventDetail({ loaderData }: Route.ComponentProps) {
             <h2 id="tickets-heading" className="wide text-2xl font-extrabold">
               Tickets
             </h2>
-            <TicketList tickets={tickets} />
+            <TicketList tickets={tickets} problem={actionData?.cart ?? null} />
           </section>
           {applications ? <ApplicationPanel applications={applications} /> : null}
           {event.descriptionHtml ? (
