@@ -24,12 +24,9 @@ export function FlashMessage() {
       <p className="flex-1">
         {shown.message}
         {shown.link ? (
-          <>
-            {" "}
-            <Link to={shown.link.href} className="font-bold text-accent-strong underline underline-offset-2">
-              {shown.link.label}
-            </Link>
-          </>
+          <Link to={shown.link.href} className="ml-2 font-bold text-accent-strong underline">
+            {shown.link.label}
+          </Link>
         ) : null}
       </p>
       <button type="button" onClick={() => setShown(null)} className="rounded-full p-1 hover:bg-white/10">

@@ -8,7 +8,7 @@ import { publicAreas, useRootData, useSite } from "./site";
  * PrimaryNavLight): transparent, white text. The mobile menu is a <details> disclosure so it
  * opens before JavaScript has loaded.
  */
-export function PrimaryNav({ light = false, cartCount = 0 }: { light?: boolean; cartCount?: number }) {
+export function PrimaryNav({ light = false, cartCount }: { light?: boolean; cartCount?: number }) {
   const site = useSite();
   const user = useRootData()?.user ?? null;
   const tone = light
@@ -45,16 +45,16 @@ export function PrimaryNav({ light = false, cartCount = 0 }: { light?: boolean; 
         <div className="ml-auto flex items-center gap-2">
           <Link
             to="/cart"
-            aria-label={cartCount > 0 ? `Cart, ${cartCount} ${cartCount === 1 ? "item" : "items"}` : "Cart"}
+            aria-label={cartCount ? `Cart (${cartCount})` : "Cart"}
             className={`relative grid size-10 place-items-center rounded-full transition-colors ${light ? "hover:bg-white/10" : "hover:bg-surface-sunken"}`}
           >
             <ShoppingCart aria-hidden className="size-5" />
-            {cartCount > 0 ? (
+            {cartCount ? (
               <span
                 aria-hidden
-                className="tabular absolute -right-0.5 -top-0.5 grid h-5 min-w-5 place-items-center rounded-full bg-accent px-1 text-xs font-black text-on-accent"
+                className="absolute -right-1 -top-1 rounded-full bg-accent px-1.5 text-xs font-bold text-on-accent"
               >
-                {cartCount > 99 ? "99+" : cartCount}
+                {cartCount}
               </span>
             ) : null}
           </Link>

@@ -3,7 +3,7 @@ import { data, type RouterContextProvider } from "react-router";
 import { runtimeContext } from "~/server/context.server";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { events } from "../../../db/schema";
+import { events, ticketTypes } from "../../../db/schema";
 import { AddToCartSchema, cartFormValues, firstIssue } from "./cart-forms.server";
 import { addToCart } from "./cart-page.server";
 import { cartOwner } from "./cart-step.server";
@@ -24,8 +24,25 @@ async function publicEvent(db: Db, idOrSlug: string) {
   return event ?? null;
 }
 
+async function isTypeOf(db: Db, eventId: string, ticketTypeId: string) {
+  const [type] = await db
+    .select({ id: ticketTypes.id })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.id, ticketTypeId), eq(ticketTypes.eventId, eventId)));
+  return Boolean(type);
+}
+
 /** What the event page shows beside the ticket type a refused Add to cart was about. */
 export type AddToCartProblem = { ticketTypeId: string | null; message: string };
+
+/**
+ * A refusal about a ticket type the page shows is answered 400 with the message for that row;
+ * one the page cannot place (an edited form's unknown ticket type) comes back as a notice.
+ */
+function refused(slug: string, problem: AddToCartProblem) {
+  if (!problem.ticketTypeId) return redirectWithFlash(`/events/${slug}`, { kind: "error", message: problem.message });
+  return data({ cart: { [problem.ticketTypeId]: problem.message } as Record<string, string> }, { status: 400 });
+}
 
 function tickets(quantity: number, name: string) {
   return `${quantity} × ${name}`;
@@ -47,18 +64,20 @@ export async function addToCartFromEventPage(args: {
 
   const values = cartFormValues(await args.request.formData());
   const parsed = AddToCartSchema.safeParse(values);
-  if (!parsed.success) return data({ cart: firstIssue(parsed.error, values) as AddToCartProblem }, { status: 400 });
+  if (!parsed.success) {
+    const issue = firstIssue(parsed.error, values);
+    const onPage = issue.ticketTypeId && (await isTypeOf(db, event.id, issue.ticketTypeId));
+    return refused(event.slug, { ...issue, ticketTypeId: onPage ? issue.ticketTypeId : null });
+  }
 
   const existing = cartOwner(args.context, args.request);
   const cookie = existing ? null : newVisitorCookie(env.SITE_URL);
   const owner = existing ?? { visitorToken: cookie!.token };
   const result = await addToCart(db, { owner, eventId: event.id, ...parsed.data, now: new Date() });
-  if (!result.ok) {
-    const problem: AddToCartProblem = { ticketTypeId: result.ticketTypeId, message: result.message };
-    return data({ cart: problem }, { status: 400 });
-  }
+  if (!result.ok) return refused(event.slug, result);
+  // Back to the ticket list, where the buyer was, with or without JavaScript.
   return redirectWithFlash(
-    `/events/${event.slug}`,
+    `/events/${event.slug}#tickets`,
     {
       kind: "success",
       message: `Added ${tickets(result.quantity, result.name)} to your cart.`,

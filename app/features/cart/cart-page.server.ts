@@ -36,7 +36,8 @@ export async function cartItemCount(db: Db, owner: CartOwner | null): Promise<nu
 
 export type AddToCartResult =
   | { ok: true; quantity: number; name: string; cartId: string }
-  | { ok: false; ticketTypeId: string; message: string };
+  /** `ticketTypeId` is null when the type is not one this event's page shows. */
+  | { ok: false; ticketTypeId: string | null; message: string };
 
 /**
  * Adds `quantity` tickets to what the cart already has of that type. The ticket type must be a
@@ -59,7 +60,9 @@ export async function addToCart(
     .from(ticketTypes)
     .innerJoin(events, eq(events.id, ticketTypes.eventId))
     .where(and(eq(ticketTypes.id, ticketTypeId), eq(ticketTypes.eventId, input.eventId)));
-  if (!type || type.hidden || type.status === "draft") return refuse("These tickets are not sold on this page");
+  if (!type || type.hidden || type.status === "draft") {
+    return { ok: false, ticketTypeId: null, message: "These tickets are not sold on this page" };
+  }
 
   const userId = "userId" in input.owner ? input.owner.userId : undefined;
   try {

@@ -1,7 +1,10 @@
-import { CircleCheck, Clock, ShoppingCart } from "lucide-react";
+import { CircleCheck, Clock } from "lucide-react";
 import { Form } from "react-router";
-import type { EventPageTicket, TicketState } from "./catalogue.server";
+import type { EventPageTicket as CatalogueTicket, TicketState } from "./catalogue.server";
 import { usePrice } from "./event-tile";
+
+/** A ticket type as the event page shows it, with the quantities Add to cart offers (none when not on sale). */
+export type EventPageTicket = CatalogueTicket & { quantities: number[] };
 
 function Availability({ state }: { state: TicketState }) {
   switch (state.kind) {
@@ -43,65 +46,32 @@ function listDays(days: string[]) {
   return days.length > 1 ? `${days.slice(0, -1).join(", ")} and ${days.at(-1)}` : (days[0] ?? "");
 }
 
-/** Past this many choices the quantity is typed rather than picked from a list. */
-const MAX_SELECT_OPTIONS = 30;
-
-/** Quantity and Add to cart for one ticket type on sale: a plain POST form to the event page. */
-function AddToCart({ ticket, problem }: { ticket: EventPageTicket; problem: string | null }) {
-  if (ticket.state.kind !== "on_sale") return null;
-  const max = Math.max(1, Math.min(ticket.maxPerOrder, ticket.state.remaining ?? ticket.maxPerOrder));
-  const quantityId = `quantity-${ticket.id}`;
-  const problemId = `cart-problem-${ticket.id}`;
-  const control = {
-    id: quantityId,
-    name: "quantity",
-    defaultValue: "1",
-    "aria-describedby": problem ? problemId : undefined,
-    "aria-invalid": problem ? true : undefined,
-    className:
-      "h-11 rounded-lg border border-line bg-surface px-3 font-semibold tabular focus-visible:outline-2 focus-visible:outline-accent",
-  };
+/**
+ * Quantity and Add to cart for one ticket type on sale: a plain POST form to the event page,
+ * so it works before (or without) JavaScript. The button carries the ticket type. Kept small:
+ * this page is at the edge of its script budget.
+ */
+function AddToCart({ ticket, problem }: { ticket: EventPageTicket; problem?: string }) {
   return (
-    <Form method="post" preventScrollReset className="grid gap-2 sm:justify-items-end">
-      <input type="hidden" name="ticketTypeId" value={ticket.id} />
-      <div className="flex items-center gap-2">
-        <label htmlFor={quantityId} className="text-sm font-semibold text-muted">
-          Quantity
-        </label>
-        {max <= MAX_SELECT_OPTIONS ? (
-          <select {...control}>
-            {Array.from({ length: max }, (_, index) => index + 1).map((count) => (
-              <option key={count} value={count}>
-                {count}
-              </option>
-            ))}
-          </select>
-        ) : (
-          <input
-            {...control}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={max}
-            required
-            className={`w-20 ${control.className}`}
-          />
-        )}
-        <button
-          type="submit"
-          aria-label={`Add ${ticket.name} to cart`}
-          className="inline-flex h-11 items-center gap-2 rounded-full bg-accent px-5 font-bold text-on-accent hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-        >
-          <ShoppingCart aria-hidden className="size-4" />
-          Add to cart
-        </button>
-      </div>
+    <Form method="post" className="flex flex-wrap items-center gap-2 sm:justify-end">
+      <label className="text-sm font-semibold text-muted">
+        Quantity{" "}
+        <select name="quantity" className="h-11 rounded-lg border border-line bg-surface px-3 text-text">
+          {ticket.quantities.map((count) => (
+            <option key={count}>{count}</option>
+          ))}
+        </select>
+      </label>
+      <button
+        name="ticketTypeId"
+        value={ticket.id}
+        aria-label={`Add ${ticket.name} to cart`}
+        className="rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
+      >
+        Add to cart
+      </button>
       {problem ? (
-        <p
-          id={problemId}
-          role="alert"
-          className="max-w-xs text-sm font-semibold text-red-700 sm:text-right dark:text-red-400"
-        >
+        <p role="alert" className="basis-full text-sm font-semibold text-red-700 dark:text-red-400">
           {problem}
         </p>
       ) : null}
@@ -115,11 +85,11 @@ function AddToCart({ ticket, problem }: { ticket: EventPageTicket; problem: stri
  */
 export function TicketList({
   tickets,
-  problem = null,
+  problems,
 }: {
   tickets: EventPageTicket[];
-  /** A refused Add to cart: shown by its ticket type, or above the list if it names none of them. */
-  problem?: { ticketTypeId: string | null; message: string } | null;
+  /** A refused Add to cart's message, by the ticket type it is about. */
+  problems?: Record<string, string>;
 }) {
   const price = usePrice();
   if (tickets.length === 0) {
@@ -129,44 +99,33 @@ export function TicketList({
       </p>
     );
   }
-  const general = problem && !tickets.some((ticket) => ticket.id === problem.ticketTypeId) ? problem.message : null;
   return (
-    <>
-      {general ? (
-        <p
-          role="alert"
-          className="rounded-xl border border-red-700/40 bg-red-50 p-4 font-semibold text-red-800 dark:bg-red-950/40 dark:text-red-300"
-        >
-          {general}
-        </p>
-      ) : null}
-      <ul className="divide-y divide-line overflow-hidden rounded-2xl border border-line bg-surface-raised">
-        {tickets.map((ticket) => {
-          const unavailable = ticket.state.kind !== "on_sale" && ticket.state.kind !== "not_yet";
-          return (
-            <li key={ticket.id} className="grid gap-4 p-5 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:p-6">
-              <div className="min-w-0 space-y-1.5">
-                <h3 className="text-lg font-bold">{ticket.name}</h3>
-                {ticket.description ? <p className="text-muted">{ticket.description}</p> : null}
-                {ticket.days.length > 0 ? (
-                  <p className="text-sm">
-                    <span className="font-semibold">{ticket.days.length > 1 ? "Covers " : "Admits on "}</span>
-                    {listDays(ticket.days)}
-                  </p>
-                ) : null}
-                <Availability state={ticket.state} />
-              </div>
-              <div className="grid gap-3 sm:min-w-40 sm:justify-items-end">
-                <p className={`wide tabular text-2xl font-black ${unavailable ? "text-muted" : ""}`}>
-                  <span className="sr-only">Price: </span>
-                  {price(ticket.price)}
+    <ul className="divide-y divide-line overflow-hidden rounded-2xl border border-line bg-surface-raised">
+      {tickets.map((ticket) => {
+        const unavailable = ticket.state.kind !== "on_sale" && ticket.state.kind !== "not_yet";
+        return (
+          <li key={ticket.id} className="grid gap-4 p-5 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:p-6">
+            <div className="min-w-0 space-y-1.5">
+              <h3 className="text-lg font-bold">{ticket.name}</h3>
+              {ticket.description ? <p className="text-muted">{ticket.description}</p> : null}
+              {ticket.days.length > 0 ? (
+                <p className="text-sm">
+                  <span className="font-semibold">{ticket.days.length > 1 ? "Covers " : "Admits on "}</span>
+                  {listDays(ticket.days)}
                 </p>
-                <AddToCart ticket={ticket} problem={problem?.ticketTypeId === ticket.id ? problem.message : null} />
-              </div>
-            </li>
-          );
-        })}
-      </ul>
-    </>
+              ) : null}
+              <Availability state={ticket.state} />
+            </div>
+            <div className="grid gap-3 sm:min-w-40 sm:justify-items-end">
+              <p className={`wide tabular text-2xl font-black ${unavailable ? "text-muted" : ""}`}>
+                <span className="sr-only">Price: </span>
+                {price(ticket.price)}
+              </p>
+              {ticket.quantities.length > 0 ? <AddToCart ticket={ticket} problem={problems?.[ticket.id]} /> : null}
+            </div>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { ShoppingCart } from "lucide-react";
+import { Ticket } from "lucide-react";
 import { data, Link } from "react-router";
 import { findCart } from "~/features/cart/cart.server";
 import { cartAction, paymentStepPath } from "~/features/cart/cart-actions.server";
@@ -74,7 +74,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
       ) : null}
       {lines.length === 0 ? (
         <div className="grid justify-items-center gap-4 rounded-2xl border border-dashed border-line bg-surface-raised px-6 py-16 text-center">
-          <ShoppingCart aria-hidden className="size-10 text-accent-ink" />
+          <Ticket aria-hidden className="size-10 text-accent-ink" />
           <p className="text-xl font-bold">
             Your cart is empty —{" "}
             <Link to="/events" className="text-link underline underline-offset-4">
