@@ -45,15 +45,12 @@ export function PrimaryNav({ light = false, cartCount }: { light?: boolean; cart
         <div className="ml-auto flex items-center gap-2">
           <Link
             to="/cart"
-            aria-label={cartCount ? `Cart (${cartCount})` : "Cart"}
             className={`relative grid size-10 place-items-center rounded-full transition-colors ${light ? "hover:bg-white/10" : "hover:bg-surface-sunken"}`}
           >
             <ShoppingCart aria-hidden className="size-5" />
+            <span className="sr-only">Cart</span>
             {cartCount ? (
-              <span
-                aria-hidden
-                className="absolute -right-1 -top-1 rounded-full bg-accent px-1.5 text-xs font-bold text-on-accent"
-              >
+              <span className="absolute -right-1 -top-1 rounded-full bg-accent px-1.5 text-xs font-bold text-on-accent">
                 {cartCount}
               </span>
             ) : null}

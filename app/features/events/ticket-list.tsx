@@ -65,7 +65,7 @@ function AddToCart({ ticket, problem }: { ticket: EventPageTicket; problem?: str
       <button
         name="ticketTypeId"
         value={ticket.id}
-        aria-label={`Add ${ticket.name} to cart`}
+        aria-label={`Add to cart: ${ticket.name}`}
         className="rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
       >
         Add to cart
