@@ -103,7 +103,7 @@ export type CartPageLine = {
   eventTitle: string;
   eventSlug: string;
   name: string;
-  /** Day labels ("Sat 12 June") the ticket admits to, for a multi-day event. */
+  /** Day labels ("Sat 12 June") the ticket admits to, when the event has several days. */
   days: string[];
   multiDay: boolean;
   unitPrice: number;
@@ -157,7 +157,7 @@ export async function loadCartPage(db: Db, input: { cartId: string | null; userI
       eventTitle: row.eventTitle,
       eventSlug: row.eventSlug,
       name: type.name,
-      days: type.days.length > 1 ? [...type.days].sort().map(formatLocalDay) : [],
+      days: [...type.days].sort().map(formatLocalDay),
       multiDay: type.days.length > 1,
       unitPrice: type.price,
       quantity: row.quantity,

@@ -226,7 +226,10 @@ export function CartPayment({
 }) {
   const price = formatMoney(subtotal, currency);
   return (
-    <section aria-labelledby="cart-payment" className="dark-band space-y-5 rounded-2xl bg-asphalt-950 p-6 text-white ring-1 ring-white/10 lg:sticky lg:top-24">
+    <section
+      aria-labelledby="cart-payment"
+      className="dark-band space-y-5 rounded-2xl bg-asphalt-950 p-6 text-white ring-1 ring-white/10 lg:sticky lg:top-24"
+    >
       <h2 id="cart-payment" className="wide text-xl font-extrabold">
         Order summary
       </h2>
