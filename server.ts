@@ -239,8 +239,9 @@ function securityHeaders(https: boolean, maps: boolean) {
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-// Providers post notifications from their own servers, with a signature instead of an Origin.
-const ORIGIN_EXEMPT = ["/api/webhooks/"];
+// Stripe posts its notifications from its own servers, with a signature instead of an Origin. Only
+// that exact path and method are exempt: the route verifies the signature before doing anything.
+const ORIGIN_EXEMPT = new Set(["POST /api/webhooks/stripe"]);
 
 /**
  * Cross-site request forgery guard: a state-changing request must come from this site's own
@@ -248,7 +249,7 @@ const ORIGIN_EXEMPT = ["/api/webhooks/"];
  */
 function originCheck(siteOrigin: string) {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (SAFE_METHODS.has(req.method) || ORIGIN_EXEMPT.some((prefix) => req.path.startsWith(prefix))) return next();
+    if (SAFE_METHODS.has(req.method) || ORIGIN_EXEMPT.has(`${req.method} ${req.path}`)) return next();
     const origin = req.headers.origin;
     const ownOrigin = `${req.protocol}://${req.headers.host}`;
     if (origin && (origin === siteOrigin || origin === ownOrigin)) return next();

@@ -23,6 +23,11 @@ export default [
     route("privacy", "routes/site/legal-page.tsx", { id: "privacy" }),
     route("terms", "routes/site/legal-page.tsx", { id: "terms" }),
     route("offline", "routes/site/offline.tsx"),
+
+    // Payment: the provider sends the buyer back to /return; the test checkout stands in for Stripe.
+    route("return", "routes/checkout/return.tsx"),
+    route("checkout/test/:orderId", "routes/checkout/test-checkout.tsx"),
+
     route("dev/fixtures/:fixture", "routes/dev/fixture.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
@@ -52,6 +57,7 @@ export default [
   route("logout", "routes/accounts/logout.ts"),
   route("auth/social", "routes/accounts/social.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
+  route("api/webhooks/stripe", "routes/api/stripe-webhook.ts"),
 
   route("events/:id/calendar.ics", "routes/events/calendar.ts"),
   route("manifest.webmanifest", "routes/system/manifest.ts"),

@@ -119,6 +119,14 @@ describe("parseEnv", () => {
     expect(parseEnv({ DATA_DIR: dataDir, ...twilio })).toMatchObject(twilio);
   });
 
+  it("requires the Stripe webhook secret with the Stripe key", () => {
+    expect(problemsOf({ DATA_DIR: dataDir, STRIPE_SECRET_KEY: "sk_test_123" })).toEqual([
+      "STRIPE_WEBHOOK_SECRET: set STRIPE_WEBHOOK_SECRET (whsec_…) with STRIPE_SECRET_KEY",
+    ]);
+    const stripe = { STRIPE_SECRET_KEY: "sk_test_123", STRIPE_WEBHOOK_SECRET: "whsec_123" };
+    expect(parseEnv({ DATA_DIR: dataDir, ...stripe })).toMatchObject(stripe);
+  });
+
   it("requires AUTH_SECRET in production on a shared PostgreSQL, not in development", () => {
     const shared = { DATA_DIR: dataDir, DATABASE_URL: "postgres://db/pitlane" };
     expect(problemsOf(shared)).toEqual([

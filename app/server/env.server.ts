@@ -88,6 +88,14 @@ const EnvSchema = z
         message: "set all of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, or none",
       });
     }
+    // Without the webhook secret no payment notification could be verified (docs/payments.md).
+    if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["STRIPE_WEBHOOK_SECRET"],
+        message: "set STRIPE_WEBHOOK_SECRET (whsec_…) with STRIPE_SECRET_KEY",
+      });
+    }
     if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.AUTH_SECRET) {
       ctx.addIssue({
         code: "custom",

@@ -5,6 +5,7 @@ import { type Env, getEnv } from "./env.server";
 import { type JobDefinition, type JobQueue, startJobQueue } from "./jobs/queue.server";
 import { getLog } from "./log.server";
 import type { MailTransport } from "./mail/mail.server";
+import { type PaymentGateway, paymentGatewayFor } from "./payments/payments.server";
 import type { SmsTransport } from "./sms/sms.server";
 import { storageFor } from "./storage/storage.server";
 
@@ -17,6 +18,7 @@ export type Runtime = {
   auth: Auth;
   mail: MailTransport;
   sms: SmsTransport;
+  payments: PaymentGateway;
   startedAt: Date;
   stop(): Promise<void>;
 };
@@ -47,6 +49,7 @@ async function boot(options: { work?: boolean }): Promise<Runtime> {
     "./messages.server"
   );
   const { seedDemoContent } = await import("./seed/seed.server");
+  const { paymentJobs } = await import("./jobs/payment-jobs.server");
 
   const database = env.DATABASE_URL
     ? await openPostgres(env.DATABASE_URL, env.DATABASE_POOL_SIZE)
@@ -54,7 +57,11 @@ async function boot(options: { work?: boolean }): Promise<Runtime> {
   await runMigrations(database);
   log.info({ engine: database.engine }, "database ready");
 
-  const jobs = await startJobQueue(database, [sendEmailJob, sendSmsJob] as JobDefinition<never>[], options);
+  const jobs = await startJobQueue(
+    database,
+    [sendEmailJob, sendSmsJob, ...paymentJobs] as JobDefinition<never>[],
+    options,
+  );
   const mail = mailTransportFor(env);
   const sms = smsTransportFor(env);
 
@@ -66,6 +73,7 @@ async function boot(options: { work?: boolean }): Promise<Runtime> {
     auth: createAuth({ db: database.db, env, sendEmail, sendSms }),
     mail,
     sms,
+    payments: paymentGatewayFor(env),
     startedAt: new Date(),
     async stop() {
       await jobs.stop().catch((error) => log.warn({ err: error }, "job queue did not stop cleanly"));

@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, ne, or } from "drizzle-orm";
 import { recordOrderChanges } from "~/features/orders/order-history.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
-import { holds, orders } from "../../../db/schema";
+import { holds, orders, type PaymentProvider } from "../../../db/schema";
 
 /** How long checkout holds places while the buyer pays (PRODUCT.md "Business rules": 15 minutes). */
 export const DEFAULT_HOLD_MINUTES = 15;
@@ -27,16 +27,26 @@ export const HOLD_EXPIRED_REASON = "Payment did not arrive while the places were
  * frees: it makes the order's state say what happened. `SKIP LOCKED` lets several app instances
  * run it at once without waiting on each other or on a payment being settled for the same order
  * (settlement then finds it pending or expired and handles both).
+ *
+ * `leaveSessionsOf`: orders with a payment session at that provider are left pending for the
+ * payments job, which closes each session at the provider first (settling a payment made in its
+ * last seconds) and only then expires the order (docs/payments.md "Sessions and holds").
  */
-export async function expireHolds(db: Db, now: Date, options: { batchSize?: number } = {}) {
+export async function expireHolds(
+  db: Db,
+  now: Date,
+  options: { batchSize?: number; leaveSessionsOf?: PaymentProvider } = {},
+) {
   const batchSize = options.batchSize ?? 500;
+  const leave = options.leaveSessionsOf;
+  const notLeft = leave ? or(ne(orders.provider, leave), isNull(orders.providerSessionId)) : undefined;
   let expired = 0;
   for (;;) {
     const batch = await transactionWithRetry(db, async (tx) => {
       const due = await tx
         .select({ id: orders.id })
         .from(orders)
-        .where(and(eq(orders.status, "pending"), lte(orders.holdExpiresAt, now)))
+        .where(and(eq(orders.status, "pending"), lte(orders.holdExpiresAt, now), notLeft))
         .orderBy(asc(orders.id))
         .limit(batchSize)
         .for("update", { skipLocked: true });

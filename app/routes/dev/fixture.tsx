@@ -1,4 +1,6 @@
-import { data, Link, type MiddlewareFunction, useParams, useRouteError } from "react-router";
+import { data, Link, type MiddlewareFunction, redirect, useParams, useRouteError } from "react-router";
+import { startFixtureOrder } from "~/features/checkout/fixture-order.server";
+import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { steps } from "~/server/middleware.server";
 import { ErrorPage } from "~/ui/error-page";
@@ -20,8 +22,24 @@ export const middleware: MiddlewareFunction<Response>[] = [
   (args, next) => (args.params.fixture === "unknown-middleware" ? unknownStep(args, next) : next()),
 ];
 
-export async function loader({ params, url }: Route.LoaderArgs) {
+export async function loader({ params, url, context }: Route.LoaderArgs) {
   switch (params.fixture) {
+    // A pending order for the signed-in member, sent on to its payment page.
+    case "pending-order": {
+      const user = requireUser({ context, url });
+      const { db, env, payments } = context.get(runtimeContext);
+      const quantity = Math.min(Math.max(Number(url.searchParams.get("quantity")) || 1, 1), 4);
+      const to = await startFixtureOrder(db, payments, {
+        userId: user.id,
+        email: user.email,
+        currency: env.CURRENCY,
+        siteUrl: env.SITE_URL,
+        quantity,
+        now: new Date(),
+      });
+      if (!to) throw data("No demo tickets are on sale", { status: 409 });
+      throw redirect(to);
+    }
     case "error-with-message":
       throw data("The grid is full", { status: 503 });
     case "error-without-message":

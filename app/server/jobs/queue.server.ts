@@ -1,4 +1,4 @@
-import { fromPglite, PgBoss } from "pg-boss";
+import { fromPglite, PgBoss, type QueuePolicy } from "pg-boss";
 import type { DatabaseHandle } from "../db/client.server";
 import { getLog } from "../log.server";
 
@@ -7,6 +7,13 @@ export type JobDefinition<T extends object = object> = {
   name: string;
   retryLimit?: number;
   retryDelay?: number;
+  /**
+   * pg-boss's queue policy. Housekeeping jobs use `stately` (at most one waiting and one
+   * running across every instance), so runs never pile up or overlap.
+   */
+  policy?: QueuePolicy;
+  /** A cron expression (UTC): the job is also sent on this schedule, once per tick for all instances. */
+  schedule?: string;
   handler: (data: T) => Promise<void>;
 };
 
@@ -46,7 +53,11 @@ export async function startJobQueue(
       retryLimit: job.retryLimit ?? 5,
       retryDelay: job.retryDelay ?? 5,
       retryBackoff: true,
+      ...(job.policy ? { policy: job.policy } : {}),
     });
+    // Schedules live in the database: every instance writes the same one, and pg-boss sends each
+    // tick once whichever instances are running.
+    if (job.schedule) await boss.schedule(job.name, job.schedule);
     if (options.work !== false) {
       await boss.work<object>(
         job.name,

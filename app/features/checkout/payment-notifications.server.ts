@@ -1,0 +1,97 @@
+import { markPaymentEventProcessed, receivePaymentEvent } from "~/features/checkout/payment-events.server";
+import { isOrderId } from "~/features/orders/order-id";
+import type { Db } from "~/server/db/client.server";
+import {
+  type PaymentGateway,
+  type PaymentNotification,
+  WebhookSignatureError,
+} from "~/server/payments/payments.server";
+import { NO_FOLLOW_UPS, type PaymentFollowUps } from "./payment-follow-ups";
+import {
+  type AppliedPaymentState,
+  applyPaymentState,
+  failPayment,
+  isOrdersSession,
+  orderIdForSession,
+  type PaymentStateOutcome,
+} from "./payment-state.server";
+
+const UNCHANGED: AppliedPaymentState = { outcome: { kind: "unchanged" }, followUps: NO_FOLLOW_UPS };
+
+export type NotificationResult =
+  /** The signature did not verify: answered 400 and nothing is written. */
+  | { kind: "refused"; message: string }
+  /** Handled to the end before: acknowledged, no effect. */
+  | { kind: "duplicate"; eventId: string }
+  /** A type the order flow does not act on, or a session that is not one of this site's orders. */
+  | { kind: "ignored"; eventId: string; type: string }
+  | { kind: "handled"; eventId: string; type: string; outcome: PaymentStateOutcome; followUps: PaymentFollowUps };
+
+/**
+ * Handles one provider notification (the Stripe webhook), given the request's raw body and
+ * signature header. PRODUCT.md "Payment": notifications are verified and idempotent, and a
+ * repeated or out-of-order one never pays, issues or emails twice:
+ * - the signature is checked on the raw bytes before anything else; a bad one writes nothing;
+ * - the event id is recorded, and an event already handled to the end is acknowledged at once;
+ * - settlement itself is idempotent per payment, so two different events about one payment
+ *   (`completed`, then `async_payment_succeeded`) settle it once.
+ * An error thrown from here leaves the event unprocessed, so the provider's retry handles it again.
+ */
+export async function handlePaymentNotification(
+  db: Db,
+  gateway: PaymentGateway,
+  input: { rawBody: string | Uint8Array; signature: string | null; now: Date },
+): Promise<NotificationResult> {
+  let notification: PaymentNotification;
+  try {
+    notification = gateway.parseWebhook(input.rawBody, input.signature);
+  } catch (error) {
+    if (error instanceof WebhookSignatureError) return { kind: "refused", message: error.message };
+    throw error;
+  }
+  const { id: eventId, type, payment } = notification;
+  if (!payment) return { kind: "ignored", eventId, type };
+
+  const key = { provider: gateway.provider, eventId };
+  if ((await receivePaymentEvent(db, { ...key, type, now: input.now })) === "duplicate") {
+    return { kind: "duplicate", eventId };
+  }
+  // The session names its order (we set it when starting the payment); a session made by some other
+  // integration on the same account may carry a reference of its own, which is not an order id.
+  const orderId = isOrderId(payment.orderId)
+    ? payment.orderId
+    : await orderIdForSession(db, gateway.provider, payment.sessionId);
+  let applied: AppliedPaymentState | null = null;
+  if (orderId) {
+    switch (type) {
+      case "checkout.session.completed":
+      case "checkout.session.async_payment_succeeded":
+        // `completed` with an unpaid session is a bank payment still on its way: its own
+        // notification (succeeded or failed) follows.
+        applied = await applyPaymentState(db, { orderId, provider: gateway.provider, state: payment, now: input.now });
+        break;
+      // A session that closed unpaid ends its order only if it is the order's own session: one
+      // left over from a double-clicked Pay (closed at once by startOrderPayment) must not end
+      // the order its buyer is still paying through the other.
+      case "checkout.session.async_payment_failed":
+        if (await isOrdersSession(db, orderId, payment.sessionId)) {
+          applied = await failPayment(db, { orderId, now: input.now });
+        } else applied = UNCHANGED;
+        break;
+      case "checkout.session.expired":
+        if (await isOrdersSession(db, orderId, payment.sessionId)) {
+          applied = await applyPaymentState(db, {
+            orderId,
+            provider: gateway.provider,
+            state: { ...payment, status: "expired" },
+            now: input.now,
+          });
+        } else applied = UNCHANGED;
+        break;
+    }
+  }
+  await markPaymentEventProcessed(db, { ...key, now: input.now });
+  // A session made outside this site (another integration on the same Stripe account).
+  if (!applied) return { kind: "ignored", eventId, type };
+  return { kind: "handled", eventId, type, outcome: applied.outcome, followUps: applied.followUps };
+}

@@ -1,0 +1,72 @@
+import { and, eq } from "drizzle-orm";
+import { HOLD_EXPIRED_REASON } from "~/features/checkout/holds.server";
+import { cancelOrder } from "~/features/orders/cancel.server";
+import { expireOrder } from "~/features/orders/expire.server";
+import { type SettleOutcome, settleOrder } from "~/features/orders/settle.server";
+import type { Db } from "~/server/db/client.server";
+import type { PaymentState } from "~/server/payments/payments.server";
+import { orders, type PaymentProvider } from "../../../db/schema";
+import { followUpsOf, NO_FOLLOW_UPS, type PaymentFollowUps } from "./payment-follow-ups";
+
+/** Shown to the buyer back at their cart (PRODUCT.md "/return": back to /cart with the reason). */
+export const PAYMENT_FAILED_REASON = "Your payment did not go through";
+export const BUYER_CANCELLED_REASON = "You cancelled the payment";
+
+export type PaymentStateOutcome =
+  | { kind: "settlement"; settlement: SettleOutcome }
+  | { kind: "expired" | "cancelled" | "unchanged" };
+
+export type AppliedPaymentState = { outcome: PaymentStateOutcome; followUps: PaymentFollowUps };
+
+/** The order a provider session belongs to, when the provider did not say (or for /return?session_id=). */
+export async function orderIdForSession(db: Db, provider: PaymentProvider, sessionId: string) {
+  const [order] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.provider, provider), eq(orders.providerSessionId, sessionId)));
+  return order?.id ?? null;
+}
+
+/** Whether `sessionId` is the payment session stored on the order (or the order has none yet). */
+export async function isOrdersSession(db: Db, orderId: string, sessionId: string) {
+  const [order] = await db.select({ sessionId: orders.providerSessionId }).from(orders).where(eq(orders.id, orderId));
+  return Boolean(order) && (order!.sessionId === null || order!.sessionId === sessionId);
+}
+
+/**
+ * Brings an order in line with what its provider says about its payment session: paid → settled
+ * (settlement decides whether the money is honoured or refunded, and is idempotent); closed
+ * unpaid → the order expires and its places go back; still open or awaiting a bank → nothing.
+ * The webhook, /return and the reconciliation job all come through here.
+ */
+export async function applyPaymentState(
+  db: Db,
+  input: { orderId: string; provider: PaymentProvider; state: PaymentState; now: Date },
+): Promise<AppliedPaymentState> {
+  const { state, now } = input;
+  if (state.status === "paid") {
+    if (!state.paymentReference || state.amount === null) {
+      throw new Error(`Payment session ${state.sessionId} is paid but names no payment or amount`);
+    }
+    const settlement = await settleOrder(db, {
+      orderId: input.orderId,
+      provider: input.provider,
+      paymentReference: state.paymentReference,
+      amount: state.amount,
+      currency: state.currency ?? undefined,
+      now,
+    });
+    return { outcome: { kind: "settlement", settlement }, followUps: followUpsOf([settlement]) };
+  }
+  if (state.status === "expired") {
+    const expired = await expireOrder(db, { orderId: input.orderId, reason: HOLD_EXPIRED_REASON, now });
+    return { outcome: { kind: expired.kind === "expired" ? "expired" : "unchanged" }, followUps: NO_FOLLOW_UPS };
+  }
+  return { outcome: { kind: "unchanged" }, followUps: NO_FOLLOW_UPS };
+}
+
+/** The provider says the payment failed (a bank debit bounced): the order is cancelled and its places go back. */
+export async function failPayment(db: Db, input: { orderId: string; now: Date }): Promise<AppliedPaymentState> {
+  const cancelled = await cancelOrder(db, { orderId: input.orderId, reason: PAYMENT_FAILED_REASON, now: input.now });
+  return { outcome: { kind: cancelled.kind === "cancelled" ? "cancelled" : "unchanged" }, followUps: NO_FOLLOW_UPS };
+}

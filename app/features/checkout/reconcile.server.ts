@@ -1,0 +1,108 @@
+import { and, asc, eq, isNotNull, lte } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import type { PaymentGateway, PaymentState } from "~/server/payments/payments.server";
+import { orders } from "../../../db/schema";
+import { mergeFollowUps, NO_FOLLOW_UPS, type PaymentFollowUps } from "./payment-follow-ups";
+import { applyPaymentState } from "./payment-state.server";
+
+/** A payment session younger than this is left alone: its buyer may be paying right now. */
+export const RECONCILE_AFTER_MINUTES = 2;
+
+export type SessionSweep = {
+  /** Orders looked at. */
+  checked: number;
+  settled: number;
+  expired: number;
+  /** Sessions the provider could not be asked about this time; the next run tries again. */
+  errors: { orderId: string; error: unknown }[];
+  followUps: PaymentFollowUps;
+};
+
+type DueOrder = { id: string; sessionId: string };
+
+/**
+ * Closes the payment sessions of pending orders whose hold has run out (the expire-holds job).
+ * Stripe keeps a Checkout Session open for at least 30 minutes, longer than the 15-minute hold, so
+ * it is expired explicitly when the hold ends. The answer says whether the buyer paid just before:
+ * then the payment is settled under the late-payment rules (ADR 0008); otherwise the order
+ * expires. An order whose session could not be closed stays pending (its places are already
+ * free, since holds count only until they expire) and is tried again on the next run.
+ */
+export async function closeExpiredPayments(
+  db: Db,
+  gateway: PaymentGateway,
+  input: { now: Date; limit?: number },
+): Promise<SessionSweep> {
+  const due = await db
+    .select({ id: orders.id, sessionId: orders.providerSessionId })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, "pending"),
+        eq(orders.provider, gateway.provider),
+        isNotNull(orders.providerSessionId),
+        lte(orders.holdExpiresAt, input.now),
+      ),
+    )
+    .orderBy(asc(orders.holdExpiresAt))
+    .limit(input.limit ?? 200);
+  return sweep(db, gateway, due as DueOrder[], input.now, async (sessionId) => {
+    const state = await gateway.expirePayment(sessionId);
+    // Closed, or finished by a bank payment still on its way: either way the hold is over. A bank
+    // payment that succeeds later is settled by its own notification, under the late rules.
+    return state.status === "paid" ? state : { ...state, status: "expired" };
+  });
+}
+
+/**
+ * Catches payments whose notification never came (a webhook lost, or the server killed between
+ * the payment and its settlement): every pending order with a payment session older than a couple
+ * of minutes is checked with the provider, and settled or expired as the provider says. Runs
+ * every few minutes; settlement is idempotent, so racing the webhook is harmless.
+ */
+export async function reconcilePayments(
+  db: Db,
+  gateway: PaymentGateway,
+  input: { now: Date; limit?: number },
+): Promise<SessionSweep> {
+  const startedBefore = new Date(input.now.getTime() - RECONCILE_AFTER_MINUTES * 60_000);
+  const due = await db
+    .select({ id: orders.id, sessionId: orders.providerSessionId })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, "pending"),
+        eq(orders.provider, gateway.provider),
+        isNotNull(orders.providerSessionId),
+        lte(orders.createdAt, startedBefore),
+      ),
+    )
+    .orderBy(asc(orders.createdAt))
+    .limit(input.limit ?? 200);
+  return sweep(db, gateway, due as DueOrder[], input.now, (sessionId) => gateway.retrievePayment(sessionId));
+}
+
+/** One provider call per order, one after another: a provider's rate limit is never a reason to fail. */
+async function sweep(
+  db: Db,
+  gateway: PaymentGateway,
+  due: DueOrder[],
+  now: Date,
+  ask: (sessionId: string) => Promise<PaymentState>,
+): Promise<SessionSweep> {
+  const result: SessionSweep = { checked: due.length, settled: 0, expired: 0, errors: [], followUps: NO_FOLLOW_UPS };
+  for (const order of due) {
+    let state: PaymentState;
+    try {
+      state = await ask(order.sessionId);
+    } catch (error) {
+      result.errors.push({ orderId: order.id, error });
+      continue;
+    }
+    const applied = await applyPaymentState(db, { orderId: order.id, provider: gateway.provider, state, now });
+    if (applied.outcome.kind === "settlement" && applied.outcome.settlement.kind === "settled") result.settled++;
+    if (applied.outcome.kind === "expired") result.expired++;
+    result.followUps = mergeFollowUps(result.followUps, applied.followUps);
+  }
+  return result;
+}

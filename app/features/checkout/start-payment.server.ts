@@ -1,0 +1,99 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { isOrderId } from "~/features/orders/order-id";
+import { settleOrder } from "~/features/orders/settle.server";
+import type { Db } from "~/server/db/client.server";
+import type { PaymentGateway } from "~/server/payments/payments.server";
+import { orderItems, orders } from "../../../db/schema";
+import { followUpsOf, NO_FOLLOW_UPS, type PaymentFollowUps } from "./payment-follow-ups";
+
+export type StartOrderPaymentResult =
+  | { kind: "redirect"; url: string; followUps: PaymentFollowUps }
+  /** Not this member's order, or made for a payment provider the site no longer uses. */
+  | { kind: "not_found" };
+
+/** Where the buyer lands after paying, or after giving up at the provider (`cancelled=1`). */
+export function returnPath(orderId: string, extra = "") {
+  return `/return?order=${orderId}${extra}`;
+}
+
+/**
+ * Sends the buyer of a pending order (made by `startCheckout`) to the payment provider: a Stripe
+ * Checkout Session, or the test checkout. The session is made once per order: the request carries
+ * an idempotency key of the order, an order that already has a session goes back to it while it
+ * is open, and the session id is stored only if none was stored meanwhile. A free order needs no
+ * payment and is settled at once. An order that is no longer pending goes to /return, which says
+ * how it ended.
+ */
+export async function startOrderPayment(
+  db: Db,
+  gateway: PaymentGateway,
+  input: { orderId: string; userId: string; siteUrl: string; now: Date },
+): Promise<StartOrderPaymentResult> {
+  if (!isOrderId(input.orderId)) return { kind: "not_found" };
+  const [order] = await db
+    .select({
+      id: orders.id,
+      number: orders.number,
+      email: orders.email,
+      currency: orders.currency,
+      total: orders.total,
+      status: orders.status,
+      provider: orders.provider,
+      holdExpiresAt: orders.holdExpiresAt,
+      sessionId: orders.providerSessionId,
+    })
+    .from(orders)
+    .where(and(eq(orders.id, input.orderId), eq(orders.userId, input.userId)));
+  if (!order || order.provider !== gateway.provider) return { kind: "not_found" };
+  const back = { kind: "redirect" as const, url: returnPath(order.id), followUps: NO_FOLLOW_UPS };
+  if (order.status !== "pending") return back;
+
+  if (order.total === 0) {
+    const outcome = await settleOrder(db, {
+      orderId: order.id,
+      provider: order.provider,
+      paymentReference: `free_${order.id}`,
+      amount: 0,
+      currency: order.currency,
+      now: input.now,
+    });
+    return { ...back, followUps: followUpsOf([outcome]) };
+  }
+
+  if (order.sessionId) {
+    const state = await gateway.retrievePayment(order.sessionId);
+    return state.status === "open" && state.redirectUrl ? { ...back, url: state.redirectUrl } : back;
+  }
+
+  const lines = await db
+    .select({ description: orderItems.description, unitAmount: orderItems.unitPrice, quantity: orderItems.quantity })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, order.id))
+    .orderBy(asc(orderItems.createdAt), asc(orderItems.id));
+  const site = input.siteUrl.replace(/\/$/, "");
+  const session = await gateway.startPayment({
+    order,
+    lines,
+    // Stripe puts the session's id in place of {CHECKOUT_SESSION_ID}.
+    successUrl: `${site}${returnPath(order.id, "&session_id={CHECKOUT_SESSION_ID}")}`,
+    cancelUrl: `${site}${returnPath(order.id, "&cancelled=1")}`,
+    expiresAt: order.holdExpiresAt ?? new Date(input.now.getTime() + 15 * 60_000),
+    idempotencyKey: `checkout:${order.id}`,
+  });
+  const stored = await db
+    .update(orders)
+    .set({ providerSessionId: session.sessionId, updatedAt: input.now })
+    .where(and(eq(orders.id, order.id), eq(orders.status, "pending"), isNull(orders.providerSessionId)))
+    .returning({ id: orders.id });
+  if (stored.length > 0) return { ...back, url: session.redirectUrl };
+
+  // A second Pay for the same order stored its session first, or the order ended meanwhile: this
+  // session is closed so that only the stored one can take money, and /return sorts it out.
+  const [current] = await db
+    .select({ sessionId: orders.providerSessionId })
+    .from(orders)
+    .where(eq(orders.id, order.id));
+  if (current?.sessionId === session.sessionId) return { ...back, url: session.redirectUrl };
+  await gateway.expirePayment(session.sessionId).catch(() => undefined);
+  return back;
+}

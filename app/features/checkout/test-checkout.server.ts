@@ -1,0 +1,79 @@
+import { and, asc, eq } from "drizzle-orm";
+import { cancelOrder } from "~/features/orders/cancel.server";
+import { isOrderId } from "~/features/orders/order-id";
+import { settleOrder } from "~/features/orders/settle.server";
+import type { Db } from "~/server/db/client.server";
+import { testPaymentReference } from "~/server/payments/test-provider.server";
+import { orderItems, orders } from "../../../db/schema";
+import { followUpsOf, NO_FOLLOW_UPS, type PaymentFollowUps } from "./payment-follow-ups";
+import { BUYER_CANCELLED_REASON } from "./payment-state.server";
+
+export const TEST_DECLINED_REASON = "Your card was declined (test mode)";
+
+export const TEST_CHECKOUT_INTENTS = ["pay", "decline", "cancel"] as const;
+export type TestCheckoutIntent = (typeof TEST_CHECKOUT_INTENTS)[number];
+
+/** The test checkout takes payment for these; any other order has its answer already. */
+const PAYABLE = ["pending", "expired"] as const;
+
+/** The member's own order at the test checkout, with what they are paying for; null for anyone else's. */
+export async function testCheckoutOrder(db: Db, input: { orderId: string; userId: string }) {
+  if (!isOrderId(input.orderId)) return null;
+  const [order] = await db
+    .select({
+      id: orders.id,
+      number: orders.number,
+      status: orders.status,
+      total: orders.total,
+      currency: orders.currency,
+      holdExpiresAt: orders.holdExpiresAt,
+    })
+    .from(orders)
+    .where(and(eq(orders.id, input.orderId), eq(orders.userId, input.userId), eq(orders.provider, "test")));
+  if (!order) return null;
+  const lines = await db
+    .select({
+      id: orderItems.id,
+      description: orderItems.description,
+      unitPrice: orderItems.unitPrice,
+      quantity: orderItems.quantity,
+    })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, order.id))
+    .orderBy(asc(orderItems.createdAt), asc(orderItems.id));
+  return { ...order, payable: (PAYABLE as readonly string[]).includes(order.status), lines };
+}
+
+/**
+ * The test checkout's three buttons (ARCHITECTURE.md "The test checkout"): Pay calls the same
+ * settlement as the Stripe webhook, with the order's total and one payment reference per order
+ * (a double-clicked Pay is one payment); Decline and Cancel end the order as a failed or
+ * abandoned card payment would. An order whose hold has run out can still be paid: the
+ * late-payment rules decide (ADR 0008).
+ */
+export async function answerTestCheckout(
+  db: Db,
+  input: { orderId: string; userId: string; intent: TestCheckoutIntent; now: Date },
+): Promise<{ kind: "not_found" } | { kind: "answered"; followUps: PaymentFollowUps }> {
+  const order = await testCheckoutOrder(db, input);
+  if (!order) return { kind: "not_found" };
+  if (input.intent === "pay") {
+    if (!order.payable) return { kind: "answered", followUps: NO_FOLLOW_UPS };
+    const outcome = await settleOrder(db, {
+      orderId: order.id,
+      provider: "test",
+      paymentReference: testPaymentReference(order.id),
+      amount: order.total,
+      currency: order.currency,
+      now: input.now,
+    });
+    return { kind: "answered", followUps: followUpsOf([outcome]) };
+  }
+  await cancelOrder(db, {
+    orderId: order.id,
+    userId: input.userId,
+    reason: input.intent === "decline" ? TEST_DECLINED_REASON : BUYER_CANCELLED_REASON,
+    now: input.now,
+  });
+  return { kind: "answered", followUps: NO_FOLLOW_UPS };
+}

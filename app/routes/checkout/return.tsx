@@ -1,0 +1,91 @@
+import { LoaderCircle } from "lucide-react";
+import { data, Link, redirect } from "react-router";
+import { confirmReturn } from "~/features/checkout/return.server";
+import { formatMoney } from "~/features/money";
+import { formatOrderNumber } from "~/features/orders/order-number";
+import { requireUser } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { followUpPayments } from "~/server/jobs/payment-jobs.server";
+import { TrackArt } from "~/ui/track-art";
+import type { Route } from "./+types/return";
+
+/**
+ * Where the payment provider sends the buyer back (PRODUCT.md "/return"): on to /success once the
+ * order is paid, back to the cart with the reason when it failed or was cancelled, and otherwise
+ * "Confirming your payment…", looked at again every 2 seconds (a meta refresh, so it works
+ * without JavaScript too).
+ */
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const user = requireUser({ context, url });
+  const runtime = context.get(runtimeContext);
+  const { answer, followUps } = await confirmReturn(runtime.db, runtime.payments, {
+    userId: user.id,
+    orderId: url.searchParams.get("order"),
+    sessionId: url.searchParams.get("session_id"),
+    cancelled: url.searchParams.get("cancelled") === "1",
+    now: new Date(),
+  });
+  await followUpPayments(runtime, followUps);
+  switch (answer.kind) {
+    case "not_found":
+      throw data(null, { status: 404 });
+    case "paid":
+      throw redirect(`/success?order=${answer.orderId}`);
+    case "failed":
+      throw await redirectWithFlash("/cart", { kind: "error", message: answer.reason });
+    case "pending":
+      return {
+        number: formatOrderNumber(answer.order.number),
+        total: formatMoney(answer.order.total, answer.order.currency),
+        processing: answer.processing,
+        paymentUrl: answer.paymentUrl,
+        // Only this order's address is refreshed: a cancel link must not be followed twice.
+        refreshUrl: `/return?order=${answer.order.id}`,
+      };
+  }
+}
+
+export default function Return({ loaderData }: Route.ComponentProps) {
+  const { number, total, processing, paymentUrl, refreshUrl } = loaderData;
+  return (
+    <main id="main" className="dark-band relative isolate -mb-24 bg-asphalt-950 px-4 pt-16 pb-40 text-white sm:pt-24">
+      {processing ? null : <meta httpEquiv="refresh" content={`2; url=${refreshUrl}`} />}
+      <TrackArt className="absolute inset-0 -z-10 size-full opacity-40" />
+      <div className="mx-auto max-w-lg text-center" role="status" aria-live="polite">
+        {processing ? null : (
+          <LoaderCircle
+            aria-hidden
+            className="mx-auto size-14 animate-spin text-accent-strong motion-reduce:animate-none"
+          />
+        )}
+        <h1 className="wide mt-6 text-3xl font-extrabold sm:text-4xl">
+          {processing ? "Your bank is processing the payment" : "Confirming your payment…"}
+        </h1>
+        <p className="tabular mt-4 text-asphalt-300">
+          Order {number} · {total}
+        </p>
+        <p className="mt-4 text-asphalt-100">
+          {processing
+            ? "We will email you as soon as the payment is confirmed. You can close this page."
+            : "This usually takes a few seconds. Please keep this page open; it moves on by itself."}
+        </p>
+        <p className="mt-8 flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm">
+          <Link to={refreshUrl} reloadDocument className="font-semibold text-accent-strong underline">
+            Check again
+          </Link>
+          {paymentUrl ? (
+            <a href={paymentUrl} className="font-semibold text-accent-strong underline">
+              Back to the payment page
+            </a>
+          ) : null}
+        </p>
+      </div>
+    </main>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Confirming your payment" },
+  { name: "robots", content: "noindex" },
+];

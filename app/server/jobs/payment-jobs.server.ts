@@ -1,0 +1,114 @@
+import { expireHolds } from "~/features/checkout/holds.server";
+import type { PaymentFollowUps } from "~/features/checkout/payment-follow-ups";
+import { closeExpiredPayments, reconcilePayments } from "~/features/checkout/reconcile.server";
+import { afterOrderSettled } from "~/features/orders/after-settlement.server";
+import { sendPendingRefunds } from "~/features/orders/send-refunds.server";
+import { getLog } from "../log.server";
+import { getRuntime, type Runtime } from "../runtime.server";
+import { defineJob, type JobQueue } from "./queue.server";
+
+/**
+ * The payment housekeeping jobs. Each queue is `stately` (pg-boss lets at most one job wait and
+ * one run across every instance), so any number of app servers can run workers without two runs
+ * overlapping; and every step is safe to repeat anyway (conditional updates, idempotent
+ * settlement, idempotency keys at the provider).
+ */
+
+/**
+ * Every minute: closes the provider sessions of orders whose hold ran out (settling any that were
+ * paid at the last moment), then expires every other unpaid order past its hold.
+ */
+export const expireHoldsJob = defineJob<object>({
+  name: "expire-holds",
+  schedule: "* * * * *",
+  policy: "stately",
+  retryLimit: 2,
+  retryDelay: 10,
+  handler: async () => {
+    const runtime = getRuntime();
+    const now = new Date();
+    const closed = await closeExpiredPayments(runtime.db, runtime.payments, { now });
+    const { expired } = await expireHolds(runtime.db, now, { leaveSessionsOf: runtime.payments.provider });
+    await followUpPayments(runtime, closed.followUps);
+    logSweep("expire-holds", { ...closed, expired: closed.expired + expired });
+  },
+});
+
+/** Every five minutes: settles or expires pending orders whose payment notification never came. */
+export const reconcilePaymentsJob = defineJob<object>({
+  name: "reconcile-payments",
+  schedule: "*/5 * * * *",
+  policy: "stately",
+  retryLimit: 2,
+  retryDelay: 30,
+  handler: async () => {
+    const runtime = getRuntime();
+    const sweep = await reconcilePayments(runtime.db, runtime.payments, { now: new Date() });
+    await followUpPayments(runtime, sweep.followUps);
+    logSweep("reconcile-payments", sweep);
+  },
+});
+
+/**
+ * Sends pending refunds to the provider. Sent when a refund is recorded, and every ten minutes as
+ * a sweep, so a refund recorded just before a crash is still sent. A provider that cannot be
+ * reached fails the job, and pg-boss retries it with a growing delay.
+ */
+export const sendRefundsJob = defineJob<object>({
+  name: "send-refunds",
+  schedule: "*/10 * * * *",
+  policy: "stately",
+  retryLimit: 6,
+  retryDelay: 30,
+  handler: async () => {
+    const { db, payments } = getRuntime();
+    const run = await sendPendingRefunds(db, payments, { now: new Date() });
+    const log = getLog();
+    if (run.sent > 0 || run.failed > 0) log.info({ sent: run.sent, failed: run.failed }, "refunds sent");
+    if (run.retry.length > 0) {
+      log.warn({ err: run.retry[0]!.error, waiting: run.retry.length }, "refunds could not be sent yet");
+      throw new Error(`${run.retry.length} refund(s) could not be sent yet`);
+    }
+  },
+});
+
+export const paymentJobs = [expireHoldsJob, reconcilePaymentsJob, sendRefundsJob];
+
+/** Asks for the pending refunds to be sent now (staff refunds call this after recording theirs). */
+export async function queueRefunds(jobs: JobQueue) {
+  await jobs.enqueue(sendRefundsJob, {});
+}
+
+/**
+ * What follows a handled payment, after its transaction committed: each newly paid order's
+ * follow-ups, and the refund job when a refund was recorded. It never throws: the payment is
+ * settled whatever happens here, and a retry of the request would find it settled and follow up
+ * nothing, so a failure is logged for staff (and the refund sweep still finds the refund).
+ */
+export async function followUpPayments(runtime: Pick<Runtime, "db" | "jobs" | "env">, followUps: PaymentFollowUps) {
+  const log = getLog();
+  for (const orderId of followUps.settledOrderIds) {
+    await afterOrderSettled(runtime, orderId).catch((error: unknown) =>
+      log.error({ err: error, orderId }, "follow-up of a paid order failed"),
+    );
+  }
+  if (followUps.refundsDue) {
+    await queueRefunds(runtime.jobs).catch((error: unknown) =>
+      log.warn({ err: error }, "could not queue the refund job; its sweep will send the refund"),
+    );
+  }
+}
+
+function logSweep(job: string, sweep: { checked: number; settled: number; expired: number; errors: unknown[] }) {
+  const log = getLog();
+  if (sweep.settled > 0 || sweep.expired > 0) {
+    log.info({ job, settled: sweep.settled, expired: sweep.expired }, "payments swept");
+  }
+  if (sweep.errors.length > 0) {
+    const first = sweep.errors[0] as { orderId: string; error: unknown };
+    log.warn(
+      { job, err: first.error, orderId: first.orderId, failed: sweep.errors.length },
+      "payment provider could not be reached; trying again on the next run",
+    );
+  }
+}
