@@ -1,7 +1,9 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { startCheckout } from "~/features/checkout/checkout.server";
+import { startOrderPayment } from "~/features/checkout/start-payment.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { followUpPayments } from "~/server/jobs/payment-jobs.server";
 import { findCart, removeCartItem, setCartItem } from "./cart.server";
 import { type CartAction, CartActionSchema, cartFormValues, firstIssue } from "./cart-forms.server";
 import { cartHasLine } from "./cart-page.server";
@@ -12,11 +14,6 @@ export type CartProblem = { ticketTypeId: string | null; message: string };
 
 function refused(problems: CartProblem[]) {
   return data({ problems }, { status: 400 });
-}
-
-/** The payment step for an order checkout has just made (or found again). */
-export function paymentStepPath(orderId: string) {
-  return `/checkout/test/${orderId}`;
 }
 
 /**
@@ -30,6 +27,7 @@ export async function cartAction({ request, context }: { request: Request; conte
   if (!parsed.success) return refused([firstIssue(parsed.error, values)]);
   const form = parsed.data;
   if (form.intent === "pay") return pay(context, form);
+  if (form.intent === "resume") return toPayment(context, form.orderId);
 
   const owner = cartOwner(context, request);
   const cartId = owner ? await findCart(db, owner) : null;
@@ -59,7 +57,7 @@ export async function cartAction({ request, context }: { request: Request; conte
  * the same order.
  */
 async function pay(context: Readonly<RouterContextProvider>, form: Extract<CartAction, { intent: "pay" }>) {
-  const { db, env } = context.get(runtimeContext);
+  const { db, env, payments } = context.get(runtimeContext);
   const user = context.get(userContext);
   if (!user) throw redirect("/login?redirectTo=/cart");
   if (!user.emailVerified) {
@@ -75,7 +73,8 @@ async function pay(context: Readonly<RouterContextProvider>, form: Extract<CartA
     cartId,
     now: new Date(),
     currency: env.CURRENCY,
-    provider: env.STRIPE_SECRET_KEY ? "stripe" : "test",
+    // The configured provider: Stripe when STRIPE_SECRET_KEY is set, otherwise the test checkout.
+    provider: payments.provider,
     holdMinutes: env.HOLD_MINUTES,
     idempotencyKey: `${user.id}:${form.idempotencyKey}`,
   });
@@ -84,8 +83,26 @@ async function pay(context: Readonly<RouterContextProvider>, form: Extract<CartA
       result.problems.map((problem) => ({ ticketTypeId: problem.ticketTypeId ?? null, message: problem.message })),
     );
   }
-  if (result.order.status !== "pending") {
-    return refused([{ ticketTypeId: null, message: "This order has already been paid for or has ended." }]);
+  return toPayment(context, result.order.id);
+}
+
+/**
+ * On to the payment provider for the member's order (a new one, or a held one being resumed);
+ * an order that is no longer pending goes to /return, which says how it ended.
+ */
+async function toPayment(context: Readonly<RouterContextProvider>, orderId: string) {
+  const runtime = context.get(runtimeContext);
+  const user = context.get(userContext);
+  if (!user) throw redirect("/login?redirectTo=/cart");
+  const started = await startOrderPayment(runtime.db, runtime.payments, {
+    orderId,
+    userId: user.id,
+    siteUrl: runtime.env.SITE_URL,
+    now: new Date(),
+  });
+  if (started.kind === "not_found") {
+    return refused([{ ticketTypeId: null, message: "That order could not be found: press Pay to start again." }]);
   }
-  throw redirect(paymentStepPath(result.order.id));
+  await followUpPayments(runtime, started.followUps);
+  throw redirect(started.url);
 }

@@ -30,6 +30,7 @@ export const CartActionSchema = z.discriminatedUnion("intent", [
     intent: z.literal("pay"),
     idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Refresh the page and press Pay again"),
   }),
+  z.object({ intent: z.literal("resume"), orderId: z.uuid({ message: "That order could not be found" }) }),
 ]);
 
 export type CartAction = z.infer<typeof CartActionSchema>;
@@ -46,6 +47,7 @@ export function cartFormValues(formData: FormData) {
     quantity: text(formData.get("quantity")),
     attendeeNames: formData.getAll("attendeeName").map((value) => (typeof value === "string" ? value : "")),
     idempotencyKey: text(formData.get("idempotencyKey")),
+    orderId: text(formData.get("orderId")),
   };
 }
 

@@ -222,7 +222,7 @@ export function CartPayment({
   viewer: CartViewer;
   payable: boolean;
   idempotencyKey: string;
-  held: { expiresAt: string; secondsLeft: number; path: string } | null;
+  held: { expiresAt: string; secondsLeft: number; orderId: string } | null;
 }) {
   const price = formatMoney(subtotal, currency);
   return (
@@ -248,9 +248,18 @@ export function CartPayment({
           <p>
             <HoldCountdown expiresAt={held.expiresAt} secondsLeft={held.secondsLeft} />
           </p>
-          <Link to={held.path} className="font-bold text-accent-strong underline underline-offset-2">
-            Continue to payment
-          </Link>
+          {/* A form, not a link: with Stripe the way back to an open payment is looked up first. */}
+          <Form method="post">
+            <input type="hidden" name="orderId" value={held.orderId} />
+            <button
+              type="submit"
+              name="intent"
+              value="resume"
+              className="font-bold text-accent-strong underline underline-offset-2"
+            >
+              Continue to payment
+            </button>
+          </Form>
         </div>
       ) : null}
       {viewer === "visitor" ? (

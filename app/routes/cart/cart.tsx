@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Ticket } from "lucide-react";
 import { data, Link } from "react-router";
 import { findCart } from "~/features/cart/cart.server";
-import { cartAction, paymentStepPath } from "~/features/cart/cart-actions.server";
+import { cartAction } from "~/features/cart/cart-actions.server";
 import { heldOrder, loadCartPage } from "~/features/cart/cart-page.server";
 import { CartPayment, CartTickets, CartTicketsMulti, type CartViewer } from "~/features/cart/cart-parts";
 import { cartOwner } from "~/features/cart/cart-step.server";
@@ -34,7 +34,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         ? {
             expiresAt: held.expiresAt.toISOString(),
             secondsLeft: Math.round((held.expiresAt.getTime() - now.getTime()) / 1000),
-            path: paymentStepPath(held.id),
+            orderId: held.id,
           }
         : null,
     },
