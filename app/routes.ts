@@ -28,6 +28,7 @@ export default [
     route("return", "routes/checkout/return.tsx"),
     route("checkout/test/:orderId", "routes/checkout/test-checkout.tsx"),
 
+    route("success", "routes/checkout/success.tsx"),
     route("dev/fixtures/:fixture", "routes/dev/fixture.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
@@ -51,6 +52,9 @@ export default [
   layout("routes/members/layout.tsx", [
     route("members", "routes/members/overview.tsx"),
     route("settings", "routes/members/settings.tsx"),
+    route("members/events", "routes/members/events.tsx"),
+    route("transactions", "routes/members/transactions.tsx"),
+    route("transactions/:orderId", "routes/members/receipt.tsx"),
   ]),
   route("settings/export.json", "routes/members/settings-export.ts"),
 

@@ -50,6 +50,7 @@ async function boot(options: { work?: boolean }): Promise<Runtime> {
   );
   const { seedDemoContent } = await import("./seed/seed.server");
   const { paymentJobs } = await import("./jobs/payment-jobs.server");
+  const { orderEmailJob } = await import("../features/orders/order-email.server");
 
   const database = env.DATABASE_URL
     ? await openPostgres(env.DATABASE_URL, env.DATABASE_POOL_SIZE)
@@ -59,7 +60,7 @@ async function boot(options: { work?: boolean }): Promise<Runtime> {
 
   const jobs = await startJobQueue(
     database,
-    [sendEmailJob, sendSmsJob, ...paymentJobs] as JobDefinition<never>[],
+    [sendEmailJob, sendSmsJob, orderEmailJob, ...paymentJobs] as JobDefinition<never>[],
     options,
   );
   const mail = mailTransportFor(env);

@@ -1,4 +1,4 @@
-import { Settings, UserRound } from "lucide-react";
+import { Receipt, Settings, Ticket, UserRound } from "lucide-react";
 import { useMatches, useRouteLoaderData } from "react-router";
 
 export type SiteSettings = {
@@ -47,5 +47,7 @@ export const publicAreas = [
  */
 export const memberAreas = [
   { to: "/members", label: "My account", icon: UserRound, end: true },
+  { to: "/members/events", label: "My tickets", icon: Ticket },
+  { to: "/transactions", label: "Orders", icon: Receipt },
   { to: "/settings", label: "Settings", icon: Settings },
 ] as const;

@@ -2,4 +2,5 @@ export * from "./accounts";
 export * from "./admin";
 export * from "./commerce";
 export * from "./events";
+export * from "./order-emails";
 export * from "./site";

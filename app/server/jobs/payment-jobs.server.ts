@@ -2,6 +2,7 @@ import { expireHolds } from "~/features/checkout/holds.server";
 import type { PaymentFollowUps } from "~/features/checkout/payment-follow-ups";
 import { closeExpiredPayments, reconcilePayments } from "~/features/checkout/reconcile.server";
 import { afterOrderSettled } from "~/features/orders/after-settlement.server";
+import { enqueueOrderEmail, ordersAwaitingConfirmation } from "~/features/orders/order-email.server";
 import { sendPendingRefunds } from "~/features/orders/send-refunds.server";
 import { getLog } from "../log.server";
 import { getRuntime, type Runtime } from "../runtime.server";
@@ -43,8 +44,12 @@ export const reconcilePaymentsJob = defineJob<object>({
   retryDelay: 30,
   handler: async () => {
     const runtime = getRuntime();
-    const sweep = await reconcilePayments(runtime.db, runtime.payments, { now: new Date() });
+    const now = new Date();
+    const sweep = await reconcilePayments(runtime.db, runtime.payments, { now });
     await followUpPayments(runtime, sweep.followUps);
+    for (const orderId of await ordersAwaitingConfirmation(runtime.db, now)) {
+      await enqueueOrderEmail(runtime.jobs, orderId);
+    }
     logSweep("reconcile-payments", sweep);
   },
 });

@@ -7,6 +7,16 @@ export type OutboundEmail = {
   subject: string;
   text: string;
   html?: string;
+  /** Pictures the HTML shows inline as `cid:<cid>` (e-ticket QR codes). */
+  attachments?: EmailAttachment[];
+};
+
+export type EmailAttachment = {
+  filename: string;
+  contentType: string;
+  /** Base64, so an email can travel through the job queue as JSON. */
+  contentBase64: string;
+  cid: string;
 };
 
 /** Where emails go: an SMTP server, or the local mailbox when none is configured. */
@@ -21,7 +31,18 @@ export function smtpTransport(url: string, from: string): MailTransport {
   return {
     name: "smtp",
     async send(email) {
-      const info = await transporter.sendMail({ from, ...email });
+      const { attachments, ...message } = email;
+      const info = await transporter.sendMail({
+        from,
+        ...message,
+        attachments: attachments?.map((file) => ({
+          filename: file.filename,
+          contentType: file.contentType,
+          content: file.contentBase64,
+          encoding: "base64",
+          cid: file.cid,
+        })),
+      });
       return { providerId: info.messageId };
     },
     close: () => transporter.close(),
@@ -46,10 +67,22 @@ export async function deliverEmail(db: Db, transport: MailTransport, email: Outb
       to: email.to,
       subject: email.subject,
       text: email.text,
-      html: email.html ?? null,
+      html: email.html ? inlineAttachments(email.html, email.attachments ?? []) : null,
       transport: transport.name,
       providerId: providerId ?? null,
     })
     .returning({ id: outboundMessages.id });
   return row!.id;
+}
+
+/**
+ * The record keeps one self-contained HTML document: inline pictures become data: URIs, so the
+ * local mailbox shows the email as a mail client would without storing files beside it.
+ */
+function inlineAttachments(html: string, attachments: EmailAttachment[]) {
+  let out = html;
+  for (const file of attachments) {
+    out = out.replaceAll(`cid:${file.cid}`, `data:${file.contentType};base64,${file.contentBase64}`);
+  }
+  return out;
 }

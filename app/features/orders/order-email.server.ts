@@ -1,0 +1,211 @@
+import { and, eq, gte, isNull, lt } from "drizzle-orm";
+import { formatMoney } from "~/features/money";
+import { qrPng } from "~/features/tickets/qr.server";
+import type { Db } from "~/server/db/client.server";
+import type { Env } from "~/server/env.server";
+import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
+import { deliverEmail, type EmailAttachment, type MailTransport, type OutboundEmail } from "~/server/mail/mail.server";
+import { getRuntime } from "~/server/runtime.server";
+import { orderEmails, orders } from "../../../db/schema";
+import { type OrderView, orderForConfirmation } from "./order-views.server";
+
+/**
+ * The email a buyer gets once an order is paid (PRODUCT.md "Orders": buyers get emails for
+ * payment and tickets): every e-ticket with its QR code, and the receipt.
+ */
+
+type Brand = { siteName: string; siteUrl: string };
+
+function escapeHtml(text: string) {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+export function orderEmailSubject(order: Pick<OrderView, "number" | "tickets">) {
+  const titles = [...new Set(order.tickets.map((ticket) => ticket.event.title))];
+  if (titles.length === 0) return `Your order ${order.number}`;
+  const what = titles.length === 1 ? titles[0] : `${titles[0]} and ${titles.length - 1} more`;
+  return `Your tickets for ${what} — order ${order.number}`;
+}
+
+/** Builds the email; each QR travels as an inline picture (a CID attachment) that mail clients show. */
+export async function orderEmail(brand: Brand, order: OrderView): Promise<OutboundEmail> {
+  const money = (minor: number) => formatMoney(minor, order.currency);
+  const orderUrl = `${brand.siteUrl}/success?order=${order.id}`;
+  const attachments: EmailAttachment[] = [];
+  for (const [index, ticket] of order.tickets.entries()) {
+    if (!ticket.qrPayload) continue;
+    attachments.push({
+      filename: `ticket-${index + 1}.png`,
+      contentType: "image/png",
+      contentBase64: (await qrPng(ticket.qrPayload)).toString("base64"),
+      cid: `ticket-${index + 1}-${order.id}@pitlane`,
+    });
+  }
+  const cidOf = (index: number) => attachments.find((file) => file.filename === `ticket-${index + 1}.png`)?.cid;
+  const paid = order.paidAt ? `Paid ${order.paidAt}` : `Placed ${order.placedAt}`;
+
+  const ticketText = order.tickets.map((ticket, index) =>
+    [
+      `Ticket ${index + 1}: ${ticket.event.title} — ${ticket.ticketTypeName}`,
+      `  ${ticket.event.dates}, ${ticket.event.times} (${ticket.event.zone}) · ${ticket.event.venue}, ${ticket.event.town}`,
+      ...(ticket.validDays.length > 0 ? [`  Admits on ${ticket.validDays.join(" and ")}`] : []),
+      ...(ticket.attendeeName ? [`  Attendee: ${ticket.attendeeName}`] : []),
+      `  Code: ${ticket.shortCode}`,
+    ].join("\n"),
+  );
+  const receiptText = [
+    ...order.items.map(
+      (item) => `${item.description}  ${item.quantity} × ${money(item.unitPrice)} = ${money(item.lineTotal)}`,
+    ),
+    ...(order.shipping > 0 ? [`Shipping  ${money(order.shipping)}`] : []),
+    `Total  ${money(order.total)}`,
+  ];
+  const text = [
+    `Thank you for your order ${order.number}.`,
+    "",
+    order.tickets.length > 0
+      ? "Your e-tickets are below. Show the QR code at the gate, on your phone or printed; staff can also type the code under it."
+      : "",
+    "",
+    ...ticketText.flatMap((block) => [block, ""]),
+    `Receipt — order ${order.number}`,
+    paid,
+    ...receiptText,
+    "",
+    `Your order online: ${orderUrl}`,
+    `All your tickets: ${brand.siteUrl}/members/events`,
+    "",
+    `— ${brand.siteName}`,
+  ].join("\n");
+
+  const cell = "padding:8px 0;border-bottom:1px solid #e9eaec;vertical-align:top";
+  const ticketHtml = order.tickets
+    .map((ticket, index) => {
+      const cid = cidOf(index);
+      return `<tr><td style="padding:0 0 16px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border:2px solid #16181b;border-radius:14px"><tr>
+<td width="150" style="padding:14px;vertical-align:top">${cid ? `<img src="cid:${cid}" width="132" height="132" alt="QR code for ticket ${escapeHtml(ticket.shortCode)}" style="display:block;background:#ffffff">` : ""}</td>
+<td style="padding:14px 14px 14px 0;vertical-align:top;font-size:14px;line-height:1.5">
+<div style="font-size:12px;font-weight:700;letter-spacing:.08em;text-transform:uppercase;color:#a3410a">${escapeHtml(ticket.ticketTypeName)}</div>
+<div style="font-size:17px;font-weight:800">${escapeHtml(ticket.event.title)}</div>
+<div>${escapeHtml(ticket.event.dates)} · ${escapeHtml(ticket.event.times)} ${escapeHtml(ticket.event.zone)}</div>
+<div>${escapeHtml(ticket.event.venue)}, ${escapeHtml(ticket.event.town)}</div>
+${ticket.validDays.length > 0 ? `<div>Admits on ${escapeHtml(ticket.validDays.join(" and "))}</div>` : ""}
+${ticket.attendeeName ? `<div>Attendee: <strong>${escapeHtml(ticket.attendeeName)}</strong></div>` : ""}
+<div style="margin-top:6px;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;letter-spacing:.04em">${escapeHtml(ticket.shortCode)}</div>
+</td></tr></table></td></tr>`;
+    })
+    .join("\n");
+  const receiptRows = [
+    ...order.items.map(
+      (item) =>
+        `<tr><td style="${cell}">${escapeHtml(item.description)}<br><span style="color:#4b5058">${item.quantity} × ${escapeHtml(money(item.unitPrice))}</span></td><td align="right" style="${cell};white-space:nowrap">${escapeHtml(money(item.lineTotal))}</td></tr>`,
+    ),
+    ...(order.shipping > 0
+      ? [
+          `<tr><td style="${cell}">Shipping</td><td align="right" style="${cell}">${escapeHtml(money(order.shipping))}</td></tr>`,
+        ]
+      : []),
+    `<tr><td style="padding:10px 0;font-weight:800">Total</td><td align="right" style="padding:10px 0;font-weight:800">${escapeHtml(money(order.total))}</td></tr>`,
+  ].join("\n");
+
+  const html = `<!doctype html><html lang="en"><body style="margin:0;background:#f6f6f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#16181b">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
+<table role="presentation" width="100%" style="max-width:600px;background:#ffffff;border-radius:16px;overflow:hidden">
+<tr><td style="background:#111214;padding:20px 28px;color:#ffffff;font-weight:800;font-size:20px;letter-spacing:.02em;text-transform:uppercase">${escapeHtml(brand.siteName)}</td></tr>
+<tr><td style="padding:28px 28px 8px;font-size:16px;line-height:1.6">
+<p style="margin:0 0 8px;font-size:22px;font-weight:800">You're in. Order ${escapeHtml(order.number)}</p>
+${order.tickets.length > 0 ? `<p style="margin:0 0 20px">Show the QR code at the gate, on your phone or printed. Staff can also type the code under it.</p>` : ""}
+</td></tr>
+${order.tickets.length > 0 ? `<tr><td style="padding:0 28px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0">${ticketHtml}</table></td></tr>` : ""}
+<tr><td style="padding:12px 28px 8px;font-size:15px;line-height:1.5">
+<p style="margin:0 0 4px;font-size:18px;font-weight:800">Receipt</p>
+<p style="margin:0 0 8px;color:#4b5058">Order ${escapeHtml(order.number)} · ${escapeHtml(paid)}</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${receiptRows}</table>
+</td></tr>
+<tr><td style="padding:16px 28px 28px;font-size:15px">
+<a href="${escapeHtml(orderUrl)}" style="display:inline-block;background:#ff7a1a;color:#111214;font-weight:700;text-decoration:none;padding:12px 22px;border-radius:999px">View your order</a>
+<p style="margin:16px 0 0;font-size:13px;color:#4b5058">All your tickets are also under <a href="${escapeHtml(`${brand.siteUrl}/members/events`)}" style="color:#1d4ed8">My tickets</a>.</p>
+</td></tr>
+<tr><td style="padding:16px 28px;border-top:1px solid #e9eaec;font-size:12px;color:#4b5058"><a href="${escapeHtml(brand.siteUrl)}" style="color:#1d4ed8">${escapeHtml(brand.siteUrl)}</a></td></tr>
+</table></td></tr></table></body></html>`;
+
+  return { to: order.email, subject: orderEmailSubject(order), text, html, attachments };
+}
+
+/** Orders whose tickets still stand: a fully refunded order gets no tickets email. */
+const EMAILABLE = new Set(["paid", "fulfilled", "partly_refunded"]);
+
+export type OrderEmailDeps = {
+  db: Db;
+  mail: MailTransport;
+  env: Pick<Env, "SITE_NAME" | "SITE_URL" | "AUTH_SECRET" | "TIME_ZONE">;
+};
+
+/**
+ * Sends the order's confirmation once, however often it is asked (a replayed settlement, a job
+ * retried or run on two servers at once). The claim row and the message record are written in
+ * one transaction: a second sender waits on the first one's claim and then finds it taken; a
+ * failed send rolls the claim back so the job's retry sends it.
+ */
+export async function sendOrderConfirmation(
+  deps: OrderEmailDeps,
+  orderId: string,
+): Promise<"sent" | "already_sent" | "not_found" | "not_paid"> {
+  const { db, mail, env } = deps;
+  const order = await orderForConfirmation(db, { orderId, secret: env.AUTH_SECRET, siteTimeZone: env.TIME_ZONE });
+  if (!order) return "not_found";
+  if (!EMAILABLE.has(order.status)) return "not_paid";
+  return db.transaction(async (tx) => {
+    const claimed = await tx
+      .insert(orderEmails)
+      .values({ orderId, kind: "confirmation" })
+      .onConflictDoNothing()
+      .returning({ orderId: orderEmails.orderId });
+    if (claimed.length === 0) return "already_sent" as const;
+    const email = await orderEmail({ siteName: env.SITE_NAME, siteUrl: env.SITE_URL }, order);
+    const messageId = await deliverEmail(tx as unknown as Db, mail, email);
+    await tx
+      .update(orderEmails)
+      .set({ messageId })
+      .where(and(eq(orderEmails.orderId, orderId), eq(orderEmails.kind, "confirmation")));
+    return "sent" as const;
+  });
+}
+
+export const orderEmailJob = defineJob<{ orderId: string }>({
+  name: "order-confirmation-email",
+  handler: async ({ orderId }) => {
+    await sendOrderConfirmation(getRuntime(), orderId);
+  },
+});
+
+/**
+ * Queues the confirmation after a settlement that paid the order. The singleton key keeps a
+ * second request from queueing a second job while the first waits; the claim row in
+ * `sendOrderConfirmation` is what guarantees one email even if both run.
+ */
+export async function enqueueOrderEmail(jobs: Pick<JobQueue, "enqueue">, orderId: string) {
+  await jobs.enqueue(orderEmailJob, { orderId }, { singletonKey: orderId });
+}
+
+/**
+ * Orders paid in the last two days whose confirmation has not gone out: a crash between a
+ * settlement's commit and its follow-up would otherwise leave the buyer without their tickets.
+ * Orders paid in the last two minutes are left to the settlement's own follow-up.
+ */
+export async function ordersAwaitingConfirmation(db: Db, now: Date) {
+  const rows = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .leftJoin(orderEmails, and(eq(orderEmails.orderId, orders.id), eq(orderEmails.kind, "confirmation")))
+    .where(
+      and(
+        eq(orders.status, "paid"),
+        gte(orders.paidAt, new Date(now.getTime() - 2 * 24 * 3600 * 1000)),
+        lt(orders.paidAt, new Date(now.getTime() - 2 * 60 * 1000)),
+        isNull(orderEmails.orderId),
+      ),
+    )
+    .limit(500);
+  return rows.map((row) => row.id);
+}

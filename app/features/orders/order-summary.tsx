@@ -1,0 +1,85 @@
+import { formatMoney } from "~/features/money";
+import type { OrderView } from "./order-views.server";
+
+/** An order's lines and totals as a table, for /success and the printable receipt. */
+export function OrderLines({ order, caption }: { order: OrderView; caption: string }) {
+  const money = (minor: number) => formatMoney(minor, order.currency);
+  return (
+    <table className="w-full text-left text-sm">
+      <caption className="sr-only">{caption}</caption>
+      <thead className="text-xs uppercase tracking-wider text-muted">
+        <tr className="border-b border-line">
+          <th scope="col" className="py-2 pr-3 font-semibold">
+            Item
+          </th>
+          <th scope="col" className="py-2 pr-3 text-right font-semibold">
+            Qty
+          </th>
+          <th scope="col" className="hidden py-2 pr-3 text-right font-semibold sm:table-cell">
+            Unit price
+          </th>
+          <th scope="col" className="py-2 text-right font-semibold">
+            Amount
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {order.items.map((item) => (
+          <tr key={item.id} className="border-b border-line align-top">
+            <td className="py-3 pr-3">
+              {item.description}
+              <span className="block text-muted sm:hidden">{money(item.unitPrice)} each</span>
+              {item.refundedQuantity > 0 ? (
+                <span className="block text-muted">{item.refundedQuantity} refunded</span>
+              ) : null}
+            </td>
+            <td className="py-3 pr-3 text-right tabular">{item.quantity}</td>
+            <td className="hidden py-3 pr-3 text-right tabular sm:table-cell">{money(item.unitPrice)}</td>
+            <td className="py-3 text-right tabular">{money(item.lineTotal)}</td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        {order.shipping > 0 ? (
+          <tr>
+            <th scope="row" colSpan={3} className="pt-3 pr-3 text-right font-normal text-muted">
+              Shipping
+            </th>
+            <td className="pt-3 text-right tabular">{money(order.shipping)}</td>
+          </tr>
+        ) : null}
+        <tr>
+          <th scope="row" colSpan={3} className="pt-3 pr-3 text-right text-base font-bold">
+            Total
+          </th>
+          <td className="pt-3 text-right text-base font-bold tabular">{money(order.total)}</td>
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
+/** "Payment £87.00 · Sat 12 Jun 2027, 10:00 BST"; refunds with their state and reason. */
+export function OrderPayments({ order }: { order: OrderView }) {
+  if (order.transactions.length === 0) return <p className="text-sm text-muted">No payment was needed.</p>;
+  return (
+    <ul className="divide-y divide-line text-sm">
+      {order.transactions.map((entry) => (
+        <li key={entry.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+          <span>
+            <span className="font-semibold">
+              {entry.kind === "charge" ? "Payment" : entry.status === "pending" ? "Refund (on its way)" : "Refund"}
+              {entry.status === "failed" ? " (failed)" : ""}
+            </span>{" "}
+            <span className="text-muted">{entry.at}</span>
+            {entry.kind === "refund" && entry.reason ? <span className="block text-muted">{entry.reason}</span> : null}
+          </span>
+          <span className="tabular font-semibold">
+            {entry.kind === "refund" ? "−" : ""}
+            {formatMoney(entry.amount, order.currency)}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,411 @@
+import { and, asc, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { eventDateLabels, formatEventInstant, formatLocalDay } from "~/features/events/event-dates";
+import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
+import type { Db } from "~/server/db/client.server";
+import {
+  events,
+  type OrderStatus,
+  orderItems,
+  orders,
+  type TicketStatus,
+  tickets,
+  ticketTypes,
+  transactions,
+} from "../../../db/schema";
+import { formatOrderNumber } from "./order-number";
+
+/**
+ * What a buyer sees of their orders after paying: /success, the order email, /transactions, the
+ * printable receipt and /members/events. Every date is labelled on the server, in the event's
+ * own zone for event times and in the site's zone for payments, so pages and emails agree.
+ */
+
+/** Orders that took money, or that were settled for free: the ones a receipt exists for. */
+export const SETTLED_ORDER_STATUSES: OrderStatus[] = ["paid", "fulfilled", "refunded", "partly_refunded"];
+
+export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
+  pending: "Awaiting payment",
+  paid: "Paid",
+  fulfilled: "Fulfilled",
+  expired: "Expired",
+  cancelled: "Cancelled",
+  refunded: "Refunded",
+  partly_refunded: "Partly refunded",
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An order id from a URL: anything that is not a UUID is no order (and never reaches SQL). */
+export function isOrderId(value: string | null | undefined): value is string {
+  return typeof value === "string" && UUID.test(value);
+}
+
+export type TicketView = {
+  id: string;
+  /** The code in groups of four, for typing at the gate. */
+  shortCode: string;
+  /** What the QR carries (code.signature); null when the ticket can no longer admit anyone. */
+  qrPayload: string | null;
+  status: TicketStatus;
+  /** "Valid", "Checked in Sat 12 Jun 2027, 09:14 BST", "Refunded", "Cancelled". */
+  statusLabel: string;
+  attendeeName: string | null;
+  ticketTypeName: string;
+  /** The days a day ticket or pass admits on ("Sat 12 June"); empty when it is the whole event. */
+  validDays: string[];
+  orderId: string;
+  orderNumber: string;
+  event: EventSummary;
+};
+
+export type EventSummary = {
+  id: string;
+  slug: string;
+  title: string;
+  dates: string;
+  times: string;
+  zone: string;
+  day: string;
+  month: string;
+  venue: string;
+  town: string;
+  startsAt: string;
+  endsAt: string;
+};
+
+export type OrderLineView = {
+  id: string;
+  description: string;
+  unitPrice: number;
+  quantity: number;
+  refundedQuantity: number;
+  lineTotal: number;
+};
+
+export type TransactionView = {
+  id: string;
+  kind: "charge" | "refund";
+  status: "pending" | "succeeded" | "failed";
+  amount: number;
+  at: string;
+  reason: string | null;
+};
+
+export type OrderView = {
+  id: string;
+  number: string;
+  status: OrderStatus;
+  statusLabel: string;
+  email: string;
+  currency: string;
+  subtotal: number;
+  shipping: number;
+  total: number;
+  placedAt: string;
+  paidAt: string | null;
+  items: OrderLineView[];
+  tickets: TicketView[];
+  transactions: TransactionView[];
+};
+
+type Secrets = { secret: string; siteTimeZone: string };
+
+/**
+ * The buyer's own order, or null when there is no such order or it is someone else's. The owner
+ * check is part of the query, so an id taken from a URL can only ever find the member's orders.
+ */
+export async function orderForBuyer(
+  db: Db,
+  input: { orderId: string; userId: string } & Secrets,
+): Promise<OrderView | null> {
+  if (!isOrderId(input.orderId)) return null;
+  return loadOrder(db, and(eq(orders.id, input.orderId), eq(orders.userId, input.userId))!, input);
+}
+
+/** Any order by id, for the confirmation email job (which trusts its own job data, not a URL). */
+export async function orderForConfirmation(db: Db, input: { orderId: string } & Secrets) {
+  if (!isOrderId(input.orderId)) return null;
+  return loadOrder(db, eq(orders.id, input.orderId), input);
+}
+
+async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets): Promise<OrderView | null> {
+  const [order] = await db
+    .select({
+      id: orders.id,
+      number: orders.number,
+      status: orders.status,
+      email: orders.email,
+      currency: orders.currency,
+      subtotal: orders.subtotal,
+      shipping: orders.shipping,
+      total: orders.total,
+      createdAt: orders.createdAt,
+      paidAt: orders.paidAt,
+    })
+    .from(orders)
+    .where(where);
+  if (!order) return null;
+
+  const [items, ticketRows, money] = await Promise.all([
+    db
+      .select({
+        id: orderItems.id,
+        description: orderItems.description,
+        unitPrice: orderItems.unitPrice,
+        quantity: orderItems.quantity,
+        refundedQuantity: orderItems.refundedQuantity,
+      })
+      .from(orderItems)
+      .leftJoin(ticketTypes, eq(ticketTypes.id, orderItems.ticketTypeId))
+      .where(eq(orderItems.orderId, order.id))
+      // Lines of one checkout share a time: the catalogue's order of ticket types settles it.
+      .orderBy(asc(orderItems.createdAt), asc(ticketTypes.sortOrder), asc(orderItems.description)),
+    ticketQuery(db)
+      .where(eq(tickets.orderId, order.id))
+      .orderBy(asc(tickets.orderItemId), asc(tickets.createdAt), asc(tickets.code)),
+    db
+      .select({
+        id: transactions.id,
+        kind: transactions.kind,
+        status: transactions.status,
+        amount: transactions.amount,
+        createdAt: transactions.createdAt,
+        completedAt: transactions.completedAt,
+        reason: transactions.reason,
+      })
+      .from(transactions)
+      .where(eq(transactions.orderId, order.id))
+      .orderBy(asc(transactions.createdAt)),
+  ]);
+
+  // Tickets follow the order of the lines they were bought on.
+  const lineIndex = new Map(items.map((item, index) => [item.id, index]));
+  ticketRows.sort((a, b) => (lineIndex.get(a.orderItemId) ?? 0) - (lineIndex.get(b.orderItemId) ?? 0));
+
+  return {
+    id: order.id,
+    number: formatOrderNumber(order.number),
+    status: order.status,
+    statusLabel: ORDER_STATUS_LABELS[order.status],
+    email: order.email,
+    currency: order.currency,
+    subtotal: order.subtotal,
+    shipping: order.shipping,
+    total: order.total,
+    placedAt: formatEventInstant(order.createdAt, siteTimeZone),
+    paidAt: order.paidAt ? formatEventInstant(order.paidAt, siteTimeZone) : null,
+    items: items.map((item) => ({ ...item, lineTotal: item.unitPrice * item.quantity })),
+    tickets: ticketRows.map((row) => ticketView(row, { secret, withQr: true })),
+    transactions: money.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      status: row.status,
+      amount: row.amount,
+      at: formatEventInstant(row.completedAt ?? row.createdAt, siteTimeZone),
+      reason: row.reason,
+    })),
+  };
+}
+
+/** Tickets with their type, event and order: one join, whatever the number of tickets. */
+function ticketQuery(db: Db) {
+  return db
+    .select({
+      id: tickets.id,
+      code: tickets.code,
+      status: tickets.status,
+      checkedInAt: tickets.checkedInAt,
+      attendeeName: tickets.attendeeName,
+      orderId: tickets.orderId,
+      orderItemId: tickets.orderItemId,
+      orderNumber: orders.number,
+      typeName: ticketTypes.name,
+      typeDays: ticketTypes.days,
+      eventId: events.id,
+      slug: events.slug,
+      title: events.title,
+      startsAt: events.startsAt,
+      endsAt: events.endsAt,
+      timeZone: events.timeZone,
+      venue: events.venue,
+      town: events.town,
+    })
+    .from(tickets)
+    .innerJoin(orders, eq(orders.id, tickets.orderId))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
+    .innerJoin(events, eq(events.id, tickets.eventId));
+}
+
+type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketQuery>["execute"]>>[number];
+
+function ticketView(row: TicketRow, options: { secret: string; withQr: boolean }): TicketView {
+  const labels = eventDateLabels(row.startsAt, row.endsAt, row.timeZone);
+  // A refunded or cancelled ticket admits no one, so it has no code to scan.
+  const admits = row.status === "valid" || row.status === "checked_in";
+  return {
+    id: row.id,
+    shortCode: formatTicketCode(row.code),
+    qrPayload: options.withQr && admits ? signTicketCode(row.code, options.secret) : null,
+    status: row.status,
+    statusLabel: ticketStatusLabel(row.status, row.checkedInAt, row.timeZone),
+    attendeeName: row.attendeeName,
+    ticketTypeName: row.typeName,
+    validDays: row.typeDays.length > 0 && row.typeDays.length < labels.dayCount ? row.typeDays.map(formatLocalDay) : [],
+    orderId: row.orderId,
+    orderNumber: formatOrderNumber(row.orderNumber),
+    event: {
+      id: row.eventId,
+      slug: row.slug,
+      title: row.title,
+      dates: labels.dates,
+      times: labels.times,
+      zone: labels.zone,
+      day: labels.day,
+      month: labels.month,
+      venue: row.venue,
+      town: row.town,
+      startsAt: row.startsAt.toISOString(),
+      endsAt: row.endsAt.toISOString(),
+    },
+  };
+}
+
+function ticketStatusLabel(status: TicketStatus, checkedInAt: Date | null, timeZone: string) {
+  switch (status) {
+    case "valid":
+      return "Valid";
+    case "checked_in":
+      return checkedInAt ? `Checked in ${formatEventInstant(checkedInAt, timeZone)}` : "Checked in";
+    case "refunded":
+      return "Refunded";
+    case "cancelled":
+      return "Cancelled";
+  }
+}
+
+export type EventTickets = { event: EventSummary; tickets: TicketView[] };
+
+/**
+ * The member's tickets for /members/events in one query, grouped by event: upcoming events
+ * (not yet ended) soonest first, with QR codes; past events latest first, without them.
+ */
+export async function ticketsForMember(db: Db, input: { userId: string; now: Date } & Pick<Secrets, "secret">) {
+  const rows = await ticketQuery(db)
+    .where(eq(tickets.userId, input.userId))
+    .orderBy(asc(events.startsAt), asc(events.id), asc(orders.number), asc(tickets.orderItemId), asc(tickets.code));
+  const upcoming = new Map<string, EventTickets>();
+  const past = new Map<string, EventTickets>();
+  for (const row of rows) {
+    const isUpcoming = row.endsAt > input.now;
+    const view = ticketView(row, { secret: input.secret, withQr: isUpcoming });
+    const groups = isUpcoming ? upcoming : past;
+    const group = groups.get(row.eventId) ?? { event: view.event, tickets: [] };
+    group.tickets.push(view);
+    groups.set(row.eventId, group);
+  }
+  return { upcoming: [...upcoming.values()], past: [...past.values()].reverse() };
+}
+
+export type MemberOrder = {
+  id: string;
+  number: string;
+  status: OrderStatus;
+  statusLabel: string;
+  placedAt: string;
+  total: number;
+  currency: string;
+  /** "Silverstone Festival of Speed — Weekend pass and 2 more". */
+  summary: string;
+  refunded: number;
+  refundPending: number;
+};
+
+export type MemberRefund = {
+  id: string;
+  orderId: string;
+  orderNumber: string;
+  amount: number;
+  currency: string;
+  status: "pending" | "succeeded" | "failed";
+  at: string;
+  reason: string | null;
+};
+
+/**
+ * The member's orders and refunds for /transactions, newest first, in two queries. Listed are the
+ * orders that were settled or that moved money (a payment that arrived too late and went back);
+ * abandoned checkouts never took a penny and are left out.
+ */
+export async function ordersForMember(db: Db, input: { userId: string; siteTimeZone: string }) {
+  // Written out in full: in a one-table select Drizzle leaves column names unqualified, which
+  // inside these correlated subqueries would bind to the inner table.
+  const movedMoney = sql`exists (select 1 from transactions t where t.order_id = "orders"."id")`;
+  const refundSum = (status: "succeeded" | "pending") =>
+    sql<number>`coalesce((select sum(t.amount) from transactions t where t.order_id = "orders"."id" and t.kind = 'refund' and t.status = ${status}), 0)::int`;
+  const [orderRows, refundRows] = await Promise.all([
+    db
+      .select({
+        id: orders.id,
+        number: orders.number,
+        status: orders.status,
+        createdAt: orders.createdAt,
+        paidAt: orders.paidAt,
+        total: orders.total,
+        currency: orders.currency,
+        firstLine: sql<
+          string | null
+        >`(select i.description from order_items i where i.order_id = "orders"."id" order by i.created_at, i.description limit 1)`,
+        lineCount: sql<number>`(select count(*) from order_items i where i.order_id = "orders"."id")::int`,
+        refunded: refundSum("succeeded"),
+        refundPending: refundSum("pending"),
+      })
+      .from(orders)
+      .where(and(eq(orders.userId, input.userId), or(inArray(orders.status, SETTLED_ORDER_STATUSES), movedMoney)))
+      .orderBy(desc(orders.createdAt), desc(orders.number)),
+    db
+      .select({
+        id: transactions.id,
+        orderId: transactions.orderId,
+        orderNumber: orders.number,
+        amount: transactions.amount,
+        currency: transactions.currency,
+        status: transactions.status,
+        createdAt: transactions.createdAt,
+        completedAt: transactions.completedAt,
+        reason: transactions.reason,
+      })
+      .from(transactions)
+      .innerJoin(orders, eq(orders.id, transactions.orderId))
+      .where(and(eq(orders.userId, input.userId), eq(transactions.kind, "refund")))
+      .orderBy(desc(transactions.createdAt)),
+  ]);
+  const zone = input.siteTimeZone;
+  return {
+    orders: orderRows.map(
+      (row): MemberOrder => ({
+        id: row.id,
+        number: formatOrderNumber(row.number),
+        status: row.status,
+        statusLabel: ORDER_STATUS_LABELS[row.status],
+        placedAt: formatEventInstant(row.paidAt ?? row.createdAt, zone),
+        total: row.total,
+        currency: row.currency,
+        summary: row.lineCount > 1 ? `${row.firstLine} and ${row.lineCount - 1} more` : (row.firstLine ?? ""),
+        refunded: row.refunded,
+        refundPending: row.refundPending,
+      }),
+    ),
+    refunds: refundRows.map(
+      (row): MemberRefund => ({
+        id: row.id,
+        orderId: row.orderId,
+        orderNumber: formatOrderNumber(row.orderNumber),
+        amount: row.amount,
+        currency: row.currency,
+        status: row.status,
+        at: formatEventInstant(row.completedAt ?? row.createdAt, zone),
+        reason: row.reason,
+      }),
+    ),
+  };
+}

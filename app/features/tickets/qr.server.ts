@@ -1,0 +1,33 @@
+import QRCode from "qrcode";
+
+/**
+ * Ticket QR codes (PRODUCT.md "Tickets"). Error correction M survives a scuffed print or a
+ * cracked phone screen while keeping the code small; the four-module quiet zone is what scanners
+ * need to find it; dark modules on white in every theme, because many scanners cannot read an
+ * inverted code. The payload is only ever a signed ticket code (base32 and a dot), never text a
+ * person typed, so the markup the library draws from it is safe to put in a page.
+ */
+const OPTIONS = {
+  errorCorrectionLevel: "M",
+  margin: 4,
+  color: { dark: "#000000ff", light: "#ffffffff" },
+} as const;
+
+/** An SVG element for pages: scales to any size and stays sharp when printed. */
+export async function qrSvg(payload: string): Promise<string> {
+  const svg = await QRCode.toString(payload, { ...OPTIONS, type: "svg" });
+  // The library draws no size; the page sizes it through CSS, and it is a picture, not text.
+  return svg.replace("<svg ", '<svg width="100%" height="100%" aria-hidden="true" focusable="false" ');
+}
+
+/** A PNG for emails, where SVG is not shown by most mail clients. */
+export function qrPng(payload: string, width = 264): Promise<Buffer> {
+  return QRCode.toBuffer(payload, { ...OPTIONS, type: "png", width });
+}
+
+/** Tickets with the SVG of their QR code, for pages; a ticket that admits no one gets none. */
+export function withQrSvgs<T extends { qrPayload: string | null }>(tickets: T[]) {
+  return Promise.all(
+    tickets.map(async (ticket) => ({ ...ticket, qrSvg: ticket.qrPayload ? await qrSvg(ticket.qrPayload) : null })),
+  );
+}
