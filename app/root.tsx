@@ -3,6 +3,7 @@ import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } 
 import type { Route } from "./+types/root";
 import fontUrl from "./assets/fonts/archivo-latin-subset.woff2?url";
 import "./app.css";
+import { cartNoticeContext } from "./features/cart/cart-step.server";
 import { runtimeContext, userContext } from "./server/context.server";
 import { takeFlash } from "./server/flash.server";
 import { steps } from "./server/middleware.server";
@@ -18,12 +19,17 @@ import { UpdatePrompt } from "./ui/update-prompt";
 import { appleSplashLinks } from "./ui/web-app-icons";
 
 // The seed's default route-change step.
-export const middleware = steps("auth");
+export const middleware = steps("auth", "cart");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { env } = context.get(runtimeContext);
   const user = context.get(userContext);
-  const { flash, headers } = await takeFlash(request);
+  const taken = await takeFlash(request);
+  // A visitor's cart just joined their account's with changes: say so on this page.
+  const notice = context.get(cartNoticeContext);
+  if (notice) notice.shown = true;
+  const { headers } = taken;
+  const flash = notice?.flash ?? taken.flash;
   const rootData: RootData = {
     site: { name: env.SITE_NAME, currency: env.CURRENCY, timeZone: env.TIME_ZONE },
     user: user ? { name: user.name, role: user.role, handle: user.handle, image: user.image } : null,

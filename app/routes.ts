@@ -18,6 +18,7 @@ export default [
 
     route("events", "routes/events/list.tsx"),
     route("events/:id", "routes/events/detail.tsx"),
+    route("cart", "routes/cart/cart.tsx"),
 
     route("privacy", "routes/site/legal-page.tsx", { id: "privacy" }),
     route("terms", "routes/site/legal-page.tsx", { id: "terms" }),

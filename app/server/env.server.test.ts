@@ -66,6 +66,14 @@ describe("parseEnv", () => {
     expect(env.SEED_DEMO).toBeUndefined();
   });
 
+  it("holds tickets for HOLD_MINUTES while paying, 15 by default, from 1 to 1440", () => {
+    expect(parseEnv({ DATA_DIR: dataDir }).HOLD_MINUTES).toBe(15);
+    expect(parseEnv({ DATA_DIR: dataDir, HOLD_MINUTES: "20" }).HOLD_MINUTES).toBe(20);
+    for (const value of ["0", "1441", "2.5", "soon"]) {
+      expect(problemsOf({ DATA_DIR: dataDir, HOLD_MINUTES: value }).join(" ")).toMatch(/HOLD_MINUTES/);
+    }
+  });
+
   it("reads on/off flags", () => {
     expect(parseEnv({ DATA_DIR: dataDir, SEED_DEMO: "yes" }).SEED_DEMO).toBe(true);
     expect(parseEnv({ DATA_DIR: dataDir, SEED_DEMO: "0" }).SEED_DEMO).toBe(false);

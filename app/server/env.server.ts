@@ -42,6 +42,13 @@ const EnvSchema = z
     TWILIO_FROM: optional,
     STRIPE_SECRET_KEY: optional,
     STRIPE_WEBHOOK_SECRET: optional,
+    /** How long starting payment holds the places (PRODUCT.md: 15 minutes). */
+    HOLD_MINUTES: z.coerce
+      .number({ message: "HOLD_MINUTES must be a whole number of minutes" })
+      .int("HOLD_MINUTES must be a whole number of minutes")
+      .min(1, "HOLD_MINUTES must be from 1 to 1440")
+      .max(1440, "HOLD_MINUTES must be from 1 to 1440")
+      .default(15),
     S3_BUCKET: optional,
     S3_ENDPOINT: optional,
     S3_REGION: optional,

@@ -1,7 +1,12 @@
 import { createCookie, redirect } from "react-router";
 import { getEnv } from "./env.server";
 
-export type Flash = { kind: "success" | "info" | "error"; message: string };
+export type Flash = {
+  kind: "success" | "info" | "error";
+  message: string;
+  /** A follow-up link shown with the message ("View cart"); a same-site path. */
+  link?: { href: string; label: string };
+};
 
 let flashCookie: ReturnType<typeof createCookie> | undefined;
 function cookie() {
@@ -20,8 +25,13 @@ function cookie() {
 /** A redirect that shows `message` once on the next page (after a form succeeded). */
 export async function redirectWithFlash(url: string, flash: Flash, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);
-  headers.append("Set-Cookie", await cookie().serialize(flash));
+  headers.append("Set-Cookie", await flashCookieHeader(flash));
   return redirect(url, { ...init, headers });
+}
+
+/** The Set-Cookie value that shows `flash` on the next page, for responses that are not redirects. */
+export function flashCookieHeader(flash: Flash): Promise<string> {
+  return cookie().serialize(flash);
 }
 
 /** Reads the flash message, if any, and the header that clears it. */
@@ -31,5 +41,10 @@ export async function takeFlash(request: Request): Promise<{ flash: Flash | null
   const value = (await cookie().parse(header)) as Flash | null;
   const clear = await cookie().serialize("", { maxAge: 0 });
   const valid = value && typeof value.message === "string" && ["success", "info", "error"].includes(value.kind);
-  return { flash: valid ? value : null, headers: { "Set-Cookie": clear } };
+  if (!valid) return { flash: null, headers: { "Set-Cookie": clear } };
+  const link =
+    value.link && typeof value.link.label === "string" && /^\/(?![/\\])/.test(String(value.link.href))
+      ? { href: value.link.href, label: value.link.label }
+      : undefined;
+  return { flash: { kind: value.kind, message: value.message, link }, headers: { "Set-Cookie": clear } };
 }

@@ -1,4 +1,5 @@
 import { data, type MiddlewareFunction } from "react-router";
+import { cartStep } from "~/features/cart/cart-step.server";
 import { authStep } from "./auth/session.server";
 
 /**
@@ -7,6 +8,7 @@ import { authStep } from "./auth/session.server";
  */
 const registry: Record<string, MiddlewareFunction<Response>> = {
   auth: authStep,
+  cart: cartStep,
 };
 
 export function registerStep(name: string, step: MiddlewareFunction<Response>) {

@@ -8,7 +8,7 @@ import { publicAreas, useRootData, useSite } from "./site";
  * PrimaryNavLight): transparent, white text. The mobile menu is a <details> disclosure so it
  * opens before JavaScript has loaded.
  */
-export function PrimaryNav({ light = false }: { light?: boolean }) {
+export function PrimaryNav({ light = false, cartCount }: { light?: boolean; cartCount?: number }) {
   const site = useSite();
   const user = useRootData()?.user ?? null;
   const tone = light
@@ -45,10 +45,15 @@ export function PrimaryNav({ light = false }: { light?: boolean }) {
         <div className="ml-auto flex items-center gap-2">
           <Link
             to="/cart"
-            aria-label="Cart"
-            className={`grid size-10 place-items-center rounded-full transition-colors ${light ? "hover:bg-white/10" : "hover:bg-surface-sunken"}`}
+            className={`relative grid size-10 place-items-center rounded-full transition-colors ${light ? "hover:bg-white/10" : "hover:bg-surface-sunken"}`}
           >
             <ShoppingCart aria-hidden className="size-5" />
+            <span className="sr-only">Cart</span>
+            {cartCount ? (
+              <span className="absolute -right-1 -top-1 rounded-full bg-accent px-1.5 text-xs font-bold text-on-accent">
+                {cartCount}
+              </span>
+            ) : null}
           </Link>
           {user ? (
             <Link

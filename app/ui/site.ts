@@ -10,7 +10,7 @@ export type SiteSettings = {
 export type RootData = {
   site: SiteSettings;
   user: { name: string; role: string; handle: string | null; image: string | null } | null;
-  flash: { kind: "success" | "info" | "error"; message: string } | null;
+  flash: { kind: "success" | "info" | "error"; message: string; link?: { href: string; label: string } } | null;
 };
 
 export function useRootData() {

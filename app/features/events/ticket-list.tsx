@@ -1,6 +1,10 @@
 import { CircleCheck, Clock } from "lucide-react";
-import type { EventPageTicket, TicketState } from "./catalogue.server";
+import { Form } from "react-router";
+import type { EventPageTicket as CatalogueTicket, TicketState } from "./catalogue.server";
 import { usePrice } from "./event-tile";
+
+/** A ticket type as the event page shows it, with the quantities Add to cart offers (none when not on sale). */
+export type EventPageTicket = CatalogueTicket & { quantities: number[] };
 
 function Availability({ state }: { state: TicketState }) {
   switch (state.kind) {
@@ -43,11 +47,50 @@ function listDays(days: string[]) {
 }
 
 /**
- * The seed's Tickets part: every ticket type a visitor may buy, its price, the days a pass
- * covers and whether it can be had now. Each row keeps its right-hand column for the quantity
- * picker and Add to cart that come with the cart.
+ * Quantity and Add to cart for one ticket type on sale: a plain POST form to the event page,
+ * so it works before (or without) JavaScript. The button carries the ticket type. Kept small:
+ * this page is at the edge of its script budget.
  */
-export function TicketList({ tickets }: { tickets: EventPageTicket[] }) {
+function AddToCart({ ticket, problem }: { ticket: EventPageTicket; problem?: string }) {
+  return (
+    <Form method="post" className="flex flex-wrap items-center gap-2 sm:justify-end">
+      <label className="text-sm font-semibold text-muted">
+        Quantity{" "}
+        <select name="quantity" className="h-11 rounded-lg border border-line bg-surface px-3 text-text">
+          {ticket.quantities.map((count) => (
+            <option key={count}>{count}</option>
+          ))}
+        </select>
+      </label>
+      <button
+        name="ticketTypeId"
+        value={ticket.id}
+        aria-label={`Add to cart: ${ticket.name}`}
+        className="rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
+      >
+        Add to cart
+      </button>
+      {problem ? (
+        <p role="alert" className="basis-full text-sm font-semibold text-red-700 dark:text-red-400">
+          {problem}
+        </p>
+      ) : null}
+    </Form>
+  );
+}
+
+/**
+ * The seed's Tickets part: every ticket type a visitor may buy, its price, the days a pass
+ * covers, whether it can be had now and, when it can, a quantity and Add to cart.
+ */
+export function TicketList({
+  tickets,
+  problems,
+}: {
+  tickets: EventPageTicket[];
+  /** A refused Add to cart's message, by the ticket type it is about. */
+  problems?: Record<string, string>;
+}) {
   const price = usePrice();
   if (tickets.length === 0) {
     return (
@@ -73,11 +116,12 @@ export function TicketList({ tickets }: { tickets: EventPageTicket[] }) {
               ) : null}
               <Availability state={ticket.state} />
             </div>
-            <div className="flex items-center justify-between gap-4 sm:min-w-40 sm:justify-end">
+            <div className="grid gap-3 sm:min-w-40 sm:justify-items-end">
               <p className={`wide tabular text-2xl font-black ${unavailable ? "text-muted" : ""}`}>
                 <span className="sr-only">Price: </span>
                 {price(ticket.price)}
               </p>
+              {ticket.quantities.length > 0 ? <AddToCart ticket={ticket} problem={problems?.[ticket.id]} /> : null}
             </div>
           </li>
         );

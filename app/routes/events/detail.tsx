@@ -1,4 +1,6 @@
 import { data, redirect } from "react-router";
+import { addToCartFromEventPage } from "~/features/cart/add-to-cart.server";
+import { addToCartQuantities } from "~/features/cart/quantities";
 import { eventLocation } from "~/features/events/calendar";
 import { getEventPage } from "~/features/events/catalogue.server";
 import {
@@ -24,6 +26,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const site = { name: env.SITE_NAME, url: env.SITE_URL, currency: env.CURRENCY, countryCode: env.DEFAULT_COUNTRY };
   return {
     ...page,
+    tickets: page.tickets.map((ticket) => ({ ...ticket, quantities: addToCartQuantities(ticket) })),
     pageUrl: `${env.SITE_URL}/events/${page.event.slug}`,
     imageUrl: page.event.cover.hash ? coverImageUrl(env.SITE_URL, page.event.cover.hash) : null,
     mapQuery: eventLocation(page.event),
@@ -32,9 +35,14 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   };
 }
 
+/** Add to cart: a plain form per ticket type, so it works before (or without) JavaScript. */
+export function action({ request, context, params }: Route.ActionArgs) {
+  return addToCartFromEventPage({ request, context, idOrSlug: params.id });
+}
+
 export const headers: Route.HeadersFunction = () => publicPageHeaders();
 
-export default function EventDetail({ loaderData }: Route.ComponentProps) {
+export default function EventDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { event, sales, tickets, applications, pageUrl } = loaderData;
   const nonce = useNonce();
   return (
@@ -50,7 +58,7 @@ export default function EventDetail({ loaderData }: Route.ComponentProps) {
             <h2 id="tickets-heading" className="wide text-2xl font-extrabold">
               Tickets
             </h2>
-            <TicketList tickets={tickets} />
+            <TicketList tickets={tickets} problems={actionData?.cart} />
           </section>
           {applications ? <ApplicationPanel applications={applications} /> : null}
           {event.descriptionHtml ? (

@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { ATTENDEE_NAME_MAX } from "~/features/tickets/ticket-lines";
+import { MAX_LINE_QUANTITY } from "../../../db/schema";
+
+/**
+ * The cart's plain forms (they work without JavaScript), read on the server. Every message
+ * here is shown next to the line the form belongs to.
+ */
+
+const ticketTypeId = z.uuid({ message: "These tickets could not be found" });
+const quantity = z.coerce
+  .number({ message: "Choose how many tickets you want" })
+  .int("Choose how many tickets you want")
+  .min(1, "Choose at least 1 ticket")
+  .max(MAX_LINE_QUANTITY, "Choose fewer tickets");
+
+export const AddToCartSchema = z.object({ ticketTypeId, quantity });
+
+export const CartActionSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("update"),
+    ticketTypeId,
+    quantity,
+    attendeeNames: z
+      .array(z.string().max(ATTENDEE_NAME_MAX, `Attendee names can be up to ${ATTENDEE_NAME_MAX} characters`))
+      .max(MAX_LINE_QUANTITY),
+  }),
+  z.object({ intent: z.literal("remove"), ticketTypeId }),
+  z.object({
+    intent: z.literal("pay"),
+    idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Refresh the page and press Pay again"),
+  }),
+  z.object({ intent: z.literal("resume"), orderId: z.uuid({ message: "That order could not be found" }) }),
+]);
+
+export type CartAction = z.infer<typeof CartActionSchema>;
+
+function text(value: FormDataEntryValue | null) {
+  return typeof value === "string" ? value.trim() : undefined;
+}
+
+/** The form's fields as the schemas expect them; `attendeeName` repeats, one per ticket. */
+export function cartFormValues(formData: FormData) {
+  return {
+    intent: text(formData.get("intent")),
+    ticketTypeId: text(formData.get("ticketTypeId")),
+    quantity: text(formData.get("quantity")),
+    attendeeNames: formData.getAll("attendeeName").map((value) => (typeof value === "string" ? value : "")),
+    idempotencyKey: text(formData.get("idempotencyKey")),
+    orderId: text(formData.get("orderId")),
+  };
+}
+
+/** The first message of a refused form, and the ticket type it was about if that was readable. */
+export function firstIssue(error: z.ZodError, values: { ticketTypeId?: string }) {
+  const id = values.ticketTypeId && ticketTypeId.safeParse(values.ticketTypeId).success ? values.ticketTypeId : null;
+  return { message: error.issues[0]?.message ?? "Check the form and try again", ticketTypeId: id };
+}

@@ -1,0 +1,174 @@
+import { RouterContextProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import { startCheckout } from "~/features/checkout/checkout.server";
+import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/test-stock";
+import { runtimeContext, type SessionUser, userContext } from "~/server/context.server";
+import { freshDatabasePerFile } from "~/server/db/test-database";
+import type { Runtime } from "~/server/runtime.server";
+import { cartLines, findCart, getOrCreateCart, newVisitorToken, setCartItem } from "./cart.server";
+import { addToCart, cartItemCount, heldOrder, loadCartPage } from "./cart-page.server";
+import { cartNoticeContext, cartStep } from "./cart-step.server";
+import { clearVisitorCookie, newVisitorCookie, readVisitorToken, VISITOR_CART_COOKIE } from "./visitor-cookie.server";
+
+const database = freshDatabasePerFile();
+
+describe("addToCart", () => {
+  it("adds to what the cart has, and creates a visitor's cart only when something goes in", async () => {
+    const { db } = database();
+    const { eventId, typeIds } = await createTestEvent(db, {
+      types: [{ name: "Weekend pass", maxPerOrder: 4, days: ["2027-06-12", "2027-06-13"] }],
+    });
+    const owner = { visitorToken: newVisitorToken() };
+    const refused = await addToCart(db, { owner, eventId, ticketTypeId: typeIds[0]!, quantity: 5, now: NOW });
+    expect(refused).toMatchObject({ ok: false, message: "You can buy up to 4 Weekend pass tickets in one order" });
+    expect(await findCart(db, owner)).toBeNull();
+
+    expect(await addToCart(db, { owner, eventId, ticketTypeId: typeIds[0]!, quantity: 2, now: NOW })).toMatchObject({
+      ok: true,
+      quantity: 2,
+      name: "Weekend pass",
+    });
+    await addToCart(db, { owner, eventId, ticketTypeId: typeIds[0]!, quantity: 1, now: NOW });
+    expect(await cartItemCount(db, owner)).toBe(3);
+    const again = await addToCart(db, { owner, eventId, ticketTypeId: typeIds[0]!, quantity: 2, now: NOW });
+    expect(again).toMatchObject({ ok: false, message: expect.stringContaining("your cart already has 3") });
+    expect(await cartItemCount(db, owner)).toBe(3);
+  });
+
+  it("refuses another event's ticket type, a hidden one, a draft's, and tickets not on sale", async () => {
+    const { db } = database();
+    const mine = await createTestEvent(db, { types: [{ name: "Adult" }] });
+    const other = await createTestEvent(db, { types: [{ name: "Adult" }, { name: "Crew", hidden: true }] });
+    const draft = await createTestEvent(db, { status: "draft", types: [{ name: "Adult" }] });
+    const over = await createTestEvent(db, {
+      types: [{ name: "Adult", salesEndAt: new Date("2027-04-01T00:00:00Z") }],
+    });
+    const owner = { visitorToken: newVisitorToken() };
+    const tries = [
+      { eventId: mine.eventId, ticketTypeId: other.typeIds[0]! },
+      { eventId: other.eventId, ticketTypeId: other.typeIds[1]! },
+      { eventId: draft.eventId, ticketTypeId: draft.typeIds[0]! },
+    ];
+    for (const attempt of tries) {
+      expect(await addToCart(db, { owner, ...attempt, quantity: 1, now: NOW })).toMatchObject({
+        ok: false,
+        message: "These tickets are not sold on this page",
+      });
+    }
+    expect(
+      await addToCart(db, { owner, eventId: over.eventId, ticketTypeId: over.typeIds[0]!, quantity: 1, now: NOW }),
+    ).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("have ended"),
+    });
+    expect(await findCart(db, owner)).toBeNull();
+    expect(await cartItemCount(db, null)).toBe(0);
+  });
+});
+
+describe("loadCartPage", () => {
+  it("flags lines of a cancelled event and passes without names, and sums today's prices", async () => {
+    const { db } = database();
+    const [buyer] = await createBuyers(db, 1);
+    const live = await createTestEvent(db, {
+      types: [
+        { name: "Saturday", price: 2000, maxPerOrder: 6 },
+        { name: "Weekend", price: 4500, days: ["2027-06-12", "2027-06-13"] },
+      ],
+    });
+    const cancelled = await createTestEvent(db, { status: "cancelled", types: [{ name: "Adult", price: 1000 }] });
+    const cartId = await fillCart(db, buyer!.id, [
+      { ticketTypeId: live.typeIds[0]!, quantity: 2 },
+      { ticketTypeId: live.typeIds[1]!, quantity: 1, attendeeNames: [""] },
+      { ticketTypeId: cancelled.typeIds[0]!, quantity: 1 },
+    ]);
+    const page = await loadCartPage(db, { cartId, userId: buyer!.id, now: NOW });
+    expect(page.subtotal).toBe(2 * 2000 + 4500 + 1000);
+    expect(page.payable).toBe(false);
+    const [day, pass, gone] = page.lines;
+    expect(day).toMatchObject({ problem: null, closed: false, maxQuantity: 6, multiDay: false });
+    expect(pass).toMatchObject({
+      multiDay: true,
+      attendeeNames: [""],
+      closed: false,
+      days: ["Sat 12 June", "Sun 13 June"],
+    });
+    expect(pass!.problem).toMatch(/Enter the name/);
+    expect(gone).toMatchObject({ closed: true, problem: `${cancelled.title} has been cancelled` });
+
+    await setCartItem(db, {
+      cartId,
+      ticketTypeId: live.typeIds[1]!,
+      quantity: 1,
+      attendeeNames: ["Ada Lovelace"],
+      now: NOW,
+    });
+    expect((await loadCartPage(db, { cartId, userId: buyer!.id, now: NOW })).lines[1]!.problem).toBeNull();
+  });
+
+  it("shows the member's held order until its hold runs out", async () => {
+    const { db } = database();
+    const [buyer] = await createBuyers(db, 1);
+    const { typeIds } = await createTestEvent(db, { types: [{ name: "Adult" }] });
+    const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: typeIds[0]!, quantity: 1 }]);
+    expect(await heldOrder(db, buyer!.id, NOW)).toBeNull();
+    const result = await startCheckout(db, { ...checkoutFor(buyer!, cartId), holdMinutes: 15 });
+    expect(result.ok).toBe(true);
+    const held = await heldOrder(db, buyer!.id, NOW);
+    expect(held?.expiresAt.getTime()).toBe(NOW.getTime() + 15 * 60_000);
+    expect(await heldOrder(db, buyer!.id, new Date(NOW.getTime() + 16 * 60_000))).toBeNull();
+  });
+});
+
+describe("visitor cart cookie", () => {
+  it("is HttpOnly and Lax, Secure on https, and only a well-formed token is read back", () => {
+    const { token, header } = newVisitorCookie("https://club.example");
+    expect(header).toMatch(/^pitlane\.cart=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/);
+    expect(newVisitorCookie("http://localhost:3000").header).not.toContain("Secure");
+    expect(clearVisitorCookie("http://localhost:3000")).toContain("Max-Age=0");
+    const request = (cookie: string) => new Request("http://localhost/", { headers: { cookie } });
+    expect(readVisitorToken(request(`a=1; ${VISITOR_CART_COOKIE}=${token}; b=2`))).toBe(token);
+    expect(readVisitorToken(request(`${VISITOR_CART_COOKIE}=short`))).toBeNull();
+    expect(readVisitorToken(request("other=1"))).toBeNull();
+  });
+});
+
+describe("the cart step", () => {
+  function run(db: Runtime["db"], user: SessionUser | null, cookie: string) {
+    const context = new RouterContextProvider();
+    context.set(runtimeContext, { db, env: { SITE_URL: "https://club.example" } } as unknown as Runtime);
+    context.set(userContext, user);
+    const request = new Request("https://club.example/members", { headers: { cookie } });
+    const step = cartStep(
+      { request, context, url: new URL(request.url), params: {}, unstable_pattern: "" } as never,
+      async () => new Response("page"),
+    );
+    return { context, response: step as Promise<Response> };
+  }
+
+  it("keeps a visitor's pages out of shared caches", async () => {
+    const { db } = database();
+    const { response } = run(db, null, `${VISITOR_CART_COOKIE}=${newVisitorToken()}`);
+    expect((await response).headers.get("Cache-Control")).toBe("private, no-store");
+  });
+
+  it("joins the visitor's cart to the member's on their first signed-in request, says what changed and clears the cookie", async () => {
+    const { db } = database();
+    const [buyer] = await createBuyers(db, 1);
+    const { eventId, typeIds } = await createTestEvent(db, { types: [{ name: "Adult", maxPerOrder: 3 }] });
+    const memberCart = await getOrCreateCart(db, { userId: buyer!.id });
+    await setCartItem(db, { cartId: memberCart, ticketTypeId: typeIds[0]!, quantity: 2, now: NOW });
+    const token = newVisitorToken();
+    await addToCart(db, { owner: { visitorToken: token }, eventId, ticketTypeId: typeIds[0]!, quantity: 2, now: NOW });
+
+    const user = { id: buyer!.id, email: buyer!.email } as SessionUser;
+    const { context, response } = run(db, user, `${VISITOR_CART_COOKIE}=${token}`);
+    const headers = (await response).headers;
+    expect(headers.get("Set-Cookie")).toContain(`${VISITOR_CART_COOKIE}=;`);
+    // No page showed the notice, so it waits in the flash cookie for the next one.
+    expect(headers.get("Set-Cookie")).toContain("pitlane.flash=");
+    expect(context.get(cartNoticeContext)?.flash.message).toContain("You can buy up to 3 Adult tickets in one order");
+    expect((await cartLines(db, memberCart)).map((line) => line.quantity)).toEqual([3]);
+    expect(await findCart(db, { visitorToken: token })).toBeNull();
+  });
+});

@@ -1,0 +1,192 @@
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { formatLocalDay } from "~/features/events/event-dates";
+import { ticketSalesState } from "~/features/events/sales";
+import {
+  attendeeNamesProblem,
+  maxPerOrderMessage,
+  normaliseAttendeeNames,
+  ticketLineProblem,
+} from "~/features/tickets/ticket-lines";
+import { readTicketStock } from "~/features/tickets/ticket-stock.server";
+import type { Db } from "~/server/db/client.server";
+import { cartItems, carts, events, MAX_LINE_QUANTITY, orders, ticketTypes } from "../../../db/schema";
+import { type CartOwner, getOrCreateCart, hashVisitorToken, setCartItem } from "./cart.server";
+
+/**
+ * What the cart page and the event page's Add to cart need beyond the cart's own rules: the
+ * page's lines with their live problems, the item count for the navigation, and adding tickets.
+ */
+
+function ownerCondition(owner: CartOwner) {
+  return "userId" in owner
+    ? eq(carts.userId, owner.userId)
+    : eq(carts.visitorTokenHash, hashVisitorToken(owner.visitorToken));
+}
+
+/** How many tickets the owner's cart holds, in one query (the navigation's badge). */
+export async function cartItemCount(db: Db, owner: CartOwner | null): Promise<number> {
+  if (!owner) return 0;
+  const [row] = await db
+    .select({ count: sql<number>`coalesce(sum(${cartItems.quantity}), 0)::int` })
+    .from(cartItems)
+    .innerJoin(carts, eq(carts.id, cartItems.cartId))
+    .where(ownerCondition(owner));
+  return row?.count ?? 0;
+}
+
+export type AddToCartResult =
+  | { ok: true; quantity: number; name: string; cartId: string }
+  /** `ticketTypeId` is null when the type is not one this event's page shows. */
+  | { ok: false; ticketTypeId: string | null; message: string };
+
+/**
+ * Adds `quantity` tickets to what the cart already has of that type. The ticket type must be a
+ * visible type of `eventId` (the page it was picked on), so a form edited to carry another
+ * event's type is refused. Nothing is stored when the change is refused, not even a new cart.
+ */
+export async function addToCart(
+  db: Db,
+  input: { owner: CartOwner; eventId: string; ticketTypeId: string; quantity: number; now: Date },
+): Promise<AddToCartResult> {
+  const { ticketTypeId } = input;
+  const refuse = (message: string) => ({ ok: false as const, ticketTypeId, message });
+  const [type] = await db
+    .select({
+      name: ticketTypes.name,
+      hidden: ticketTypes.hidden,
+      maxPerOrder: ticketTypes.maxPerOrder,
+      status: events.status,
+    })
+    .from(ticketTypes)
+    .innerJoin(events, eq(events.id, ticketTypes.eventId))
+    .where(and(eq(ticketTypes.id, ticketTypeId), eq(ticketTypes.eventId, input.eventId)));
+  if (!type || type.hidden || type.status === "draft") {
+    return { ok: false, ticketTypeId: null, message: "These tickets are not sold on this page" };
+  }
+
+  const userId = "userId" in input.owner ? input.owner.userId : undefined;
+  try {
+    return await db.transaction(async (tx) => {
+      const cartId = await getOrCreateCart(tx, input.owner);
+      const [line] = await tx
+        .select({ quantity: cartItems.quantity, attendeeNames: cartItems.attendeeNames })
+        .from(cartItems)
+        .where(and(eq(cartItems.cartId, cartId), eq(cartItems.ticketTypeId, ticketTypeId)));
+      const quantity = (line?.quantity ?? 0) + input.quantity;
+      if (quantity > Math.min(type.maxPerOrder, MAX_LINE_QUANTITY)) {
+        throw new Refused(
+          line ? `${maxPerOrderMessage(type)}; your cart already has ${line.quantity}` : maxPerOrderMessage(type),
+        );
+      }
+      const change = await setCartItem(tx, {
+        cartId,
+        ticketTypeId,
+        quantity,
+        attendeeNames: line?.attendeeNames,
+        now: input.now,
+        userId,
+      });
+      if (!change.ok) throw new Refused(change.problem.message);
+      return { ok: true as const, quantity: input.quantity, name: type.name, cartId };
+    });
+  } catch (error) {
+    if (error instanceof Refused) return refuse(error.message);
+    throw error;
+  }
+}
+
+/** Rolls back the cart created for a refused change. */
+class Refused extends Error {}
+
+export type CartPageLine = {
+  ticketTypeId: string;
+  eventTitle: string;
+  eventSlug: string;
+  name: string;
+  /** Day labels ("Sat 12 June") the ticket admits to, when the event has several days. */
+  days: string[];
+  multiDay: boolean;
+  unitPrice: number;
+  quantity: number;
+  /** The most the quantity picker offers: the per-order maximum, or fewer if fewer are left. */
+  maxQuantity: number;
+  attendeeNames: string[];
+  /** Why this line cannot be paid for now, naming it; null when it can. */
+  problem: string | null;
+  /** The event is cancelled or sales have ended: the line can only be removed. */
+  closed: boolean;
+};
+
+export type CartPage = { lines: CartPageLine[]; subtotal: number; payable: boolean };
+
+/** The cart's lines with today's prices and whatever stands in the way of paying for each. */
+export async function loadCartPage(db: Db, input: { cartId: string | null; userId?: string; now: Date }) {
+  if (!input.cartId) return { lines: [], subtotal: 0, payable: false } satisfies CartPage;
+  const rows = await db
+    .select({
+      ticketTypeId: ticketTypes.id,
+      eventId: events.id,
+      eventTitle: events.title,
+      eventSlug: events.slug,
+      quantity: cartItems.quantity,
+      attendeeNames: cartItems.attendeeNames,
+    })
+    .from(cartItems)
+    .innerJoin(ticketTypes, eq(ticketTypes.id, cartItems.ticketTypeId))
+    .innerJoin(events, eq(events.id, ticketTypes.eventId))
+    .where(and(eq(cartItems.cartId, input.cartId), eq(cartItems.kind, "ticket")))
+    .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
+  const stock = await readTicketStock(
+    db,
+    rows.map((row) => row.eventId),
+    input.now,
+    { lock: false, exceptUserId: input.userId },
+  );
+
+  const lines: CartPageLine[] = rows.map((row) => {
+    const event = stock.events.get(row.eventId)!;
+    const type = stock.types.get(row.ticketTypeId)!;
+    const types = stock.typesOfEvent(event.id);
+    const state = ticketSalesState(event, type, types, input.now);
+    const remaining = state.kind === "on_sale" ? state.remaining : null;
+    const names = normaliseAttendeeNames(type, row.quantity, row.attendeeNames);
+    const problem =
+      ticketLineProblem(event, type, types, row.quantity, input.now) ?? attendeeNamesProblem(type, names, true);
+    return {
+      ticketTypeId: row.ticketTypeId,
+      eventTitle: row.eventTitle,
+      eventSlug: row.eventSlug,
+      name: type.name,
+      days: [...type.days].sort().map(formatLocalDay),
+      multiDay: type.days.length > 1,
+      unitPrice: type.price,
+      quantity: row.quantity,
+      maxQuantity: Math.max(row.quantity, Math.min(type.maxPerOrder, remaining ?? type.maxPerOrder)),
+      attendeeNames: names,
+      problem: problem?.message ?? null,
+      closed: ["cancelled", "ended", "not_on_sale", "not_found"].includes(problem?.code ?? ""),
+    };
+  });
+  const subtotal = lines.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
+  return { lines, subtotal, payable: lines.length > 0 && lines.every((line) => !line.problem) } satisfies CartPage;
+}
+
+/** Whether a line for this ticket type is in the cart (updates only change existing lines). */
+export async function cartHasLine(db: Db, cartId: string, ticketTypeId: string) {
+  const [line] = await db
+    .select({ quantity: cartItems.quantity })
+    .from(cartItems)
+    .where(and(eq(cartItems.cartId, cartId), eq(cartItems.ticketTypeId, ticketTypeId)));
+  return Boolean(line);
+}
+
+/** The member's unpaid order whose places are still held, to resume paying for it. */
+export async function heldOrder(db: Db, userId: string, now: Date) {
+  const [order] = await db
+    .select({ id: orders.id, holdExpiresAt: orders.holdExpiresAt, provider: orders.provider })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.status, "pending"), gt(orders.holdExpiresAt, now)))
+    .orderBy(desc(orders.createdAt))
+    .limit(1);
+  return order?.holdExpiresAt ? { id: order.id, expiresAt: order.holdExpiresAt } : null;
+}

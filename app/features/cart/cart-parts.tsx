@@ -1,0 +1,295 @@
+import { AlertTriangle, Lock, Trash2 } from "lucide-react";
+import { Form, Link } from "react-router";
+import { formatMoney } from "~/features/money";
+import type { CartPageLine } from "./cart-page.server";
+import { HoldCountdown } from "./hold-countdown";
+
+/**
+ * The /cart page's parts (seed: CartTickets, CartTicketsMulti, CartPayment). Every change is a
+ * plain POST form, one per line, so the cart works without JavaScript.
+ */
+
+export type LineMessages = Map<string, string>;
+
+const control =
+  "h-11 rounded-lg border border-line bg-surface px-3 font-semibold focus-visible:outline-2 focus-visible:outline-accent";
+const secondaryButton =
+  "inline-flex h-11 items-center gap-2 rounded-full border border-line px-4 text-sm font-bold hover:bg-surface-sunken focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent";
+
+function QuantitySelect({ line, describedBy }: { line: CartPageLine; describedBy?: string }) {
+  const id = `quantity-${line.ticketTypeId}`;
+  const options = Array.from({ length: line.maxQuantity }, (_, index) => index + 1);
+  return (
+    <div className="flex items-center gap-2">
+      <label htmlFor={id} className="text-sm font-semibold text-muted">
+        Quantity
+      </label>
+      {line.maxQuantity <= 30 ? (
+        <select
+          id={id}
+          name="quantity"
+          defaultValue={line.quantity}
+          aria-describedby={describedBy}
+          className={`tabular ${control}`}
+        >
+          {options.map((count) => (
+            <option key={count} value={count}>
+              {count}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input
+          id={id}
+          name="quantity"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={line.maxQuantity}
+          required
+          defaultValue={line.quantity}
+          aria-describedby={describedBy}
+          className={`tabular w-20 ${control}`}
+        />
+      )}
+    </div>
+  );
+}
+
+function LineHeader({ line, price }: { line: CartPageLine; price: (minor: number) => string }) {
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-1">
+      <div className="min-w-0">
+        <p className="text-sm font-semibold text-accent-ink">
+          <Link to={`/events/${line.eventSlug}`} className="hover:underline">
+            {line.eventTitle}
+          </Link>
+        </p>
+        <h3 className="text-lg font-bold">{line.name}</h3>
+        {line.days.length > 0 ? <p className="text-sm text-muted">{line.days.join(" · ")}</p> : null}
+      </div>
+      <p className="tabular text-right">
+        <span className="wide block text-xl font-black">{price(line.unitPrice * line.quantity)}</span>
+        <span className="text-sm text-muted">
+          {line.quantity} × {price(line.unitPrice)}
+        </span>
+      </p>
+    </div>
+  );
+}
+
+function LineProblem({ id, message, closed }: { id: string; message: string; closed: boolean }) {
+  return (
+    <p
+      id={id}
+      role={closed ? undefined : "alert"}
+      className="flex items-start gap-2 text-sm font-semibold text-red-700 dark:text-red-400"
+    >
+      <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0" />
+      {message}
+    </p>
+  );
+}
+
+function CartLineItem({
+  line,
+  currency,
+  message,
+}: {
+  line: CartPageLine;
+  currency: string;
+  message: string | undefined;
+}) {
+  const price = (minor: number) => formatMoney(minor, currency);
+  const problem = message ?? line.problem;
+  const problemId = `line-problem-${line.ticketTypeId}`;
+  return (
+    <li className="space-y-4 p-5 sm:p-6" aria-label={`${line.eventTitle}, ${line.name}`}>
+      <LineHeader line={line} price={price} />
+      {problem ? <LineProblem id={problemId} message={problem} closed={!message && line.closed} /> : null}
+      <Form method="post" className="space-y-4">
+        <input type="hidden" name="ticketTypeId" value={line.ticketTypeId} />
+        {line.multiDay && !line.closed ? (
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-semibold">Who is each pass for?</legend>
+            <div className="grid gap-2 sm:grid-cols-2">
+              {Array.from({ length: line.attendeeNames.length }, (_, index) => index + 1).map((seat) => (
+                <label key={seat} className="grid gap-1 text-sm">
+                  <span className="text-muted">Attendee {seat} name</span>
+                  <input
+                    name="attendeeName"
+                    defaultValue={line.attendeeNames[seat - 1]}
+                    maxLength={80}
+                    autoComplete={seat === 1 ? "name" : "off"}
+                    className={`${control} font-normal`}
+                  />
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ) : null}
+        <div className="flex flex-wrap items-center gap-3">
+          {line.closed ? null : (
+            <>
+              <QuantitySelect line={line} describedBy={problem ? problemId : undefined} />
+              <button type="submit" name="intent" value="update" className={secondaryButton}>
+                {line.multiDay ? "Save" : "Update"}
+              </button>
+            </>
+          )}
+          <button
+            type="submit"
+            name="intent"
+            value="remove"
+            aria-label={`Remove ${line.name} for ${line.eventTitle}`}
+            className={`${secondaryButton} text-red-700 dark:text-red-400`}
+          >
+            <Trash2 aria-hidden className="size-4" />
+            Remove
+          </button>
+        </div>
+      </Form>
+    </li>
+  );
+}
+
+function LineSection({
+  id,
+  title,
+  intro,
+  lines,
+  currency,
+  messages,
+}: {
+  id: string;
+  title: string;
+  intro?: string;
+  lines: CartPageLine[];
+  currency: string;
+  messages: LineMessages;
+}) {
+  if (lines.length === 0) return null;
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <h2 id={id} className="wide text-xl font-extrabold">
+        {title}
+      </h2>
+      {intro ? <p className="text-muted">{intro}</p> : null}
+      <ul className="divide-y divide-line overflow-hidden rounded-2xl border border-line bg-surface-raised">
+        {lines.map((line) => (
+          <CartLineItem
+            key={line.ticketTypeId}
+            line={line}
+            currency={currency}
+            message={messages.get(line.ticketTypeId)}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Single-day tickets. */
+export function CartTickets(props: { lines: CartPageLine[]; currency: string; messages: LineMessages }) {
+  return <LineSection id="cart-tickets" title="Tickets" {...props} />;
+}
+
+/** Multi-day passes: each carries its holder's name, needed before paying. */
+export function CartTicketsMulti(props: { lines: CartPageLine[]; currency: string; messages: LineMessages }) {
+  return (
+    <LineSection
+      id="cart-passes"
+      title="Multi-day passes"
+      intro="Each pass is for one person: enter their names and save before you pay."
+      {...props}
+    />
+  );
+}
+
+export type CartViewer = "visitor" | "unverified" | "member";
+
+/** Subtotal, total and the way to pay, which depends on who is looking. */
+export function CartPayment({
+  subtotal,
+  currency,
+  viewer,
+  payable,
+  idempotencyKey,
+  held,
+}: {
+  subtotal: number;
+  currency: string;
+  viewer: CartViewer;
+  payable: boolean;
+  idempotencyKey: string;
+  held: { expiresAt: string; secondsLeft: number; orderId: string } | null;
+}) {
+  const price = formatMoney(subtotal, currency);
+  return (
+    <section
+      aria-labelledby="cart-payment"
+      className="dark-band space-y-5 rounded-2xl bg-asphalt-950 p-6 text-white ring-1 ring-white/10 lg:sticky lg:top-24"
+    >
+      <h2 id="cart-payment" className="wide text-xl font-extrabold">
+        Order summary
+      </h2>
+      <dl className="space-y-2">
+        <div className="flex justify-between gap-4">
+          <dt>Subtotal</dt>
+          <dd className="tabular">{price}</dd>
+        </div>
+        <div className="flex justify-between gap-4 border-t border-white/15 pt-3 text-lg font-bold">
+          <dt>Total</dt>
+          <dd className="wide tabular text-2xl font-black">{price}</dd>
+        </div>
+      </dl>
+      {held ? (
+        <div className="space-y-2 rounded-xl bg-white/10 p-4">
+          <p>
+            <HoldCountdown expiresAt={held.expiresAt} secondsLeft={held.secondsLeft} />
+          </p>
+          {/* A form, not a link: with Stripe the way back to an open payment is looked up first. */}
+          <Form method="post">
+            <input type="hidden" name="orderId" value={held.orderId} />
+            <button
+              type="submit"
+              name="intent"
+              value="resume"
+              className="font-bold text-accent-strong underline underline-offset-2"
+            >
+              Continue to payment
+            </button>
+          </Form>
+        </div>
+      ) : null}
+      {viewer === "visitor" ? (
+        <Link
+          to="/login?redirectTo=/cart"
+          className="flex h-12 items-center justify-center rounded-full bg-accent font-bold text-on-accent hover:bg-accent-strong"
+        >
+          Sign in to pay
+        </Link>
+      ) : viewer === "unverified" ? (
+        <p className="rounded-xl bg-white/10 p-4">
+          Confirm your email address before paying: open the link we sent you, then come back to your cart.
+        </p>
+      ) : (
+        <Form method="post" className="space-y-3">
+          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+          {payable ? null : <p className="text-sm">Sort out the items marked in your cart before paying.</p>}
+          <button
+            type="submit"
+            name="intent"
+            value="pay"
+            disabled={!payable}
+            className="flex h-12 w-full items-center justify-center gap-2 rounded-full bg-accent font-bold text-on-accent hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60"
+          >
+            <Lock aria-hidden className="size-4" />
+            Pay {price}
+          </button>
+        </Form>
+      )}
+      <p className="text-sm opacity-80">Starting payment holds your tickets for a few minutes while you pay.</p>
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+import { randomBytes } from "node:crypto";
+import { Ticket } from "lucide-react";
+import { data, Link } from "react-router";
+import { findCart } from "~/features/cart/cart.server";
+import { cartAction } from "~/features/cart/cart-actions.server";
+import { heldOrder, loadCartPage } from "~/features/cart/cart-page.server";
+import { CartPayment, CartTickets, CartTicketsMulti, type CartViewer } from "~/features/cart/cart-parts";
+import { cartOwner } from "~/features/cart/cart-step.server";
+import { runtimeContext, userContext } from "~/server/context.server";
+import { Notice } from "~/ui/form";
+import type { Route } from "./+types/cart";
+
+const PRIVATE = { "Cache-Control": "private, no-store" };
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { db, env } = context.get(runtimeContext);
+  const user = context.get(userContext);
+  const owner = cartOwner(context, request);
+  const now = new Date();
+  const cartId = owner ? await findCart(db, owner) : null;
+  const [cart, held] = await Promise.all([
+    loadCartPage(db, { cartId, userId: user?.id, now }),
+    user ? heldOrder(db, user.id, now) : null,
+  ]);
+  const viewer: CartViewer = !user ? "visitor" : user.emailVerified ? "member" : "unverified";
+  return data(
+    {
+      ...cart,
+      currency: env.CURRENCY,
+      viewer,
+      // A fresh key per drawing of the page: pressing Pay twice on it makes one order.
+      idempotencyKey: randomBytes(18).toString("base64url"),
+      held: held
+        ? {
+            expiresAt: held.expiresAt.toISOString(),
+            secondsLeft: Math.round((held.expiresAt.getTime() - now.getTime()) / 1000),
+            orderId: held.id,
+          }
+        : null,
+    },
+    { headers: PRIVATE },
+  );
+}
+
+export function action({ request, context }: Route.ActionArgs) {
+  return cartAction({ request, context });
+}
+
+export const headers: Route.HeadersFunction = () => PRIVATE;
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
+  return [{ title: `Your cart · ${site}` }, { name: "robots", content: "noindex" }];
+};
+
+export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
+  const { lines, currency } = loaderData;
+  const problems = actionData?.problems ?? [];
+  const messages = new Map(
+    problems.flatMap((problem) => (problem.ticketTypeId ? [[problem.ticketTypeId, problem.message]] : [])),
+  );
+  const general = problems.filter(
+    (problem) => !problem.ticketTypeId || !lines.some((line) => line.ticketTypeId === problem.ticketTypeId),
+  );
+  return (
+    <main id="main" className="mx-auto max-w-[1200px] space-y-8 px-4 py-10 sm:px-6 md:py-14">
+      <h1 className="wide text-3xl font-black sm:text-4xl">Your cart</h1>
+      {general.length > 0 ? (
+        <Notice kind="error">
+          {general.map((problem) => (
+            <p key={problem.message}>{problem.message}</p>
+          ))}
+        </Notice>
+      ) : null}
+      {lines.length === 0 ? (
+        <div className="grid justify-items-center gap-4 rounded-2xl border border-dashed border-line bg-surface-raised px-6 py-16 text-center">
+          <Ticket aria-hidden className="size-10 text-accent-ink" />
+          <p className="text-xl font-bold">
+            Your cart is empty —{" "}
+            <Link to="/events" className="text-link underline underline-offset-4">
+              find an event
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <div className="grid gap-10 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
+          <div className="min-w-0 space-y-10">
+            <CartTickets lines={lines.filter((line) => !line.multiDay)} currency={currency} messages={messages} />
+            <CartTicketsMulti lines={lines.filter((line) => line.multiDay)} currency={currency} messages={messages} />
+          </div>
+          <CartPayment
+            subtotal={loaderData.subtotal}
+            currency={currency}
+            viewer={loaderData.viewer}
+            payable={loaderData.payable}
+            idempotencyKey={loaderData.idempotencyKey}
+            held={loaderData.held}
+          />
+        </div>
+      )}
+    </main>
+  );
+}
