@@ -1,4 +1,3 @@
-import { Receipt, Settings, Ticket, UserRound } from "lucide-react";
 import { useMatches, useRouteLoaderData } from "react-router";
 
 export type SiteSettings = {
@@ -43,11 +42,12 @@ export const publicAreas = [
 
 /**
  * The members' area, in the order its side navigation and the footer show them; later areas
- * (garage, tickets, orders) add their pages here.
+ * (garage, tickets, orders) add their pages here. The icons are the members' layout's own, so
+ * the public pages, whose footer lists these links too, do not load them.
  */
 export const memberAreas = [
-  { to: "/members", label: "My account", icon: UserRound, end: true },
-  { to: "/members/events", label: "My tickets", icon: Ticket },
-  { to: "/transactions", label: "Orders", icon: Receipt },
-  { to: "/settings", label: "Settings", icon: Settings },
+  { to: "/members", label: "My account", end: true },
+  { to: "/members/events", label: "My tickets" },
+  { to: "/transactions", label: "Orders" },
+  { to: "/settings", label: "Settings" },
 ] as const;

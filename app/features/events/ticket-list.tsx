@@ -63,6 +63,7 @@ function AddToCart({ ticket, problem }: { ticket: EventPageTicket; problem?: str
         </select>
       </label>
       <button
+        type="submit"
         name="ticketTypeId"
         value={ticket.id}
         aria-label={`Add to cart: ${ticket.name}`}

@@ -1,3 +1,4 @@
+import { type LucideIcon, Receipt, Settings, Ticket, UserRound } from "lucide-react";
 import { Outlet, redirect, useRouteError, useRouteLoaderData } from "react-router";
 import { requireUser } from "~/server/auth/session.server";
 import { DashboardShell } from "~/ui/dashboard";
@@ -6,7 +7,13 @@ import { memberAreas } from "~/ui/site";
 import type { Route } from "./+types/layout";
 
 const MEMBERS_TITLE = "Members";
-const nav = [...memberAreas];
+const icons: Record<(typeof memberAreas)[number]["to"], LucideIcon> = {
+  "/members": UserRound,
+  "/members/events": Ticket,
+  "/transactions": Receipt,
+  "/settings": Settings,
+};
+const nav = memberAreas.map((area) => ({ ...area, icon: icons[area.to] }));
 
 /**
  * The members' area is for signed-in members who have finished onboarding. As a route step the
