@@ -1,6 +1,8 @@
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { beforeAll, describe, expect, it } from "vitest";
+import { startCheckout } from "~/features/checkout/checkout.server";
+import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/test-stock";
 import type { Db } from "~/server/db/client.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import * as schema from "../../../db/schema";
@@ -431,4 +433,24 @@ it("refuses nothing it is given as a search and keeps at most the search limit",
     page: 1,
   });
   expect(list.events.map((event) => event.title)).toEqual(["Silverstone Summer Festival"]);
+});
+
+describe("places held by buyers who are paying", () => {
+  it("count as taken on the event page until the hold runs out", async () => {
+    const { db } = database();
+    const { eventId, typeIds } = await createTestEvent(db, {
+      title: "Held places meet",
+      types: [{ name: "Paddock pass", capacity: 10 }],
+    });
+    const [buyer] = await createBuyers(db, 1);
+    const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: typeIds[0]!, quantity: 4 }]);
+    const started = await startCheckout(db, checkoutFor(buyer!, cartId));
+    expect(started.ok).toBe(true);
+
+    const during = await getEventPage(db, eventId, NOW);
+    expect(during?.tickets[0]?.state).toMatchObject({ kind: "on_sale", remaining: 6 });
+    // Fifteen minutes later the hold has lapsed, and its places are free again.
+    const after = await getEventPage(db, eventId, new Date(NOW.getTime() + 16 * 60_000));
+    expect(after?.tickets[0]?.state).toMatchObject({ kind: "on_sale", remaining: 10 });
+  });
 });

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, lte, ne, or, type SQL, sql } from "drizzle-orm";
 import { renderMarkdown } from "~/features/content/markdown.server";
+import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import type { Db } from "~/server/db/client.server";
 import { type EventType, events, ticketTypes } from "../../../db/schema/events";
 import { eventDateLabels, formatEventInstant, formatLocalDay } from "./event-dates";
@@ -376,7 +377,7 @@ export async function getEventPage(db: Db, idOrSlug: string, now: Date) {
     .limit(1);
   if (!event) return null;
 
-  const types = await db
+  const listed = await db
     .select({
       id: ticketTypes.id,
       name: ticketTypes.name,
@@ -393,6 +394,13 @@ export async function getEventPage(db: Db, idOrSlug: string, now: Date) {
     .from(ticketTypes)
     .where(eq(ticketTypes.eventId, event.id))
     .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.createdAt), asc(ticketTypes.id));
+  // Places held by buyers who are paying count as taken (available = capacity − sold − holds).
+  const stock = await availabilityByTicketType(
+    db,
+    listed.map((type) => type.id),
+    now,
+  );
+  const types = listed.map((type) => ({ ...type, held: stock.get(type.id)?.held ?? 0 }));
 
   const zone = event.timeZone;
   const dates = eventDateLabels(event.startsAt, event.endsAt, zone);
