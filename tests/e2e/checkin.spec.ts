@@ -7,6 +7,10 @@ import { expect, test, visit } from "./fixtures";
 // The gate and refunds, driven by the demo organizer and admin. Sign-ins per address are rate
 // limited, so each signs in once per worker and the tests reuse the saved sessions. The paid
 // ticket comes from the test fixture, which buys it through the real cart, checkout and settlement.
+// The refund test compares the event's sold count before and after, so the tests here, which buy
+// tickets for the same event, run one after another.
+test.describe.configure({ mode: "serial" });
+
 const staff = {
   organizer: { email: "organizer@pitlane.test", password: "pitlane-organizer-demo" },
   admin: { email: "admin@pitlane.test", password: "pitlane-admin-demo" },
@@ -28,7 +32,7 @@ test.beforeAll(async ({ browser }) => {
   await saveSession(browser, "admin");
 });
 
-/** A member's freshly paid order of one Saturday day ticket for the demo Silverstone event. */
+/** A member's freshly paid order of one adult ticket for the demo Japanese Performance Day. */
 async function paidTicket(page: Page) {
   await visit(page, "/dev/fixtures/checkin-ticket?email=member@pitlane.test");
   return {
@@ -51,13 +55,13 @@ test.describe("organizer at the gate", () => {
   test("a typed code checks in once; the second time says when and by whom", async ({ page }) => {
     const ticket = await paidTicket(page);
     await visit(page, "/admin/check-in");
-    await page.getByRole("link", { name: /Silverstone Festival of Speed/ }).click();
+    await page.getByRole("link", { name: /Japanese Performance Day/ }).click();
     await expect(page).toHaveURL(new RegExp(`/admin/events/${ticket.eventId}/checkin$`));
     await expect(page.getByRole("heading", { name: "Check-in", level: 2 })).toBeVisible();
 
     await page.getByLabel("Ticket code").fill(ticket.code.toLowerCase());
     await page.getByRole("button", { name: "Check in" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Checked in:" })).toContainText("Saturday day ticket");
+    await expect(page.getByRole("status").filter({ hasText: "Checked in:" })).toContainText("Adult");
 
     await page.getByLabel("Ticket code").fill(ticket.code);
     await page.getByRole("button", { name: "Check in" }).click();
@@ -104,9 +108,9 @@ test.describe("admin refunds", () => {
     await page.getByRole("link", { name: new RegExp(ticket.orderNumber) }).click();
     await expect(page.getByRole("heading", { name: ticket.orderNumber })).toBeVisible();
 
-    const line = page.locator("form").filter({ hasText: "Saturday day ticket" });
+    const line = page.locator("form").filter({ hasText: "Adult" });
     await line.getByLabel("Tickets to refund").fill("1");
-    await line.getByLabel("Reason").fill("Cannot make the Saturday");
+    await line.getByLabel("Reason").fill("Cannot make it after all");
     await line.getByRole("button", { name: "Review refund" }).click();
     await expect(page.getByRole("alert").filter({ hasText: /Refund £/ })).toContainText("1 ticket of");
     await page.getByRole("button", { name: "Confirm refund" }).click();
@@ -120,6 +124,6 @@ test.describe("admin refunds", () => {
       "member@pitlane.test",
       new RegExp(`Refund for order ${ticket.orderNumber}`),
     );
-    expect(email.text).toContain("Cannot make the Saturday");
+    expect(email.text).toContain("Cannot make it after all");
   });
 });

@@ -6,12 +6,13 @@ import type { Db } from "~/server/db/client.server";
 import { events, tickets, ticketTypes, users } from "../../../db/schema";
 import { formatTicketCode } from "./ticket-codes.server";
 
-export const FIXTURE_EVENT_SLUG = "silverstone-festival-of-speed";
-export const FIXTURE_TICKET_TYPE = "Saturday day ticket";
+export const FIXTURE_EVENT_SLUG = "japanese-performance-day";
+export const FIXTURE_TICKET_TYPE = "Adult";
 
 /**
  * For end-to-end tests only (the fixture route exists with ENABLE_TEST_FIXTURES): a member's paid
- * order of one Saturday day ticket for the demo Silverstone event, made through the real cart,
+ * order of one adult ticket for the demo Japanese Performance Day (tickets no other test buys, so
+ * sold counts can be compared), made through the real cart,
  * checkout and settlement, so the gate and refunds are tested against a real ticket.
  */
 export async function paidTicketFor(db: Db, input: { email: string; currency: string; now: Date }) {

@@ -1,5 +1,6 @@
 import { LoaderCircle } from "lucide-react";
-import { data, Link, redirect } from "react-router";
+import { useEffect } from "react";
+import { data, Link, redirect, useNavigate } from "react-router";
 import { confirmReturn } from "~/features/checkout/return.server";
 import { formatMoney } from "~/features/money";
 import { formatOrderNumber } from "~/features/orders/order-number";
@@ -13,8 +14,9 @@ import type { Route } from "./+types/return";
 /**
  * Where the payment provider sends the buyer back (PRODUCT.md "/return"): on to /success once the
  * order is paid, back to the cart with the reason when it failed or was cancelled, and otherwise
- * "Confirming your payment…", looked at again every 2 seconds (a meta refresh, so it works
- * without JavaScript too).
+ * "Confirming your payment…", looked at again every 2 seconds: by the page's script, or without
+ * JavaScript by a refresh inside <noscript> (a timed refresh for everyone would take the page
+ * away from someone still reading it, WCAG 2.2.1).
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
@@ -48,9 +50,19 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 
 export default function Return({ loaderData }: Route.ComponentProps) {
   const { number, total, processing, paymentUrl, refreshUrl } = loaderData;
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (processing) return;
+    const timer = setInterval(() => navigate(refreshUrl, { replace: true, preventScrollReset: true }), 2000);
+    return () => clearInterval(timer);
+  }, [navigate, processing, refreshUrl]);
   return (
     <main id="main" className="dark-band relative isolate -mb-24 bg-asphalt-950 px-4 pt-16 pb-40 text-white sm:pt-24">
-      {processing ? null : <meta httpEquiv="refresh" content={`2; url=${refreshUrl}`} />}
+      {processing ? null : (
+        <noscript>
+          <meta httpEquiv="refresh" content={`2; url=${refreshUrl}`} />
+        </noscript>
+      )}
       <TrackArt className="absolute inset-0 -z-10 size-full opacity-40" />
       <div className="mx-auto max-w-lg text-center" role="status" aria-live="polite">
         {processing ? null : (
