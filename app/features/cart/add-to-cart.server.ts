@@ -1,5 +1,6 @@
-import { and, eq, ne, or } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { data, type RouterContextProvider } from "react-router";
+import { eventByIdOrSlug } from "~/features/events/catalogue.server";
 import { runtimeContext } from "~/server/context.server";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -9,18 +10,13 @@ import { addToCart } from "./cart-page.server";
 import { cartOwner } from "./cart-step.server";
 import { newVisitorCookie } from "./visitor-cookie.server";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The public event an Add to cart form was posted on, by slug or id; drafts are not found. */
 async function publicEvent(db: Db, idOrSlug: string) {
   if (!idOrSlug || idOrSlug.length > 200) return null;
-  const match = UUID.test(idOrSlug)
-    ? or(eq(events.slug, idOrSlug), eq(events.id, idOrSlug))
-    : eq(events.slug, idOrSlug);
   const [event] = await db
     .select({ id: events.id, slug: events.slug })
     .from(events)
-    .where(and(match, ne(events.status, "draft")));
+    .where(and(eventByIdOrSlug(idOrSlug), ne(events.status, "draft")));
   return event ?? null;
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isUuid } from "~/server/db/uuid";
 import type { EventType } from "../../../db/schema/events";
 import { currencySymbol, formatMoney, MAX_PRICE_MINOR, parseMoney } from "../money";
 import { eventDays, isValidTimeZone, parseLocalDateTime } from "./time-zones";
@@ -109,10 +110,9 @@ export const RESERVED_SLUGS = new Set([
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** /events/{id} takes an id or a slug: a slug shaped like an id would make the address ambiguous. */
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function isUsableSlug(slug: string) {
-  return SLUG_PATTERN.test(slug) && slug.length <= LIMITS.slug && !RESERVED_SLUGS.has(slug) && !UUID_SHAPE.test(slug);
+  return SLUG_PATTERN.test(slug) && slug.length <= LIMITS.slug && !RESERVED_SLUGS.has(slug) && !isUuid(slug);
 }
 
 // Characters PostgreSQL text cannot hold (NUL) or nobody types: refused rather than stored.
@@ -176,7 +176,7 @@ const slugField = z
   .max(LIMITS.slug, tooLong(LIMITS.slug))
   .regex(SLUG_PATTERN, "Use lowercase letters, numbers and single hyphens, like summer-meet-2027")
   .refine((slug) => !RESERVED_SLUGS.has(slug), "This word is used by the site's own pages: choose another")
-  .refine((slug) => !UUID_SHAPE.test(slug), "Choose words rather than an id")
+  .refine((slug) => !isUuid(slug), "Choose words rather than an id")
   .optional()
   .transform((value) => value || null);
 

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, inArray, lte, ne, or, type SQL, sql } from "dri
 import { renderMarkdown } from "~/features/content/markdown.server";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import type { Db } from "~/server/db/client.server";
+import { isUuid } from "~/server/db/uuid";
 import { type EventType, events, ticketTypes } from "../../../db/schema/events";
 import { eventDateLabels, formatEventInstant, formatLocalDay } from "./event-dates";
 import { eventSalesSummary, type SalesEvent, type SalesTicketType, ticketSalesState } from "./sales";
@@ -303,11 +304,12 @@ export async function nextHeadlineEvent(db: Db, now: Date): Promise<HeadlineEven
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** `/events/{id}` takes the id or the slug; only a well-formed uuid is compared with ids. */
-function byIdOrSlug(idOrSlug: string) {
-  return UUID.test(idOrSlug) ? eq(events.id, idOrSlug.toLowerCase()) : eq(events.slug, idOrSlug);
+/**
+ * `/events/{id}` takes the id or the slug; only a well-formed uuid is compared with ids (slugs
+ * never have that shape: the event forms refuse it).
+ */
+export function eventByIdOrSlug(idOrSlug: string) {
+  return isUuid(idOrSlug) ? eq(events.id, idOrSlug.toLowerCase()) : eq(events.slug, idOrSlug);
 }
 
 export type TicketState =
@@ -373,7 +375,7 @@ export async function getEventPage(db: Db, idOrSlug: string, now: Date) {
       updatedAt: events.updatedAt,
     })
     .from(events)
-    .where(and(byIdOrSlug(idOrSlug), isPublic))
+    .where(and(eventByIdOrSlug(idOrSlug), isPublic))
     .limit(1);
   if (!event) return null;
 
@@ -497,7 +499,7 @@ export async function calendarEvent(db: Db, idOrSlug: string) {
       updatedAt: events.updatedAt,
     })
     .from(events)
-    .where(and(byIdOrSlug(idOrSlug), isPublic))
+    .where(and(eventByIdOrSlug(idOrSlug), isPublic))
     .limit(1);
   return event ?? null;
 }

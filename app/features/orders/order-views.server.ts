@@ -12,6 +12,7 @@ import {
   ticketTypes,
   transactions,
 } from "../../../db/schema";
+import { isOrderId } from "./order-id";
 import { formatOrderNumber } from "./order-number";
 
 /**
@@ -32,13 +33,6 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   refunded: "Refunded",
   partly_refunded: "Partly refunded",
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** An order id from a URL: anything that is not a UUID is no order (and never reaches SQL). */
-export function isOrderId(value: string | null | undefined): value is string {
-  return typeof value === "string" && UUID.test(value);
-}
 
 export type TicketView = {
   id: string;
