@@ -453,4 +453,28 @@ describe("places held by buyers who are paying", () => {
     const after = await getEventPage(db, eventId, new Date(NOW.getTime() + 16 * 60_000));
     expect(after?.tickets[0]?.state).toMatchObject({ kind: "on_sale", remaining: 10 });
   });
+
+  it("make a fully held event's tile say Sold out while the holds last", async () => {
+    const { db } = database();
+    const { eventId, typeIds } = await createTestEvent(db, {
+      title: "Fully held meet",
+      types: [{ name: "Only pass", capacity: 3 }],
+    });
+    const [buyer] = await createBuyers(db, 1);
+    const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: typeIds[0]!, quantity: 3 }]);
+    expect((await startCheckout(db, checkoutFor(buyer!, cartId))).ok).toBe(true);
+
+    const tileAt = async (at: Date) => {
+      const list = await listEvents(db, {
+        now: at,
+        timeZone: "Europe/London",
+        when: "upcoming",
+        q: "Fully held",
+        page: 1,
+      });
+      return list.events.find((event) => event.id === eventId);
+    };
+    expect((await tileAt(NOW))?.badges.soldOut).toBe(true);
+    expect((await tileAt(new Date(NOW.getTime() + 16 * 60_000)))?.badges.soldOut).toBe(false);
+  });
 });

@@ -3,6 +3,7 @@ import { renderMarkdown } from "~/features/content/markdown.server";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";
+import { holds } from "../../../db/schema/commerce";
 import { type EventType, events, ticketTypes } from "../../../db/schema/events";
 import { eventDateLabels, formatEventInstant, formatLocalDay } from "./event-dates";
 import { eventSalesSummary, type SalesEvent, type SalesTicketType, ticketSalesState } from "./sales";
@@ -46,7 +47,7 @@ type TicketFacts = Omit<SalesTicketType, "salesStartAt" | "salesEndAt"> & {
   salesEndAt: string | null;
 };
 
-const tileColumns = {
+const tileColumns = (now: Date) => ({
   id: events.id,
   slug: events.slug,
   title: events.title,
@@ -71,9 +72,12 @@ const tileColumns = {
   tickets: sql<TicketFacts[]>`coalesce((
     select json_agg(json_build_object(
       'price', tt.price, 'capacity', tt.capacity, 'sold', tt.sold,
-      'salesStartAt', tt.sales_start_at, 'salesEndAt', tt.sales_end_at, 'hidden', tt.hidden))
+      'salesStartAt', tt.sales_start_at, 'salesEndAt', tt.sales_end_at, 'hidden', tt.hidden,
+      -- Places held by buyers who are paying count as taken, as on the event page.
+      'held', (select coalesce(sum(h.quantity), 0) from ${holds} h
+        where h.ticket_type_id = tt.id and h.status = 'active' and h.expires_at > ${now})))
     from ${ticketTypes} tt where tt.event_id = ${events}.id), '[]'::json)`,
-};
+});
 
 type TileRow = SalesEvent & {
   id: string;
@@ -229,7 +233,7 @@ export async function listEvents(db: Db, query: EventsListQuery): Promise<Events
     total === 0
       ? []
       : await db
-          .select(tileColumns)
+          .select(tileColumns(query.now))
           .from(events)
           .where(and(...filters))
           .orderBy(...(upcoming ? [asc(events.startsAt), asc(events.id)] : [desc(events.startsAt), desc(events.id)]))
@@ -251,7 +255,7 @@ export async function upcomingEvents(db: Db, options: { limit: number; now: Date
   const filters = [eq(events.status, "published"), gt(events.endsAt, options.now)];
   if (options.excludeId) filters.push(ne(events.id, options.excludeId));
   const rows = await db
-    .select(tileColumns)
+    .select(tileColumns(options.now))
     .from(events)
     .where(and(...filters))
     .orderBy(asc(events.startsAt), asc(events.id))
