@@ -42,6 +42,10 @@ const EnvSchema = z
     TWILIO_FROM: optional,
     STRIPE_SECRET_KEY: optional,
     STRIPE_WEBHOOK_SECRET: optional,
+    /** Another address for Stripe's API: stripe-mock, or a stand-in in the load and crash tests. */
+    STRIPE_API_URL: optional.pipe(
+      z.url({ message: "STRIPE_API_URL must be an absolute URL such as http://localhost:12111" }).optional(),
+    ),
     /** How long starting payment holds the places (PRODUCT.md: 15 minutes). */
     HOLD_MINUTES: z.coerce
       .number({ message: "HOLD_MINUTES must be a whole number of minutes" })

@@ -49,7 +49,7 @@ async function boot(options: { work?: boolean }): Promise<Runtime> {
     "./messages.server"
   );
   const { seedDemoContent } = await import("./seed/seed.server");
-  const { paymentJobs } = await import("./jobs/payment-jobs.server");
+  const { catchUpAfterStart, paymentJobs } = await import("./jobs/payment-jobs.server");
   const { orderEmailJob } = await import("../features/orders/order-email.server");
 
   const database = env.DATABASE_URL
@@ -88,5 +88,7 @@ async function boot(options: { work?: boolean }): Promise<Runtime> {
 
   const seedDemo = env.SEED_DEMO ?? database.engine === "pglite";
   await seedDemoContent(runtime.db, { demo: seedDemo, storage: storageFor(env) });
+  // In the background: a provider that is slow to answer must not hold up serving pages.
+  if (options.work !== false) void catchUpAfterStart(runtime);
   return runtime;
 }

@@ -63,9 +63,14 @@ export async function closeExpiredPayments(
 export async function reconcilePayments(
   db: Db,
   gateway: PaymentGateway,
-  input: { now: Date; limit?: number },
+  input: {
+    now: Date;
+    limit?: number;
+    /** Sessions younger than this are left alone (0 after a restart: any notification sent meanwhile is lost). */
+    afterMinutes?: number;
+  },
 ): Promise<SessionSweep> {
-  const startedBefore = new Date(input.now.getTime() - RECONCILE_AFTER_MINUTES * 60_000);
+  const startedBefore = new Date(input.now.getTime() - (input.afterMinutes ?? RECONCILE_AFTER_MINUTES) * 60_000);
   const due = await db
     .select({ id: orders.id, sessionId: orders.providerSessionId })
     .from(orders)

@@ -1,4 +1,4 @@
-import { and, eq, gte, isNull, lt } from "drizzle-orm";
+import { and, eq, gte, isNull, lte } from "drizzle-orm";
 import { formatMoney } from "~/features/money";
 import { qrPng } from "~/features/tickets/qr.server";
 import type { Db } from "~/server/db/client.server";
@@ -191,9 +191,10 @@ export async function enqueueOrderEmail(jobs: Pick<JobQueue, "enqueue">, orderId
 /**
  * Orders paid in the last two days whose confirmation has not gone out: a crash between a
  * settlement's commit and its follow-up would otherwise leave the buyer without their tickets.
- * Orders paid in the last two minutes are left to the settlement's own follow-up.
+ * Orders paid in the last two minutes are left to the settlement's own follow-up, unless
+ * `afterMinutes` says otherwise (0 after a restart, when no follow-up of this server is running).
  */
-export async function ordersAwaitingConfirmation(db: Db, now: Date) {
+export async function ordersAwaitingConfirmation(db: Db, now: Date, options: { afterMinutes?: number } = {}) {
   const rows = await db
     .select({ id: orders.id })
     .from(orders)
@@ -202,7 +203,7 @@ export async function ordersAwaitingConfirmation(db: Db, now: Date) {
       and(
         eq(orders.status, "paid"),
         gte(orders.paidAt, new Date(now.getTime() - 2 * 24 * 3600 * 1000)),
-        lt(orders.paidAt, new Date(now.getTime() - 2 * 60 * 1000)),
+        lte(orders.paidAt, new Date(now.getTime() - (options.afterMinutes ?? 2) * 60 * 1000)),
         isNull(orderEmails.orderId),
       ),
     )

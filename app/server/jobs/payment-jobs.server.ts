@@ -79,6 +79,29 @@ export const sendRefundsJob = defineJob<object>({
 
 export const paymentJobs = [expireHoldsJob, reconcilePaymentsJob, sendRefundsJob];
 
+/**
+ * Run once when a server starts: a server that was stopped or killed may have missed payment
+ * notifications (Stripe retries them, but only after a growing delay) and left paid orders
+ * unconfirmed, so every pending payment session is checked with the provider now rather than at
+ * the next sweep, and every paid order still without its confirmation is queued. Everything it
+ * does is idempotent, so servers starting together, or racing a notification, change nothing.
+ * It never throws: the scheduled sweeps try again.
+ */
+export async function catchUpAfterStart(runtime: Pick<Runtime, "db" | "jobs" | "env" | "payments">) {
+  const log = getLog();
+  try {
+    const now = new Date();
+    const sweep = await reconcilePayments(runtime.db, runtime.payments, { now, afterMinutes: 0 });
+    await followUpPayments(runtime, sweep.followUps);
+    const unconfirmed = await ordersAwaitingConfirmation(runtime.db, now, { afterMinutes: 0 });
+    for (const orderId of unconfirmed) await enqueueOrderEmail(runtime.jobs, orderId);
+    logSweep("catch-up after start", sweep);
+    if (unconfirmed.length > 0) log.info({ orders: unconfirmed.length }, "order confirmations queued after start");
+  } catch (error) {
+    log.warn({ err: error }, "payments could not be checked after start; the scheduled sweep will");
+  }
+}
+
 /** Asks for the pending refunds to be sent now (staff refunds call this after recording theirs). */
 export async function queueRefunds(jobs: JobQueue) {
   await jobs.enqueue(sendRefundsJob, {});

@@ -88,10 +88,14 @@ export class PermanentPaymentError extends Error {
 }
 
 export function paymentGatewayFor(
-  env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET" | "SITE_URL">,
+  env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_API_URL" | "SITE_URL">,
 ): PaymentGateway {
   if (env.STRIPE_SECRET_KEY) {
-    return stripeGateway({ secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null });
+    return stripeGateway({
+      secretKey: env.STRIPE_SECRET_KEY,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
+      apiUrl: env.STRIPE_API_URL ?? null,
+    });
   }
   return testGateway({ siteUrl: env.SITE_URL });
 }

@@ -26,10 +26,14 @@ export const CHECKOUT_SESSION_EVENTS = [
 export function stripeGateway(options: {
   secretKey: string;
   webhookSecret: string | null;
+  /** Stripe's API at another address (STRIPE_API_URL); null for Stripe itself. */
+  apiUrl?: string | null;
   /** Tests pass a client that never reaches the network. */
   client?: Stripe;
 }): PaymentGateway {
-  const stripe = options.client ?? new Stripe(options.secretKey, { maxNetworkRetries: 2, timeout: 20_000 });
+  const stripe =
+    options.client ??
+    new Stripe(options.secretKey, { maxNetworkRetries: 2, timeout: 20_000, ...apiAddress(options.apiUrl) });
 
   return {
     provider: "stripe",
@@ -117,6 +121,13 @@ export function stripeGateway(options: {
       return notificationOf(event);
     },
   };
+}
+
+function apiAddress(apiUrl: string | null | undefined) {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === "http:" ? ("http" as const) : ("https" as const);
+  return { host: url.hostname, port: url.port || (protocol === "http" ? 80 : 443), protocol };
 }
 
 function notificationOf(event: Stripe.Event): PaymentNotification {

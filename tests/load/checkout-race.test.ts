@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabasePerFile } from "~/server/db/test-database";
+import { raceForLastPlaces } from "./checkout-race";
+import { LOAD_WEBHOOK_SECRET, startCluster } from "./cluster";
+import { type FakeStripe, startFakeStripe } from "./fake-stripe";
+
+/**
+ * Proof under load, over HTTP: two app server processes from the production build on one
+ * PostgreSQL database, 500 members pressing Pay at once for the last 100 places, and every
+ * payment notification delivered five times in shuffled order to either server. PostgreSQL
+ * only (the embedded database belongs to one process): runs when DATABASE_URL is set, as in
+ * `.ci/run`. `node bench/checkout.mjs` runs the same race and prints its figures.
+ */
+describe.skipIf(!process.env.DATABASE_URL)(
+  "checkout across two servers (PostgreSQL only)",
+  { timeout: 300_000 },
+  () => {
+    const database = freshDatabasePerFile();
+    let stripe: FakeStripe;
+    let cluster: Awaited<ReturnType<typeof startCluster>>;
+
+    beforeAll(async () => {
+      stripe = await startFakeStripe({ webhookSecret: LOAD_WEBHOOK_SECRET });
+      cluster = await startCluster({ databaseUrl: database().url!, instances: 2, stripe });
+    }, 300_000);
+    afterAll(async () => {
+      await cluster?.stop();
+      await stripe?.close();
+    });
+
+    it("sells exactly the last 100 places to 500 buyers, settles each payment once and sends one email each", async () => {
+      const report = await raceForLastPlaces({
+        db: database().db,
+        pool: database().pool!,
+        servers: cluster.servers,
+        stripe,
+        buyers: 500,
+        places: 100,
+        replays: 5,
+      });
+      const why = `${JSON.stringify(report, null, 2)}\n${cluster.servers.map((server) => server.output()).join("\n")}`;
+      expect(report.serverErrors, why).toBe(0);
+      expect(report.otherAnswers, why).toEqual({});
+      expect(report.held, why).toBe(100);
+      expect(report.refusedNamingItem, why).toBe(400);
+      expect(report.sold, why).toBe(100);
+      expect(report.oversold, why).toBe(0);
+      expect(report.tickets, why).toBe(100);
+      expect(report.paidOrders, why).toBe(100);
+      expect(report.chargesRecorded, why).toBe(100);
+      expect(report.webhookDeliveries, why).toBe(500);
+      expect(report.webhookAnswers, why).toEqual({ 200: 500 });
+      expect(report.confirmationEmails, why).toBe(100);
+      expect(report.buyersWithMoreThanOneEmail, why).toBe(0);
+    });
+  },
+);

@@ -1,0 +1,195 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
+
+/**
+ * A stand-in for the part of Stripe's API the site uses (Checkout Sessions and refunds), served
+ * over HTTP so real app servers can be pointed at it with STRIPE_API_URL, and a sender of signed
+ * webhook notifications. The test plays the buyer (`pay`) and Stripe's delivery (`deliver`).
+ * Requests with a repeated Idempotency-Key get the first answer, as Stripe's do.
+ */
+
+type Session = {
+  id: string;
+  object: "checkout.session";
+  status: "open" | "complete" | "expired";
+  payment_status: "unpaid" | "paid";
+  payment_intent: string | null;
+  amount_total: number;
+  currency: string;
+  client_reference_id: string | null;
+  metadata: Record<string, string>;
+  customer_email: string | null;
+  expires_at: number;
+  url: string | null;
+  success_url: string;
+  cancel_url: string;
+};
+
+export type WebhookDelivery = { eventId: string; target: string; status: number | "unreachable" };
+
+export async function startFakeStripe(options: { webhookSecret: string }) {
+  const sessions = new Map<string, Session>();
+  const answered = new Map<string, { status: number; body: unknown }>();
+  const refunds: { id: string; payment_intent: string; amount: number }[] = [];
+  const deliveries: WebhookDelivery[] = [];
+  const signer = new Stripe("sk_test_fake_signer");
+  const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
+
+  const server: Server = createServer(async (req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    };
+    try {
+      const form = new URLSearchParams(await bodyOf(req));
+      const key = req.headers["idempotency-key"];
+      const replay = typeof key === "string" ? answered.get(`${req.method} ${req.url} ${key}`) : undefined;
+      if (replay) return send(replay.status, replay.body);
+      const answer = route(req.method ?? "GET", new URL(req.url ?? "/", "http://stripe.local").pathname, form);
+      if (typeof key === "string") answered.set(`${req.method} ${req.url} ${key}`, answer);
+      send(answer.status, answer.body);
+    } catch (error) {
+      send(500, { error: { type: "api_error", message: String(error) } });
+    }
+  });
+
+  function route(method: string, path: string, form: URLSearchParams): { status: number; body: unknown } {
+    if (method === "POST" && path === "/v1/checkout/sessions") return { status: 200, body: createSession(form) };
+    const sessionPath = path.match(/^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/);
+    if (sessionPath) {
+      const session = sessions.get(sessionPath[1]!);
+      if (!session) return invalid(`No such checkout.session: '${sessionPath[1]}'`, 404);
+      if (method === "GET") return { status: 200, body: session };
+      if (method === "POST" && sessionPath[2]) {
+        if (session.status !== "open")
+          return invalid(`Only open sessions can be expired (this one is ${session.status})`);
+        session.status = "expired";
+        session.url = null;
+        return { status: 200, body: session };
+      }
+    }
+    if (method === "POST" && path === "/v1/refunds") {
+      const refund = {
+        id: id("re"),
+        object: "refund",
+        payment_intent: form.get("payment_intent") ?? "",
+        amount: Number(form.get("amount")),
+        status: "succeeded",
+      };
+      refunds.push(refund);
+      return { status: 200, body: refund };
+    }
+    return invalid(`Unrecognized request URL (${method}: ${path})`, 404);
+  }
+
+  function createSession(form: URLSearchParams): Session {
+    let amount = 0;
+    for (let line = 0; form.has(`line_items[${line}][quantity]`); line++) {
+      amount +=
+        Number(form.get(`line_items[${line}][quantity]`)) *
+        Number(form.get(`line_items[${line}][price_data][unit_amount]`));
+    }
+    const metadata: Record<string, string> = {};
+    for (const [name, value] of form) {
+      const field = name.match(/^metadata\[(.+)\]$/);
+      if (field) metadata[field[1]!] = value;
+    }
+    const session: Session = {
+      id: id("cs_test"),
+      object: "checkout.session",
+      status: "open",
+      payment_status: "unpaid",
+      payment_intent: null,
+      amount_total: amount,
+      currency: form.get("line_items[0][price_data][currency]") ?? "gbp",
+      client_reference_id: form.get("client_reference_id"),
+      metadata,
+      customer_email: form.get("customer_email"),
+      expires_at: Number(form.get("expires_at")),
+      url: null,
+      success_url: form.get("success_url") ?? "",
+      cancel_url: form.get("cancel_url") ?? "",
+    };
+    session.url = `${baseUrl}/pay/${session.id}`;
+    sessions.set(session.id, session);
+    return session;
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  /** A signed notification about a session, as Stripe would post it. */
+  function notification(type: string, session: Session) {
+    const payload = JSON.stringify({
+      id: id("evt"),
+      object: "event",
+      api_version: "2026-10-28.clover",
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      type,
+      data: { object: session },
+    });
+    return { eventId: (JSON.parse(payload) as { id: string }).id, payload };
+  }
+
+  return {
+    url: baseUrl,
+    sessions,
+    refunds,
+    deliveries,
+    /** The session a redirect to the fake's payment page names. */
+    sessionOfRedirect(location: string) {
+      const sessionId = location.match(/\/pay\/(cs_test_[0-9a-f]+)$/)?.[1];
+      return sessionId ? (sessions.get(sessionId) ?? null) : null;
+    },
+    /** The buyer pays: the session completes, paid. Returns the `checkout.session.completed` notification. */
+    pay(sessionId: string) {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`No session ${sessionId}`);
+      if (session.status !== "open") throw new Error(`Session ${sessionId} is ${session.status}`);
+      session.status = "complete";
+      session.payment_status = "paid";
+      session.payment_intent = id("pi");
+      session.url = null;
+      return notification("checkout.session.completed", structuredClone(session));
+    },
+    /** Posts a notification to a server's webhook, signed with the shared secret. */
+    async deliver(target: string, event: { eventId: string; payload: string }, init: { signature?: string } = {}) {
+      const signature =
+        init.signature ??
+        signer.webhooks.generateTestHeaderString({ payload: event.payload, secret: options.webhookSecret });
+      let status: number | "unreachable";
+      try {
+        const response = await fetch(new URL("/api/webhooks/stripe", target), {
+          method: "POST",
+          headers: { "content-type": "application/json", "stripe-signature": signature },
+          body: event.payload,
+        });
+        await response.arrayBuffer();
+        status = response.status;
+      } catch {
+        status = "unreachable";
+      }
+      deliveries.push({ eventId: event.eventId, target, status });
+      return status;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
+
+function invalid(message: string, status = 400) {
+  return { status, body: { error: { type: "invalid_request_error", message } } };
+}
+
+async function bodyOf(req: IncomingMessage) {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
