@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,11 +18,27 @@ const root = path.resolve(import.meta.dirname, "../..");
 export const LOAD_AUTH_SECRET = `load-test-secret-${"x".repeat(32)}`;
 export const LOAD_WEBHOOK_SECRET = "whsec_load_test_secret";
 
-/** Builds the site when build/ is missing or older than the sources, as `npm start` does. */
-export function ensureBuild() {
-  if (buildState() === "fresh") return;
-  const result = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) throw new Error("The production build failed");
+/**
+ * Builds the site when build/ is missing or older than the sources, as `npm start` does. Test
+ * files run in parallel: one builds while the others wait for it.
+ */
+export async function ensureBuild() {
+  const lock = path.join(root, ".build-lock");
+  for (;;) {
+    if (buildState() === "fresh") return;
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    const result = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
+    if (result.status !== 0) throw new Error("The production build failed");
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export type AppServer = {
@@ -41,7 +57,7 @@ export async function startCluster(options: {
   stripe: FakeStripe;
   poolSize?: number;
 }) {
-  ensureBuild();
+  await ensureBuild();
   const dataDir = mkdtempSync(path.join(tmpdir(), "pitlane-load-"));
   const servers: AppServer[] = [];
   for (let index = 0; index < options.instances; index++) {
