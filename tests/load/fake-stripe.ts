@@ -124,7 +124,7 @@ export async function startFakeStripe(options: { webhookSecret: string }) {
     const payload = JSON.stringify({
       id: id("evt"),
       object: "event",
-      api_version: "2026-10-28.clover",
+      api_version: "2026-10-28.endive",
       created: Math.floor(Date.now() / 1000),
       livemode: false,
       type,
