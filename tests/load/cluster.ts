@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -30,6 +30,10 @@ export async function ensureBuild() {
       mkdirSync(lock);
       break;
     } catch {
+      // Left by a build that was interrupted: no build takes ten minutes.
+      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 600_000) {
+        rmSync(lock, { recursive: true, force: true });
+      }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }

@@ -73,8 +73,9 @@ describe.skipIf(!process.env.DATABASE_URL)(
 
       // Back up: the server checks every pending payment with Stripe as it starts.
       await server!.start();
-      await until("every order to be settled after the restart", async () =>
-        (await count("select count(*) as n from orders where status = 'paid'")) === 20 ? true : false,
+      await until(
+        "every order to be settled after the restart",
+        async () => (await count("select count(*) as n from orders where status = 'paid'")) === 20,
       );
       // Stripe retries every notification it could not deliver; each is answered and changes nothing.
       const retried = await Promise.all(notifications.map((notification) => stripe.deliver(server!.url, notification)));

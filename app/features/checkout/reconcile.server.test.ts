@@ -80,6 +80,16 @@ describe("reconcilePayments", () => {
     expect((await orderState(db, order.id)).ledger).toHaveLength(1);
   });
 
+  it("after a restart, checks even a session started a moment ago", async () => {
+    const { db } = database();
+    const { order, session } = await atProvider();
+    sandbox.pay(session.id);
+    // A starting server cannot know whether a notification reached it while it was down.
+    const sweep = await reconcilePayments(db, sandbox.gateway, { now: at(0), afterMinutes: 0 });
+    expect(sweep).toMatchObject({ settled: 1, followUps: { settledOrderIds: [order.id] } });
+    expect((await orderState(db, order.id)).status).toBe("paid");
+  });
+
   it("expires an order whose session closed unpaid, and leaves open ones alone", async () => {
     const { db } = database();
     const closed = await atProvider();

@@ -156,6 +156,10 @@ describe("ordersAwaitingConfirmation", () => {
     const paidAt = row!.paidAt!;
     // Just paid: the settlement's own follow-up is still on its way.
     expect(await ordersAwaitingConfirmation(db, new Date(paidAt.getTime() + 30_000))).not.toContain(order.id);
+    // Unless the server has just started: then no follow-up of its own is on its way.
+    expect(await ordersAwaitingConfirmation(db, new Date(paidAt.getTime() + 30_000), { afterMinutes: 0 })).toContain(
+      order.id,
+    );
     // Ten minutes later with no email: the sweep picks it up.
     const later = new Date(paidAt.getTime() + 10 * 60_000);
     expect(await ordersAwaitingConfirmation(db, later)).toContain(order.id);
