@@ -125,6 +125,11 @@ export const orders = pgTable(
     paidAt: timestamp("paid_at", { withTimezone: true }),
     /** Why the order was cancelled, expired unpaid, or could not be honoured. */
     failureReason: text("failure_reason"),
+    /**
+     * Set when the hold ended while a bank payment (a debit that confirms days later) was on its
+     * way: until then the reconciliation job keeps asking the provider whether it arrived.
+     */
+    bankPaymentDueBy: timestamp("bank_payment_due_by", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -137,6 +142,7 @@ export const orders = pgTable(
     index("orders_user_idx").on(table.userId, table.createdAt),
     index("orders_pending_expiry_idx").on(table.holdExpiresAt).where(sql`${table.status} = 'pending'`),
     index("orders_status_idx").on(table.status, table.createdAt),
+    index("orders_bank_payment_due_idx").on(table.bankPaymentDueBy).where(sql`${table.bankPaymentDueBy} is not null`),
     check("orders_amounts_non_negative", sql`${table.subtotal} >= 0 and ${table.shipping} >= 0`),
     check("orders_total_adds_up", sql`${table.total} = ${table.subtotal} + ${table.shipping}`),
   ],

@@ -68,5 +68,7 @@ export async function applyPaymentState(
 /** The provider says the payment failed (a bank debit bounced): the order is cancelled and its places go back. */
 export async function failPayment(db: Db, input: { orderId: string; now: Date }): Promise<AppliedPaymentState> {
   const cancelled = await cancelOrder(db, { orderId: input.orderId, reason: PAYMENT_FAILED_REASON, now: input.now });
+  // An order that had already expired while the debit was on its way: nothing more to wait for.
+  await db.update(orders).set({ bankPaymentDueBy: null }).where(eq(orders.id, input.orderId));
   return { outcome: { kind: cancelled.kind === "cancelled" ? "cancelled" : "unchanged" }, followUps: NO_FOLLOW_UPS };
 }

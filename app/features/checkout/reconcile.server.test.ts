@@ -1,9 +1,12 @@
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { settleOrder } from "~/features/orders/settle.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { sandboxGateway } from "~/server/payments/sandbox-provider";
+import { orders } from "../../../db/schema";
 import { expireHolds, HOLD_EXPIRED_REASON } from "./holds.server";
 import { BUYER_CANCELLED_REASON } from "./payment-state.server";
-import { closeExpiredPayments, reconcilePayments } from "./reconcile.server";
+import { BANK_PAYMENT_WAIT_DAYS, closeExpiredPayments, reconcilePayments } from "./reconcile.server";
 import { confirmReturn } from "./return.server";
 import { startOrderPayment } from "./start-payment.server";
 import { at, buyPlaces, orderState, pendingOrder, soldOf } from "./test-payments";
@@ -173,6 +176,79 @@ describe("closeExpiredPayments (the expire-holds job)", () => {
         { kind: "refund", status: "pending" },
       ],
     });
+  });
+});
+
+describe("a bank payment on its way when the hold ends", () => {
+  const dueBy = async (orderId: string) => {
+    const [row] = await database()
+      .db.select({ dueBy: orders.bankPaymentDueBy })
+      .from(orders)
+      .where(eq(orders.id, orderId));
+    return row!.dueBy;
+  };
+  const checkedIds = (sweep: { checked: number }) => sweep.checked;
+
+  it("is asked about until it arrives, then settled under the late-payment rules", async () => {
+    const { db } = database();
+    const { order, session } = await atProvider({ capacity: 10 });
+    sandbox.pay(session.id, { bank: true });
+    await closeExpiredPayments(db, sandbox.gateway, { now: at(15) });
+    expect(await orderState(db, order.id)).toMatchObject({ status: "expired", holds: ["released"] });
+    expect(await dueBy(order.id)).toEqual(new Date(at(15).getTime() + BANK_PAYMENT_WAIT_DAYS * 86_400_000));
+
+    // Days later the debit is still on its way: nothing changes, and the order is asked about again.
+    sandbox.calls.length = 0;
+    await reconcilePayments(db, sandbox.gateway, { now: at(3 * 24 * 60) });
+    expect(sandbox.calls).toContain("retrievePayment");
+    expect((await orderState(db, order.id)).status).toBe("expired");
+
+    // It arrives, and its notification is lost: the sweep finds it and the places are still free.
+    sandbox.settleBank(session.id);
+    const sweep = await reconcilePayments(db, sandbox.gateway, { now: at(4 * 24 * 60) });
+    expect(sweep.followUps.settledOrderIds).toContain(order.id);
+    expect(await orderState(db, order.id)).toMatchObject({ status: "paid", tickets: 2 });
+    expect(await dueBy(order.id)).toBeNull();
+  });
+
+  it("is refunded when it arrives after its places were sold to others", async () => {
+    const { db } = database();
+    const { order, session, ticketTypeId } = await atProvider({ capacity: 2, quantity: 2 });
+    sandbox.pay(session.id, { bank: true });
+    await closeExpiredPayments(db, sandbox.gateway, { now: at(15) });
+    const other = await buyPlaces(db, ticketTypeId, 2, at(20));
+    await settleOrder(db, {
+      orderId: other.id,
+      provider: "test",
+      paymentReference: `other-${other.id}`,
+      amount: other.total,
+      now: at(21),
+    });
+    sandbox.settleBank(session.id);
+
+    const sweep = await reconcilePayments(db, sandbox.gateway, { now: at(2 * 24 * 60) });
+    expect(sweep.followUps.refundsDue).toBe(true);
+    expect(await orderState(db, order.id)).toMatchObject({
+      status: "expired",
+      tickets: 0,
+      ledger: [
+        { kind: "charge", status: "succeeded" },
+        { kind: "refund", status: "pending" },
+      ],
+    });
+    expect(await dueBy(order.id)).toBeNull();
+  });
+
+  it("is no longer asked about once the wait is over", async () => {
+    const { db } = database();
+    const { order, session } = await atProvider();
+    sandbox.pay(session.id, { bank: true });
+    await closeExpiredPayments(db, sandbox.gateway, { now: at(15) });
+    sandbox.calls.length = 0;
+    const late = at(15 + BANK_PAYMENT_WAIT_DAYS * 24 * 60 + 1);
+    const sweep = await reconcilePayments(db, sandbox.gateway, { now: late });
+    expect(checkedIds(sweep)).toBe(0);
+    expect((await orderState(db, order.id)).status).toBe("expired");
   });
 });
 

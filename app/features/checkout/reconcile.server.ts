@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, lte } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, lte, or } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import type { PaymentGateway, PaymentState } from "~/server/payments/payments.server";
 import { orders } from "../../../db/schema";
@@ -7,6 +7,12 @@ import { applyPaymentState } from "./payment-state.server";
 
 /** A payment session younger than this is left alone: its buyer may be paying right now. */
 export const RECONCILE_AFTER_MINUTES = 2;
+
+/**
+ * How long a bank payment that was still on its way when its hold ended is waited for (Bacs and
+ * SEPA debits confirm within days; a failure can take longer to be reported).
+ */
+export const BANK_PAYMENT_WAIT_DAYS = 14;
 
 export type SessionSweep = {
   /** Orders looked at. */
@@ -18,7 +24,7 @@ export type SessionSweep = {
   followUps: PaymentFollowUps;
 };
 
-type DueOrder = { id: string; sessionId: string };
+type DueOrder = { id: string; sessionId: string; awaitingBank: boolean };
 
 /**
  * Closes the payment sessions of pending orders whose hold has run out (the expire-holds job).
@@ -46,12 +52,28 @@ export async function closeExpiredPayments(
     )
     .orderBy(asc(orders.holdExpiresAt))
     .limit(input.limit ?? 200);
-  return sweep(db, gateway, due as DueOrder[], input.now, async (sessionId) => {
-    const state = await gateway.expirePayment(sessionId);
-    // Closed, or finished by a bank payment still on its way: either way the hold is over. A bank
-    // payment that succeeds later is settled by its own notification, under the late rules.
-    return state.status === "paid" ? state : { ...state, status: "expired" };
-  });
+  const bankPayments: string[] = [];
+  const result = await sweep(
+    db,
+    gateway,
+    due.map((order) => ({ ...order, awaitingBank: false }) as DueOrder),
+    input.now,
+    async (order) => {
+      const state = await gateway.expirePayment(order.sessionId);
+      if (state.status === "unpaid") bankPayments.push(order.id);
+      // Closed, or finished by a bank payment still on its way: either way the hold is over. A
+      // bank payment that succeeds later is settled by its own notification, under the late
+      // rules; should that notification be lost, reconcilePayments keeps asking until it is due.
+      return state.status === "paid" ? state : { ...state, status: "expired" };
+    },
+  );
+  if (bankPayments.length > 0) {
+    await db
+      .update(orders)
+      .set({ bankPaymentDueBy: new Date(input.now.getTime() + BANK_PAYMENT_WAIT_DAYS * 86_400_000) })
+      .where(and(inArray(orders.id, bankPayments), eq(orders.status, "expired")));
+  }
+  return result;
 }
 
 /**
@@ -72,19 +94,28 @@ export async function reconcilePayments(
 ): Promise<SessionSweep> {
   const startedBefore = new Date(input.now.getTime() - (input.afterMinutes ?? RECONCILE_AFTER_MINUTES) * 60_000);
   const due = await db
-    .select({ id: orders.id, sessionId: orders.providerSessionId })
+    .select({ id: orders.id, sessionId: orders.providerSessionId, status: orders.status })
     .from(orders)
     .where(
       and(
-        eq(orders.status, "pending"),
         eq(orders.provider, gateway.provider),
         isNotNull(orders.providerSessionId),
-        lte(orders.createdAt, startedBefore),
+        or(
+          and(eq(orders.status, "pending"), lte(orders.createdAt, startedBefore)),
+          // A bank payment still on its way when the hold ended, whose news has not come yet.
+          and(eq(orders.status, "expired"), gt(orders.bankPaymentDueBy, input.now)),
+        ),
       ),
     )
     .orderBy(asc(orders.createdAt))
     .limit(input.limit ?? 200);
-  return sweep(db, gateway, due as DueOrder[], input.now, (sessionId) => gateway.retrievePayment(sessionId));
+  return sweep(
+    db,
+    gateway,
+    due.map(({ id, sessionId, status }) => ({ id, sessionId: sessionId!, awaitingBank: status === "expired" })),
+    input.now,
+    (order) => gateway.retrievePayment(order.sessionId),
+  );
 }
 
 /** One provider call per order, one after another: a provider's rate limit is never a reason to fail. */
@@ -93,16 +124,23 @@ async function sweep(
   gateway: PaymentGateway,
   due: DueOrder[],
   now: Date,
-  ask: (sessionId: string) => Promise<PaymentState>,
+  ask: (order: DueOrder) => Promise<PaymentState>,
 ): Promise<SessionSweep> {
   const result: SessionSweep = { checked: due.length, settled: 0, expired: 0, errors: [], followUps: NO_FOLLOW_UPS };
   for (const order of due) {
     let state: PaymentState;
     try {
-      state = await ask(order.sessionId);
+      state = await ask(order);
     } catch (error) {
       result.errors.push({ orderId: order.id, error });
       continue;
+    }
+    if (order.awaitingBank) {
+      // Still on its way: ask again next time. Arrived: settled under the late-payment rules
+      // (honoured while places remain, otherwise refunded). Either way, or closed: no more asking.
+      if (state.status === "unpaid" || state.status === "open") continue;
+      await db.update(orders).set({ bankPaymentDueBy: null }).where(eq(orders.id, order.id));
+      if (state.status !== "paid") continue;
     }
     const applied = await applyPaymentState(db, { orderId: order.id, provider: gateway.provider, state, now });
     if (applied.outcome.kind === "settlement" && applied.outcome.settlement.kind === "settled") result.settled++;

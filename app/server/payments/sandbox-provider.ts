@@ -109,6 +109,13 @@ export function sandboxGateway() {
       if (options.amount !== undefined) session.amount = options.amount;
       return stateOf(session);
     },
+    /** A bank payment left unpaid by `pay(…, { bank: true })` arrives. */
+    settleBank(sessionId: string) {
+      const session = find(sessionId);
+      if (session.status !== "unpaid") throw new Error(`Session ${sessionId} is ${session.status}`);
+      session.status = "paid";
+      return stateOf(session);
+    },
     /** The provider's own timeout. */
     expire(sessionId: string) {
       find(sessionId).status = "expired";

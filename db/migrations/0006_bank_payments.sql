@@ -1,0 +1,2 @@
+ALTER TABLE "orders" ADD COLUMN "bank_payment_due_by" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "orders_bank_payment_due_idx" ON "orders" USING btree ("bank_payment_due_by") WHERE "orders"."bank_payment_due_by" is not null;
