@@ -1,7 +1,10 @@
+import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBuyers, createTestEvent } from "~/features/checkout/test-stock";
 import { freshDatabasePerFile } from "~/server/db/test-database";
+import { cartItems, carts, sessions } from "../../db/schema";
 import { raceForLastPlaces } from "./checkout-race";
-import { LOAD_WEBHOOK_SECRET, startCluster } from "./cluster";
+import { LOAD_WEBHOOK_SECRET, pressPay, sessionRow, startCluster } from "./cluster";
 import { type FakeStripe, startFakeStripe } from "./fake-stripe";
 
 /**
@@ -52,6 +55,41 @@ describe.skipIf(!process.env.DATABASE_URL)(
       expect(report.webhookAnswers, why).toEqual({ 200: 500 });
       expect(report.confirmationEmails, why).toBe(100);
       expect(report.buyersWithMoreThanOneEmail, why).toBe(0);
+    });
+
+    it("refuses a payment notification that is not signed with the endpoint's secret", async () => {
+      const { db } = database();
+      const event = await createTestEvent(db, {
+        title: "Forgery Sprint",
+        startsAt: new Date(Date.now() + 10 * 86_400_000),
+        endsAt: new Date(Date.now() + 10 * 86_400_000 + 3_600_000),
+        types: [{ name: "Pit lane walk", capacity: 10 }],
+      });
+      const [buyer] = (await createBuyers(db, 1)).map((member) => ({ ...member, ...sessionRow(member.id) }));
+      await db.insert(sessions).values(buyer!.row);
+      const [cart] = await db.insert(carts).values({ userId: buyer!.id }).returning({ id: carts.id });
+      await db
+        .insert(cartItems)
+        .values({ cartId: cart!.id, kind: "ticket", ticketTypeId: event.typeIds[0]!, quantity: 1 });
+      const [server] = cluster.servers;
+      const answer = await pressPay(server!, buyer!.cookie);
+      const session = stripe.sessionOfRedirect(answer.location ?? "");
+      expect(session).not.toBeNull();
+      const notification = stripe.pay(session!.id);
+      const orderStatus = async () =>
+        (await database().pool!.query<{ status: string }>("select status from orders where user_id = $1", [buyer!.id]))
+          .rows[0]?.status;
+
+      const forged = new Stripe("sk_test_forger").webhooks.generateTestHeaderString({
+        payload: notification.payload,
+        secret: "whsec_not_the_endpoints_secret",
+      });
+      expect(await stripe.deliver(server!.url, notification, { signature: forged })).toBe(400);
+      expect(await stripe.deliver(server!.url, notification, { signature: "t=1,v1=00" })).toBe(400);
+      expect(await orderStatus()).toBe("pending");
+
+      expect(await stripe.deliver(server!.url, notification)).toBe(200);
+      expect(await orderStatus()).toBe("paid");
     });
   },
 );
