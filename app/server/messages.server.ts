@@ -29,6 +29,7 @@ export function smsTransportFor(env: Env): SmsTransport {
 /** Emails and texts are sent by a job so a slow or failing provider never holds up a page. */
 export const sendEmailJob = defineJob<OutboundEmail>({
   name: "email-send",
+  expireInSeconds: 120,
   handler: async (email) => {
     const { db, mail } = getRuntime();
     await deliverEmail(db, mail, email);
@@ -37,6 +38,7 @@ export const sendEmailJob = defineJob<OutboundEmail>({
 
 export const sendSmsJob = defineJob<OutboundSms>({
   name: "sms-send",
+  expireInSeconds: 120,
   handler: async (sms) => {
     const { db, sms: transport } = getRuntime();
     await deliverSms(db, transport, sms);

@@ -174,6 +174,7 @@ export async function sendOrderConfirmation(
 
 export const orderEmailJob = defineJob<{ orderId: string }>({
   name: "order-confirmation-email",
+  expireInSeconds: 120,
   handler: async ({ orderId }) => {
     await sendOrderConfirmation(getRuntime(), orderId);
   },

@@ -21,6 +21,7 @@ import { defineJob, type JobQueue } from "./queue.server";
  */
 export const expireHoldsJob = defineJob<object>({
   name: "expire-holds",
+  expireInSeconds: 600,
   schedule: "* * * * *",
   policy: "stately",
   retryLimit: 2,
@@ -38,6 +39,7 @@ export const expireHoldsJob = defineJob<object>({
 /** Every five minutes: settles or expires pending orders whose payment notification never came. */
 export const reconcilePaymentsJob = defineJob<object>({
   name: "reconcile-payments",
+  expireInSeconds: 600,
   schedule: "*/5 * * * *",
   policy: "stately",
   retryLimit: 2,
@@ -61,6 +63,7 @@ export const reconcilePaymentsJob = defineJob<object>({
  */
 export const sendRefundsJob = defineJob<object>({
   name: "send-refunds",
+  expireInSeconds: 600,
   schedule: "*/10 * * * *",
   policy: "stately",
   retryLimit: 6,

@@ -12,6 +12,11 @@ export type JobDefinition<T extends object = object> = {
    * running across every instance), so runs never pile up or overlap.
    */
   policy?: QueuePolicy;
+  /**
+   * How long a run may take before pg-boss takes it for lost and tries it again (its default is
+   * 15 minutes). A server killed mid-run leaves its job active until then, so short jobs say so.
+   */
+  expireInSeconds?: number;
   /** A cron expression (UTC): the job is also sent on this schedule, once per tick for all instances. */
   schedule?: string;
   handler: (data: T) => Promise<void>;
@@ -49,12 +54,15 @@ export async function startJobQueue(
   boss.on("error", (error) => log.error({ err: error }, "job queue error"));
   await boss.start();
   for (const job of jobs) {
-    await boss.createQueue(job.name, {
+    const queueOptions = {
       retryLimit: job.retryLimit ?? 5,
       retryDelay: job.retryDelay ?? 5,
       retryBackoff: true,
-      ...(job.policy ? { policy: job.policy } : {}),
-    });
+      ...(job.expireInSeconds ? { expireInSeconds: job.expireInSeconds } : {}),
+    };
+    await boss.createQueue(job.name, { ...queueOptions, ...(job.policy ? { policy: job.policy } : {}) });
+    // A queue made by an earlier version keeps its options unless told: bring them up to date.
+    await boss.updateQueue(job.name, queueOptions);
     // Schedules live in the database: every instance writes the same one, and pg-boss sends each
     // tick once whichever instances are running.
     if (job.schedule) await boss.schedule(job.name, job.schedule);
