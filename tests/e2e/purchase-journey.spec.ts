@@ -5,15 +5,16 @@ import { joinAsMember, latestMessage, messagesTo, newMember, signIn } from "./ac
 import { allowConsoleErrors, expect, FAILED_RESOURCE, test, visit } from "./fixtures";
 
 /**
- * The whole purchase, as people see it, one step after another: a new member buys two day
- * tickets and a named weekend pass for the demo festival through the cart and the test checkout,
- * gets three e-tickets on /success and by email, finds the order under Orders and the tickets
- * under My tickets; the organizer checks one of those tickets in at the gate (twice); an admin
- * refunds one of them and its place goes back on sale.
+ * The whole purchase, as people see it, one step after another: a new member puts two day
+ * tickets and a named weekend pass for the demo festival in the cart, has a card declined (back
+ * to the cart, places freed), pays in the test checkout, gets three e-tickets on /success and by
+ * email, finds the order under Orders and the tickets under My tickets; the organizer checks one
+ * of those tickets in at the gate (twice); an admin refunds one of them and its place goes back
+ * on sale.
  *
- * Declined and cancelled payments (back to the cart with the reason, places freed) are covered
- * in test-checkout.spec.ts. Each step needs the one before, so the tests run in order and stop
- * at the first failure.
+ * Declined and cancelled payments on their own (the reason, /return) are covered in
+ * test-checkout.spec.ts; here a decline also shows the places coming back. Each step needs the
+ * one before, so the tests run in order and stop at the first failure.
  */
 test.describe.configure({ mode: "serial", timeout: 90_000 });
 
@@ -38,7 +39,7 @@ const order = {
   number: "",
   /** Ticket codes as the buyer sees them, by ticket type. */
   codes: {} as Record<string, string>,
-  /** The Sunday day ticket's places left on the event page, before paying and after. */
+  /** The Sunday day ticket's places left on the event page, before the member paid and after. */
   sundayLeftBeforePaying: 0,
   sundayLeftAfterPaying: 0,
 };
@@ -94,7 +95,7 @@ async function addToCart(page: Page, name: string, quantity: number) {
 test.describe("the member", () => {
   test.use({ storageState: sessionFile("member") });
 
-  test("adds day tickets and a named weekend pass, pays in the test checkout and gets three e-tickets", async ({
+  test("adds day tickets and a named weekend pass; a declined card brings them back with the places freed", async ({
     page,
   }) => {
     order.sundayLeftBeforePaying = await placesLeft(page, refunded);
@@ -120,6 +121,26 @@ test.describe("the member", () => {
     // £24 + £24 + £39.
     await page.getByRole("button", { name: /^Pay £87\.00/ }).click();
     await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
+    const declined = page.url().split("/").pop()!;
+    await expect(page.getByText("Test mode — no money moves")).toBeVisible();
+    // The places are held while the member pays...
+    expect(await placesLeft(page, refunded)).toBe(order.sundayLeftBeforePaying - 1);
+
+    // ...and freed when the card is declined: back in the cart, with the reason and the lines.
+    await visit(page, `/checkout/test/${declined}`);
+    await page.getByRole("button", { name: "Decline", exact: true }).click();
+    await expect(page).toHaveURL("/cart");
+    await expect(page.getByRole("alert").filter({ hasText: "Your card was declined (test mode)" })).toBeVisible();
+    for (const name of ["Saturday day ticket", "Sunday day ticket", "Weekend pass"])
+      await expect(main.getByRole("listitem", { name: `${festivalTitle}, ${name}` })).toBeVisible();
+    await expect(pass.getByLabel("Attendee 1 name")).toHaveValue(attendee);
+    expect(await placesLeft(page, refunded)).toBe(order.sundayLeftBeforePaying);
+  });
+
+  test("pays in the test checkout and gets three e-tickets", async ({ page }) => {
+    await visit(page, "/cart");
+    await page.getByRole("button", { name: /^Pay £87\.00/ }).click();
+    await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
     order.id = page.url().split("/").pop()!;
     await expect(page.getByText("Test mode — no money moves")).toBeVisible();
     const heading = page.getByRole("heading", { level: 1, name: /^PL-\d{6}$/ });
@@ -128,11 +149,9 @@ test.describe("the member", () => {
     for (const name of ["Saturday day ticket", "Sunday day ticket", "Weekend pass"])
       await expect(lines).toContainText(name);
     await expect(lines).toContainText("£87.00");
-
-    // The places are held while the member pays.
     const held = await placesLeft(page, refunded);
     expect(held).toBe(order.sundayLeftBeforePaying - 1);
-    await page.goto(`/checkout/test/${order.id}`);
+    await visit(page, `/checkout/test/${order.id}`);
 
     await page.getByRole("button", { name: /^Pay £87\.00/ }).click();
     await expect(page).toHaveURL(`/success?order=${order.id}`);
