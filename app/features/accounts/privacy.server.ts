@@ -1,4 +1,5 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
+import { commerceMemberData } from "~/features/orders/member-data.server";
 import type { Db } from "~/server/db/client.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { accounts, attemptLimits, outboundMessages, sessions, users, verifications } from "../../../db/schema";
@@ -7,8 +8,9 @@ import { deleteAvatarFiles } from "./avatar.server";
 /**
  * The member's own data, for "Download my data" (UK GDPR, right of access) and for deleting an
  * account. Each area of the site registers what it keeps about a member: its export section and,
- * when the member deletes their account, what to erase or anonymise. Later areas (cars, orders,
- * entries) call `registerMemberData` from their own feature module.
+ * when the member deletes their account, what to erase or anonymise. Each area describes its
+ * sections in its own feature module and they are registered below, so they are in place
+ * wherever an export or a deletion starts.
  */
 export type MemberDataSection = {
   /** The key of this section in the export file. */
@@ -120,6 +122,9 @@ registerMemberData({
     if (contact) await tx.delete(outboundMessages).where(sentTo(contact));
   },
 });
+
+// Orders, tickets and the cart (app/features/orders/member-data.server.ts).
+for (const section of commerceMemberData) registerMemberData(section);
 
 /** "Password" for the email-and-password sign-in, the provider's name for the others. */
 export function providerName(providerId: string) {

@@ -16,11 +16,13 @@ const STATUS_STYLES: Record<TicketView["status"], string> = {
  * is drawn on the server by the QR library from our own signed code, never from a person's text.
  */
 export function TicketCard({ ticket, showEvent = true }: { ticket: TicketWithQr; showEvent?: boolean }) {
+  // A refunded or cancelled ticket is drawn flat with a dashed edge (not faded, which would take
+  // its text below contrast); its status badge says why it no longer admits.
   const void_ = ticket.status === "refunded" || ticket.status === "cancelled";
   return (
     <article
       aria-label={`${ticket.ticketTypeName} for ${ticket.event.title}`}
-      className={`break-inside-avoid overflow-hidden rounded-2xl border border-line bg-surface-raised shadow-sm sm:grid sm:grid-cols-[1fr_auto] ${void_ ? "opacity-75" : ""}`}
+      className={`break-inside-avoid overflow-hidden rounded-2xl border border-line sm:grid sm:grid-cols-[1fr_auto] ${void_ ? "border-dashed bg-surface" : "bg-surface-raised shadow-sm"}`}
     >
       <div className="flex min-w-0 flex-col gap-3 p-5">
         <div className="flex flex-wrap items-center gap-2">

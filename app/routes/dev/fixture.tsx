@@ -1,7 +1,6 @@
 import { data, Link, type MiddlewareFunction, redirect, useParams, useRouteError } from "react-router";
 import { startFixtureOrder } from "~/features/checkout/fixture-order.server";
 import { formatOrderNumber } from "~/features/orders/order-number";
-import { createPaidOrderFixture } from "~/features/orders/paid-order-fixture.server";
 import { paidTicketFor } from "~/features/tickets/checkin-fixture.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
@@ -42,12 +41,6 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
       });
       if (!to) throw data("No demo tickets are on sale", { status: 409 });
       throw redirect(to);
-    }
-    // The signed-in member buys two day tickets and a weekend pass for the demo festival.
-    case "paid-order": {
-      const member = requireUser({ context, url });
-      const orderId = await createPaidOrderFixture(context.get(runtimeContext), member);
-      throw redirect(`/success?order=${orderId}`);
     }
     case "error-with-message":
       throw data("The grid is full", { status: 503 });

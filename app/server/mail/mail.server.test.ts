@@ -6,7 +6,7 @@ import { outboundMessages } from "../../../db/schema";
 import { freshDatabasePerFile } from "../db/test-database";
 import { parseEnv } from "../env.server";
 import { mailTransportFor } from "../messages.server";
-import { deliverEmail, mailboxTransport, smtpTransport } from "./mail.server";
+import { deliverEmail, type MailTransport, mailboxTransport, smtpTransport } from "./mail.server";
 import { listOutboundMessages } from "./mailbox.server";
 
 const database = freshDatabasePerFile();
@@ -160,6 +160,23 @@ describe("mailboxTransport", () => {
         providerId: null,
       },
     ]);
+  });
+});
+
+describe("deliverEmail", () => {
+  it("sends nothing to a deleted member's stand-in address, and records nothing", async () => {
+    const sent: string[] = [];
+    const transport: MailTransport = {
+      name: "smtp",
+      async send(email) {
+        sent.push(email.to);
+        return {};
+      },
+    };
+    for (const to of ["deleted-4b1d@invalid", "someone@example.invalid"])
+      expect(await deliverEmail(database().db, transport, { to, subject: "Refund", text: "Hello" })).toBeNull();
+    expect(sent).toEqual([]);
+    expect(await messagesTo("deleted-4b1d@invalid")).toEqual([]);
   });
 });
 

@@ -57,8 +57,20 @@ export const mailboxTransport: MailTransport = {
   },
 };
 
-/** Sends one email and records it; the record is the mailbox when no provider is configured. */
-export async function deliverEmail(db: Db, transport: MailTransport, email: OutboundEmail) {
+/**
+ * Addresses under the reserved `.invalid` domain (RFC 2606) stand in for a deleted member's
+ * (`deleted-<id>@invalid`, kept on their orders): nothing is ever sent there.
+ */
+export function isUndeliverableAddress(address: string) {
+  return /\.invalid$|@invalid$/i.test(address.trim());
+}
+
+/**
+ * Sends one email and records it; the record is the mailbox when no provider is configured.
+ * Answers the record's id, or null when the address is one nothing is sent to.
+ */
+export async function deliverEmail(db: Db, transport: MailTransport, email: OutboundEmail): Promise<string | null> {
+  if (isUndeliverableAddress(email.to)) return null;
   const { providerId } = await transport.send(email);
   const [row] = await db
     .insert(outboundMessages)

@@ -21,7 +21,7 @@ export function PrivacySection({ email, lastResult }: { email: string; lastResul
       <SettingsSection
         id="my-data"
         title="Download my data"
-        description="A JSON file with your profile, sign-ins, connected accounts and everything else the club keeps about you."
+        description="A JSON file with your profile, orders and tickets, sign-ins, connected accounts and everything else the club keeps about you."
       >
         {/* A document download, not a page: the browser must fetch it itself. */}
         <a href="/settings/export.json" download className={linkButton}>
@@ -34,8 +34,9 @@ export function PrivacySection({ email, lastResult }: { email: string; lastResul
           <div className="space-y-1">
             <p className="font-semibold">This cannot be undone.</p>
             <p>
-              Your profile, photo, garage and sign-ins are deleted and you are signed out. Orders are kept for the
-              club's accounts, without your name or contact details.
+              Your profile, photo, garage, cart and sign-ins are deleted and you are signed out. Orders are kept for the
+              club's accounts, without your name, contact details or the names on tickets; tickets already issued still
+              admit their holders.
             </p>
           </div>
         </div>
