@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, lte, or } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, lte } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import type { PaymentGateway, PaymentState } from "~/server/payments/payments.server";
 import { orders } from "../../../db/schema";
@@ -93,26 +93,41 @@ export async function reconcilePayments(
   },
 ): Promise<SessionSweep> {
   const startedBefore = new Date(input.now.getTime() - (input.afterMinutes ?? RECONCILE_AFTER_MINUTES) * 60_000);
-  const due = await db
-    .select({ id: orders.id, sessionId: orders.providerSessionId, status: orders.status })
+  const pending = await db
+    .select({ id: orders.id, sessionId: orders.providerSessionId })
     .from(orders)
     .where(
       and(
+        eq(orders.status, "pending"),
         eq(orders.provider, gateway.provider),
         isNotNull(orders.providerSessionId),
-        or(
-          and(eq(orders.status, "pending"), lte(orders.createdAt, startedBefore)),
-          // A bank payment still on its way when the hold ended, whose news has not come yet.
-          and(eq(orders.status, "expired"), gt(orders.bankPaymentDueBy, input.now)),
-        ),
+        lte(orders.createdAt, startedBefore),
       ),
     )
     .orderBy(asc(orders.createdAt))
     .limit(input.limit ?? 200);
+  // Bank payments still on their way when their hold ended, whose news has not come yet: asked
+  // about in a list of their own, so a backlog of them never crowds out the pending orders.
+  const awaitingBank = await db
+    .select({ id: orders.id, sessionId: orders.providerSessionId })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, "expired"),
+        eq(orders.provider, gateway.provider),
+        isNotNull(orders.providerSessionId),
+        gt(orders.bankPaymentDueBy, input.now),
+      ),
+    )
+    .orderBy(asc(orders.bankPaymentDueBy))
+    .limit(input.limit ?? 200);
   return sweep(
     db,
     gateway,
-    due.map(({ id, sessionId, status }) => ({ id, sessionId: sessionId!, awaitingBank: status === "expired" })),
+    [
+      ...pending.map((order) => ({ id: order.id, sessionId: order.sessionId!, awaitingBank: false })),
+      ...awaitingBank.map((order) => ({ id: order.id, sessionId: order.sessionId!, awaitingBank: true })),
+    ],
     input.now,
     (order) => gateway.retrievePayment(order.sessionId),
   );
@@ -139,13 +154,21 @@ async function sweep(
       // Still on its way: ask again next time. Arrived: settled under the late-payment rules
       // (honoured while places remain, otherwise refunded). Either way, or closed: no more asking.
       if (state.status === "unpaid" || state.status === "open") continue;
-      await db.update(orders).set({ bankPaymentDueBy: null }).where(eq(orders.id, order.id));
-      if (state.status !== "paid") continue;
+      if (state.status === "expired") {
+        await stopAwaitingBank(db, order.id);
+        continue;
+      }
     }
     const applied = await applyPaymentState(db, { orderId: order.id, provider: gateway.provider, state, now });
+    // Only once the payment is settled (an error above leaves it to be asked about again).
+    if (order.awaitingBank) await stopAwaitingBank(db, order.id);
     if (applied.outcome.kind === "settlement" && applied.outcome.settlement.kind === "settled") result.settled++;
     if (applied.outcome.kind === "expired") result.expired++;
     result.followUps = mergeFollowUps(result.followUps, applied.followUps);
   }
   return result;
+}
+
+async function stopAwaitingBank(db: Db, orderId: string) {
+  await db.update(orders).set({ bankPaymentDueBy: null }).where(eq(orders.id, orderId));
 }
