@@ -1,8 +1,9 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "@playwright/test";
+import { type Browser, chromium, type Page } from "@playwright/test";
 import { latestMessage, signIn } from "./accounts-helpers";
 import { expect, test, visit } from "./fixtures";
+import { writeQrVideo } from "./qr-video";
 
 // The gate and refunds, driven by the demo organizer and admin. Sign-ins per address are rate
 // limited, so each signs in once per worker and the tests reuse the saved sessions. The paid
@@ -37,6 +38,7 @@ async function paidTicket(page: Page) {
   await visit(page, "/dev/fixtures/checkin-ticket?email=member@pitlane.test");
   return {
     code: (await page.getByTestId("ticket-code").textContent())!.trim(),
+    qrPayload: (await page.getByTestId("ticket-qr").textContent())!.trim(),
     eventId: (await page.getByTestId("event-id").textContent())!.trim(),
     orderNumber: (await page.getByTestId("order-number").textContent())!.trim(),
   };
@@ -83,6 +85,45 @@ test.describe("organizer at the gate", () => {
     const csv = await page.request.get(`/admin/events/${ticket.eventId}/attendees.csv`);
     expect(csv.headers()["content-type"]).toContain("text/csv");
     expect(await csv.text()).toMatch(/^Name,Email,Ticket type,Code ends,Status,Checked in,Checked in by\r\n/);
+  });
+
+  test("the camera reads a ticket's QR code and checks it in", async ({ page, baseURL }, testInfo) => {
+    const ticket = await paidTicket(page);
+    // A second browser whose camera films the ticket's QR code (Chromium's fake capture device).
+    const video = writeQrVideo(ticket.qrPayload, testInfo.outputPath("ticket-qr.y4m"));
+    const options = testInfo.project.use.launchOptions ?? {};
+    const browser = await chromium.launch({
+      ...options,
+      args: [
+        ...(options.args ?? []),
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+        `--use-file-for-fake-video-capture=${video}`,
+      ],
+    });
+    try {
+      const context = await browser.newContext({
+        baseURL,
+        storageState: sessionFile("organizer"),
+        serviceWorkers: "block",
+        permissions: ["camera"],
+      });
+      const gate = await context.newPage();
+      await gate.goto(`/admin/events/${ticket.eventId}/checkin`);
+      await gate.getByRole("button", { name: "Scan with camera" }).click();
+      await expect(gate.getByRole("button", { name: "Stop camera" })).toBeVisible();
+      await expect(gate.getByRole("status").filter({ hasText: "Checked in:" })).toContainText("Adult");
+      // The ticket stays in front of the camera: it is not sent again and again, and when it is
+      // read again later the gate says it is already in.
+      await expect(gate.getByRole("status").filter({ hasText: "Already checked in" })).toContainText(
+        /Already checked in at \d{2}:\d{2} by \S+/,
+        { timeout: 15_000 },
+      );
+      await gate.getByRole("button", { name: "Stop camera" }).click();
+      await expect(gate.getByRole("button", { name: "Scan with camera" })).toBeVisible();
+    } finally {
+      await browser.close();
+    }
   });
 
   test("organizers see orders but cannot refund", async ({ page }) => {

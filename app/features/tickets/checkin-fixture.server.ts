@@ -4,7 +4,7 @@ import { startCheckout } from "~/features/checkout/checkout.server";
 import { settleOrder } from "~/features/orders/settle.server";
 import type { Db } from "~/server/db/client.server";
 import { events, tickets, ticketTypes, users } from "../../../db/schema";
-import { formatTicketCode } from "./ticket-codes.server";
+import { formatTicketCode, signTicketCode } from "./ticket-codes.server";
 
 export const FIXTURE_EVENT_SLUG = "japanese-performance-day";
 export const FIXTURE_TICKET_TYPE = "Adult";
@@ -15,7 +15,7 @@ export const FIXTURE_TICKET_TYPE = "Adult";
  * sold counts can be compared), made through the real cart,
  * checkout and settlement, so the gate and refunds are tested against a real ticket.
  */
-export async function paidTicketFor(db: Db, input: { email: string; currency: string; now: Date }) {
+export async function paidTicketFor(db: Db, input: { email: string; currency: string; now: Date; secret: string }) {
   const [member] = await db
     .select({ id: users.id, email: users.email })
     .from(users)
@@ -53,6 +53,8 @@ export async function paidTicketFor(db: Db, input: { email: string; currency: st
   return {
     ok: true as const,
     code: formatTicketCode(ticket.code),
+    /** What the ticket's QR code holds, for showing it to a camera. */
+    qrPayload: signTicketCode(ticket.code, input.secret),
     orderId: id,
     orderNumber: checkout.order.number,
     eventId: type.eventId,

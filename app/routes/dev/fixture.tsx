@@ -59,6 +59,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
         email: url.searchParams.get("email") ?? "",
         currency: env.CURRENCY,
         now: new Date(),
+        secret: env.AUTH_SECRET,
       });
       if (!made.ok) throw data(made.problem, { status: 400 });
       return { fixture: "checkin-ticket" as const, ...made };
@@ -79,6 +80,8 @@ export default function Fixture({ loaderData }: Route.ComponentProps) {
         <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
           <dt>Ticket code</dt>
           <dd data-testid="ticket-code">{loaderData.code}</dd>
+          <dt>QR code holds</dt>
+          <dd data-testid="ticket-qr">{loaderData.qrPayload}</dd>
           <dt>Order</dt>
           <dd data-testid="order-id">{loaderData.orderId}</dd>
           <dt>Order number</dt>
