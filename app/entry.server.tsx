@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
@@ -6,6 +5,7 @@ import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "r
 import { ServerRouter } from "react-router";
 import { requestContext } from "./server/context.server";
 import { getLog } from "./server/log.server";
+import { lowPriorityModulePreloads } from "./server/module-preloads.server";
 import { errorPageFailureHtml } from "./ui/error-page-failure";
 import { NonceProvider } from "./ui/nonce";
 
@@ -36,7 +36,7 @@ export default function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new PassThrough();
+          const body = lowPriorityModulePreloads();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }));
           pipe(body);

@@ -4,7 +4,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { localStorage } from "~/server/storage/storage.server";
-import { COVER_MAX_BYTES, prepareCover, storeCover } from "./cover.server";
+import { COVER_MAX_BYTES, missingCoverRendition, prepareCover, storeCover } from "./cover.server";
 import { COVER_WIDTHS, coverKey } from "./cover-urls";
 
 /** A photo-like test image: a gradient, so encoders and the attention crop have something to work on. */
@@ -166,5 +166,31 @@ describe("storeCover", () => {
       expect((await storage.get(coverKey(cover.hash, width, "avif")))?.contentType).toBe("image/avif");
       expect((await storage.get(coverKey(cover.hash, width, "webp")))?.contentType).toBe("image/webp");
     }
+  });
+});
+
+describe("missingCoverRendition", () => {
+  it("makes a width a cover was stored without from its largest WebP, once", async () => {
+    const storage = localStorage(mkdtempSync(path.join(tmpdir(), "pitlane-cover-")));
+    const cover = await prepareCover(await photo(1920, 1080).webp().toBuffer());
+    if (!cover.ok) throw new Error(cover.message);
+    // As stored before 768 joined the widths.
+    await storeCover(storage, { ...cover, files: cover.files.filter((file) => !file.key.includes("-768.")) });
+    const key = coverKey(cover.hash, 768, "avif");
+    expect(await storage.get(key)).toBeNull();
+
+    const made = await missingCoverRendition(storage, key);
+    expect(made?.contentType).toBe("image/avif");
+    const meta = await sharp(made!.bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["heif", 768, 432]);
+    expect(Buffer.from((await storage.get(key))!.bytes).equals(Buffer.from(made!.bytes))).toBe(true);
+  });
+
+  it("makes nothing for a width covers do not have, another file or an unknown cover", async () => {
+    const storage = localStorage(mkdtempSync(path.join(tmpdir(), "pitlane-cover-")));
+    const hash = "0123456789abcdef0123456789abcdef";
+    expect(await missingCoverRendition(storage, coverKey(hash, 768, "webp"))).toBeNull();
+    expect(await missingCoverRendition(storage, coverKey(hash, 700, "webp"))).toBeNull();
+    expect(await missingCoverRendition(storage, `avatars/${hash}.webp`)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { sniffImage } from "~/features/accounts/avatar.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { COVER_ASPECT, COVER_WIDTHS, coverKey } from "./cover-urls";
@@ -8,6 +8,15 @@ import { COVER_ASPECT, COVER_WIDTHS, coverKey } from "./cover-urls";
 export const COVER_MAX_PIXELS = 10_000 * 10_000;
 export const COVER_MAX_BYTES = 15 * 1024 * 1024;
 const COVER_MIN_WIDTH = 640;
+const LARGEST_WIDTH = COVER_WIDTHS[COVER_WIDTHS.length - 1] ?? 1600;
+const FORMATS = ["avif", "webp"] as const;
+const CONTENT_TYPES = { avif: "image/avif", webp: "image/webp" } as const;
+
+/** One stored rendition of a cover: `width` wide, 16:9, from an image of the same aspect. */
+function encodeRendition(image: Sharp, width: number, format: (typeof FORMATS)[number]) {
+  const sized = image.resize(width, Math.round(width / COVER_ASPECT));
+  return format === "avif" ? sized.avif({ quality: 50, effort: 4 }).toBuffer() : sized.webp({ quality: 78 }).toBuffer();
+}
 
 export type PreparedCover =
   | { ok: true; hash: string; color: string; files: { key: string; bytes: Buffer; contentType: string }[] }
@@ -39,9 +48,8 @@ export async function prepareCover(bytes: Uint8Array): Promise<PreparedCover> {
       };
     }
     const upright = sharp(bytes, { limitInputPixels: COVER_MAX_PIXELS, failOn: "error" }).autoOrient();
-    const largest = COVER_WIDTHS[COVER_WIDTHS.length - 1] ?? 1600;
     const master = await upright
-      .resize(largest, Math.round(largest / COVER_ASPECT), {
+      .resize(LARGEST_WIDTH, Math.round(LARGEST_WIDTH / COVER_ASPECT), {
         fit: "cover",
         position: "attention",
         withoutEnlargement: false,
@@ -51,21 +59,13 @@ export async function prepareCover(bytes: Uint8Array): Promise<PreparedCover> {
     const color = `#${[dominant.r, dominant.g, dominant.b].map((c) => c.toString(16).padStart(2, "0")).join("")}`;
     const hash = createHash("sha256").update(master).digest("hex").slice(0, 32);
     const files = await Promise.all(
-      COVER_WIDTHS.flatMap((width) => {
-        const sized = sharp(master).resize(width, Math.round(width / COVER_ASPECT));
-        return [
-          sized
-            .clone()
-            .avif({ quality: 50, effort: 4 })
-            .toBuffer()
-            .then((out) => ({ key: coverKey(hash, width, "avif"), bytes: out, contentType: "image/avif" })),
-          sized
-            .clone()
-            .webp({ quality: 78 })
-            .toBuffer()
-            .then((out) => ({ key: coverKey(hash, width, "webp"), bytes: out, contentType: "image/webp" })),
-        ];
-      }),
+      COVER_WIDTHS.flatMap((width) =>
+        FORMATS.map(async (format) => ({
+          key: coverKey(hash, width, format),
+          bytes: await encodeRendition(sharp(master), width, format),
+          contentType: CONTENT_TYPES[format],
+        })),
+      ),
     );
     return { ok: true, hash, color, files };
   } catch (error) {
@@ -80,4 +80,25 @@ export async function prepareCover(bytes: Uint8Array): Promise<PreparedCover> {
 export async function storeCover(storage: Storage, cover: Extract<PreparedCover, { ok: true }>) {
   await Promise.all(cover.files.map((file) => storage.put(file.key, file.bytes, file.contentType)));
   return { coverHash: cover.hash, coverColor: cover.color };
+}
+
+const RENDITION_KEY = /^events\/([0-9a-f]{32})-(\d+)\.(avif|webp)$/;
+
+/**
+ * A rendition of a cover stored before its width joined COVER_WIDTHS (768 came later): made
+ * once, when first asked for, from the cover's largest WebP, and stored. Null when `key` names
+ * no rendition of COVER_WIDTHS or no such cover is stored.
+ */
+export async function missingCoverRendition(storage: Storage, key: string) {
+  const match = RENDITION_KEY.exec(key);
+  if (!match) return null;
+  const [, hash = "", digits, format = "webp"] = match;
+  const width = Number(digits);
+  if (width === LARGEST_WIDTH || !COVER_WIDTHS.some((known) => known === width)) return null;
+  const source = await storage.get(coverKey(hash, LARGEST_WIDTH, "webp"));
+  if (!source) return null;
+  const rendition = format === "avif" ? "avif" : "webp";
+  const bytes = await encodeRendition(sharp(source.bytes, { failOn: "error" }), width, rendition);
+  await storage.put(key, bytes, CONTENT_TYPES[rendition]);
+  return { bytes: new Uint8Array(bytes), contentType: CONTENT_TYPES[rendition] };
 }

@@ -73,7 +73,7 @@ export function EventHero({ event, sales }: { event: PageEvent; sales: EventPage
           >
             <CoverPicture
               cover={event.cover}
-              sizes="(min-width: 1200px) 620px, (min-width: 1024px) 52vw, 100vw"
+              sizes="(min-width: 1200px) 620px, (min-width: 1024px) 52vw, (min-width: 640px) calc(100vw - 48px), 100vw"
               priority
               className={`size-full ${event.status === "cancelled" ? "grayscale" : ""}`}
             />

@@ -7,7 +7,7 @@ import { coverSources } from "./cover-urls";
 import { EVENT_TYPE_LABELS } from "./event-types";
 
 /**
- * An event's cover at the size its slot needs: AVIF or WebP at three widths, explicit
+ * An event's cover at the size its slot needs: AVIF or WebP at four widths, explicit
  * dimensions so nothing moves as it loads, and the cover's dominant colour behind it meanwhile
  * (DESIGN.md "Imagery"). Without a cover, a floodlit gradient in that colour stands in.
  */
@@ -78,6 +78,14 @@ function TileBadges({ badges }: { badges: EventTileData["badges"] }) {
   );
 }
 
+/**
+ * How wide a tile's cover is drawn: the width of a column of EventTiles' grid (one, two, then
+ * three columns in a page 1200 px wide at most, with 16 px, then 24 px, of page margin and 20 px
+ * gaps), so a phone takes the 768 px cover rather than the 960 px one.
+ */
+const TILE_SIZES =
+  "(min-width: 1200px) 371px, (min-width: 1024px) calc(33.3vw - 29px), (min-width: 640px) calc(50vw - 34px), calc(100vw - 32px)";
+
 /** DESIGN.md "EventTile": date block on the cover, title, town, "from £x", badges. */
 export function EventTile({ event, priority = false }: { event: EventTileData; priority?: boolean }) {
   const price = usePrice();
@@ -87,7 +95,7 @@ export function EventTile({ event, priority = false }: { event: EventTileData; p
       <div className="relative aspect-video overflow-hidden bg-asphalt-900">
         <CoverPicture
           cover={event.cover}
-          sizes="(min-width: 1200px) 384px, (min-width: 1024px) 31vw, (min-width: 640px) 47vw, 100vw"
+          sizes={TILE_SIZES}
           priority={priority}
           className={`size-full transition duration-500 group-hover:scale-[1.03] ${muted ? "grayscale-[60%]" : ""}`}
         />

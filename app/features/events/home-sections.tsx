@@ -10,8 +10,15 @@ export function HeadlineHero({ event }: { event: HeadlineEvent }) {
   return (
     <section className="dark-band relative isolate overflow-hidden bg-asphalt-950 text-white">
       <div aria-hidden="true" className="absolute inset-0 -z-10">
+        {/* On a phone the hero is taller than 16:9: its cover is drawn wider than the screen and
+            cropped, so it asks for a file wider than the screen (960 px on a common phone). */}
         {event.cover.hash ? (
-          <CoverPicture cover={{ ...event.cover, alt: "" }} sizes="100vw" priority className="size-full" />
+          <CoverPicture
+            cover={{ ...event.cover, alt: "" }}
+            sizes="(min-width: 768px) 100vw, 130vw"
+            priority
+            className="size-full"
+          />
         ) : (
           <TrackArt className="size-full" />
         )}
