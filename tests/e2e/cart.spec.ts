@@ -149,3 +149,27 @@ test("a member buys day tickets and named weekend passes and goes on to pay", as
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
 });
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
+
+  test("the event page and the cart keep their main action at the bottom of the screen", async ({ page }) => {
+    await joinAsMember(page, newMember("phone-buyer"));
+    await visit(page, festival);
+    const getTickets = page.getByRole("link", { name: "Get tickets" });
+    await expect(getTickets).toBeInViewport();
+    await getTickets.click();
+    await expect(page.locator("#tickets-heading")).toBeInViewport();
+    await addToCart(page, "Saturday day ticket", 1);
+    await expect(page.getByRole("status").filter({ hasText: "Added 1 × Saturday day ticket" })).toBeVisible();
+
+    await visit(page, "/cart");
+    // The order summary's Pay button, and the bar's, which stays on screen and sends the same form.
+    const pay = page.getByRole("button", { name: /^Pay £24/ });
+    await expect(pay).toHaveCount(2);
+    await expect(pay.last()).toBeInViewport();
+    await pay.last().click();
+    await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole("heading", { level: 1, name: /^PL-\d{6}$/ })).toBeVisible();
+  });
+});

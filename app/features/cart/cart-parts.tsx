@@ -1,6 +1,7 @@
 import { AlertTriangle, Lock, Trash2 } from "lucide-react";
 import { Form, Link } from "react-router";
 import { formatMoney } from "~/features/money";
+import { MobileActionBar } from "~/ui/mobile-action-bar";
 import type { CartPageLine } from "./cart-page.server";
 import { HoldCountdown } from "./hold-countdown";
 
@@ -208,6 +209,58 @@ export function CartTicketsMulti(props: { lines: CartPageLine[]; currency: strin
 
 export type CartViewer = "visitor" | "unverified" | "member";
 
+const PAY_FORM_ID = "pay-form";
+
+/**
+ * On phones the order summary is below every line of the cart: a bar along the bottom of the
+ * screen keeps the total and the way to pay in reach (DESIGN.md). Its Pay button submits the
+ * summary's own form, so it works without JavaScript and is the same single order.
+ */
+export function CartPayBar({
+  subtotal,
+  currency,
+  viewer,
+  payable,
+  className,
+}: {
+  subtotal: number;
+  currency: string;
+  viewer: CartViewer;
+  payable: boolean;
+  className?: string;
+}) {
+  if (viewer === "unverified") return null;
+  const price = formatMoney(subtotal, currency);
+  return (
+    <MobileActionBar className={className}>
+      <p className="min-w-0">
+        <span className="block text-xs uppercase tracking-wider text-asphalt-300">Total</span>
+        <span className="wide tabular text-lg font-black">{price}</span>
+      </p>
+      {viewer === "visitor" ? (
+        <Link
+          to="/login?redirectTo=/cart"
+          className="flex h-11 items-center justify-center rounded-full bg-accent px-5 font-bold text-on-accent hover:bg-accent-strong"
+        >
+          Sign in to pay
+        </Link>
+      ) : (
+        <button
+          type="submit"
+          form={PAY_FORM_ID}
+          name="intent"
+          value="pay"
+          disabled={!payable}
+          className="flex h-11 items-center justify-center gap-2 rounded-full bg-accent px-5 font-bold text-on-accent hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60"
+        >
+          <Lock aria-hidden className="size-4" />
+          Pay {price}
+        </button>
+      )}
+    </MobileActionBar>
+  );
+}
+
 /** Subtotal, total and the way to pay, which depends on who is looking. */
 export function CartPayment({
   subtotal,
@@ -274,7 +327,7 @@ export function CartPayment({
           Confirm your email address before paying: open the link we sent you, then come back to your cart.
         </p>
       ) : (
-        <Form method="post" className="space-y-3">
+        <Form method="post" id={PAY_FORM_ID} className="space-y-3">
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           {payable ? null : <p className="text-sm">Sort out the items marked in your cart before paying.</p>}
           <button

@@ -1,10 +1,37 @@
 import { CalendarDays, CalendarPlus, Clock, MapPin } from "lucide-react";
 import { Link } from "react-router";
+import { MobileActionBar } from "~/ui/mobile-action-bar";
 import type { EventPage } from "./catalogue.server";
 import { CoverPicture, usePrice } from "./event-tile";
 import { EVENT_TYPE_LABELS } from "./event-types";
 
 type PageEvent = EventPage["event"];
+
+/**
+ * On phones, the way to the tickets stays at the bottom of the screen while the event is on sale
+ * (the hero's button scrolls away with it). A link to the ticket list: choosing a ticket type and
+ * quantity happens there.
+ */
+export function EventActionBar({ event, sales }: { event: PageEvent; sales: EventPage["sales"] }) {
+  const price = usePrice();
+  if (sales.state !== "on_sale" || sales.fromPrice === null) return null;
+  return (
+    <MobileActionBar>
+      <p className="min-w-0">
+        <span className="block truncate text-sm font-bold">{event.title}</span>
+        <span className="block text-sm text-asphalt-300">
+          {sales.fromPrice > 0 ? `From ${price(sales.fromPrice)}` : "Free entry"}
+        </span>
+      </p>
+      <a
+        href="#tickets"
+        className="flex h-11 shrink-0 items-center justify-center rounded-full bg-accent px-5 font-bold text-on-accent hover:bg-accent-strong"
+      >
+        Get tickets
+      </a>
+    </MobileActionBar>
+  );
+}
 
 /** The top of the event page: a dark band with the cover, title, dates and place. */
 export function EventHero({ event, sales }: { event: PageEvent; sales: EventPage["sales"] }) {

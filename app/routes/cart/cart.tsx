@@ -4,7 +4,7 @@ import { data, Link } from "react-router";
 import { findCart } from "~/features/cart/cart.server";
 import { cartAction } from "~/features/cart/cart-actions.server";
 import { heldOrder, loadCartPage } from "~/features/cart/cart-page.server";
-import { CartPayment, CartTickets, CartTicketsMulti, type CartViewer } from "~/features/cart/cart-parts";
+import { CartPayBar, CartPayment, CartTickets, CartTicketsMulti, type CartViewer } from "~/features/cart/cart-parts";
 import { cartOwner } from "~/features/cart/cart-step.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { Notice } from "~/ui/form";
@@ -98,6 +98,15 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
           />
         </div>
       )}
+      {lines.length > 0 ? (
+        <CartPayBar
+          subtotal={loaderData.subtotal}
+          currency={currency}
+          viewer={loaderData.viewer}
+          payable={loaderData.payable}
+          className="-mx-4 -mb-10 sm:-mx-6"
+        />
+      ) : null}
     </main>
   );
 }

@@ -5,6 +5,7 @@ import { eventLocation } from "~/features/events/calendar";
 import { getEventPage } from "~/features/events/catalogue.server";
 import {
   ApplicationPanel,
+  EventActionBar,
   EventBanner,
   EventHero,
   EventSidebar,
@@ -74,6 +75,7 @@ export default function EventDetail({ loaderData, actionData }: Route.ComponentP
         </div>
         <EventSidebar event={event} pageUrl={pageUrl} />
       </div>
+      <EventActionBar event={event} sales={sales} />
     </main>
   );
 }
