@@ -1,4 +1,6 @@
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { type APIRequestContext, type Browser, expect, type Page } from "@playwright/test";
 import { visit } from "./fixtures";
 
 export type Message = { to: string; subject: string | null; text: string; channel: "email" | "sms"; sentAt: string };
@@ -93,4 +95,25 @@ export async function signIn(page: Page, email: string, password: string, path =
 export async function joinAsMember(page: Page, member: NewMember) {
   await signUpAndVerify(page, member);
   await completeProfile(page, { handle: `m${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}` });
+}
+
+/** The demo staff accounts the seed creates. */
+export const DEMO_STAFF = {
+  organizer: { email: "organizer@pitlane.test", password: "pitlane-organizer-demo" },
+  admin: { email: "admin@pitlane.test", password: "pitlane-admin-demo" },
+} as const;
+export type DemoStaff = keyof typeof DEMO_STAFF;
+
+/**
+ * Signs a demo staff account in once and saves its session to `file` for `test.use({ storageState })`.
+ * Sign-ins are rate limited per address, so specs sign each account in once and reuse the session.
+ */
+export async function saveStaffSession(browser: Browser, who: DemoStaff, file: string) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const context = await browser.newContext({ serviceWorkers: "block", storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await signIn(page, DEMO_STAFF[who].email, DEMO_STAFF[who].password, "/login?redirectTo=/admin");
+  await page.waitForURL((url) => url.pathname === "/admin");
+  await context.storageState({ path: file });
+  await context.close();
 }

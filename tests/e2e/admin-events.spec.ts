@@ -1,26 +1,18 @@
-import { mkdirSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { signIn } from "./accounts-helpers";
+import { saveStaffSession, signIn } from "./accounts-helpers";
 import { expect, test, visit } from "./fixtures";
 
 // The organizer's event tools, driven as an organizer would: one sign-in per worker (sign-ins
 // per address are rate limited), shared by the tests through the saved session.
-const organizer = { email: "organizer@pitlane.test", password: "pitlane-organizer-demo" };
 const member = { email: "member@pitlane.test", password: "pitlane-member-demo" };
 const sessionFile = path.resolve("test-results/e2e/admin-events-organizer.json");
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
 test.beforeAll(async ({ browser }) => {
-  mkdirSync(path.dirname(sessionFile), { recursive: true });
-  const context = await browser.newContext({ serviceWorkers: "block", storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  await signIn(page, organizer.email, organizer.password, "/login?redirectTo=/admin/events");
-  await page.waitForURL((url) => url.pathname === "/admin/events");
-  await context.storageState({ path: sessionFile });
-  await context.close();
+  await saveStaffSession(browser, "organizer", sessionFile);
 });
 
 /** A wall-clock time in London as a datetime-local value. */

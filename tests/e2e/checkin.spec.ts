@@ -1,7 +1,6 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "@playwright/test";
-import { latestMessage, signIn } from "./accounts-helpers";
+import { chromium, type Page } from "@playwright/test";
+import { type DemoStaff, latestMessage, saveStaffSession } from "./accounts-helpers";
 import { expect, test, visit } from "./fixtures";
 import { writeQrVideo } from "./qr-video";
 
@@ -12,25 +11,11 @@ import { writeQrVideo } from "./qr-video";
 // tickets for the same event, run one after another.
 test.describe.configure({ mode: "serial" });
 
-const staff = {
-  organizer: { email: "organizer@pitlane.test", password: "pitlane-organizer-demo" },
-  admin: { email: "admin@pitlane.test", password: "pitlane-admin-demo" },
-};
-const sessionFile = (who: keyof typeof staff) => path.resolve(`test-results/e2e/checkin-${who}.json`);
-
-async function saveSession(browser: Browser, who: keyof typeof staff) {
-  const context = await browser.newContext({ serviceWorkers: "block", storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  await signIn(page, staff[who].email, staff[who].password, "/login?redirectTo=/admin");
-  await page.waitForURL((url) => url.pathname === "/admin");
-  await context.storageState({ path: sessionFile(who) });
-  await context.close();
-}
+const sessionFile = (who: DemoStaff) => path.resolve(`test-results/e2e/checkin-${who}.json`);
 
 test.beforeAll(async ({ browser }) => {
-  mkdirSync(path.dirname(sessionFile("organizer")), { recursive: true });
-  await saveSession(browser, "organizer");
-  await saveSession(browser, "admin");
+  await saveStaffSession(browser, "organizer", sessionFile("organizer"));
+  await saveStaffSession(browser, "admin", sessionFile("admin"));
 });
 
 /** A member's freshly paid order of one adult ticket for the demo Japanese Performance Day. */

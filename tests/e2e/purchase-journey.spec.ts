@@ -1,7 +1,14 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
-import { joinAsMember, latestMessage, messagesTo, newMember, signIn } from "./accounts-helpers";
+import {
+  type DemoStaff,
+  joinAsMember,
+  latestMessage,
+  messagesTo,
+  newMember,
+  saveStaffSession,
+} from "./accounts-helpers";
 import { allowConsoleErrors, expect, FAILED_RESOURCE, test, visit } from "./fixtures";
 
 /**
@@ -26,11 +33,7 @@ const refunded = "Sunday day ticket";
 const member = newMember("journey");
 const attendee = "Ada Lovelace";
 
-const staff = {
-  organizer: { email: "organizer@pitlane.test", password: "pitlane-organizer-demo" },
-  admin: { email: "admin@pitlane.test", password: "pitlane-admin-demo" },
-};
-type Who = keyof typeof staff | "member";
+type Who = DemoStaff | "member";
 const sessionFile = (who: Who) => path.resolve(`test-results/e2e/journey-${who}.json`);
 
 /** What the journey learns as it goes, for the steps after. */
@@ -44,15 +47,6 @@ const order = {
   sundayLeftAfterPaying: 0,
 };
 
-async function saveStaffSession(browser: Browser, who: keyof typeof staff) {
-  const context = await browser.newContext({ serviceWorkers: "block", storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  await signIn(page, staff[who].email, staff[who].password, "/login?redirectTo=/admin");
-  await page.waitForURL((url) => url.pathname === "/admin");
-  await context.storageState({ path: sessionFile(who) });
-  await context.close();
-}
-
 async function saveMemberSession(browser: Browser) {
   const context = await browser.newContext({ serviceWorkers: "block", storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
@@ -65,8 +59,8 @@ test.beforeAll(async ({ browser }) => {
   mkdirSync(path.dirname(sessionFile("member")), { recursive: true });
   // Sign-ins are rate limited per address: each account signs in once and the steps reuse it.
   await saveMemberSession(browser);
-  await saveStaffSession(browser, "organizer");
-  await saveStaffSession(browser, "admin");
+  await saveStaffSession(browser, "organizer", sessionFile("organizer"));
+  await saveStaffSession(browser, "admin", sessionFile("admin"));
 });
 
 function ticketRow(page: Page, name: string) {

@@ -1,7 +1,5 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser } from "@playwright/test";
-import { joinAsMember, latestMessage, newMember, signIn } from "./accounts-helpers";
+import { type DemoStaff, joinAsMember, latestMessage, newMember, saveStaffSession } from "./accounts-helpers";
 import { expect, test, visit } from "./fixtures";
 
 /**
@@ -12,30 +10,16 @@ import { expect, test, visit } from "./fixtures";
  */
 test.describe.configure({ mode: "serial", timeout: 90_000 });
 
-const staff = {
-  organizer: { email: "organizer@pitlane.test", password: "pitlane-organizer-demo" },
-  admin: { email: "admin@pitlane.test", password: "pitlane-admin-demo" },
-};
-const sessionFile = (who: keyof typeof staff) => path.resolve(`test-results/e2e/refund-holders-${who}.json`);
+const sessionFile = (who: DemoStaff) => path.resolve(`test-results/e2e/refund-holders-${who}.json`);
 
 const title = `Quayside Night Sprint ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 const reason = "The harbour is closed for repairs that weekend.";
 const buyer = newMember("holder");
 const state = { eventPath: "", publicPath: "", orderNumber: "" };
 
-async function saveSession(browser: Browser, who: keyof typeof staff) {
-  const context = await browser.newContext({ serviceWorkers: "block", storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  await signIn(page, staff[who].email, staff[who].password, "/login?redirectTo=/admin");
-  await page.waitForURL((url) => url.pathname === "/admin");
-  await context.storageState({ path: sessionFile(who) });
-  await context.close();
-}
-
 test.beforeAll(async ({ browser }) => {
-  mkdirSync(path.dirname(sessionFile("admin")), { recursive: true });
-  await saveSession(browser, "organizer");
-  await saveSession(browser, "admin");
+  await saveStaffSession(browser, "organizer", sessionFile("organizer"));
+  await saveStaffSession(browser, "admin", sessionFile("admin"));
 });
 
 /** Three weeks from now, 18:00 to 22:00 London time, as datetime-local values. */

@@ -1,10 +1,9 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBuyers, createTestEvent } from "~/features/checkout/test-stock";
+import { createTestEvent } from "~/features/checkout/test-stock";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { cartItems, carts, sessions } from "../../db/schema";
 import { raceForLastPlaces } from "./checkout-race";
-import { LOAD_WEBHOOK_SECRET, pressPay, sessionRow, startCluster } from "./cluster";
+import { buyersReadyToPay, LOAD_WEBHOOK_SECRET, pressPay, startCluster } from "./cluster";
 import { type FakeStripe, startFakeStripe } from "./fake-stripe";
 
 /**
@@ -65,12 +64,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
         endsAt: new Date(Date.now() + 10 * 86_400_000 + 3_600_000),
         types: [{ name: "Pit lane walk", capacity: 10 }],
       });
-      const [buyer] = (await createBuyers(db, 1)).map((member) => ({ ...member, ...sessionRow(member.id) }));
-      await db.insert(sessions).values(buyer!.row);
-      const [cart] = await db.insert(carts).values({ userId: buyer!.id }).returning({ id: carts.id });
-      await db
-        .insert(cartItems)
-        .values({ cartId: cart!.id, kind: "ticket", ticketTypeId: event.typeIds[0]!, quantity: 1 });
+      const [buyer] = await buyersReadyToPay(db, { count: 1, ticketTypeId: event.typeIds[0]!, quantity: 1 });
       const [server] = cluster.servers;
       const answer = await pressPay(server!, buyer!.cookie);
       const session = stripe.sessionOfRedirect(answer.location ?? "");

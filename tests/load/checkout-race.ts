@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type pg from "pg";
-import { createBuyers, createTestEvent } from "~/features/checkout/test-stock";
+import { createTestEvent } from "~/features/checkout/test-stock";
 import type { Db } from "~/server/db/client.server";
-import { cartItems, carts, sessions, ticketTypes } from "../../db/schema";
-import { type AppServer, pressPay, sessionRow, shuffled, until } from "./cluster";
+import { ticketTypes } from "../../db/schema";
+import { type AppServer, buyersReadyToPay, pressPay, shuffled, until } from "./cluster";
 import type { FakeStripe } from "./fake-stripe";
 
 export const RACE_TICKET = "Paddock pass";
@@ -61,16 +61,7 @@ export async function raceForLastPlaces(input: {
   const ticketTypeId = event.typeIds[0]!;
   await db.update(ticketTypes).set({ sold: soldBefore }).where(eq(ticketTypes.id, ticketTypeId));
 
-  const buyers = await createBuyers(db, input.buyers);
-  const signedIn = buyers.map((buyer) => ({ ...buyer, ...sessionRow(buyer.id) }));
-  await db.insert(sessions).values(signedIn.map((buyer) => buyer.row));
-  const made = await db
-    .insert(carts)
-    .values(buyers.map((buyer) => ({ userId: buyer.id })))
-    .returning({ id: carts.id });
-  await db
-    .insert(cartItems)
-    .values(made.map((cart) => ({ cartId: cart.id, kind: "ticket" as const, ticketTypeId, quantity: 1 })));
+  const signedIn = await buyersReadyToPay(db, { count: input.buyers, ticketTypeId, quantity: 1 });
 
   // Everyone presses Pay at once, buyer i on server i mod n.
   const checkoutStarted = performance.now();

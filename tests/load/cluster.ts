@@ -4,6 +4,9 @@ import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createBuyers } from "~/features/checkout/test-stock";
+import type { Db } from "~/server/db/client.server";
+import { cartItems, carts, sessions } from "../../db/schema";
 import { buildState } from "../../scripts/build-freshness.mjs";
 import type { FakeStripe } from "./fake-stripe";
 
@@ -197,4 +200,26 @@ export async function until<T>(what: string, check: () => Promise<T | null | fal
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Members with confirmed emails, each signed in (a session row and the cookie for it) and with
+ * `quantity` of one ticket type in their cart: buyers ready to press Pay.
+ */
+export async function buyersReadyToPay(db: Db, input: { count: number; ticketTypeId: string; quantity: number }) {
+  const buyers = (await createBuyers(db, input.count)).map((buyer) => ({ ...buyer, ...sessionRow(buyer.id) }));
+  await db.insert(sessions).values(buyers.map((buyer) => buyer.row));
+  const made = await db
+    .insert(carts)
+    .values(buyers.map((buyer) => ({ userId: buyer.id })))
+    .returning({ id: carts.id });
+  await db.insert(cartItems).values(
+    made.map((cart) => ({
+      cartId: cart.id,
+      kind: "ticket" as const,
+      ticketTypeId: input.ticketTypeId,
+      quantity: input.quantity,
+    })),
+  );
+  return buyers;
 }

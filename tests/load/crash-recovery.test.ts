@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBuyers, createTestEvent } from "~/features/checkout/test-stock";
+import { createTestEvent } from "~/features/checkout/test-stock";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { cartItems, carts, sessions, ticketTypes } from "../../db/schema";
-import { LOAD_WEBHOOK_SECRET, pressPay, sessionRow, startCluster, until } from "./cluster";
+import { ticketTypes } from "../../db/schema";
+import { buyersReadyToPay, LOAD_WEBHOOK_SECRET, pressPay, startCluster, until } from "./cluster";
 import { type FakeStripe, startFakeStripe } from "./fake-stripe";
 
 /**
@@ -43,15 +43,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
         types: [{ name: "Grandstand", price: 1800, capacity: 100, maxPerOrder: 4 }],
       });
       const ticketTypeId = event.typeIds[0]!;
-      const buyers = (await createBuyers(db, 20)).map((buyer) => ({ ...buyer, ...sessionRow(buyer.id) }));
-      await db.insert(sessions).values(buyers.map((buyer) => buyer.row));
-      const made = await db
-        .insert(carts)
-        .values(buyers.map((buyer) => ({ userId: buyer.id })))
-        .returning({ id: carts.id });
-      await db
-        .insert(cartItems)
-        .values(made.map((cart) => ({ cartId: cart.id, kind: "ticket" as const, ticketTypeId, quantity: 2 })));
+      const buyers = await buyersReadyToPay(db, { count: 20, ticketTypeId, quantity: 2 });
 
       const answers = await Promise.all(buyers.map((buyer) => pressPay(server!, buyer.cookie)));
       const sessionIds = answers.map((answer) => stripe.sessionOfRedirect(answer.location ?? "")?.id);
