@@ -35,6 +35,7 @@ export async function main(argv = process.argv.slice(2)) {
   warnIfBusy();
   register();
   const { benchCheckout } = await import("../tests/load/bench-checkout.ts");
+  const started = performance.now();
   const report = await benchCheckout({
     serverUrl,
     buyers: number("buyers"),
@@ -44,6 +45,9 @@ export async function main(argv = process.argv.slice(2)) {
     poolSize: number("pool"),
   });
 
+  console.log(
+    `\nThe whole run, starting and stopping the servers included: ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   console.log(
     `\n${report.buyers} buyers, ${report.places} places, ${report.instances} servers, ` +
       `each notification delivered ${values.replays} times\n`,
@@ -66,6 +70,7 @@ export async function main(argv = process.argv.slice(2)) {
       ],
       ["settlement: all paid orders settled in", `${report.settleSeconds} s`],
       ["settled orders per second", report.settledPerSecond],
+      ["every confirmation email sent", `${report.emailSeconds} s after the first payment`],
     ],
     "lr",
   );

@@ -1,10 +1,10 @@
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTestEvent } from "~/features/checkout/test-stock";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { raceForLastPlaces } from "./checkout-race";
-import { buyersReadyToPay, LOAD_WEBHOOK_SECRET, pressPay, startCluster } from "./cluster";
-import { type FakeStripe, startFakeStripe } from "./fake-stripe";
+import { buyersReadyToPay, pressPay } from "./cluster";
+import { clusterPerFile } from "./cluster-per-file";
 
 /**
  * Proof under load, over HTTP: two app server processes from the production build on one
@@ -18,29 +18,20 @@ describe.skipIf(!process.env.DATABASE_URL)(
   { timeout: 300_000 },
   () => {
     const database = freshDatabasePerFile();
-    let stripe: FakeStripe;
-    let cluster: Awaited<ReturnType<typeof startCluster>>;
-
-    beforeAll(async () => {
-      stripe = await startFakeStripe({ webhookSecret: LOAD_WEBHOOK_SECRET });
-      cluster = await startCluster({ databaseUrl: database().url!, instances: 2, stripe });
-    }, 300_000);
-    afterAll(async () => {
-      await cluster?.stop();
-      await stripe?.close();
-    });
+    const running = clusterPerFile(database, 2);
 
     it("sells exactly the last 100 places to 500 buyers, settles each payment once and sends one email each", async () => {
+      const { stripe, servers } = running();
       const report = await raceForLastPlaces({
         db: database().db,
         pool: database().pool!,
-        servers: cluster.servers,
+        servers,
         stripe,
         buyers: 500,
         places: 100,
         replays: 5,
       });
-      const why = `${JSON.stringify(report, null, 2)}\n${cluster.servers.map((server) => server.output()).join("\n")}`;
+      const why = `${JSON.stringify(report, null, 2)}\n${servers.map((server) => server.output()).join("\n")}`;
       expect(report.serverErrors, why).toBe(0);
       expect(report.otherAnswers, why).toEqual({});
       expect(report.held, why).toBe(100);
@@ -57,6 +48,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
     });
 
     it("refuses a payment notification that is not signed with the endpoint's secret", async () => {
+      const { stripe, servers } = running();
       const { db } = database();
       const event = await createTestEvent(db, {
         title: "Forgery Sprint",
@@ -65,7 +57,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
         types: [{ name: "Pit lane walk", capacity: 10 }],
       });
       const [buyer] = await buyersReadyToPay(db, { count: 1, ticketTypeId: event.typeIds[0]!, quantity: 1 });
-      const [server] = cluster.servers;
+      const [server] = servers;
       const answer = await pressPay(server!, buyer!.cookie);
       const session = stripe.sessionOfRedirect(answer.location ?? "");
       expect(session).not.toBeNull();

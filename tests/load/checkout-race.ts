@@ -32,6 +32,8 @@ export type RaceReport = {
   checkoutSeconds: number;
   settleSeconds: number;
   settledPerSecond: number;
+  /** From the first payment until every paid order's confirmation email was sent. */
+  emailSeconds: number;
 };
 
 /**
@@ -113,12 +115,14 @@ export async function raceForLastPlaces(input: {
 
   // The confirmations go out from the job queue, on whichever server takes each job.
   const emailSubject = `Your tickets for ${event.title}%`;
+  const emailsStarted = performance.now();
   await until(
     "a confirmation for every paid order",
     async () =>
       (await count("select count(*) as n from outbound_messages where subject like $1", [emailSubject])) >= paidOrders,
     120_000,
   ).catch(() => undefined); // Counted below either way: a shortfall shows in the report.
+  const emailSeconds = (performance.now() - emailsStarted) / 1000 + settleSeconds;
   // Give a duplicate a moment to show itself.
   await new Promise((resolve) => setTimeout(resolve, 1500));
 
@@ -158,6 +162,7 @@ export async function raceForLastPlaces(input: {
     checkoutSeconds: round(checkoutSeconds),
     settleSeconds: round(settleSeconds),
     settledPerSecond: round(paidOrders / settleSeconds),
+    emailSeconds: round(emailSeconds),
   };
 }
 

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTestEvent } from "~/features/checkout/test-stock";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { ticketTypes } from "../../db/schema";
-import { buyersReadyToPay, LOAD_WEBHOOK_SECRET, pressPay, startCluster, until } from "./cluster";
-import { type FakeStripe, startFakeStripe } from "./fake-stripe";
+import { buyersReadyToPay, pressPay, until } from "./cluster";
+import { clusterPerFile } from "./cluster-per-file";
 
 /**
  * The server killed (SIGKILL: no clean-up runs) between buyers paying and their orders being
@@ -18,23 +18,14 @@ describe.skipIf(!process.env.DATABASE_URL)(
   { timeout: 300_000 },
   () => {
     const database = freshDatabasePerFile();
-    let stripe: FakeStripe;
-    let cluster: Awaited<ReturnType<typeof startCluster>>;
-
-    beforeAll(async () => {
-      stripe = await startFakeStripe({ webhookSecret: LOAD_WEBHOOK_SECRET });
-      cluster = await startCluster({ databaseUrl: database().url!, instances: 1, stripe });
-    }, 300_000);
-    afterAll(async () => {
-      await cluster?.stop();
-      await stripe?.close();
-    });
+    const running = clusterPerFile(database, 1);
 
     const count = async (text: string, values: unknown[] = []) =>
       Number((await database().pool!.query<{ n: string }>(text, values)).rows[0]!.n);
 
     it("settles every paid order after a restart, once, with its tickets and one email", async () => {
-      const [server] = cluster.servers;
+      const { stripe, servers } = running();
+      const [server] = servers;
       const { db } = database();
       const event = await createTestEvent(db, {
         title: "Crash Test Trackday",

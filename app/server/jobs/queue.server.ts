@@ -1,4 +1,4 @@
-import { fromPglite, PgBoss, type QueuePolicy } from "pg-boss";
+import { fromPglite, type JobResult, PgBoss, type QueuePolicy } from "pg-boss";
 import type { DatabaseHandle } from "../db/client.server";
 import { getLog } from "../log.server";
 
@@ -21,6 +21,9 @@ export type JobDefinition<T extends object = object> = {
   schedule?: string;
   handler: (data: T) => Promise<void>;
 };
+
+/** Jobs fetched at a time by each worker. */
+const BATCH_SIZE = 10;
 
 export function defineJob<T extends object>(job: JobDefinition<T>): JobDefinition<T> {
   return job;
@@ -67,18 +70,29 @@ export async function startJobQueue(
     // tick once whichever instances are running.
     if (job.schedule) await boss.schedule(job.name, job.schedule);
     if (options.work !== false) {
+      // Up to ten jobs a fetch, run together, fetching again at once while fetches come back
+      // full: a rush of orders sends its confirmations as fast as they are made, not one per
+      // poll. Each job of a batch succeeds or fails on its own, and a failed one is retried alone.
       await boss.work<object>(
         job.name,
-        { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, batchSize: 1 },
-        async ([first]) => {
-          if (!first) return;
-          try {
-            await (job.handler as (data: object) => Promise<void>)(first.data);
-          } catch (error) {
-            log.warn({ err: error, job: job.name, id: first.id }, "job failed; it will be retried");
-            throw error;
-          }
+        {
+          pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+          batchSize: BATCH_SIZE,
+          burstWhenBatchFull: true,
+          perJobResults: true,
         },
+        (batch) =>
+          Promise.all(
+            batch.map(async (each): Promise<JobResult> => {
+              try {
+                await (job.handler as (data: object) => Promise<void>)(each.data);
+                return { id: each.id, status: "completed" };
+              } catch (error) {
+                log.warn({ err: error, job: job.name, id: each.id }, "job failed; it will be retried");
+                return { id: each.id, status: "failed", output: { message: String(error) } };
+              }
+            }),
+          ),
       );
     }
   }
