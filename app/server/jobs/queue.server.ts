@@ -22,8 +22,11 @@ export type JobDefinition<T extends object = object> = {
   handler: (data: T) => Promise<void>;
 };
 
-/** Jobs fetched at a time by each worker. */
-const BATCH_SIZE = 10;
+/**
+ * Jobs fetched, and run together, at a time by each worker. Jobs share the app's connection
+ * pool (10 by default): five leave the rest to the pages.
+ */
+const BATCH_SIZE = 5;
 
 export function defineJob<T extends object>(job: JobDefinition<T>): JobDefinition<T> {
   return job;
@@ -70,7 +73,7 @@ export async function startJobQueue(
     // tick once whichever instances are running.
     if (job.schedule) await boss.schedule(job.name, job.schedule);
     if (options.work !== false) {
-      // Up to ten jobs a fetch, run together, fetching again at once while fetches come back
+      // Up to five jobs a fetch, run together, fetching again at once while fetches come back
       // full: a rush of orders sends its confirmations as fast as they are made, not one per
       // poll. Each job of a batch succeeds or fails on its own, and a failed one is retried alone.
       await boss.work<object>(
