@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, inArray, isNotNull, lte } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, lte, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "~/server/db/client.server";
 import type { PaymentGateway, PaymentState } from "~/server/payments/payments.server";
 import { orders } from "../../../db/schema";
@@ -39,34 +40,21 @@ export async function closeExpiredPayments(
   gateway: PaymentGateway,
   input: { now: Date; limit?: number },
 ): Promise<SessionSweep> {
-  const due = await db
-    .select({ id: orders.id, sessionId: orders.providerSessionId })
-    .from(orders)
-    .where(
-      and(
-        eq(orders.status, "pending"),
-        eq(orders.provider, gateway.provider),
-        isNotNull(orders.providerSessionId),
-        lte(orders.holdExpiresAt, input.now),
-      ),
-    )
-    .orderBy(asc(orders.holdExpiresAt))
-    .limit(input.limit ?? 200);
+  const due = await ordersWithSessions(db, gateway, {
+    where: and(eq(orders.status, "pending"), lte(orders.holdExpiresAt, input.now)),
+    oldestFirst: orders.holdExpiresAt,
+    limit: input.limit,
+    awaitingBank: false,
+  });
   const bankPayments: string[] = [];
-  const result = await sweep(
-    db,
-    gateway,
-    due.map((order) => ({ ...order, awaitingBank: false }) as DueOrder),
-    input.now,
-    async (order) => {
-      const state = await gateway.expirePayment(order.sessionId);
-      if (state.status === "unpaid") bankPayments.push(order.id);
-      // Closed, or finished by a bank payment still on its way: either way the hold is over. A
-      // bank payment that succeeds later is settled by its own notification, under the late
-      // rules; should that notification be lost, reconcilePayments keeps asking until it is due.
-      return state.status === "paid" ? state : { ...state, status: "expired" };
-    },
-  );
+  const result = await sweep(db, gateway, due, input.now, async (order) => {
+    const state = await gateway.expirePayment(order.sessionId);
+    if (state.status === "unpaid") bankPayments.push(order.id);
+    // Closed, or finished by a bank payment still on its way: either way the hold is over. A
+    // bank payment that succeeds later is settled by its own notification, under the late
+    // rules; should that notification be lost, reconcilePayments keeps asking until it is due.
+    return state.status === "paid" ? state : { ...state, status: "expired" };
+  });
   if (bankPayments.length > 0) {
     await db
       .update(orders)
@@ -93,44 +81,38 @@ export async function reconcilePayments(
   },
 ): Promise<SessionSweep> {
   const startedBefore = new Date(input.now.getTime() - (input.afterMinutes ?? RECONCILE_AFTER_MINUTES) * 60_000);
-  const pending = await db
-    .select({ id: orders.id, sessionId: orders.providerSessionId })
-    .from(orders)
-    .where(
-      and(
-        eq(orders.status, "pending"),
-        eq(orders.provider, gateway.provider),
-        isNotNull(orders.providerSessionId),
-        lte(orders.createdAt, startedBefore),
-      ),
-    )
-    .orderBy(asc(orders.createdAt))
-    .limit(input.limit ?? 200);
+  const pending = await ordersWithSessions(db, gateway, {
+    where: and(eq(orders.status, "pending"), lte(orders.createdAt, startedBefore)),
+    oldestFirst: orders.createdAt,
+    limit: input.limit,
+    awaitingBank: false,
+  });
   // Bank payments still on their way when their hold ended, whose news has not come yet: asked
   // about in a list of their own, so a backlog of them never crowds out the pending orders.
-  const awaitingBank = await db
+  const awaitingBank = await ordersWithSessions(db, gateway, {
+    where: and(eq(orders.status, "expired"), gt(orders.bankPaymentDueBy, input.now)),
+    oldestFirst: orders.bankPaymentDueBy,
+    limit: input.limit,
+    awaitingBank: true,
+  });
+  return sweep(db, gateway, [...pending, ...awaitingBank], input.now, (order) =>
+    gateway.retrievePayment(order.sessionId),
+  );
+}
+
+/** The provider's orders with a payment session that match `where`, oldest first by the column given. */
+async function ordersWithSessions(
+  db: Db,
+  gateway: PaymentGateway,
+  input: { where: SQL | undefined; oldestFirst: AnyPgColumn; limit?: number; awaitingBank: boolean },
+): Promise<DueOrder[]> {
+  const rows = await db
     .select({ id: orders.id, sessionId: orders.providerSessionId })
     .from(orders)
-    .where(
-      and(
-        eq(orders.status, "expired"),
-        eq(orders.provider, gateway.provider),
-        isNotNull(orders.providerSessionId),
-        gt(orders.bankPaymentDueBy, input.now),
-      ),
-    )
-    .orderBy(asc(orders.bankPaymentDueBy))
+    .where(and(eq(orders.provider, gateway.provider), isNotNull(orders.providerSessionId), input.where))
+    .orderBy(asc(input.oldestFirst))
     .limit(input.limit ?? 200);
-  return sweep(
-    db,
-    gateway,
-    [
-      ...pending.map((order) => ({ id: order.id, sessionId: order.sessionId!, awaitingBank: false })),
-      ...awaitingBank.map((order) => ({ id: order.id, sessionId: order.sessionId!, awaitingBank: true })),
-    ],
-    input.now,
-    (order) => gateway.retrievePayment(order.sessionId),
-  );
+  return rows.map((row) => ({ id: row.id, sessionId: row.sessionId!, awaitingBank: input.awaitingBank }));
 }
 
 /** One provider call per order, one after another: a provider's rate limit is never a reason to fail. */
