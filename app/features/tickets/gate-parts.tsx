@@ -1,6 +1,5 @@
-import { CircleAlert, CircleCheck, CircleX, Download, Search } from "lucide-react";
-import { Form } from "react-router";
-import { inputClass } from "~/ui/form";
+import { CircleAlert, CircleCheck, CircleX, Download } from "lucide-react";
+import { ListSearch } from "~/ui/list-search";
 import { ATTENDEE_STATUS_LABELS } from "./attendees-csv";
 import type { Attendee, GateResult } from "./gate.server";
 
@@ -82,27 +81,7 @@ export function AttendeeList({
           <Download aria-hidden className="size-4" /> Download CSV
         </a>
       </div>
-      <Form method="get" role="search" className="flex flex-wrap items-end gap-3" key={q}>
-        <div className="min-w-[14rem] flex-1 space-y-1.5">
-          <label htmlFor="attendee-search" className="block font-semibold">
-            Search by name, email or code ending
-          </label>
-          <input
-            id="attendee-search"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={100}
-            className={`${inputClass(false)} h-12`}
-          />
-        </div>
-        <button
-          type="submit"
-          className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
-        >
-          <Search aria-hidden className="size-4" /> Search
-        </button>
-      </Form>
+      <ListSearch id="attendee-search" label="Search by name, email or code ending" q={q} resetKey={q} />
       <p className="text-sm text-muted">
         {attendees.length === shownLimit
           ? `The first ${shownLimit} tickets${q ? ` matching “${q}”` : ""}: search to find others, or download the CSV.`

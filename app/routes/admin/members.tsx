@@ -1,13 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Search } from "lucide-react";
-import { data, Form } from "react-router";
+import { data } from "react-router";
 import { changeMemberRole, listMembers } from "~/features/admin/members.server";
 import { MemberRow, Pagination } from "~/features/admin/members-list";
 import { MembersActionSchema, MembersQuerySchema, ROLE_AS_NOUN, ROLE_FILTER_LABELS } from "~/features/admin/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { inputClass, Notice } from "~/ui/form";
+import { Notice } from "~/ui/form";
+import { ListFilter, ListSearch } from "~/ui/list-search";
 import type { Route } from "./+types/members";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -55,39 +55,9 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
         draw. Every change is recorded in the audit log.
       </p>
 
-      <Form method="get" role="search" className="mt-8 flex flex-wrap items-end gap-3" key={`${q}|${role}`}>
-        <div className="min-w-[14rem] flex-1 space-y-1.5">
-          <label htmlFor="member-search" className="block font-semibold">
-            Search by name or email
-          </label>
-          <input
-            id="member-search"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={100}
-            className={`${inputClass(false)} h-12`}
-          />
-        </div>
-        <div className="space-y-1.5">
-          <label htmlFor="member-role" className="block font-semibold">
-            Role
-          </label>
-          <select id="member-role" name="role" defaultValue={role} className={`${inputClass(false)} h-12`}>
-            {Object.entries(ROLE_FILTER_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button
-          type="submit"
-          className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
-        >
-          <Search aria-hidden className="size-4" /> Search
-        </button>
-      </Form>
+      <ListSearch id="member-search" label="Search by name or email" q={q} resetKey={`${q}|${role}`} className="mt-8">
+        <ListFilter id="member-role" name="role" label="Role" value={role} options={ROLE_FILTER_LABELS} />
+      </ListSearch>
 
       {actionData?.error ? (
         <div className="mt-6">

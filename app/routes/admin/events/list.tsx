@@ -1,12 +1,12 @@
-import { Plus, Search } from "lucide-react";
-import { Form, Link } from "react-router";
+import { Plus } from "lucide-react";
+import { Link } from "react-router";
 import { Pagination } from "~/features/admin/members-list";
 import { EmptyEventList, EventFilterTabs, EventListRow } from "~/features/events/admin-event-list";
 import { listEventsForAdmin } from "~/features/events/admin-queries.server";
 import { type EventFilter, EventsQuerySchema } from "~/features/events/admin-schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
-import { inputClass } from "~/ui/form";
+import { ListSearch } from "~/ui/list-search";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -47,28 +47,16 @@ export default function EventsList({ loaderData }: Route.ComponentProps) {
         </Link>
       </div>
 
-      <Form method="get" role="search" className="mt-8 flex flex-wrap items-end gap-3" key={`${show}|${q}`}>
+      <ListSearch
+        id="event-search"
+        label="Search by title, venue or town"
+        q={q}
+        resetKey={`${show}|${q}`}
+        quiet
+        className="mt-8"
+      >
         {show !== "upcoming" ? <input type="hidden" name="show" value={show} /> : null}
-        <div className="min-w-[14rem] flex-1 space-y-1.5">
-          <label htmlFor="event-search" className="block font-semibold">
-            Search by title, venue or town
-          </label>
-          <input
-            id="event-search"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={100}
-            className={`${inputClass(false)} h-12`}
-          />
-        </div>
-        <button
-          type="submit"
-          className="inline-flex h-12 items-center gap-2 rounded-full bg-surface-sunken px-6 font-bold text-text hover:bg-line"
-        >
-          <Search aria-hidden className="size-4" /> Search
-        </button>
-      </Form>
+      </ListSearch>
 
       <div className="mt-6">
         <EventFilterTabs show={show} counts={counts} href={(filter) => href(filter)} />

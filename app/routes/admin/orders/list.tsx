@@ -1,5 +1,5 @@
-import { ChevronRight, Search } from "lucide-react";
-import { Form, Link } from "react-router";
+import { ChevronRight } from "lucide-react";
+import { Link } from "react-router";
 import { Pagination } from "~/features/admin/members-list";
 import { formatMoney } from "~/features/money";
 import { OrderStatusBadge } from "~/features/orders/admin-order-parts";
@@ -8,7 +8,7 @@ import { ORDER_STATUS_LABELS, OrdersQuerySchema } from "~/features/orders/admin-
 import { formatOrderNumber } from "~/features/orders/order-number";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
-import { inputClass } from "~/ui/form";
+import { ListFilter, ListSearch } from "~/ui/list-search";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -44,40 +44,21 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-[1100px]">
       <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Sales</p>
       <h1 className="wide mt-1 text-3xl font-extrabold sm:text-4xl">Orders</h1>
-      <Form method="get" role="search" className="mt-8 flex flex-wrap items-end gap-3" key={`${q}|${status}`}>
-        <div className="min-w-[14rem] flex-1 space-y-1.5">
-          <label htmlFor="order-search" className="block font-semibold">
-            Order number, email or name
-          </label>
-          <input
-            id="order-search"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={100}
-            className={`${inputClass(false)} h-12`}
-          />
-        </div>
-        <div className="space-y-1.5">
-          <label htmlFor="order-status" className="block font-semibold">
-            Status
-          </label>
-          <select id="order-status" name="status" defaultValue={status} className={`${inputClass(false)} h-12`}>
-            <option value="all">All statuses</option>
-            {Object.entries(ORDER_STATUS_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button
-          type="submit"
-          className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
-        >
-          <Search aria-hidden className="size-4" /> Search
-        </button>
-      </Form>
+      <ListSearch
+        id="order-search"
+        label="Order number, email or name"
+        q={q}
+        resetKey={`${q}|${status}`}
+        className="mt-8"
+      >
+        <ListFilter
+          id="order-status"
+          name="status"
+          label="Status"
+          value={status}
+          options={{ all: "All statuses", ...ORDER_STATUS_LABELS }}
+        />
+      </ListSearch>
       <p className="mt-8 text-sm text-muted" role="status">
         {total === 1 ? "1 order" : `${total.toLocaleString("en-GB")} orders`}
         {q ? ` matching “${q}”` : ""}
