@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ORDER_STATUSES, type OrderStatus } from "../../../db/schema";
 
+/** What an order's status is called wherever people see it: staff pages, receipts, the member's orders. */
 export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   pending: "Awaiting payment",
   paid: "Paid",

@@ -12,6 +12,7 @@ import {
   ticketTypes,
   transactions,
 } from "../../../db/schema";
+import { ORDER_STATUS_LABELS } from "./admin-schemas";
 import { isOrderId } from "./order-id";
 import { formatOrderNumber } from "./order-number";
 
@@ -23,16 +24,6 @@ import { formatOrderNumber } from "./order-number";
 
 /** Orders that took money, or that were settled for free: the ones a receipt exists for. */
 export const SETTLED_ORDER_STATUSES: OrderStatus[] = ["paid", "fulfilled", "refunded", "partly_refunded"];
-
-export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
-  pending: "Awaiting payment",
-  paid: "Paid",
-  fulfilled: "Fulfilled",
-  expired: "Expired",
-  cancelled: "Cancelled",
-  refunded: "Refunded",
-  partly_refunded: "Partly refunded",
-};
 
 export type TicketView = {
   id: string;
