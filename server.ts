@@ -1,20 +1,22 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import type { Server } from "node:http";
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
+import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import client from "prom-client";
 import type { ServerBuild } from "react-router";
 import type { RequestInfo } from "./app/server/context.server";
-import { EnvError, getEnv } from "./app/server/env.server";
+import { EnvError, getEnv, isLocalSite } from "./app/server/env.server";
 import { getLog } from "./app/server/log.server";
 import type { Runtime } from "./app/server/runtime.server";
 
 /** What app/entry.server.tsx exports besides the renderer. */
 type AppEntry = {
-  startRuntime(options?: { work?: boolean }): Promise<Runtime>;
+  startApp(options?: { work?: boolean }): Promise<Runtime>;
   createLoadContext(runtime: Runtime, info: RequestInfo): unknown;
   demoSignIns(db: Runtime["db"]): Promise<{ role: string; email: string; password: string }[]>;
 };
@@ -55,23 +57,13 @@ export async function createServer() {
     next();
   });
 
-  app.use(
-    pinoHttp({
-      logger: log,
-      genReqId: (req, res) => {
-        const id = (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || randomUUID();
-        res.setHeader("X-Request-Id", id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/metrics" },
-      customLogLevel: (_req, res, error) =>
-        error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
-    }),
-  );
+  app.use(requestLog(log));
 
   app.use(securityHeaders(env.SITE_URL.startsWith("https://"), Boolean(env.GOOGLE_MAPS_API_KEY)));
   app.use(compression());
   app.use(coalesceFlushes);
+  // After compression, so that the answer it holds back is the whole (compressed) answer.
+  app.use(answerAfterBody(DRAIN_LIMIT));
 
   let runtime: Runtime | undefined;
   app.get("/healthz", (_req, res) => {
@@ -88,10 +80,7 @@ export async function createServer() {
       res.status(503).json({ status: "unavailable", database: runtime.database.engine });
     }
   });
-  app.get("/metrics", async (req, res) => {
-    if (!isLoopback(req.socket.remoteAddress ?? "") && !metricsTokenMatches(req)) {
-      return void res.status(403).type("text/plain").send("Forbidden");
-    }
+  app.get("/metrics", metricsAccess(env.METRICS_TOKEN), async (_req, res) => {
     res.set("Content-Type", client.register.contentType).send(await client.register.metrics());
   });
 
@@ -127,7 +116,7 @@ export async function createServer() {
     );
   }
 
-  runtime = await entry.startRuntime();
+  runtime = await entry.startApp();
   const started = runtime;
 
   app.use(
@@ -185,13 +174,86 @@ function requestKind(pathname: string) {
   return "page";
 }
 
-function isLoopback(ip: string) {
-  return ip === "::1" || ip.startsWith("127.") || ip.startsWith("::ffff:127.");
+/**
+ * /metrics answers only with its token, whoever asks: behind a proxy on the same host every visitor
+ * comes from loopback. Without a token it does not exist. Both sides are hashed first, so the
+ * comparison takes the same time whatever was sent, its length included.
+ */
+export function metricsAccess(token: string | undefined) {
+  const expected = token ? digest(`Bearer ${token}`) : undefined;
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!expected) return void res.status(404).type("text/plain").send("Not found");
+    if (!timingSafeEqual(digest(req.headers.authorization ?? ""), expected)) {
+      return void res.status(403).type("text/plain").send("Forbidden");
+    }
+    next();
+  };
 }
 
-function metricsTokenMatches(req: Request) {
-  const token = process.env.METRICS_TOKEN;
-  return Boolean(token) && req.headers.authorization === `Bearer ${token}`;
+function digest(text: string) {
+  return createHash("sha256").update(text).digest();
+}
+
+/**
+ * Query values kept in the request log: searches, pages and switches. Every other value is
+ * replaced, because links sent by email and text carry their secret in the query (`token` of a
+ * password reset, an email check or a sign-in link) and the Stripe return carries its session.
+ */
+const LOGGED_QUERY_VALUES = new Set(["q", "page", "order", "error", "edit", "cancelled", "quantity", "redirectTo"]);
+/** Headers that carry the session, a credential, or the page the visitor came from (with its query). */
+const UNLOGGED_HEADERS = new Set(["cookie", "authorization", "referer", "proxy-authorization"]);
+
+/** The path and query as logged: the query's keys are kept, the values of secret ones are not. */
+export function loggedUrl(url: string) {
+  const mark = url.indexOf("?");
+  if (mark === -1) return url;
+  const query = url
+    .slice(mark + 1)
+    .split("&")
+    .filter(Boolean)
+    .map((pair) => {
+      const [key = ""] = pair.split("=", 1);
+      let name = key;
+      try {
+        name = decodeURIComponent(key.replaceAll("+", " "));
+      } catch {}
+      return LOGGED_QUERY_VALUES.has(name) ? pair : `${key}=[redacted]`;
+    });
+  return `${url.slice(0, mark)}?${query.join("&")}`;
+}
+
+/** One line per request, without what would let a reader of the logs act as a visitor. */
+export function requestLog(logger: Logger) {
+  return pinoHttp({
+    logger,
+    genReqId: (req, res) => {
+      const id = (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || randomUUID();
+      res.setHeader("X-Request-Id", id);
+      return id;
+    },
+    autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/metrics" },
+    customLogLevel: (_req, res, error) =>
+      error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
+    serializers: {
+      req: (req: { raw: IncomingMessage & { originalUrl?: string; id?: unknown } }) => {
+        const raw = req.raw;
+        return {
+          id: raw.id,
+          method: raw.method,
+          url: loggedUrl(raw.originalUrl ?? raw.url ?? ""),
+          headers: Object.fromEntries(
+            Object.entries(raw.headers).filter(([name]) => !UNLOGGED_HEADERS.has(name.toLowerCase())),
+          ),
+          remoteAddress: raw.socket?.remoteAddress,
+          remotePort: raw.socket?.remotePort,
+        };
+      },
+      res: (res: { raw: ServerResponse }) => {
+        const { "set-cookie": _cookie, ...headers } = res.raw.getHeaders();
+        return { statusCode: res.raw.statusCode, headers };
+      },
+    },
+  });
 }
 
 /**
@@ -271,6 +333,11 @@ function parseSize(size: string) {
 const UPLOAD_PATHS = new Set(["/settings", "/newProfile"]);
 const UPLOAD_PATTERNS = [/^\/admin\/events\/[^/]+\/cover$/];
 const UPLOAD_LIMIT = 16 * 1024 * 1024;
+/**
+ * A refused body up to this size is read to its end before the refusal goes out, so the visitor
+ * sees the 413 page; a larger one is cut off, so nobody can make the server read gigabytes.
+ */
+const DRAIN_LIMIT = 2 * UPLOAD_LIMIT;
 
 function isUploadPath(path: string) {
   return UPLOAD_PATHS.has(path) || UPLOAD_PATTERNS.some((pattern) => pattern.test(path));
@@ -289,6 +356,7 @@ function bodyLimit(limit: string, uploadLimit: number) {
       return next();
     }
     if (Number(declared) > max) {
+      // Sent once the body has been read (answerAfterBody): the connection can then close cleanly.
       res.setHeader("Connection", "close");
       return void res.status(413).type("text/plain").send("Payload too large");
     }
@@ -296,20 +364,97 @@ function bodyLimit(limit: string, uploadLimit: number) {
   };
 }
 
+/**
+ * An answer given before the request's body has been read (sign in first, too large, not from
+ * this site) goes out once the rest of the body has been read and thrown away. Sent at once, and
+ * with the connection closed after it, it reaches a browser that is still sending its upload as a
+ * reset connection instead of the page: the browser's write fails (EPIPE, ECONNRESET) and the
+ * answer is lost. A body declared larger than `limit`, or one that runs past it, is not read on:
+ * the answer goes at once and the connection is closed under it. A client that sends its body too
+ * slowly is cut off by the server's request timeout, as any other is.
+ */
+function answerAfterBody(limit: number) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method) || !hasBody(req)) return next();
+    const end = res.end;
+    let held = false;
+    res.end = function (this: Response, ...args: Parameters<Response["end"]>) {
+      if (held) return this;
+      if (req.complete || req.destroyed) return end.apply(this, args);
+      held = true;
+      void discardBody(req, limit).then((whole) => {
+        if (!whole) closeAfterAnswer(req, res);
+        end.apply(this, args);
+      });
+      return this;
+    } as Response["end"];
+    next();
+  };
+}
+
+function hasBody(req: Request) {
+  const declared = req.headers["content-length"];
+  return declared === undefined ? Boolean(req.headers["transfer-encoding"]) : Number(declared) > 0;
+}
+
+/** Reads what is left of the body and throws it away; false when it is over `limit` or the client went away. */
+function discardBody(req: Request, limit: number) {
+  return new Promise<boolean>((resolve) => {
+    if (Number(req.headers["content-length"]) > limit) return resolve(false);
+    let received = 0;
+    let settled = false;
+    const settle = (whole: boolean) => {
+      if (settled) return;
+      settled = true;
+      resolve(whole);
+    };
+    // Whatever was reading the body (the app's request stream) has answered without it.
+    req.removeAllListeners("data");
+    req.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) {
+        req.pause();
+        settle(false);
+      }
+    });
+    req.once("end", () => settle(true));
+    req.once("close", () => settle(req.complete));
+    req.once("error", () => settle(false));
+    req.resume();
+  });
+}
+
+/** The connection ends with this answer, unread body and all. */
+function closeAfterAnswer(req: Request, res: Response) {
+  if (!res.headersSent) res.setHeader("Connection", "close");
+  const socket = req.socket;
+  res.once("finish", () => socket.destroySoon());
+}
+
 async function main() {
   const { app, runtime, env, entry } = await createServer();
-  // Demo accounts have public passwords: say so on installs that run with demo content.
-  const demo = runtime.database.engine === "pglite" || env.SEED_DEMO ? await entry.demoSignIns(runtime.db) : [];
+  // Demo accounts have public passwords: say so wherever they exist (start-up refuses them on a
+  // site that is not local unless SEED_DEMO=1 asked for them).
+  const demo = await entry.demoSignIns(runtime.db);
+  const publicDemo = demo.length > 0 && !isLocalSite(env.SITE_URL);
   const server: Server = app.listen(env.PORT, env.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
     const local = `http://localhost:${port}`;
     log.info({ port, engine: runtime.database.engine }, "listening");
     console.log(`\n  ${env.SITE_NAME} is running at ${local}`);
-    console.log(`  Mailbox (emails and texts sent by the site): ${local}/dev/mailbox`);
+    if (runtime.mail.name === "mailbox" && runtime.sms.name === "mailbox") {
+      console.log(`  Mailbox (emails and texts sent by the site): ${local}/dev/mailbox`);
+    }
     console.log(
       `  Database: ${runtime.database.engine === "pglite" ? `embedded, in ${env.DATA_DIR}` : "PostgreSQL"}\n`,
     );
+    if (publicDemo) {
+      console.log(
+        `  WARNING: ${env.SITE_URL} is not a local address and serves the demo accounts below (SEED_DEMO=1).`,
+      );
+      console.log("  Anyone who reads these passwords can sign in as admin. Never run a real club's site like this.\n");
+    }
     if (demo.length > 0) {
       console.log("  Demo sign-ins (public passwords, for trying the site out):");
       for (const { role, email, password } of demo)
@@ -332,8 +477,11 @@ async function main() {
   process.on("SIGINT", () => void stop("SIGINT"));
 }
 
-main().catch((error) => {
-  log.fatal({ err: error }, "could not start");
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+// Started as a program (`node server.ts`), not when a test imports its parts.
+if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
+  main().catch((error) => {
+    log.fatal({ err: error }, "could not start");
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -7,7 +7,7 @@ export default defineConfig({
     alias: [{ find: /^~\//, replacement: fileURLToPath(new URL("./app/", import.meta.url)) }],
   },
   test: {
-    include: ["app/**/*.test.ts", "scripts/**/*.test.ts", "tests/load/**/*.test.ts"],
+    include: ["server.*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts", "tests/load/**/*.test.ts"],
     environment: "node",
     // Forks, not threads: PGlite is a large WebAssembly instance and the lock tests spawn
     // processes; a process per worker keeps memory and file descriptors apart.
@@ -23,6 +23,8 @@ export default defineConfig({
     env: {
       // pino writes straight to stdout; keep test output readable unless asked for logs.
       LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
+      // The suites take no real payments; on PostgreSQL the site needs the choice said out loud.
+      PAYMENTS: process.env.PAYMENTS ?? "test",
     },
   },
 });

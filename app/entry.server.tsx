@@ -3,15 +3,14 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+import { documentCacheControl } from "./server/cache.server";
 import { requestContext } from "./server/context.server";
 import { getLog } from "./server/log.server";
 import { lowPriorityModulePreloads } from "./server/module-preloads.server";
 import { errorPageFailureHtml } from "./ui/error-page-failure";
 import { NonceProvider } from "./ui/nonce";
 
-export { createLoadContext } from "./server/context.server";
-export { getRuntime, startRuntime } from "./server/runtime.server";
-export { demoSignIns } from "./server/seed/demo-accounts.server";
+export { createLoadContext, demoSignIns, startApp } from "./app.server";
 
 export const streamTimeout = 10_000;
 
@@ -24,6 +23,7 @@ export default function handleRequest(
 ) {
   const { nonce } = loadContext.get(requestContext);
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode;
+  responseHeaders.set("Cache-Control", documentCacheControl(responseHeaders.get("Cache-Control")));
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

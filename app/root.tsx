@@ -3,7 +3,7 @@ import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } 
 import type { Route } from "./+types/root";
 import stylesheetUrl from "./app.css?url";
 import fontUrl from "./assets/fonts/archivo-latin-subset.woff2?url";
-import { cartNoticeContext } from "./features/cart/cart-step.server";
+import { cartNoticeContext } from "./routes/cart/cart-step.server";
 import { runtimeContext, userContext } from "./server/context.server";
 import { takeFlash } from "./server/flash.server";
 import { steps } from "./server/middleware.server";

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "./env.server";
+import { EnvError, isLocalSite, parseEnv } from "./env.server";
 
 const SECRET = "s".repeat(32);
 
@@ -55,7 +55,9 @@ describe("parseEnv", () => {
 
   it("derives SITE_URL from PORT and drops a trailing slash from a given one", () => {
     expect(parseEnv({ DATA_DIR: dataDir, PORT: "8080" }).SITE_URL).toBe("http://localhost:8080");
-    expect(parseEnv({ DATA_DIR: dataDir, SITE_URL: "https://club.example/" }).SITE_URL).toBe("https://club.example");
+    expect(parseEnv({ DATA_DIR: dataDir, SITE_URL: "https://club.example/", PAYMENTS: "test" }).SITE_URL).toBe(
+      "https://club.example",
+    );
   });
 
   it("treats empty strings as unset, as a .env file with blank values means", () => {
@@ -85,6 +87,7 @@ describe("parseEnv", () => {
       NODE_ENV: "development",
       DATA_DIR: dataDir,
       DATABASE_URL: "mysql://db.example/pitlane",
+      PAYMENTS: "test",
       CURRENCY: "pounds",
       TIME_ZONE: "Mars/Olympus_Mons",
       TWILIO_ACCOUNT_SID: "AC123",
@@ -105,7 +108,9 @@ describe("parseEnv", () => {
 
   it("accepts both PostgreSQL URL schemes", () => {
     for (const url of ["postgres://u@db/pitlane", "postgresql://u@db/pitlane"]) {
-      expect(parseEnv({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, DATABASE_URL: url }).DATABASE_URL).toBe(url);
+      expect(
+        parseEnv({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, DATABASE_URL: url, PAYMENTS: "test" }).DATABASE_URL,
+      ).toBe(url);
     }
   });
 
@@ -135,8 +140,65 @@ describe("parseEnv", () => {
     expect(parseEnv({ DATA_DIR: dataDir, ...stripe })).toMatchObject(stripe);
   });
 
+  it("takes free test payments by default only on a local site's embedded database", () => {
+    expect(parseEnv({ DATA_DIR: dataDir }).PAYMENTS).toBe("test");
+    expect(parseEnv({ DATA_DIR: dataDir, SITE_URL: "http://127.0.0.1:8080" }).PAYMENTS).toBe("test");
+    const none = [
+      "PAYMENTS: no payment provider: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or PAYMENTS=test to take free test payments (no money moves)",
+    ];
+    const postgres = { DATA_DIR: dataDir, AUTH_SECRET: SECRET, DATABASE_URL: "postgres://db/pitlane" };
+    expect(problemsOf(postgres)).toEqual(none);
+    expect(problemsOf({ DATA_DIR: dataDir, SITE_URL: "https://club.example" })).toEqual(none);
+    expect(parseEnv({ ...postgres, PAYMENTS: "test" }).PAYMENTS).toBe("test");
+    expect(parseEnv({ DATA_DIR: dataDir, SITE_URL: "https://club.example", PAYMENTS: "test" }).PAYMENTS).toBe("test");
+  });
+
+  it("takes payments through Stripe when its keys are set, and refuses PAYMENTS that contradicts them", () => {
+    const stripe = { STRIPE_SECRET_KEY: "sk_test_123", STRIPE_WEBHOOK_SECRET: "whsec_123" };
+    const postgres = { DATA_DIR: dataDir, AUTH_SECRET: SECRET, DATABASE_URL: "postgres://db/pitlane" };
+    expect(parseEnv({ ...postgres, ...stripe }).PAYMENTS).toBe("stripe");
+    expect(parseEnv({ ...postgres, ...stripe, PAYMENTS: "stripe" }).PAYMENTS).toBe("stripe");
+    expect(problemsOf({ ...postgres, PAYMENTS: "stripe" })).toEqual([
+      "PAYMENTS: PAYMENTS=stripe needs STRIPE_SECRET_KEY",
+    ]);
+    expect(problemsOf({ ...postgres, ...stripe, PAYMENTS: "test" })).toEqual([
+      "PAYMENTS: PAYMENTS=test takes no payments: remove STRIPE_SECRET_KEY, or PAYMENTS to use Stripe",
+    ]);
+    expect(problemsOf({ DATA_DIR: dataDir, PAYMENTS: "free" })).toEqual(["PAYMENTS: PAYMENTS must be stripe or test"]);
+  });
+
+  it("turns the test fixtures on for a local site only", () => {
+    expect(parseEnv({ DATA_DIR: dataDir, ENABLE_TEST_FIXTURES: "1", SITE_URL: "http://localhost:4173" })).toMatchObject(
+      {
+        ENABLE_TEST_FIXTURES: true,
+      },
+    );
+    for (const url of ["https://club.example", "http://club.example", "https://localhost"]) {
+      expect(problemsOf({ DATA_DIR: dataDir, ENABLE_TEST_FIXTURES: "1", SITE_URL: url, PAYMENTS: "test" })).toEqual([
+        "ENABLE_TEST_FIXTURES: ENABLE_TEST_FIXTURES is only for a site on http://localhost, 127.0.0.1 or [::1]: unset it",
+      ]);
+    }
+    expect(
+      parseEnv({ DATA_DIR: dataDir, ENABLE_TEST_FIXTURES: "0", SITE_URL: "https://club.example", PAYMENTS: "test" }),
+    ).toBeTruthy();
+  });
+
+  it("knows a local site from a public one", () => {
+    for (const url of ["http://localhost:3000", "http://127.0.0.1", "http://[::1]:8080"]) {
+      expect(isLocalSite(url), url).toBe(true);
+    }
+    for (const url of [
+      "https://club.example",
+      "https://localhost",
+      "http://192.168.1.5:3000",
+      "http://localhost.example",
+    ]) {
+      expect(isLocalSite(url), url).toBe(false);
+    }
+  });
+
   it("requires AUTH_SECRET in production on a shared PostgreSQL, not in development", () => {
-    const shared = { DATA_DIR: dataDir, DATABASE_URL: "postgres://db/pitlane" };
+    const shared = { DATA_DIR: dataDir, DATABASE_URL: "postgres://db/pitlane", PAYMENTS: "test" };
     expect(problemsOf(shared)).toEqual([
       "AUTH_SECRET: AUTH_SECRET is required in production when several servers share DATABASE_URL",
     ]);

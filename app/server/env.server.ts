@@ -46,18 +46,19 @@ const EnvSchema = z
     STRIPE_API_URL: optional.pipe(
       z.url({ message: "STRIPE_API_URL must be an absolute URL such as http://localhost:12111" }).optional(),
     ),
-    /** How long starting payment holds the places (PRODUCT.md: 15 minutes). */
+    /**
+     * Which checkout takes payment: `stripe` (needs STRIPE_SECRET_KEY) or `test`, the built-in
+     * checkout where no money moves. Unset, it follows STRIPE_SECRET_KEY, and a site on PostgreSQL
+     * or on a public address without Stripe keys must say `test` (docs/payments.md).
+     */
+    PAYMENTS: optional.pipe(z.enum(["stripe", "test"], { message: "PAYMENTS must be stripe or test" }).optional()),
+    /** How long starting payment holds the places. */
     HOLD_MINUTES: z.coerce
       .number({ message: "HOLD_MINUTES must be a whole number of minutes" })
       .int("HOLD_MINUTES must be a whole number of minutes")
       .min(1, "HOLD_MINUTES must be from 1 to 1440")
       .max(1440, "HOLD_MINUTES must be from 1 to 1440")
       .default(15),
-    S3_BUCKET: optional,
-    S3_ENDPOINT: optional,
-    S3_REGION: optional,
-    S3_ACCESS_KEY_ID: optional,
-    S3_SECRET_ACCESS_KEY: optional,
     GOOGLE_MAPS_API_KEY: optional,
     GOOGLE_CLIENT_ID: optional,
     GOOGLE_CLIENT_SECRET: optional,
@@ -80,6 +81,8 @@ const EnvSchema = z
       .default("GB"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: flag,
+    /** The bearer token a scraper sends to read /metrics; without one, /metrics does not exist. */
+    METRICS_TOKEN: optional,
     BODY_LIMIT: z.string().default("1mb"),
     ENABLE_TEST_FIXTURES: flag,
   })
@@ -100,6 +103,35 @@ const EnvSchema = z
         message: "set STRIPE_WEBHOOK_SECRET (whsec_…) with STRIPE_SECRET_KEY",
       });
     }
+    if (env.PAYMENTS === "stripe" && !env.STRIPE_SECRET_KEY) {
+      ctx.addIssue({ code: "custom", path: ["PAYMENTS"], message: "PAYMENTS=stripe needs STRIPE_SECRET_KEY" });
+    }
+    if (env.PAYMENTS === "test" && env.STRIPE_SECRET_KEY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PAYMENTS"],
+        message: "PAYMENTS=test takes no payments: remove STRIPE_SECRET_KEY, or PAYMENTS to use Stripe",
+      });
+    }
+    // A real site that forgot its Stripe keys would hand out tickets for nothing: free test
+    // payments are only ever the default on a laptop's embedded database.
+    if (!env.PAYMENTS && !env.STRIPE_SECRET_KEY && (env.DATABASE_URL || isPublicSite(env))) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PAYMENTS"],
+        message:
+          "no payment provider: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or PAYMENTS=test to take free test payments (no money moves)",
+      });
+    }
+    // The fixtures print tickets for anyone who asks: they exist for the end-to-end suite, which
+    // runs on http://localhost, and never on a site others can reach.
+    if (env.ENABLE_TEST_FIXTURES && isPublicSite(env)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ENABLE_TEST_FIXTURES"],
+        message: "ENABLE_TEST_FIXTURES is only for a site on http://localhost, 127.0.0.1 or [::1]: unset it",
+      });
+    }
     if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.AUTH_SECRET) {
       ctx.addIssue({
         code: "custom",
@@ -108,6 +140,25 @@ const EnvSchema = z
       });
     }
   });
+
+function siteUrlOf(env: { SITE_URL?: string; PORT: number }) {
+  return (env.SITE_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/$/, "");
+}
+
+/**
+ * Whether the site is only reached from this machine (http://localhost, 127.0.0.1 or [::1]):
+ * the only place where demo accounts with public passwords, free test payments by default and
+ * the test fixtures belong.
+ */
+export function isLocalSite(siteUrl: string) {
+  const url = URL.parse(siteUrl);
+  return url?.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+}
+
+/** In the checks below, an address that did not parse has been reported already. */
+function isPublicSite(env: { SITE_URL?: string; PORT: number }) {
+  return URL.canParse(siteUrlOf(env)) && !isLocalSite(siteUrlOf(env));
+}
 
 function isTimeZone(zone: string) {
   try {
@@ -123,6 +174,7 @@ export type Env = z.infer<typeof EnvSchema> & {
   DATA_DIR: string;
   AUTH_SECRET: string;
   SEED_DEMO: boolean | undefined;
+  PAYMENTS: "stripe" | "test";
 };
 
 export class EnvError extends Error {
@@ -140,12 +192,13 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   }
   const env = result.data;
   const dataDir = path.resolve(env.DATA_DIR);
-  const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/$/, "");
+  const siteUrl = siteUrlOf(env);
   return {
     ...env,
     DATA_DIR: dataDir,
     SITE_URL: siteUrl,
     AUTH_SECRET: env.AUTH_SECRET ?? localSecret(dataDir),
+    PAYMENTS: env.PAYMENTS ?? (env.STRIPE_SECRET_KEY ? "stripe" : "test"),
   };
 }
 

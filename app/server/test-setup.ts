@@ -2,7 +2,7 @@ import { format } from "node:util";
 import { afterAll, afterEach, beforeEach } from "vitest";
 
 /**
- * A `console.error` during a test fails it (STYLE.md, convention 10): React warnings, unhandled
+ * A `console.error` during a test fails it: React warnings, unhandled
  * provider errors and the like are bugs even when the assertions pass. The failure is raised
  * after the test, so code that catches errors cannot swallow it.
  */

@@ -1,6 +1,6 @@
 // The service worker served at /sw.js (root scope). scripts/build-service-worker.ts bundles it
 // after the app build and defines self.__WB_MANIFEST as the list of files to precache.
-// PRODUCT.md: an offline page, and signed-in pages and money flows never come from the cache,
+// an offline page, and signed-in pages and money flows never come from the cache,
 // so no page (navigation) response is ever stored; only hashed assets, icons, the offline page
 // and public media images are.
 import { CacheableResponsePlugin } from "workbox-cacheable-response";

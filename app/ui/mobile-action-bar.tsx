@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 
 /**
- * The page's main action kept in reach on phones (DESIGN.md): a bar that sticks to the bottom of
+ * The page's main action kept in reach on phones: a bar that sticks to the bottom of
  * the screen while the page's main content scrolls by, and settles at the end of it, so it never
  * covers the footer. Place it last in the page's `<main>`; hidden from tablets up, where the
  * action is on screen beside the content.

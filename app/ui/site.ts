@@ -12,12 +12,15 @@ export type RootData = {
   flash: { kind: "success" | "info" | "error"; message: string; link?: { href: string; label: string } } | null;
 };
 
+/** What the pages show when the root loader's data is not there (an error page, say). */
+export const DEFAULT_SITE: SiteSettings = { name: "Pitlane", currency: "GBP", timeZone: "Europe/London" };
+
 export function useRootData() {
   return useRouteLoaderData("root") as RootData | undefined;
 }
 
 export function useSite(): SiteSettings {
-  return useRootData()?.site ?? { name: "Pitlane", currency: "GBP", timeZone: "Europe/London" };
+  return useRootData()?.site ?? DEFAULT_SITE;
 }
 
 /** What a route module may declare in its `handle` export. */

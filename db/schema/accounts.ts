@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, date, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 // The tables Better Auth reads and writes (user, session, account, verification, rate limit),
 // with the member's profile kept on the user row. Property names are the ones Better Auth uses.
@@ -111,3 +122,19 @@ export const attemptLimits = pgTable("attempt_limits", {
   count: integer("count").notNull(),
   windowEndsAt: timestamp("window_ends_at", { withTimezone: true }).notNull(),
 });
+
+/**
+ * Addresses a member asked to move away from (recorded when a change of email is asked for), so
+ * deleting the account can also erase the messages sent to them.
+ */
+export const earlierEmails = pgTable(
+  "earlier_emails",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.email] })],
+);

@@ -26,7 +26,8 @@ export const outboundMessages = pgTable(
     channel: text("channel", { enum: ["email", "sms"] }).notNull(),
     to: text("to").notNull(),
     subject: text("subject"),
-    text: text("text").notNull(),
+    // Kept only while the local mailbox is the delivery: a provider's copy is the one that counts.
+    text: text("text"),
     html: text("html"),
     transport: text("transport", { enum: ["mailbox", "smtp", "twilio"] }).notNull(),
     providerId: text("provider_id"),

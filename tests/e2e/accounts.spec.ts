@@ -1,5 +1,6 @@
 import {
   completeProfile,
+  jobsIdle,
   joinAsMember,
   latestMessage,
   linkIn,
@@ -120,6 +121,25 @@ test.describe("signing in", () => {
     await visitor.close();
   });
 
+  test("a redirectTo that a browser would read as another site is dropped: signing in stays here", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const member = newMember("redirect");
+    await joinAsMember(page, member);
+    const visitor = await browser.newPage();
+    const elsewhere: string[] = [];
+    visitor.on("request", (request) => {
+      if (new URL(request.url()).origin !== new URL(baseURL!).origin) elsewhere.push(request.url());
+    });
+    await signIn(visitor, member.email, member.password, "/login?redirectTo=/%09/evil.example");
+    await expect(visitor).toHaveURL("/members");
+    expect(new URL(visitor.url()).origin).toBe(new URL(baseURL!).origin);
+    expect(elsewhere).toEqual([]);
+    await visitor.close();
+  });
+
   test("the session cookie is HttpOnly and SameSite=Lax", async ({ page, context }) => {
     await signUpAndVerify(page, newMember("cookie"));
     const session = (await context.cookies()).find((cookie) => cookie.name.endsWith("pitlane.session_token"));
@@ -197,7 +217,8 @@ test.describe("passwords", () => {
     await expect(
       page.getByRole("status").filter({ hasText: "a link to reset its password is on its way" }),
     ).toBeVisible();
-    await page.waitForTimeout(1500);
+    // Any email the request asked for has been sent once the queue is idle.
+    await jobsIdle(page.request);
     expect(await messagesTo(page.request, email)).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import {
   type DemoStaff,
+  jobsIdle,
   joinAsMember,
   latestMessage,
   messagesTo,
@@ -183,6 +184,8 @@ test.describe("the member", () => {
     expect(email.text).toContain("Total  £87.00");
     expect(email.text).toContain("Weekend pass  1 × £39.00 = £39.00");
     expect(email.text).toContain("Sunday day ticket  1 × £24.00 = £24.00");
+    // A second confirmation, if one were queued, has been sent by the time the queue is idle.
+    await jobsIdle(page.request);
     const orderEmails = (await messagesTo(page.request, member.email)).filter((message) =>
       message.subject?.includes(order.number),
     );

@@ -104,7 +104,19 @@ test.describe("navigation", () => {
     await page.getByRole("link", { name: "Quick page" }).click();
     await expect(page.getByRole("heading", { name: "Slow page loaded" })).toBeVisible();
     const took = Date.now() - clicked;
-    await page.waitForTimeout(300); // long enough for a wrongly scheduled bar to appear
+    // Until a wrongly scheduled bar would have shown, by the page's own clock and in its order of
+    // events: a timer set after the bar's and running longer fires after it, and a message posted
+    // then arrives after the render the bar's timer asked for.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => resolve();
+            channel.port2.postMessage(null);
+          }, 300),
+        ),
+    );
     const recorded = await phases(page);
     // Whatever the machine's speed, the bar never shows before 200 ms…
     expect(recorded.filter(({ phase, at }) => phase === "running" && at < 190)).toEqual([]);
@@ -227,6 +239,8 @@ test.describe("security baseline", () => {
     const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
     const html = await first.text();
     for (const script of html.match(/<script\b[^>]*>/g) ?? []) expect(script).toContain(`nonce="${nonce}"`);
+    // The HTML holds its nonce: no shared cache may give it to another visitor.
+    expect(first.headers()["cache-control"]).toBe("private, no-cache");
     expect(first.headers()["x-content-type-options"]).toBe("nosniff");
     expect(first.headers()["referrer-policy"]).toBe("strict-origin-when-cross-origin");
     expect(first.headers()["permissions-policy"]).toContain("microphone=()");
@@ -252,8 +266,23 @@ test.describe("security baseline", () => {
     expect(response.status()).toBe(413);
   });
 
-  test("metrics answer on loopback", async ({ request }) => {
-    const metrics = await request.get("/metrics");
-    expect(metrics.status()).toBe(200); // loopback may read it
+  test("the mailbox answers this machine, not a request forwarded by a proxy or sent for another name", async ({
+    request,
+  }) => {
+    expect((await request.get("/dev/mailbox.json")).status()).toBe(200);
+    const forwarded = await request.get("/dev/mailbox.json", { headers: { "X-Forwarded-For": "203.0.113.7" } });
+    expect(forwarded.status()).toBe(403);
+    const rebound = await request.get("/dev/mailbox.json", { headers: { Host: "attacker.example" } });
+    expect(rebound.status()).toBe(403);
+  });
+
+  // The server's METRICS_TOKEN (playwright.config.ts).
+  const METRICS_TOKEN = "e2e-metrics-token";
+
+  test("metrics answer only with their token, even on loopback", async ({ request }) => {
+    expect((await request.get("/metrics")).status()).toBe(403);
+    const metrics = await request.get("/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(metrics.status()).toBe(200);
+    expect(await metrics.text()).toContain("http_request_duration_seconds");
   });
 });

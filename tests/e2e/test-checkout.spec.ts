@@ -64,6 +64,28 @@ for (const [button, reason] of [
   });
 }
 
+test("the provider's cancel link only offers to cancel; Cancel this order sends the buyer back to the cart", async ({
+  page,
+}) => {
+  await joinAsMember(page, newMember("test-left"));
+  const orderId = await openTestCheckout(page, 1);
+
+  await visit(page, `/return?order=${orderId}&cancelled=1`);
+  await expect(page.getByRole("heading", { name: "You left the payment page" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back to payment" })).toHaveAttribute(
+    "href",
+    `/checkout/test/${orderId}`,
+  );
+  // Opening the link again changed nothing: the order can still be paid.
+  await visit(page, `/checkout/test/${orderId}`);
+  await expect(page.getByRole("button", { name: /^Pay £/ })).toBeVisible();
+
+  await visit(page, `/return?order=${orderId}&cancelled=1`);
+  await page.getByRole("button", { name: "Cancel this order" }).click();
+  await expect(page).toHaveURL("/cart");
+  await expect(page.getByRole("alert").filter({ hasText: "You cancelled the payment" })).toBeVisible();
+});
+
 test("another member cannot open someone's test checkout", async ({ page, browser }) => {
   await joinAsMember(page, newMember("test-owner"));
   const orderId = await openTestCheckout(page, 1);

@@ -109,3 +109,18 @@ test("an international number moves the dropdown to its country", async ({ page 
   await expect(page.getByLabel("Phone number")).toHaveValue("+33 6 12 34 56 78");
   await expect(page.getByLabel("Country")).toHaveValue("FR");
 });
+
+test.describe("a UK member whose browser is set to en-US", () => {
+  test.use({ locale: "en-US" });
+
+  test("starts on the site's country, and a UK number typed under another country is read as UK", async ({ page }) => {
+    await startVerifying(page, "Browser Default");
+    await expect(page.getByLabel("Country")).toHaveValue("GB");
+    const number = ukMobile();
+    await page.getByLabel("Country").selectOption("US");
+    await page.getByLabel("Phone number").fill(number.national);
+    await page.getByRole("button", { name: "Send code" }).click();
+    await expect(page.getByRole("heading", { name: "Enter the code" })).toBeVisible();
+    await expect(page.getByText(`+44 7400 ${number.national.slice(6)}`)).toBeVisible();
+  });
+});

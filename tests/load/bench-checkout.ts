@@ -42,8 +42,7 @@ export async function benchCheckout(options: {
       poolSize: options.poolSize,
     });
     return await raceForLastPlaces({
-      db: handle.db,
-      pool: handle.pool!,
+      database: handle,
       servers: cluster.servers,
       stripe,
       buyers: options.buyers,

@@ -23,8 +23,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
     it("sells exactly the last 100 places to 500 buyers, settles each payment once and sends one email each", async () => {
       const { stripe, servers } = running();
       const report = await raceForLastPlaces({
-        db: database().db,
-        pool: database().pool!,
+        database: database(),
         servers,
         stripe,
         buyers: 500,

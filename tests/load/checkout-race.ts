@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
-import type pg from "pg";
 import { createTestEvent } from "~/features/checkout/test-stock";
-import type { Db } from "~/server/db/client.server";
+import { orderEmailJob } from "~/features/orders/order-email.server";
+import type { DatabaseHandle } from "~/server/db/client.server";
+import { whenIdle } from "~/server/jobs/queue.server";
 import { ticketTypes } from "../../db/schema";
 import { type AppServer, buyersReadyToPay, pressPay, shuffled, until } from "./cluster";
 import type { FakeStripe } from "./fake-stripe";
@@ -44,15 +45,16 @@ export type RaceReport = {
  * from the database.
  */
 export async function raceForLastPlaces(input: {
-  db: Db;
-  pool: pg.Pool;
+  database: DatabaseHandle;
   servers: AppServer[];
   stripe: FakeStripe;
   buyers: number;
   places: number;
   replays: number;
 }): Promise<RaceReport> {
-  const { db, pool, servers, stripe } = input;
+  const { database, servers, stripe } = input;
+  const { db } = database;
+  const pool = database.pool!;
   const soldBefore = 400;
   const event = await createTestEvent(db, {
     title: `Race day ${Date.now().toString(36)}`,
@@ -123,8 +125,8 @@ export async function raceForLastPlaces(input: {
     120_000,
   ).catch(() => undefined); // Counted below either way: a shortfall shows in the report.
   const emailSeconds = (performance.now() - emailsStarted) / 1000 + settleSeconds;
-  // Give a duplicate a moment to show itself.
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // A second confirmation, if any were queued, has gone out once the queue is idle.
+  await whenIdle(database, { queues: [orderEmailJob.name], timeoutMs: 120_000 });
 
   const [stock] = await db
     .select({ sold: ticketTypes.sold, capacity: ticketTypes.capacity })

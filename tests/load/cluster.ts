@@ -50,6 +50,8 @@ export async function ensureBuild() {
 
 export type AppServer = {
   url: string;
+  /** The application_name of its database connections, to find them in pg_stat_activity. */
+  applicationName: string;
   /** Starts (or starts again) the process and waits until it answers /readyz. */
   start(): Promise<void>;
   /** Kills the process with this signal and waits until it has gone. */
@@ -89,6 +91,7 @@ function appServer(options: {
   poolSize?: number;
 }): AppServer {
   const url = `http://127.0.0.1:${options.port}`;
+  const applicationName = `pitlane-load-${options.port}`;
   let child: ChildProcess | null = null;
   let log = "";
   const env: NodeJS.ProcessEnv = {
@@ -101,6 +104,8 @@ function appServer(options: {
     DATA_DIR: options.dataDir,
     DATABASE_URL: options.databaseUrl,
     DATABASE_POOL_SIZE: String(options.poolSize ?? 20),
+    // node-postgres names its connections after this.
+    PGAPPNAME: applicationName,
     AUTH_SECRET: LOAD_AUTH_SECRET,
     SEED_DEMO: "0",
     STRIPE_SECRET_KEY: "sk_test_load",
@@ -111,6 +116,7 @@ function appServer(options: {
 
   return {
     url,
+    applicationName,
     output: () => log,
     async start() {
       if (child) throw new Error(`${url} is already running`);

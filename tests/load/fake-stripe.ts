@@ -27,7 +27,17 @@ type Session = {
   cancel_url: string;
 };
 
-export type WebhookDelivery = { eventId: string; target: string; status: number | "unreachable" };
+export type WebhookDelivery = {
+  eventId: string;
+  target: string;
+  status: number | "unreachable";
+  /**
+   * Why an unreachable delivery got no answer, as the connection reported it: `ECONNREFUSED` when
+   * nobody was listening, `UND_ERR_SOCKET` ("other side closed") or `ECONNRESET` when the server
+   * took the notification and its connection went away before it answered.
+   */
+  failure?: string;
+};
 
 export async function startFakeStripe(options: { webhookSecret: string }) {
   const sessions = new Map<string, Session>();
@@ -160,6 +170,7 @@ export async function startFakeStripe(options: { webhookSecret: string }) {
         init.signature ??
         signer.webhooks.generateTestHeaderString({ payload: event.payload, secret: options.webhookSecret });
       let status: number | "unreachable";
+      let failure: string | undefined;
       try {
         const response = await fetch(new URL("/api/webhooks/stripe", target), {
           method: "POST",
@@ -168,10 +179,12 @@ export async function startFakeStripe(options: { webhookSecret: string }) {
         });
         await response.arrayBuffer();
         status = response.status;
-      } catch {
+      } catch (error) {
         status = "unreachable";
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        failure = cause?.code ?? cause?.message ?? String(error);
       }
-      deliveries.push({ eventId: event.eventId, target, status });
+      deliveries.push({ eventId: event.eventId, target, status, ...(failure ? { failure } : {}) });
       return status;
     },
     close: () =>

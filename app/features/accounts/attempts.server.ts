@@ -65,3 +65,22 @@ export function describeWait(seconds: number) {
   const hours = Math.ceil(minutes / 60);
   return `${hours} hour${hours === 1 ? "" : "s"}`;
 }
+
+/**
+ * Thrown past a limit. The limit holds whoever calls; the page answers it with the seed's "too
+ * many attempts" page (429) that says how long to wait.
+ */
+export class TooManyAttempts extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many attempts. Please wait ${describeWait(retryAfterSeconds)} and try again.`);
+    this.name = "TooManyAttempts";
+  }
+}
+
+/** Counts an attempt under each key, and throws `TooManyAttempts` when one is over its limit. */
+export async function limitAttempts(db: Db, checks: [key: string, rule: AttemptRule][]) {
+  for (const [key, rule] of checks) {
+    const result = await countAttempt(db, key, rule);
+    if (!result.allowed) throw new TooManyAttempts(result.retryAfterSeconds);
+  }
+}

@@ -12,7 +12,7 @@ export const AVATAR_MAX_PIXELS = 8000 * 8000;
 
 type ImageKind = "jpeg" | "png" | "webp" | "heic";
 
-// HEIF brands written by phones and cameras (PRODUCT.md: JPEG/PNG/WebP/HEIC checked by content).
+// HEIF brands written by phones and cameras.
 const HEIF_BRANDS = new Set(["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"]);
 
 /** The image kind the bytes really are, whatever name or type the browser gave the file. */

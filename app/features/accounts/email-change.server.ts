@@ -21,7 +21,8 @@ export function emailChangeIn(token: unknown): EmailChange | null {
 }
 
 type UpdatedUser = { email: string; name: string };
-type HookContext = { path?: string; query?: Record<string, unknown> } | null;
+/** What Better Auth tells its update hook about the request that made the change. */
+export type HookContext = { path?: string; query?: Record<string, unknown> } | null;
 
 /**
  * The notice for the old address once a change of email has been applied: the member's row was

@@ -14,7 +14,7 @@ export const COMMON_PASSWORD_MESSAGE =
   "This password is on a list of passwords that attackers try first. Choose a less common one.";
 
 /**
- * Why a password cannot be used (PRODUCT.md "Accounts": 10–128 characters, not a common one),
+ * Why a password cannot be used (10–128 characters, not a common one),
  * or null. Every way of setting a password (sign-up, reset, change, the admin command) asks this.
  */
 export function passwordProblem(password: string): string | null {

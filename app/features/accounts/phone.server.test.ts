@@ -8,7 +8,10 @@ import { freshDatabasePerFile } from "~/server/db/test-database";
 import { parseEnv } from "~/server/env.server";
 import type { OutboundSms } from "~/server/sms/sms.server";
 import { attemptLimits, users, verifications } from "../../../db/schema";
+import { TooManyAttempts } from "./attempts.server";
+import { accountMessages } from "./auth-messages.server";
 import { confirmPhoneCode, PHONE_CODE_MESSAGES, secondsBeforeResend, sendPhoneCode } from "./phone.server";
+import { PASSWORD_MAX, PASSWORD_MIN } from "./schemas";
 import type { AuthCall } from "./sign-in.server";
 
 const database = freshDatabasePerFile();
@@ -21,13 +24,17 @@ beforeAll(() => {
     AUTH_SECRET: "s".repeat(32),
     SITE_URL: "http://localhost:3000",
   });
+  const outbox = {
+    sendEmail: async () => {},
+    sendSms: async (sms: OutboundSms) => {
+      texts.push(sms);
+    },
+  };
   auth = createAuth({
     db: database().db,
     env,
-    sendEmail: async () => {},
-    sendSms: async (sms) => {
-      texts.push(sms);
-    },
+    messages: accountMessages({ siteName: env.SITE_NAME, siteUrl: env.SITE_URL }, outbox),
+    passwordLength: { min: PASSWORD_MIN, max: PASSWORD_MAX },
   });
 });
 
@@ -176,6 +183,63 @@ describe("sendPhoneCode and confirmPhoneCode", () => {
     expect(PHONE_CODE_MESSAGES.taken).not.toMatch(/Member|@/);
   });
 
+  it("lets only the member who asked for a code confirm it", async () => {
+    const asker = await signedInMember();
+    const other = await signedInMember();
+    const phoneNumber = "+447400100006";
+    await sendPhoneCode(asker.call, { userId: asker.userId, phoneNumber });
+    const code = lastCode(phoneNumber);
+
+    // The other member has the code (say, it is their phone): it is no code of theirs, and their
+    // tries do not spend it.
+    for (let i = 0; i < 6; i++) {
+      expect(await confirmPhoneCode(other.call, { userId: other.userId, phoneNumber, code })).toEqual({
+        ok: false,
+        reason: "expired",
+      });
+    }
+    const [otherRow] = await database()
+      .db.select({ phoneNumber: users.phoneNumber })
+      .from(users)
+      .where(eq(users.id, other.userId));
+    expect(otherRow?.phoneNumber).toBeNull();
+    // Nor can a request be made in one member's name with another's session.
+    await expect(confirmPhoneCode(other.call, { userId: asker.userId, phoneNumber, code })).rejects.toThrow();
+
+    expect((await confirmPhoneCode(asker.call, { userId: asker.userId, phoneNumber, code })).ok).toBe(true);
+  });
+
+  it("counts wrong codes per member and number: another member's request resets nobody else's", async () => {
+    const first = await signedInMember();
+    const second = await signedInMember();
+    const phoneNumber = "+447400100007";
+    await sendPhoneCode(first.call, { userId: first.userId, phoneNumber });
+    const firstCode = lastCode(phoneNumber);
+    for (let i = 0; i < 4; i++) {
+      await confirmPhoneCode(first.call, { userId: first.userId, phoneNumber, code: wrongCode(firstCode) });
+    }
+    await sendPhoneCode(second.call, { userId: second.userId, phoneNumber });
+    const counted = await database()
+      .db.select({ key: attemptLimits.key, count: attemptLimits.count })
+      .from(attemptLimits)
+      .where(like(attemptLimits.key, `phone-code-tries:%${phoneNumber}`));
+    expect(counted).toEqual([{ key: `phone-code-tries:${first.userId}:${phoneNumber}`, count: 4 }]);
+    // The number's code is now the second member's: the first's last try is not a try at it.
+    expect(
+      await confirmPhoneCode(first.call, { userId: first.userId, phoneNumber, code: lastCode(phoneNumber) }),
+    ).toEqual({
+      ok: false,
+      reason: "expired",
+    });
+    expect(
+      await confirmPhoneCode(second.call, {
+        userId: second.userId,
+        phoneNumber,
+        code: wrongCode(lastCode(phoneNumber)),
+      }),
+    ).toEqual({ ok: false, reason: "wrong", triesLeft: 4 });
+  });
+
   it("stops a member after ten texts a day with a 429", async () => {
     const { call, userId } = await signedInMember();
     for (let i = 0; i < 10; i++) {
@@ -185,7 +249,8 @@ describe("sendPhoneCode and confirmPhoneCode", () => {
     }
     await forgetResendWait(userId);
     const refused = await sendPhoneCode(call, { userId, phoneNumber: "+447400100299" }).catch((error) => error);
-    expect(refused).toMatchObject({ init: { status: 429 } });
+    expect(refused).toBeInstanceOf(TooManyAttempts);
+    expect(refused.retryAfterSeconds).toBeGreaterThan(0);
   });
 });
 

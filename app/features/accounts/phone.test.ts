@@ -14,6 +14,7 @@ import {
   parsePhone,
   phoneNumberOf,
   VerifyPhoneSchema,
+  verifyPhoneSchema,
 } from "./phone";
 
 describe("parsePhone", () => {
@@ -22,6 +23,28 @@ describe("parsePhone", () => {
     expect(parsePhone("(07400) 123-456", "GB")).toEqual({ ok: true, number: "+447400123456", country: "GB" });
     expect(parsePhone("06 12 34 56 78", "FR")).toEqual({ ok: true, number: "+33612345678", country: "FR" });
     expect(parsePhone("(213) 373-4253", "US")).toEqual({ ok: true, number: "+12133734253", country: "US" });
+  });
+
+  it("takes a national number of the site's country as typed when it is not valid for the chosen one", () => {
+    // A UK member whose dropdown started on the United States.
+    expect(parsePhone("07400 123456", "US")).toEqual({ ok: false, message: "This number is too long" });
+    expect(parsePhone("07400 123456", "US", "GB")).toEqual({ ok: true, number: "+447400123456", country: "GB" });
+    // A number valid for the chosen country stays that country's.
+    expect(parsePhone("(213) 373-4253", "US", "GB")).toEqual({ ok: true, number: "+12133734253", country: "US" });
+    // Not valid for either: the chosen country's message.
+    expect(parsePhone("12", "US", "GB")).toEqual(parsePhone("12", "US"));
+    // An international number is never read as national.
+    expect(parsePhone("+1 07400 123456", "US", "GB").ok).toBe(false);
+  });
+
+  it("reads a national number of the site's country in the /verifyPhone form", () => {
+    const form = { intent: "send", country: "US", phone: "07400 123456" };
+    expect(VerifyPhoneSchema.safeParse(form).success).toBe(false);
+    const parsed = verifyPhoneSchema("GB").safeParse(form);
+    expect(parsed.success).toBe(true);
+    if (parsed.success && parsed.data.intent === "send") {
+      expect(phoneNumberOf(parsed.data, "GB")).toEqual({ phoneNumber: "+447400123456", country: "GB" });
+    }
   });
 
   it("reads an international number whatever the chosen country, and names its region", () => {
@@ -175,6 +198,14 @@ describe("defaultCountryFromRequest", () => {
   it("follows the quality weights, not just the order", () => {
     expect(defaultCountryFromRequest("en-US;q=0.3, de-DE;q=0.9", "GB")).toBe("DE");
     expect(defaultCountryFromRequest("en-US;q=0, de-DE;q=0.1", "GB")).toBe("DE");
+  });
+
+  it("does not let an out-of-the-box en-US outweigh the site's country", () => {
+    expect(defaultCountryFromRequest("en-US,en;q=0.9", "GB")).toBe("GB");
+    expect(defaultCountryFromRequest("en-us", "FR")).toBe("FR");
+    expect(defaultCountryFromRequest("en-US", "US")).toBe("US");
+    // A region the member chose still counts.
+    expect(defaultCountryFromRequest("en-CA,en-US;q=0.9", "GB")).toBe("CA");
   });
 
   it("falls back to the site default without a usable region", () => {

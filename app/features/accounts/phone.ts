@@ -14,7 +14,7 @@ import { COUNTRY_NAMES } from "./country-names";
 import { redirectToField } from "./schemas";
 
 // Phone number rules shared by the browser and the server. From the seed's telephone widget and
-// PRODUCT.md "Forms and errors": country dropdown, at most 25 characters typed, national or
+// country dropdown, at most 25 characters typed, national or
 // international format, national number of 2 to 17 digits, input trimmed at 250 characters,
 // stored as E.164.
 
@@ -69,8 +69,20 @@ const PHONE_CHARACTERS = /^\+?[0-9\s().\-/]*$/;
  * one ("+33 6 12 34 56 78", "0033 …") whatever the country says. The check is the library's
  * `isValid()`: with the small metadata it tests the digits for some regions (the United Kingdom,
  * the United States…) and only the length for others.
+ *
+ * A national number that is not valid for `country` but is for `siteCountry` (the club's own
+ * country) is taken as the latter: a member whose dropdown started on another country typed a
+ * number the way people around the club write it.
  */
-export function parsePhone(input: string, country: CountryCode): ParsedPhone {
+export function parsePhone(input: string, country: CountryCode, siteCountry?: string): ParsedPhone {
+  const parsed = parsePhoneFor(input, country);
+  if (parsed.ok || !siteCountry || siteCountry === country || !isCountry(siteCountry)) return parsed;
+  if (input.trim().startsWith("+")) return parsed;
+  const local = parsePhoneFor(input, siteCountry);
+  return local.ok ? local : parsed;
+}
+
+function parsePhoneFor(input: string, country: CountryCode): ParsedPhone {
   const text = input.slice(0, PHONE_INPUT_LIMIT).trim();
   if (!text) return { ok: false, message: "Enter a phone number" };
   if (!PHONE_CHARACTERS.test(text)) {
@@ -128,11 +140,17 @@ export function formatPhoneAsYouType(input: string, country: CountryCode): { tex
 }
 
 /**
- * The country the dropdown starts on: the region of the first Accept-Language tag that names
- * one ("en-GB" → GB, "de-AT" → AT), else the site's default. Never a third-party lookup
- * (PRODUCT.md "Forms and errors").
+ * Language tags browsers and systems are set to out of the box, whatever country their user is
+ * in: their region says nothing about where the member lives.
  */
-export function defaultCountryFromRequest(acceptLanguage: string | null | undefined, fallback: string): string {
+const OUT_OF_THE_BOX_TAGS = new Set(["en-us"]);
+
+/**
+ * The country the dropdown starts on: the region of the first Accept-Language tag that names
+ * one ("en-GB" → GB, "de-AT" → AT), else the site's own country. A tag that is only a common
+ * default (`en-US`) does not outweigh the site's country. Never a third-party lookup.
+ */
+export function defaultCountryFromRequest(acceptLanguage: string | null | undefined, siteCountry: string): string {
   const tags = (acceptLanguage ?? "")
     .slice(0, 1000)
     .split(",")
@@ -150,9 +168,11 @@ export function defaultCountryFromRequest(acceptLanguage: string | null | undefi
       .slice(1)
       .find((subtag) => /^[A-Za-z]{2}$/.test(subtag))
       ?.toUpperCase();
-    if (region && isCountry(region)) return region;
+    if (region && isCountry(region)) {
+      return OUT_OF_THE_BOX_TAGS.has(tag.toLowerCase()) && region !== siteCountry ? siteCountry : region;
+    }
   }
-  return fallback;
+  return siteCountry;
 }
 
 export const countryField = z
@@ -169,20 +189,27 @@ export const phoneFields = { country: countryField, phone: z.string({ error: "En
  * `phone` field. (A refinement, not a transform, so Conform can still read the schema's
  * constraints; `phoneNumberOf` gives the number once the form is valid.)
  */
-export function checkPhoneFields(value: { country: unknown; phone: unknown }, ctx: z.RefinementCtx) {
-  if (typeof value.phone !== "string" || typeof value.country !== "string" || !isCountry(value.country)) return;
-  const parsed = parsePhone(value.phone, value.country);
-  if (!parsed.ok) ctx.addIssue({ code: "custom", path: ["phone"], message: parsed.message });
+export function checkPhoneFields(siteCountry?: string) {
+  return (value: { country: unknown; phone: unknown }, ctx: z.RefinementCtx) => {
+    if (typeof value.phone !== "string" || typeof value.country !== "string" || !isCountry(value.country)) return;
+    const parsed = parsePhone(value.phone, value.country, siteCountry);
+    if (!parsed.ok) ctx.addIssue({ code: "custom", path: ["phone"], message: parsed.message });
+  };
 }
 
 /** The number in E.164 and its region (an international number may name another) of valid phone fields. */
-export function phoneNumberOf(value: { country: string; phone: string }) {
-  const parsed = isCountry(value.country) ? parsePhone(value.phone, value.country) : null;
+export function phoneNumberOf(value: { country: string; phone: string }, siteCountry?: string) {
+  const parsed = isCountry(value.country) ? parsePhone(value.phone, value.country, siteCountry) : null;
   if (!parsed?.ok) throw new Error("phoneNumberOf needs fields that passed checkPhoneFields");
   return { phoneNumber: parsed.number, country: parsed.country ?? value.country };
 }
 
-export const PhoneSchema = z.object(phoneFields).superRefine(checkPhoneFields);
+/** The phone fields on a site in `siteCountry` (whose national numbers are read as typed). */
+export function phoneSchema(siteCountry?: string) {
+  return z.object(phoneFields).superRefine(checkPhoneFields(siteCountry));
+}
+
+export const PhoneSchema = phoneSchema();
 
 /** A number sent back in E.164 form (the pending number between the two steps), checked again. */
 export const e164Field = z
@@ -196,9 +223,20 @@ export const phoneCodeField = z
   .transform((code) => code.replace(/[\s-]/g, ""))
   .pipe(z.string().regex(/^[0-9]{6}$/, "Enter the 6 digits from the text message"));
 
-/** /verifyPhone: send a code to a number, confirm it, or ask for a new one. */
-export const VerifyPhoneSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("send"), ...phoneFields, redirectTo: redirectToField }).superRefine(checkPhoneFields),
-  z.object({ intent: z.literal("confirm"), phoneNumber: e164Field, code: phoneCodeField, redirectTo: redirectToField }),
-  z.object({ intent: z.literal("resend"), phoneNumber: e164Field, redirectTo: redirectToField }),
-]);
+/** /verifyPhone on a site in `siteCountry`: send a code to a number, confirm it, or ask for a new one. */
+export function verifyPhoneSchema(siteCountry?: string) {
+  return z.discriminatedUnion("intent", [
+    z
+      .object({ intent: z.literal("send"), ...phoneFields, redirectTo: redirectToField })
+      .superRefine(checkPhoneFields(siteCountry)),
+    z.object({
+      intent: z.literal("confirm"),
+      phoneNumber: e164Field,
+      code: phoneCodeField,
+      redirectTo: redirectToField,
+    }),
+    z.object({ intent: z.literal("resend"), phoneNumber: e164Field, redirectTo: redirectToField }),
+  ]);
+}
+
+export const VerifyPhoneSchema = verifyPhoneSchema();

@@ -2,9 +2,18 @@ import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { accounts, attemptLimits, outboundMessages, sessions, users, verifications } from "../../../db/schema";
+import {
+  accounts,
+  attemptLimits,
+  earlierEmails,
+  outboundMessages,
+  sessions,
+  users,
+  verifications,
+} from "../../../db/schema";
 import { prepareAvatar, saveAvatar } from "./avatar.server";
 import { deletedMemberEmail, deleteMemberAccount, exportMemberData } from "./privacy.server";
+import { requestEmailChange } from "./settings.server";
 import { signInWithPassword } from "./sign-in.server";
 import { testAccounts } from "./test-members";
 
@@ -142,6 +151,93 @@ describe("deleteMemberAccount", () => {
     await expect(
       auth.api.signInEmail({ body: { email: deletedMemberEmail(member.id), password: member.password } }),
     ).rejects.toThrow();
+  });
+
+  it("erases messages to addresses the member had before, counters keyed by their number, and queued messages", async () => {
+    const { db } = database();
+    const { createMember, callFor } = testAccounts(db);
+    const member = await createMember({ name: "Pat Moved", email: "pat.old@example.com", handle: "pat" });
+    const keeper = await createMember({ name: "Lee Stay", email: "lee@example.com", handle: "lee" });
+    const phoneNumber = "+447700900555";
+
+    const change = await requestEmailChange(
+      callFor(member.headers),
+      { id: member.id, email: member.email },
+      { newEmail: "pat_new@example.com", currentPassword: member.password },
+    );
+    expect(change.ok).toBe(true);
+    expect(await db.select({ email: earlierEmails.email }).from(earlierEmails)).toEqual([
+      { email: "pat.old@example.com" },
+    ]);
+    // The confirmation link was opened: the account now has the new address and a phone number.
+    await db.update(users).set({ email: "pat_new@example.com", phoneNumber }).where(eq(users.id, member.id));
+
+    const message = (to: string, channel: "email" | "sms" = "email") => ({
+      channel,
+      to,
+      subject: channel === "email" ? "Hi" : null,
+      text: `Hello ${to}`,
+      transport: "mailbox" as const,
+    });
+    await db
+      .insert(outboundMessages)
+      .values([
+        message("pat.old@example.com"),
+        message("PAT_NEW@example.com"),
+        message(phoneNumber, "sms"),
+        message("lee@example.com"),
+        message("patxnew@example.com"),
+      ]);
+    const windowEndsAt = new Date(Date.now() + 60_000);
+    const keys = [
+      `phone-code-tries:${member.id}:${phoneNumber}`,
+      `phone-code-send:${member.id}`,
+      "sign-in:email:pat.old@example.com",
+      "sign-in:email:pat_new@example.com",
+      "sign-in:email:patxnew@example.com",
+      "sign-in:email:lee@example.com",
+      `phone-code-tries:${keeper.id}:+447700900556`,
+    ];
+    await db.delete(attemptLimits).where(sql`true`);
+    await db.insert(attemptLimits).values(keys.map((key) => ({ key, count: 1, windowEndsAt })));
+    // The job queue's table, with the columns deletion reads.
+    await db.execute(sql`create schema pgboss`);
+    await db.execute(sql`create table pgboss.job (id serial primary key, name text not null, data jsonb)`);
+    await db.execute(sql`
+      insert into pgboss.job (name, data) values
+        ('email-send', '{"to":"pat.old@example.com","subject":"Old","text":"x"}'),
+        ('email-send', '{"to":"pat_new@example.com","subject":"New","text":"x"}'),
+        ('sms-send', ${JSON.stringify({ to: phoneNumber, text: "Your code" })}::jsonb),
+        ('email-send', '{"to":"lee@example.com","subject":"Lee","text":"x"}'),
+        ('order-email', '{"orderId":"o1"}')`);
+
+    await deleteMemberAccount(db, member.id);
+
+    const left = await db.select({ to: outboundMessages.to }).from(outboundMessages);
+    const ours = ["pat.old@example.com", "pat_new@example.com", phoneNumber, "lee@example.com", "patxnew@example.com"];
+    expect(
+      left
+        .map((row) => row.to.toLowerCase())
+        .filter((to) => ours.includes(to))
+        .sort(),
+    ).toEqual(["lee@example.com", "patxnew@example.com"]);
+    const counters = await db.select({ key: attemptLimits.key }).from(attemptLimits);
+    expect(counters.map((row) => row.key).sort()).toEqual(
+      [
+        "sign-in:email:lee@example.com",
+        "sign-in:email:patxnew@example.com",
+        `phone-code-tries:${keeper.id}:+447700900556`,
+      ].sort(),
+    );
+    const jobs = (await db.execute(sql`select name, data->>'to' as "to" from pgboss.job order by id`)) as unknown as {
+      rows: { name: string; to: string | null }[];
+    };
+    expect(jobs.rows).toEqual([
+      { name: "email-send", to: "lee@example.com" },
+      { name: "order-email", to: null },
+    ]);
+    expect(await db.select().from(earlierEmails)).toEqual([]);
+    await db.execute(sql`drop schema pgboss cascade`);
   });
 
   it("answers null for a member who does not exist", async () => {

@@ -1,34 +1,21 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import { commerceMemberData } from "~/features/orders/member-data.server";
 import type { Db } from "~/server/db/client.server";
+import { containing, endingWith } from "~/server/db/like";
 import type { Storage } from "~/server/storage/storage.server";
-import { accounts, attemptLimits, outboundMessages, sessions, users, verifications } from "../../../db/schema";
+import {
+  accounts,
+  attemptLimits,
+  earlierEmails,
+  outboundMessages,
+  sessions,
+  users,
+  verifications,
+} from "../../../db/schema";
 import { deleteAvatarFiles } from "./avatar.server";
+import type { MemberDataSection } from "./member-data-section";
 
-/**
- * The member's own data, for "Download my data" (UK GDPR, right of access) and for deleting an
- * account. Each area of the site registers what it keeps about a member: its export section and,
- * when the member deletes their account, what to erase or anonymise. Each area describes its
- * sections in its own feature module and they are registered below, so they are in place
- * wherever an export or a deletion starts.
- */
-export type MemberDataSection = {
-  /** The key of this section in the export file. */
-  name: string;
-  /** The tables this section covers, so the catch-all below does not list their rows twice. */
-  tables: string[];
-  collect(db: Db, userId: string): Promise<unknown>;
-  /** Runs inside the deletion transaction, before the member's row is anonymised. */
-  erase?(tx: Db, userId: string): Promise<void>;
-};
-
-const sections = new Map<string, MemberDataSection>();
-
-export function registerMemberData(section: MemberDataSection) {
-  sections.set(section.name, section);
-}
-
-registerMemberData({
+const profileData: MemberDataSection = {
   name: "profile",
   tables: ["users"],
   async collect(db, userId) {
@@ -61,9 +48,9 @@ registerMemberData({
       .where(eq(users.id, userId));
     return profile ?? null;
   },
-});
+};
 
-registerMemberData({
+const sessionData: MemberDataSection = {
   name: "sessions",
   tables: ["sessions"],
   // The tokens are secrets that would let anyone holding the file sign in: never exported.
@@ -82,9 +69,9 @@ registerMemberData({
   erase: async (tx, userId) => {
     await tx.delete(sessions).where(eq(sessions.userId, userId));
   },
-});
+};
 
-registerMemberData({
+const connectedAccountData: MemberDataSection = {
   name: "connectedAccounts",
   tables: ["accounts"],
   async collect(db, userId) {
@@ -97,9 +84,9 @@ registerMemberData({
   erase: async (tx, userId) => {
     await tx.delete(accounts).where(eq(accounts.userId, userId));
   },
-});
+};
 
-registerMemberData({
+const messageData: MemberDataSection = {
   name: "messages",
   tables: ["outbound_messages"],
   async collect(db, userId) {
@@ -121,10 +108,17 @@ registerMemberData({
     const contact = await contactOf(tx, userId);
     if (contact) await tx.delete(outboundMessages).where(sentTo(contact));
   },
-});
+};
 
 // Orders, tickets and the cart (app/features/orders/member-data.server.ts).
-for (const section of commerceMemberData) registerMemberData(section);
+/** Every area's sections, in the order the export file lists them. */
+const sections: MemberDataSection[] = [
+  profileData,
+  sessionData,
+  connectedAccountData,
+  messageData,
+  ...commerceMemberData,
+];
 
 /** "Password" for the email-and-password sign-in, the provider's name for the others. */
 export function providerName(providerId: string) {
@@ -137,20 +131,27 @@ export function providerName(providerId: string) {
   return names[providerId] ?? providerId.charAt(0).toUpperCase() + providerId.slice(1);
 }
 
-type Contact = { email: string; phoneNumber: string | null };
+/** The member's addresses: the current one first, then those they changed away from (lower case). */
+type Contact = { emails: string[]; phoneNumber: string | null };
 
 async function contactOf(db: Db, userId: string): Promise<Contact | null> {
   const [row] = await db
     .select({ email: users.email, phoneNumber: users.phoneNumber })
     .from(users)
     .where(eq(users.id, userId));
-  return row ?? null;
+  if (!row) return null;
+  const earlier = await db
+    .select({ email: earlierEmails.email })
+    .from(earlierEmails)
+    .where(eq(earlierEmails.userId, userId));
+  const emails = [...new Set([row.email, ...earlier.map((address) => address.email)].map((e) => e.toLowerCase()))];
+  return { emails, phoneNumber: row.phoneNumber };
 }
 
-function sentTo({ email, phoneNumber }: Contact) {
+function sentTo({ emails, phoneNumber }: Contact) {
   const toEmail = and(
     eq(outboundMessages.channel, "email"),
-    sql`lower(${outboundMessages.to}) = ${email.toLowerCase()}`,
+    or(...emails.map((email) => sql`lower(${outboundMessages.to}) = ${email}`)),
   );
   return phoneNumber
     ? or(toEmail, and(eq(outboundMessages.channel, "sms"), eq(outboundMessages.to, phoneNumber)))
@@ -194,7 +195,7 @@ export type MemberDataExport = { exportedAt: string } & Record<string, unknown>;
 export async function exportMemberData(db: Db, userId: string): Promise<MemberDataExport> {
   const result: MemberDataExport = { exportedAt: new Date().toISOString() };
   const covered = new Set<string>();
-  for (const section of sections.values()) {
+  for (const section of sections) {
     result[section.name] = await section.collect(db, userId);
     for (const table of section.tables) covered.add(table);
   }
@@ -204,13 +205,32 @@ export async function exportMemberData(db: Db, userId: string): Promise<MemberDa
 
 export type DeletedMember = { email: string; name: string };
 
+/**
+ * Emails and texts still waiting in the job queue (or kept there after failing) carry the
+ * member's addresses and their words: they go with the account. The queue's tables exist once
+ * it has started on this database.
+ */
+async function eraseQueuedMessages(db: Db, { emails, phoneNumber }: Contact) {
+  const present = (await db.execute(sql`select to_regclass('pgboss.job') is not null as "present"`)) as unknown as {
+    rows: { present: boolean }[];
+  };
+  if (!present.rows[0]?.present) return;
+  const addresses = [...emails, ...(phoneNumber ? [phoneNumber] : [])];
+  await db.execute(sql`
+    delete from pgboss.job
+    where name in ('email-send', 'sms-send')
+      and lower(data->>'to') in (${sql.join(
+        addresses.map((address) => sql`${address.toLowerCase()}`),
+        sql`, `,
+      )})`);
+}
+
 export function deletedMemberEmail(userId: string) {
   return `deleted-${userId}@invalid`;
 }
 
 /**
- * Deletes a member's account (PRODUCT.md: "deleting an account keeps orders for accounting with
- * personal data removed"). In one transaction: sessions, sign-in methods, pending email and phone
+ * Deletes a member's account, keeping its orders for accounting with the personal data removed. In one transaction: sessions, sign-in methods, pending email and phone
  * links and codes, messages and every registered area's data go; the user row stays, so orders
  * keep their reference, but holds nothing personal and is banned, so it can never sign in again.
  * The stored avatar is removed after the transaction. Answers the old contact details (for the
@@ -228,8 +248,9 @@ export async function deleteMemberAccount(
       .where(eq(users.id, userId))
       .for("update");
     if (!member) return null;
+    const contact = (await contactOf(tx, userId))!;
 
-    for (const section of sections.values()) await section.erase?.(tx, userId);
+    for (const section of sections) await section.erase?.(tx, userId);
 
     const email = member.email.toLowerCase();
     const phoneIdentifiers = member.phoneNumber
@@ -245,7 +266,21 @@ export async function deleteMemberAccount(
           ...phoneIdentifiers.map((identifier) => eq(verifications.identifier, identifier)),
         ),
       );
-    await tx.delete(attemptLimits).where(sql`${attemptLimits.key} like ${`%:${email}`}`);
+    // Attempt counters are keyed by address, number or member (`sign-in:email:…`,
+    // `phone-code-tries:<member>:<number>`, `email-change:<member>`).
+    const keyParts = [...contact.emails, ...(member.phoneNumber ? [member.phoneNumber] : []), userId];
+    await tx
+      .delete(attemptLimits)
+      .where(
+        or(
+          ...keyParts.flatMap((part) => [
+            sql`lower(${attemptLimits.key}) like ${endingWith(`:${part.toLowerCase()}`)}`,
+            sql`lower(${attemptLimits.key}) like ${containing(`:${part.toLowerCase()}:`)}`,
+          ]),
+        ),
+      );
+    await eraseQueuedMessages(tx, contact);
+    await tx.delete(earlierEmails).where(eq(earlierEmails.userId, userId));
 
     await tx
       .update(users)

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 // One schema per account form: the browser runs them for instant feedback, the server runs them
-// again as the authority. Rules from PRODUCT.md "Accounts" and the seed.
+// again as the authority (the account rules are in docs/security.md).
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 128;

@@ -1,43 +1,19 @@
-import type { Submission } from "@conform-to/react";
 import { isAPIError } from "better-auth/api";
 import { and, asc, eq } from "drizzle-orm";
-import { data, type RouterContextProvider } from "react-router";
-import type { z } from "zod";
-import { authHeaders } from "~/server/auth/session.server";
-import { requestContext, runtimeContext, type SessionUser } from "~/server/context.server";
+import type { SessionUser } from "~/server/context.server";
 import type { Db } from "~/server/db/client.server";
-import { redirectWithFlash } from "~/server/flash.server";
-import type { OutboundEmail } from "~/server/mail/mail.server";
-import { sendEmail } from "~/server/messages.server";
-import { type Storage, storageFor } from "~/server/storage/storage.server";
-import { accounts, users } from "../../../db/schema";
-import { ATTEMPT_RULES } from "./attempts.server";
-import { removeAvatar } from "./avatar.server";
+import type { Outbox } from "~/server/messages.server";
+import type { Storage } from "~/server/storage/storage.server";
+import { accounts, earlierEmails, users } from "../../../db/schema";
+import { ATTEMPT_RULES, limitAttempts } from "./attempts.server";
 import { accountDeletedNotice, type Branding } from "./emails.server";
 import { deleteMemberAccount, providerName } from "./privacy.server";
-import { getProfile, saveProfile } from "./profile.server";
-import type { NotificationPreferences, SettingsSchema } from "./schemas";
-import { type AuthCall, limitAttempts, signOut } from "./sign-in.server";
+import { getProfile } from "./profile.server";
+import type { NotificationPreferences } from "./schemas";
+import { type AuthCall, signOut } from "./sign-in.server";
 
-export type SettingsCall = AuthCall & {
-  storage: Storage;
-  brand: Branding;
-  sendEmail(email: OutboundEmail): Promise<void>;
-};
-
-/** What every /settings action needs from the request and the process. */
-export function settingsCall(request: Request, context: Readonly<RouterContextProvider>): SettingsCall {
-  const { auth, db, env } = context.get(runtimeContext);
-  return {
-    auth,
-    db,
-    headers: authHeaders(request, context),
-    ip: context.get(requestContext).ip,
-    storage: storageFor(env),
-    brand: { siteName: env.SITE_NAME, siteUrl: env.SITE_URL },
-    sendEmail,
-  };
-}
+/** What the settings rules need besides the member: their session's call, storage and the outbox. */
+export type SettingsCall = AuthCall & { storage: Storage; brand: Branding; outbox: Pick<Outbox, "sendEmail"> };
 
 /** Everything the settings page shows, read fresh from the database. */
 export async function getAccountSettings(db: Db, userId: string) {
@@ -133,6 +109,9 @@ export async function requestEmailChange(
     }
     throw error;
   }
+  // Messages already sent to the address the member is leaving are theirs too: deleting the
+  // account erases them, so the address is kept with the account.
+  await db.insert(earlierEmails).values({ userId: user.id, email: user.email.toLowerCase() }).onConflictDoNothing();
   await auth.api.changeEmail({ body: { newEmail: input.newEmail, callbackURL: "/settings?email=changed" }, headers });
   return { ok: true, sentTo: input.newEmail };
 }
@@ -185,60 +164,6 @@ export async function deleteAccount(
   }
   const deleted = await deleteMemberAccount(call.db, user.id, { storage: call.storage });
   if (!deleted) return { ok: false, field: "", message: "Your account could not be found." };
-  await call.sendEmail(accountDeletedNotice(call.brand, deleted.email, deleted.name));
+  await call.outbox.sendEmail(accountDeletedNotice(call.brand, deleted.email, deleted.name));
   return { ok: true, headers: await signOut(call) };
-}
-
-type Settings = z.infer<typeof SettingsSchema>;
-
-const HIDDEN_FIELDS = ["currentPassword", "confirmation"];
-
-/**
- * The /settings action once its form has been validated: runs the intent and answers a
- * redirect with a flash message, or the form's errors.
- */
-export async function runSettingsIntent(call: SettingsCall, user: SessionUser, submission: Submission<Settings>) {
-  if (submission.status !== "success") throw new Error("runSettingsIntent needs a valid submission");
-  const { value } = submission;
-  const saved = (message: string) => redirectWithFlash("/settings", { kind: "success", message });
-  const refuse = (outcome: { field: string; message: string }) => {
-    const errors = outcome.field
-      ? { fieldErrors: { [outcome.field]: [outcome.message] } }
-      : { formErrors: [outcome.message] };
-    return data(
-      { intent: value.intent, result: submission.reply({ ...errors, hideFields: HIDDEN_FIELDS }), sentTo: null },
-      { status: 400 },
-    );
-  };
-
-  switch (value.intent) {
-    case "profile": {
-      const current = await getProfile(call.db, user.id);
-      // The marketing choice is made in the notifications section of this page.
-      const input = { ...value, marketingConsent: current?.marketingConsent ?? false, terms: undefined };
-      const outcome = await saveProfile(call.db, call.storage, user.id, input);
-      return outcome.ok ? saved("Your profile has been saved.") : refuse(outcome);
-    }
-    case "remove-avatar":
-      await removeAvatar(call.db, call.storage, user.id);
-      return saved("Your photo has been removed.");
-    case "email": {
-      const outcome = await requestEmailChange(call, user, value);
-      if (!outcome.ok) return refuse(outcome);
-      return { intent: value.intent, result: submission.reply({ resetForm: true }), sentTo: outcome.sentTo };
-    }
-    case "notifications":
-      await updateNotifications(call.db, user.id, value);
-      return saved("Your email preferences have been saved.");
-    case "unlink": {
-      const outcome = await unlinkSignInMethod(call, user.id, value.accountId);
-      return outcome.ok ? saved(`${outcome.name} has been disconnected from your account.`) : refuse(outcome);
-    }
-    case "delete": {
-      const outcome = await deleteAccount(call, user, value.confirmation);
-      if (!outcome.ok) return refuse(outcome);
-      const message = "Your account has been deleted.";
-      return redirectWithFlash("/", { kind: "success", message }, { headers: outcome.headers });
-    }
-  }
 }

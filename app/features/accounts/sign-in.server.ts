@@ -1,8 +1,7 @@
 import { isAPIError } from "better-auth/api";
-import { data } from "react-router";
 import type { Auth } from "~/server/auth/auth.server";
 import type { Db } from "~/server/db/client.server";
-import { ATTEMPT_RULES, type AttemptRule, clearAttempts, countAttempt, describeWait } from "./attempts.server";
+import { ATTEMPT_RULES, clearAttempts, limitAttempts } from "./attempts.server";
 import { passwordProblem } from "./passwords.server";
 
 export type AuthCall = { auth: Auth; db: Db; headers: Headers; ip: string };
@@ -12,22 +11,6 @@ export function forwardCookies(from: Headers) {
   const headers = new Headers();
   for (const cookie of from.getSetCookie()) headers.append("Set-Cookie", cookie);
   return headers;
-}
-
-/**
- * Counts an attempt and, over the limit, stops the request with the seed's "too many attempts"
- * answer: a 429 page that says how long to wait.
- */
-export async function limitAttempts(db: Db, checks: [key: string, rule: AttemptRule][]) {
-  for (const [key, rule] of checks) {
-    const result = await countAttempt(db, key, rule);
-    if (!result.allowed) {
-      throw data(`Too many attempts. Please wait ${describeWait(result.retryAfterSeconds)} and try again.`, {
-        status: 429,
-        headers: { "Retry-After": String(result.retryAfterSeconds) },
-      });
-    }
-  }
 }
 
 export type PasswordSignIn =

@@ -6,8 +6,11 @@ import { type Auth, createAuth } from "~/server/auth/auth.server";
 import type { Db } from "~/server/db/client.server";
 import { parseEnv } from "~/server/env.server";
 import type { OutboundEmail } from "~/server/mail/mail.server";
+import type { Outbox } from "~/server/messages.server";
 import { localStorage } from "~/server/storage/storage.server";
 import { users } from "../../../db/schema";
+import { accountMessages } from "./auth-messages.server";
+import { PASSWORD_MAX, PASSWORD_MIN } from "./schemas";
 
 /**
  * Better Auth on a test database, with an outbox instead of a mail queue, and helpers that make
@@ -22,10 +25,19 @@ export function testAccounts(db: Db) {
     LOG_LEVEL: "silent",
   });
   const outbox: OutboundEmail[] = [];
-  const sendEmail = async (email: OutboundEmail) => {
-    outbox.push(email);
+  const messages: Outbox = {
+    sendEmail: async (email) => {
+      outbox.push(email);
+    },
+    sendSms: async () => {},
   };
-  const auth: Auth = createAuth({ db, env, sendEmail, sendSms: async () => {} });
+  const brand = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
+  const auth: Auth = createAuth({
+    db,
+    env,
+    messages: accountMessages(brand, messages),
+    passwordLength: { min: PASSWORD_MIN, max: PASSWORD_MAX },
+  });
   const storage = localStorage(path.join(dataDir, "media"));
 
   /** A confirmed, onboarded member signed in with a password; answers the request headers of their session. */
@@ -56,8 +68,8 @@ export function testAccounts(db: Db) {
       headers,
       ip: "127.0.0.1",
       storage,
-      brand: { siteName: env.SITE_NAME, siteUrl: env.SITE_URL },
-      sendEmail,
+      brand,
+      outbox: messages,
     };
   }
 

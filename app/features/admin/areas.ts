@@ -14,7 +14,7 @@ import {
 import type { DashboardNavItem } from "~/ui/dashboard";
 
 /**
- * Every area of the organizer dashboard (PRODUCT.md "Organizer dashboard"), in menu order.
+ * Every area of the organizer dashboard, in menu order.
  * `role` is the least role that may open it; an area shows in the menu once its pages exist
  * (`available`), so the menu never leads to a missing page.
  */

@@ -1,5 +1,6 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
+import { Badge, type BadgeTone } from "~/ui/badge";
 import { useSite } from "~/ui/site";
 import { ROLE_LABELS, type RoleName } from "./schemas";
 
@@ -13,20 +14,10 @@ export type MemberSummary = {
   createdAt: Date;
 };
 
-const badgeTone: Record<RoleName, string> = {
-  admin: "bg-text text-surface",
-  organizer: "bg-surface-sunken text-text ring-1 ring-line",
-  member: "text-muted ring-1 ring-line",
-};
+const ROLE_TONES: Record<RoleName, BadgeTone> = { admin: "strong", organizer: "neutral", member: "quiet" };
 
 export function RoleBadge({ role }: { role: RoleName }) {
-  return (
-    <span
-      className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide ${badgeTone[role]}`}
-    >
-      {ROLE_LABELS[role]}
-    </span>
-  );
+  return <Badge tone={ROLE_TONES[role]}>{ROLE_LABELS[role]}</Badge>;
 }
 
 /** One account with its role; an admin's own row has no form (they cannot change their own role). */

@@ -2,6 +2,7 @@ import { and, desc, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import { changeRole, StaffAccountError } from "~/features/accounts/staff.server";
 import type { Role } from "~/server/auth/session.server";
 import type { Db } from "~/server/db/client.server";
+import { containing } from "~/server/db/like";
 import { users } from "../../../db/schema";
 
 export const MEMBERS_PER_PAGE = 25;
@@ -14,11 +15,6 @@ const ROLE_FILTERS: Record<Exclude<RoleFilter, "all">, Role[]> = {
   organizer: ["organizer"],
   admin: ["admin"],
 };
-
-/** `%` and `_` typed in the search box are literal characters, not wildcards. */
-function containing(text: string) {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
 
 /** One page of accounts, newest first, whose name or email contains `query`. */
 export async function listMembers(db: Db, input: { query: string; role: RoleFilter; page: number }) {

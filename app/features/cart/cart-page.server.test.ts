@@ -1,14 +1,9 @@
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/test-stock";
-import { runtimeContext, type SessionUser, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import type { Runtime } from "~/server/runtime.server";
-import { cartLines, findCart, getOrCreateCart, newVisitorToken, setCartItem } from "./cart.server";
+import { findCart, newVisitorToken, setCartItem } from "./cart.server";
 import { addToCart, cartItemCount, heldOrder, loadCartPage } from "./cart-page.server";
-import { cartNoticeContext, cartStep } from "./cart-step.server";
-import { clearVisitorCookie, newVisitorCookie, readVisitorToken, VISITOR_CART_COOKIE } from "./visitor-cookie.server";
 
 const database = freshDatabasePerFile();
 
@@ -117,58 +112,5 @@ describe("loadCartPage", () => {
     const held = await heldOrder(db, buyer!.id, NOW);
     expect(held?.expiresAt.getTime()).toBe(NOW.getTime() + 15 * 60_000);
     expect(await heldOrder(db, buyer!.id, new Date(NOW.getTime() + 16 * 60_000))).toBeNull();
-  });
-});
-
-describe("visitor cart cookie", () => {
-  it("is HttpOnly and Lax, Secure on https, and only a well-formed token is read back", () => {
-    const { token, header } = newVisitorCookie("https://club.example");
-    expect(header).toMatch(/^pitlane\.cart=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/);
-    expect(newVisitorCookie("http://localhost:3000").header).not.toContain("Secure");
-    expect(clearVisitorCookie("http://localhost:3000")).toContain("Max-Age=0");
-    const request = (cookie: string) => new Request("http://localhost/", { headers: { cookie } });
-    expect(readVisitorToken(request(`a=1; ${VISITOR_CART_COOKIE}=${token}; b=2`))).toBe(token);
-    expect(readVisitorToken(request(`${VISITOR_CART_COOKIE}=short`))).toBeNull();
-    expect(readVisitorToken(request("other=1"))).toBeNull();
-  });
-});
-
-describe("the cart step", () => {
-  function run(db: Runtime["db"], user: SessionUser | null, cookie: string) {
-    const context = new RouterContextProvider();
-    context.set(runtimeContext, { db, env: { SITE_URL: "https://club.example" } } as unknown as Runtime);
-    context.set(userContext, user);
-    const request = new Request("https://club.example/members", { headers: { cookie } });
-    const step = cartStep(
-      { request, context, url: new URL(request.url), params: {}, unstable_pattern: "" } as never,
-      async () => new Response("page"),
-    );
-    return { context, response: step as Promise<Response> };
-  }
-
-  it("keeps a visitor's pages out of shared caches", async () => {
-    const { db } = database();
-    const { response } = run(db, null, `${VISITOR_CART_COOKIE}=${newVisitorToken()}`);
-    expect((await response).headers.get("Cache-Control")).toBe("private, no-store");
-  });
-
-  it("joins the visitor's cart to the member's on their first signed-in request, says what changed and clears the cookie", async () => {
-    const { db } = database();
-    const [buyer] = await createBuyers(db, 1);
-    const { eventId, typeIds } = await createTestEvent(db, { types: [{ name: "Adult", maxPerOrder: 3 }] });
-    const memberCart = await getOrCreateCart(db, { userId: buyer!.id });
-    await setCartItem(db, { cartId: memberCart, ticketTypeId: typeIds[0]!, quantity: 2, now: NOW });
-    const token = newVisitorToken();
-    await addToCart(db, { owner: { visitorToken: token }, eventId, ticketTypeId: typeIds[0]!, quantity: 2, now: NOW });
-
-    const user = { id: buyer!.id, email: buyer!.email } as SessionUser;
-    const { context, response } = run(db, user, `${VISITOR_CART_COOKIE}=${token}`);
-    const headers = (await response).headers;
-    expect(headers.get("Set-Cookie")).toContain(`${VISITOR_CART_COOKIE}=;`);
-    // No page showed the notice, so it waits in the flash cookie for the next one.
-    expect(headers.get("Set-Cookie")).toContain("pitlane.flash=");
-    expect(context.get(cartNoticeContext)?.flash.message).toContain("You can buy up to 3 Adult tickets in one order");
-    expect((await cartLines(db, memberCart)).map((line) => line.quantity)).toEqual([3]);
-    expect(await findCart(db, { visitorToken: token })).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
 import { AlertTriangle, Lock, Trash2 } from "lucide-react";
 import { Form, Link } from "react-router";
-import { formatMoney } from "~/features/money";
+import { Card } from "~/ui/card";
 import { MobileActionBar } from "~/ui/mobile-action-bar";
+import { formatMoney } from "~/ui/money";
 import type { CartPageLine } from "./cart-page.server";
 import { HoldCountdown } from "./hold-countdown";
 
@@ -176,7 +177,7 @@ function LineSection({
         {title}
       </h2>
       {intro ? <p className="text-muted">{intro}</p> : null}
-      <ul className="divide-y divide-line overflow-hidden rounded-2xl border border-line bg-surface-raised">
+      <Card as="ul" variant="list" className="overflow-hidden">
         {lines.map((line) => (
           <CartLineItem
             key={line.ticketTypeId}
@@ -185,7 +186,7 @@ function LineSection({
             message={messages.get(line.ticketTypeId)}
           />
         ))}
-      </ul>
+      </Card>
     </section>
   );
 }
@@ -213,7 +214,7 @@ const PAY_FORM_ID = "pay-form";
 
 /**
  * On phones the order summary is below every line of the cart: a bar along the bottom of the
- * screen keeps the total and the way to pay in reach (DESIGN.md). Its Pay button submits the
+ * screen keeps the total and the way to pay in reach. Its Pay button submits the
  * summary's own form, so it works without JavaScript and is the same single order.
  */
 export function CartPayBar({

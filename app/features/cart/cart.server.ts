@@ -13,7 +13,7 @@ import type { Db } from "~/server/db/client.server";
 import { cartItems, carts, events, MAX_LINE_QUANTITY, ticketTypes } from "../../../db/schema";
 
 /**
- * The cart (PRODUCT.md "/cart"): one per member, or one per visitor found by the token in their
+ * The cart: one per member, or one per visitor found by the token in their
  * cookie. Lines are checked against live availability when they change, as advice; checkout
  * checks them again under locks, which is what actually protects capacity.
  */

@@ -15,8 +15,7 @@ import { expireHolds } from "./holds.server";
 import { checkoutFor, createBuyers, createTestEvent, NOW } from "./test-stock";
 
 /**
- * Capacity under real contention (PRODUCT.md "Capacity is never exceeded … with several app
- * servers on one database"). PGlite runs one transaction at a time, so only PostgreSQL can show
+ * Capacity under real contention. PGlite runs one transaction at a time, so only PostgreSQL can show
  * a race: these tests run when DATABASE_URL is set and are skipped otherwise. Every checkout for
  * one event queues on the event's row: on a busy 2-core machine the 500 take 4–12 s, so these
  * tests get more time than the default.

@@ -67,7 +67,7 @@ class Refused extends Error {
 }
 
 /**
- * Starts paying for the member's cart (PRODUCT.md "Business rules": starting payment holds every
+ * Starts paying for the member's cart (starting payment holds every
  * limited item for 15 minutes; a shortfall refuses checkout and names the item). In one
  * transaction: lock the stock rows in the fixed order, replace the member's earlier unpaid order,
  * check every line against capacity − sold − active holds, then write the pending order with the

@@ -4,7 +4,7 @@ import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
 import { holds, orders, type PaymentProvider } from "../../../db/schema";
 
-/** How long checkout holds places while the buyer pays (PRODUCT.md "Business rules": 15 minutes). */
+/** How long checkout holds places while the buyer pays (15 minutes). */
 export const DEFAULT_HOLD_MINUTES = 15;
 
 /**

@@ -29,7 +29,7 @@ export type NotificationResult =
 
 /**
  * Handles one provider notification (the Stripe webhook), given the request's raw body and
- * signature header. PRODUCT.md "Payment": notifications are verified and idempotent, and a
+ * signature header. Notifications are verified and idempotent, and a
  * repeated or out-of-order one never pays, issues or emails twice:
  * - the signature is checked on the raw bytes before anything else; a bad one writes nothing;
  * - the event id is recorded, and an event already handled to the end is acknowledged at once;

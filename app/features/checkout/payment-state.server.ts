@@ -8,7 +8,7 @@ import type { PaymentState } from "~/server/payments/payments.server";
 import { orders, type PaymentProvider } from "../../../db/schema";
 import { followUpsOf, NO_FOLLOW_UPS, type PaymentFollowUps } from "./payment-follow-ups";
 
-/** Shown to the buyer back at their cart (PRODUCT.md "/return": back to /cart with the reason). */
+/** Shown to the buyer back at their cart (back to /cart with the reason). */
 export const PAYMENT_FAILED_REASON = "Your payment did not go through";
 export const BUYER_CANCELLED_REASON = "You cancelled the payment";
 

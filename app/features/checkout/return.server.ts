@@ -23,12 +23,13 @@ export type ReturnAnswer =
 const PAID: OrderStatus[] = ["paid", "fulfilled", "refunded", "partly_refunded"];
 
 /**
- * What /return tells the buyer coming back from the payment provider (PRODUCT.md "/return"): paid
+ * What /return tells the buyer coming back from the payment provider: paid
  * (on to /success), failed or cancelled with the reason (back to the cart), or still confirming.
  * A pending order's session is asked about at once, so the buyer does not wait for the webhook:
- * /return is a settlement path too, as idempotent as the others. `cancelled` is set by the
- * provider's cancel link: the session is closed first (and settled instead if the buyer had
- * paid after all), then the order is cancelled so its places go back now.
+ * /return is a settlement path too, as idempotent as the others. `cancelled` is the buyer's
+ * "Cancel this order" (a POST; the provider's cancel link only offers it): the session is closed
+ * first (and settled instead if the buyer had paid after all), then the order is cancelled so
+ * its places go back now.
  */
 export async function confirmReturn(
   db: Db,

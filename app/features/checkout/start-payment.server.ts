@@ -11,7 +11,10 @@ export type StartOrderPaymentResult =
   /** Not this member's order, or made for a payment provider the site no longer uses. */
   | { kind: "not_found" };
 
-/** Where the buyer lands after paying, or after giving up at the provider (`cancelled=1`). */
+/**
+ * Where the buyer lands after paying, or after giving up at the provider (`cancelled=1`, where
+ * /return offers to cancel the order without cancelling it).
+ */
 export function returnPath(orderId: string, extra = "") {
   return `/return?order=${orderId}${extra}`;
 }

@@ -96,29 +96,30 @@ describe("the test checkout", () => {
     }
   });
 
-  it("still takes a payment after the hold ran out, under the late-payment rules", async () => {
+  it("refuses Pay once the hold ran out: nothing is settled, and an expired order stays expired", async () => {
     const { db } = database();
-    const free = await atTestCheckout({ capacity: 5, quantity: 2 });
-    const honoured = await answerTestCheckout(db, {
-      orderId: free.order.id,
-      userId: free.member.id,
+    const late = await atTestCheckout({ capacity: 5, quantity: 2 });
+    const tooLate = await answerTestCheckout(db, {
+      orderId: late.order.id,
+      userId: late.member.id,
       intent: "pay",
       now: at(30),
     });
-    expect(honoured).toMatchObject({ followUps: { settledOrderIds: [free.order.id] } });
+    expect(tooLate).toEqual({ kind: "hold_over" });
+    expect(await orderState(db, late.order.id)).toMatchObject({ status: "pending", tickets: 0, ledger: [] });
 
     const gone = await atTestCheckout({ capacity: 2, quantity: 2 });
     await buyPlaces(db, gone.ticketTypeId, 2, at(20));
+    await closeExpiredPayments(db, gateway, { now: at(20) });
+    expect((await orderState(db, gone.order.id)).status).toBe("expired");
     const refused = await answerTestCheckout(db, {
       orderId: gone.order.id,
       userId: gone.member.id,
       intent: "pay",
       now: at(21),
     });
-    expect(refused).toEqual({ kind: "answered", followUps: { settledOrderIds: [], refundsDue: true } });
-    expect(await orderState(db, gone.order.id)).toMatchObject({ status: "expired", tickets: 0 });
-    const back = await returnOf(gone.member.id, gone.order.id, at(22));
-    expect(back.answer).toMatchObject({ kind: "failed", reason: expect.stringContaining("no longer available") });
+    expect(refused).toEqual({ kind: "hold_over" });
+    expect(await orderState(db, gone.order.id)).toMatchObject({ status: "expired", tickets: 0, ledger: [] });
   });
 
   it("keeps a pending order confirming at /return, and 404s for someone else's", async () => {

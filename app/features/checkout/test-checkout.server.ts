@@ -44,21 +44,28 @@ export async function testCheckoutOrder(db: Db, input: { orderId: string; userId
   return { ...order, payable: (PAYABLE as readonly string[]).includes(order.status), lines };
 }
 
+/** Expired, or its hold ran out and the expiry job has not come round to it yet. */
+export function isHoldOver(order: { status: string; holdExpiresAt: Date | null }, now: Date) {
+  return order.status === "expired" || (order.holdExpiresAt !== null && order.holdExpiresAt <= now);
+}
+
 /**
- * The test checkout's three buttons (ARCHITECTURE.md "The test checkout"): Pay calls the same
+ * The test checkout's three buttons (docs/payments.md): Pay calls the same
  * settlement as the Stripe webhook, with the order's total and one payment reference per order
  * (a double-clicked Pay is one payment); Decline and Cancel end the order as a failed or
- * abandoned card payment would. An order whose hold has run out can still be paid: the
- * late-payment rules decide (ADR 0008).
+ * abandoned card payment would. Pay refuses an order whose hold has run out: no money moves
+ * here, so there is no late payment to honour or refund, and settling it would hand out places
+ * that may have gone to someone else since.
  */
 export async function answerTestCheckout(
   db: Db,
   input: { orderId: string; userId: string; intent: TestCheckoutIntent; now: Date },
-): Promise<{ kind: "not_found" } | { kind: "answered"; followUps: PaymentFollowUps }> {
+): Promise<{ kind: "not_found" } | { kind: "hold_over" } | { kind: "answered"; followUps: PaymentFollowUps }> {
   const order = await testCheckoutOrder(db, input);
   if (!order) return { kind: "not_found" };
   if (input.intent === "pay") {
     if (!order.payable) return { kind: "answered", followUps: NO_FOLLOW_UPS };
+    if (isHoldOver(order, input.now)) return { kind: "hold_over" };
     const outcome = await settleOrder(db, {
       orderId: order.id,
       provider: "test",

@@ -2,7 +2,7 @@ import { wallTimeAt } from "./time-zones";
 import { formatOffset, offsetChanges, offsetMinutes } from "./zone-offsets";
 
 /**
- * An event as an iCalendar file (RFC 5545) for "Add to calendar" (PRODUCT.md "/events/{id}").
+ * An event as an iCalendar file (RFC 5545) for "Add to calendar".
  * Times are written as wall-clock times in the event's own zone with a VTIMEZONE describing
  * that zone, so a calendar shows 10:00 at Silverstone whatever zone its owner is in, and an
  * event across a clock change keeps its local times.

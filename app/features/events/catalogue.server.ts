@@ -9,7 +9,7 @@ import { eventDateLabels, formatEventInstant, formatLocalDay } from "./event-dat
 import { eventSalesSummary, type SalesEvent, type SalesTicketType, ticketSalesState } from "./sales";
 
 /**
- * The public catalogue: what visitors can see of events (PRODUCT.md "/events", "/events/{id}",
+ * The public catalogue: what visitors can see of events (the list, an event's page, the
  * home page). Drafts never leave this module; cancelled events stay visible with their badge.
  * Every date label is worked out here, on the server, in the event's own time zone.
  */
@@ -24,7 +24,7 @@ const MAX_SEARCH_WORDS = 8;
 
 export type EventCover = { hash: string | null; alt: string; color: string | null };
 
-/** What an EventTile shows (DESIGN.md "EventTile"). */
+/** What an EventTile shows. */
 export type EventTileData = {
   id: string;
   slug: string;

@@ -1,5 +1,5 @@
 /**
- * Where an event cover's renditions live. Covers are 16:9 (DESIGN.md "Cards with 16:9 covers"),
+ * Where an event cover's renditions live. Covers are 16:9,
  * stored content-addressed at several widths in AVIF and WebP, so a page picks the smallest
  * file that fills its slot. 768 is what a full-width cover needs on a common phone (412 px wide at
  * 1.75 device pixels per px: 721), and an event tile there (665).

@@ -2,7 +2,7 @@ import { eventDays } from "./time-zones";
 
 /**
  * How an event's dates read on tiles, pages, calendars and emails: always in the event's own
- * time zone (PRODUCT.md "/events/{id}"), whatever zone the reader or server is in.
+ * time zone, whatever zone the reader or server is in.
  */
 
 type Parts = {

@@ -1,5 +1,6 @@
 import { ArrowLeft, ArrowRight, CalendarSearch } from "lucide-react";
 import { Link } from "react-router";
+import { Card } from "~/ui/card";
 import { EVENT_TYPE_LABELS, isEventType } from "./event-types";
 import { type EventFilters, eventsHref } from "./events-header";
 
@@ -13,12 +14,12 @@ export function describeResults(total: number, filters: EventFilters, monthName?
   return parts.join(" ");
 }
 
-/** The empty state: says why nothing shows and what to do next (DESIGN.md "Empty states"). */
+/** The empty state: says why nothing shows and what to do next. */
 export function NoEvents({ filters }: { filters: EventFilters }) {
   const filtered = Boolean(filters.type || filters.month || filters.q);
   const past = filters.when === "past";
   return (
-    <div className="grid place-items-center rounded-2xl border border-dashed border-line bg-surface-raised px-6 py-16 text-center">
+    <Card variant="empty" className="grid place-items-center bg-surface-raised px-6 py-16">
       <CalendarSearch aria-hidden className="size-10 text-muted" />
       <p className="mt-4 text-xl font-bold">
         {filtered
@@ -50,7 +51,7 @@ export function NoEvents({ filters }: { filters: EventFilters }) {
           {past ? "See upcoming events" : "See past events"}
         </Link>
       </p>
-    </div>
+    </Card>
   );
 }
 

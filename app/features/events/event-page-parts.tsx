@@ -1,5 +1,6 @@
 import { CalendarDays, CalendarPlus, Clock, MapPin } from "lucide-react";
 import { Link } from "react-router";
+import { Card } from "~/ui/card";
 import { MobileActionBar } from "~/ui/mobile-action-bar";
 import type { EventPage } from "./catalogue.server";
 import { CoverPicture, usePrice } from "./event-tile";
@@ -171,10 +172,7 @@ export function EventBanner({ event, sales }: { event: PageEvent; sales: EventPa
 export function ApplicationPanel({ applications }: { applications: NonNullable<EventPage["applications"]> }) {
   const price = usePrice();
   return (
-    <section
-      aria-labelledby="applications"
-      className="relative overflow-hidden rounded-2xl border border-line bg-surface-raised p-6 sm:p-8"
-    >
+    <Card as="section" aria-labelledby="applications" className="relative overflow-hidden p-6 sm:p-8">
       <div aria-hidden="true" className="absolute inset-y-0 left-0 w-1.5 bg-accent" />
       <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Applications open</p>
       <h2 id="applications" className="wide mt-2 text-2xl font-extrabold">
@@ -205,7 +203,7 @@ export function ApplicationPanel({ applications }: { applications: NonNullable<E
           <div className="prose-pitlane mt-2" dangerouslySetInnerHTML={{ __html: applications.criteriaHtml }} />
         </div>
       ) : null}
-    </section>
+    </Card>
   );
 }
 
@@ -286,7 +284,7 @@ export function EventSidebar({ event, pageUrl }: { event: PageEvent; pageUrl: st
   const pill = "inline-flex items-center gap-1.5 rounded-full px-3.5 py-2 text-sm font-semibold ring-1 ring-line";
   return (
     <aside aria-label="Event summary" className="space-y-6 lg:sticky lg:top-24">
-      <div className="rounded-2xl border border-line bg-surface-raised p-6">
+      <Card className="p-6">
         <h2 className="text-xs font-bold uppercase tracking-[0.18em] text-muted">When</h2>
         <p className="mt-1.5 font-bold">{event.dates.dates}</p>
         <p className="text-muted">
@@ -300,7 +298,7 @@ export function EventSidebar({ event, pageUrl }: { event: PageEvent; pageUrl: st
           you are.
         </p>
         <CalendarLink slug={event.slug} className="mt-4 w-full ring-1 ring-line hover:bg-surface-sunken" />
-      </div>
+      </Card>
       <div>
         <h2 className="text-sm font-bold">Share this event</h2>
         <ul className="mt-3 flex flex-wrap gap-2">

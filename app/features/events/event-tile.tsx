@@ -1,6 +1,8 @@
 import { MapPin } from "lucide-react";
 import { Link } from "react-router";
-import { formatMoney } from "~/features/money";
+import { Badge } from "~/ui/badge";
+import { Card } from "~/ui/card";
+import { formatMoney } from "~/ui/money";
 import { useSite } from "~/ui/site";
 import type { EventCover, EventTileData } from "./catalogue.server";
 import { coverSources } from "./cover-urls";
@@ -8,8 +10,8 @@ import { EVENT_TYPE_LABELS } from "./event-types";
 
 /**
  * An event's cover at the size its slot needs: AVIF or WebP at four widths, explicit
- * dimensions so nothing moves as it loads, and the cover's dominant colour behind it meanwhile
- * (DESIGN.md "Imagery"). Without a cover, a floodlit gradient in that colour stands in.
+ * dimensions so nothing moves as it loads, and the cover's dominant colour behind it meanwhile.
+ * Without a cover, a floodlit gradient in that colour stands in.
  */
 export function CoverPicture({
   cover,
@@ -57,21 +59,21 @@ export function usePrice() {
   return (minor: number) => (minor === 0 ? "Free" : formatMoney(minor, currency, { compact: true }));
 }
 
-const BADGE = "rounded-full px-2.5 py-1 text-xs font-bold uppercase tracking-wide shadow-sm";
-
 function TileBadges({ badges }: { badges: EventTileData["badges"] }) {
   const list = [
-    badges.cancelled && { label: "Cancelled", tone: "bg-red-700 text-white" },
-    badges.soldOut && { label: "Sold out", tone: "bg-asphalt-950 text-white ring-1 ring-white/25" },
-    badges.fewLeft && { label: "Few left", tone: "bg-accent text-on-accent" },
-    badges.applicationsOpen && { label: "Applications open", tone: "bg-white text-asphalt-900" },
+    badges.cancelled && { label: "Cancelled", tone: "solid-danger" as const },
+    badges.soldOut && { label: "Sold out", tone: "solid-dark" as const },
+    badges.fewLeft && { label: "Few left", tone: "accent" as const },
+    badges.applicationsOpen && { label: "Applications open", tone: "solid-light" as const },
   ].filter((badge) => badge !== false);
   if (list.length === 0) return null;
   return (
     <ul className="absolute right-3 top-3 flex flex-col items-end gap-1.5">
       {list.map((badge) => (
-        <li key={badge.label} className={`${BADGE} ${badge.tone}`}>
-          {badge.label}
+        <li key={badge.label}>
+          <Badge tone={badge.tone} className="shadow-sm">
+            {badge.label}
+          </Badge>
         </li>
       ))}
     </ul>
@@ -86,12 +88,15 @@ function TileBadges({ badges }: { badges: EventTileData["badges"] }) {
 const TILE_SIZES =
   "(min-width: 1200px) 371px, (min-width: 1024px) calc(33.3vw - 29px), (min-width: 640px) calc(50vw - 34px), calc(100vw - 32px)";
 
-/** DESIGN.md "EventTile": date block on the cover, title, town, "from £x", badges. */
+/** date block on the cover, title, town, "from £x", badges. */
 export function EventTile({ event, priority = false }: { event: EventTileData; priority?: boolean }) {
   const price = usePrice();
   const muted = event.badges.cancelled || event.badges.past;
   return (
-    <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-line bg-surface-raised transition duration-200 focus-within:border-accent hover:-translate-y-0.5 hover:border-accent hover:shadow-[0_12px_40px_-12px_rgb(255_122_26/0.35)]">
+    <Card
+      as="article"
+      className="group relative flex h-full flex-col overflow-hidden transition duration-200 focus-within:border-accent hover:-translate-y-0.5 hover:border-accent hover:shadow-[0_12px_40px_-12px_rgb(255_122_26/0.35)]"
+    >
       <div className="relative aspect-video overflow-hidden bg-asphalt-900">
         <CoverPicture
           cover={event.cover}
@@ -134,7 +139,7 @@ export function EventTile({ event, priority = false }: { event: EventTileData; p
           </p>
         ) : null}
       </div>
-    </article>
+    </Card>
   );
 }
 

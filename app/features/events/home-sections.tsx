@@ -5,7 +5,7 @@ import type { EventTileData, HeadlineEvent } from "./catalogue.server";
 import { CoverPicture, EventTiles } from "./event-tile";
 import { EVENT_TYPE_LABELS } from "./event-types";
 
-/** The home page hero when an event is coming up (PRODUCT.md "/": "hero with the next headline event"). */
+/** The home page hero when an event is coming up ("hero with the next headline event"). */
 export function HeadlineHero({ event }: { event: HeadlineEvent }) {
   return (
     <section className="dark-band relative isolate overflow-hidden bg-asphalt-950 text-white">

@@ -2,8 +2,7 @@ import { coverKey } from "./cover-urls";
 import { zonedIso } from "./zone-offsets";
 
 /**
- * schema.org Event data for search engines (PRODUCT.md "/events/{id}": "Carries schema.org
- * Event data"), built from what the event page shows.
+ * schema.org Event data for search engines, built from what the event page shows.
  */
 
 export type JsonLdEvent = {

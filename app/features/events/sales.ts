@@ -1,9 +1,9 @@
 /**
  * Whether tickets can be bought, worked out from an event and its ticket types at a moment in
- * time (PRODUCT.md "/events/{id}": on sale, not yet on sale, sales ended, sold out, cancelled).
+ * time (on sale, not yet on sale, sales ended, sold out, cancelled).
  * Pure functions: the catalogue, the event page, the cart and the dashboard all agree.
  *
- * Availability counts `held` places too (PRODUCT.md "Capacity"): available = capacity − sold −
+ * Availability counts `held` places too: available = capacity − sold −
  * active holds. Until a cart holds anything, `held` is 0.
  */
 

@@ -1,5 +1,7 @@
 import { CircleCheck, Clock } from "lucide-react";
 import { Form } from "react-router";
+import { Badge } from "~/ui/badge";
+import { Card } from "~/ui/card";
 import type { EventPageTicket as CatalogueTicket, TicketState } from "./catalogue.server";
 import { usePrice } from "./event-tile";
 
@@ -16,11 +18,7 @@ function Availability({ state }: { state: TicketState }) {
           {state.remaining !== null ? (
             <span className="tabular font-normal text-muted">· {state.remaining} left</span>
           ) : null}
-          {state.fewLeft ? (
-            <span className="rounded-full bg-accent px-2 py-0.5 text-xs font-bold uppercase tracking-wide text-on-accent">
-              Few left
-            </span>
-          ) : null}
+          {state.fewLeft ? <Badge tone="accent">Few left</Badge> : null}
         </p>
       );
     case "not_yet":
@@ -101,7 +99,7 @@ export function TicketList({
     );
   }
   return (
-    <ul className="divide-y divide-line overflow-hidden rounded-2xl border border-line bg-surface-raised">
+    <Card as="ul" variant="list" className="overflow-hidden">
       {tickets.map((ticket) => {
         const unavailable = ticket.state.kind !== "on_sale" && ticket.state.kind !== "not_yet";
         return (
@@ -127,6 +125,6 @@ export function TicketList({
           </li>
         );
       })}
-    </ul>
+    </Card>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * Wall-clock times in a named time zone, with nothing but Intl: times are stored as instants
- * and shown and edited in the event's own zone (STYLE.md 11), across daylight-saving changes.
+ * and shown and edited in the event's own zone, across daylight-saving changes.
  */
 
 type WallTime = { year: number; month: number; day: number; hour: number; minute: number };

@@ -1,29 +1,8 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
-import { formatMoney } from "~/features/money";
+import { Card } from "~/ui/card";
 import { inputClass, SubmitButton } from "~/ui/form";
-import type { OrderStatus } from "../../../db/schema";
-import { ORDER_STATUS_LABELS } from "./admin-schemas";
-
-const STATUS_TONES: Record<OrderStatus, string> = {
-  pending: "bg-amber-100 text-amber-950 dark:bg-amber-950 dark:text-amber-100",
-  paid: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100",
-  fulfilled: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100",
-  expired: "bg-surface-sunken text-text ring-1 ring-line",
-  cancelled: "bg-surface-sunken text-text ring-1 ring-line",
-  refunded: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100",
-  partly_refunded: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100",
-};
-
-export function OrderStatusBadge({ status }: { status: OrderStatus }) {
-  return (
-    <span
-      className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide ${STATUS_TONES[status]}`}
-    >
-      {ORDER_STATUS_LABELS[status]}
-    </span>
-  );
-}
+import { formatMoney } from "~/ui/money";
 
 const TICKET_LABELS = { valid: "Valid", checked_in: "Checked in", cancelled: "Cancelled", refunded: "Refunded" };
 export function TicketStatus({ status }: { status: keyof typeof TICKET_LABELS }) {
@@ -38,12 +17,12 @@ export function TicketStatus({ status }: { status: keyof typeof TICKET_LABELS })
 
 export function Panel({ title, children, id }: { title: string; children: ReactNode; id: string }) {
   return (
-    <section aria-labelledby={id} className="rounded-2xl border border-line bg-surface-raised p-5">
+    <Card as="section" aria-labelledby={id} className="p-5">
       <h2 id={id} className="wide text-lg font-extrabold">
         {title}
       </h2>
       <div className="mt-4">{children}</div>
-    </section>
+    </Card>
   );
 }
 

@@ -48,4 +48,27 @@ describe("listOrders and getOrderDetail", () => {
     expect(detail?.history.map((row) => row.toStatus)).toEqual(["pending", "paid", "refunded"]);
     expect(detail?.refundedBefore).toBe(2);
   });
+
+  it("finds % and _ in the search as those characters, never as wildcards", async () => {
+    const { db } = database();
+    const event = await createTestEvent(db, { types: [{ name: "Entry" }] });
+    const buyers = await createBuyers(db, 3);
+    const names = ["Pat_Jones", "Pat Jones", "Pat Jones 100%"];
+    const ids: string[] = [];
+    for (const [index, buyer] of buyers.entries()) {
+      await db.update(users).set({ name: names[index] }).where(eq(users.id, buyer.id));
+      const cartId = await fillCart(db, buyer.id, [{ ticketTypeId: event.typeIds[0]!, quantity: 1 }]);
+      const checkout = await startCheckout(db, checkoutFor(buyer, cartId));
+      if (!checkout.ok) throw new Error("checkout refused");
+      ids.push(checkout.order.id);
+    }
+    const find = (q: string) =>
+      listOrders(db, { q, status: "all", page: 1 }).then((list) =>
+        list.orders.map((order) => order.id).filter((id) => ids.includes(id)),
+      );
+    expect(await find("t_j")).toEqual([ids[0]]);
+    expect(await find("_")).toEqual([ids[0]]);
+    expect(await find("100%")).toEqual([ids[2]]);
+    expect(await find("%")).toEqual([ids[2]]);
+  });
 });

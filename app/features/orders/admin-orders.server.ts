@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "~/server/db/client.server";
+import { containing } from "~/server/db/like";
 import {
   events,
   type OrderStatus,
@@ -12,14 +13,10 @@ import {
   transactions,
   users,
 } from "../../../db/schema";
+import { orderLineColumns, paymentColumns, ticketColumns } from "./order-columns.server";
 import { parseOrderNumber } from "./order-number";
 
 export const ORDERS_PER_PAGE = 25;
-
-/** `%` and `_` typed in the search box are literal characters, not wildcards. */
-function containing(text: string) {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
 
 /**
  * One page of orders, newest first. `q` is an order number (PL-000123 or 123), or part of the
@@ -102,10 +99,7 @@ export async function getOrderDetail(db: Db, orderId: string) {
     db
       .select({
         id: orderItems.id,
-        description: orderItems.description,
-        unitPrice: orderItems.unitPrice,
-        quantity: orderItems.quantity,
-        refundedQuantity: orderItems.refundedQuantity,
+        ...orderLineColumns,
         eventId: orderItems.eventId,
         eventTitle: events.title,
         eventTimeZone: events.timeZone,
@@ -118,11 +112,7 @@ export async function getOrderDetail(db: Db, orderId: string) {
       .select({
         id: tickets.id,
         orderItemId: tickets.orderItemId,
-        ticketType: ticketTypes.name,
-        attendeeName: tickets.attendeeName,
-        code: tickets.code,
-        status: tickets.status,
-        checkedInAt: tickets.checkedInAt,
+        ...ticketColumns,
         checkedInBy: checker.name,
       })
       .from(tickets)
@@ -133,11 +123,7 @@ export async function getOrderDetail(db: Db, orderId: string) {
     db
       .select({
         id: transactions.id,
-        kind: transactions.kind,
-        status: transactions.status,
-        amount: transactions.amount,
-        currency: transactions.currency,
-        reason: transactions.reason,
+        ...paymentColumns,
         createdAt: transactions.createdAt,
         completedAt: transactions.completedAt,
       })

@@ -1,4 +1,5 @@
-import type { Runtime } from "~/server/runtime.server";
+import type { Db } from "~/server/db/client.server";
+import type { JobQueue } from "~/server/jobs/queue.server";
 import { enqueueOrderEmail } from "./order-email.server";
 
 /**
@@ -14,6 +15,6 @@ import { enqueueOrderEmail } from "./order-email.server";
  * is paid either way), so the reconciliation sweep also queues the confirmation of any paid order
  * that has none (`ordersAwaitingConfirmation`); the email itself is sent once whoever asks.
  */
-export async function afterOrderSettled(runtime: Pick<Runtime, "db" | "jobs" | "env">, orderId: string) {
+export async function afterOrderSettled(runtime: { db: Db; jobs: Pick<JobQueue, "enqueue"> }, orderId: string) {
   await enqueueOrderEmail(runtime.jobs, orderId);
 }

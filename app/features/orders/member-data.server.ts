@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
-import type { MemberDataSection } from "~/features/accounts/privacy.server";
+import type { MemberDataSection } from "~/features/accounts/member-data-section";
 import type { Db } from "~/server/db/client.server";
 import {
   cartItems,
@@ -14,6 +14,7 @@ import {
   transactions,
   users,
 } from "../../../db/schema";
+import { orderLineColumns, paymentColumns, ticketColumns } from "./order-columns.server";
 import { formatOrderNumber } from "./order-number";
 
 /**
@@ -23,7 +24,7 @@ import { formatOrderNumber } from "./order-number";
  * and lose everything that names a person: the buyer's email, the attendee names on the lines
  * and the tickets, and the emails sent about them. The member's cart goes altogether.
  *
- * Registered by `privacy.server.ts` (this module imports only its type, so there is no cycle).
+ * Listed with every area's sections by `privacy.server.ts`.
  */
 
 /** The end of a ticket code, as staff see it: enough to recognise a ticket, not to use it. */
@@ -54,10 +55,7 @@ async function ordersOf(db: Db, userId: string) {
     db
       .select({
         orderId: orderItems.orderId,
-        description: orderItems.description,
-        unitPrice: orderItems.unitPrice,
-        quantity: orderItems.quantity,
-        refundedQuantity: orderItems.refundedQuantity,
+        ...orderLineColumns,
         attendeeNames: orderItems.attendeeNames,
       })
       .from(orderItems)
@@ -67,11 +65,7 @@ async function ordersOf(db: Db, userId: string) {
       .select({
         orderId: tickets.orderId,
         event: events.title,
-        ticketType: ticketTypes.name,
-        attendeeName: tickets.attendeeName,
-        status: tickets.status,
-        code: tickets.code,
-        checkedInAt: tickets.checkedInAt,
+        ...ticketColumns,
         issuedAt: tickets.createdAt,
       })
       .from(tickets)
@@ -82,11 +76,7 @@ async function ordersOf(db: Db, userId: string) {
     db
       .select({
         orderId: transactions.orderId,
-        kind: transactions.kind,
-        status: transactions.status,
-        amount: transactions.amount,
-        currency: transactions.currency,
-        reason: transactions.reason,
+        ...paymentColumns,
         at: transactions.createdAt,
         completedAt: transactions.completedAt,
       })

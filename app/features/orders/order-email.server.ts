@@ -1,16 +1,15 @@
 import { and, eq, gte, isNull, lte } from "drizzle-orm";
-import { formatMoney } from "~/features/money";
 import { qrPng } from "~/features/tickets/qr.server";
 import type { Db } from "~/server/db/client.server";
 import type { Env } from "~/server/env.server";
 import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
 import { deliverEmail, type EmailAttachment, type MailTransport, type OutboundEmail } from "~/server/mail/mail.server";
-import { getRuntime } from "~/server/runtime.server";
+import { formatMoney } from "~/ui/money";
 import { orderEmails, orders } from "../../../db/schema";
 import { type OrderView, orderForConfirmation } from "./order-views.server";
 
 /**
- * The email a buyer gets once an order is paid (PRODUCT.md "Orders": buyers get emails for
+ * The email a buyer gets once an order is paid (buyers get emails for
  * payment and tickets): every e-ticket with its QR code, and the receipt.
  */
 
@@ -172,11 +171,11 @@ export async function sendOrderConfirmation(
   });
 }
 
-export const orderEmailJob = defineJob<{ orderId: string }>({
+export const orderEmailJob = defineJob<{ orderId: string }, OrderEmailDeps>({
   name: "order-confirmation-email",
   expireInSeconds: 120,
-  handler: async ({ orderId }) => {
-    await sendOrderConfirmation(getRuntime(), orderId);
+  handler: async ({ orderId }, services) => {
+    await sendOrderConfirmation(services, orderId);
   },
 });
 

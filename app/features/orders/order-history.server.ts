@@ -12,7 +12,7 @@ export type OrderChange = {
 };
 
 /**
- * Records changes of orders' status (PRODUCT.md "Orders": every state change is recorded). Call
+ * Records changes of orders' status (every state change is recorded). Call
  * it inside the transaction that makes the change, so the history never disagrees with the order.
  */
 export async function recordOrderChanges(db: Db, changes: OrderChange[]) {

@@ -1,4 +1,4 @@
-/** The order's human reference (PRODUCT.md "Entities": PL-000123), for receipts and searches. */
+/** The order's human reference (PL-000123), for receipts and searches. */
 export function formatOrderNumber(number: number) {
   return `PL-${String(number).padStart(6, "0")}`;
 }

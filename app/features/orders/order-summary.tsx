@@ -1,4 +1,4 @@
-import { formatMoney } from "~/features/money";
+import { formatMoney } from "~/ui/money";
 import type { OrderView } from "./order-views.server";
 
 /** An order's lines and totals as a table, for /success and the printable receipt. */

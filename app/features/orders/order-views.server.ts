@@ -13,6 +13,7 @@ import {
   transactions,
 } from "../../../db/schema";
 import { ORDER_STATUS_LABELS } from "./admin-schemas";
+import { orderLineColumns, paymentColumns, ticketColumns } from "./order-columns.server";
 import { isOrderId } from "./order-id";
 import { formatOrderNumber } from "./order-number";
 
@@ -133,13 +134,7 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
 
   const [items, ticketRows, money] = await Promise.all([
     db
-      .select({
-        id: orderItems.id,
-        description: orderItems.description,
-        unitPrice: orderItems.unitPrice,
-        quantity: orderItems.quantity,
-        refundedQuantity: orderItems.refundedQuantity,
-      })
+      .select({ id: orderItems.id, ...orderLineColumns })
       .from(orderItems)
       .leftJoin(ticketTypes, eq(ticketTypes.id, orderItems.ticketTypeId))
       .where(eq(orderItems.orderId, order.id))
@@ -151,12 +146,9 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
     db
       .select({
         id: transactions.id,
-        kind: transactions.kind,
-        status: transactions.status,
-        amount: transactions.amount,
+        ...paymentColumns,
         createdAt: transactions.createdAt,
         completedAt: transactions.completedAt,
-        reason: transactions.reason,
       })
       .from(transactions)
       .where(eq(transactions.orderId, order.id))
@@ -197,14 +189,10 @@ function ticketQuery(db: Db) {
   return db
     .select({
       id: tickets.id,
-      code: tickets.code,
-      status: tickets.status,
-      checkedInAt: tickets.checkedInAt,
-      attendeeName: tickets.attendeeName,
+      ...ticketColumns,
       orderId: tickets.orderId,
       orderItemId: tickets.orderItemId,
       orderNumber: orders.number,
-      typeName: ticketTypes.name,
       typeDays: ticketTypes.days,
       eventId: events.id,
       slug: events.slug,
@@ -234,7 +222,7 @@ function ticketView(row: TicketRow, options: { secret: string; withQr: boolean }
     status: row.status,
     statusLabel: ticketStatusLabel(row.status, row.checkedInAt, row.timeZone),
     attendeeName: row.attendeeName,
-    ticketTypeName: row.typeName,
+    ticketTypeName: row.ticketType,
     validDays: row.typeDays.length > 0 && row.typeDays.length < labels.dayCount ? row.typeDays.map(formatLocalDay) : [],
     orderId: row.orderId,
     orderNumber: formatOrderNumber(row.orderNumber),
@@ -352,12 +340,9 @@ export async function ordersForMember(db: Db, input: { userId: string; siteTimeZ
         id: transactions.id,
         orderId: transactions.orderId,
         orderNumber: orders.number,
-        amount: transactions.amount,
-        currency: transactions.currency,
-        status: transactions.status,
+        ...paymentColumns,
         createdAt: transactions.createdAt,
         completedAt: transactions.completedAt,
-        reason: transactions.reason,
       })
       .from(transactions)
       .innerJoin(orders, eq(orders.id, transactions.orderId))

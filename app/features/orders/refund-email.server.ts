@@ -1,6 +1,6 @@
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
-import { formatMoney } from "~/features/money";
 import type { OutboundEmail } from "~/server/mail/mail.server";
+import { formatMoney } from "~/ui/money";
 import { formatOrderNumber } from "./order-number";
 import type { RefundedLine } from "./refund.server";
 

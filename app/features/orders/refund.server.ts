@@ -43,7 +43,7 @@ export type RefundOutcome =
 const REFUNDABLE_ORDER_STATUSES: OrderStatus[] = ["paid", "fulfilled", "partly_refunded"];
 
 /**
- * Refunds a paid order, or some tickets of it (PRODUCT.md "Orders": refunds are admin-only).
+ * Refunds a paid order, or some tickets of it (refunds are admin-only).
  * One transaction, locks in the ADR 0007 order — the events, then their ticket types, then the
  * order — because refunding gives places back (`sold` goes down) and changes the order's status.
  * Tickets already checked in are never refunded: the place was used. Money back is the price

@@ -1,8 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { formatMoney } from "~/features/money";
 import type { Db } from "~/server/db/client.server";
 import { type PaymentGateway, PermanentPaymentError } from "~/server/payments/payments.server";
+import { formatMoney } from "~/ui/money";
 import { orders, transactions } from "../../../db/schema";
 import { recordOrderChanges } from "./order-history.server";
 

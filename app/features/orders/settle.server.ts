@@ -49,7 +49,7 @@ export const EVENT_CANCELLED_REASON = "The event was cancelled or has ended";
 const SETTLED_STATUSES: OrderStatus[] = ["paid", "fulfilled", "refunded", "partly_refunded"];
 
 /**
- * Turns a payment into a paid order, exactly once (PRODUCT.md "Payment": a repeated or
+ * Turns a payment into a paid order, exactly once (a repeated or
  * out-of-order notification never pays, issues or emails twice). The test checkout and the Stripe
  * webhook both call this. In one transaction, with the stock rows locked in the same order as
  * checkout (events, then ticket types), then the order row:

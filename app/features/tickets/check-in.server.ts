@@ -6,7 +6,7 @@ export type CheckedTicket = { id: string; attendeeName: string | null; ticketTyp
 
 export type CheckInOutcome =
   | { kind: "checked_in"; ticket: CheckedTicket }
-  /** A second scan says when and by whom it was first checked in (PRODUCT.md "Tickets"). */
+  /** A second scan says when and by whom it was first checked in. */
   | { kind: "already_checked_in"; ticket: CheckedTicket; checkedInAt: Date; checkedInBy: string | null }
   | { kind: "not_valid"; ticket: CheckedTicket; status: Exclude<TicketStatus, "valid" | "checked_in"> }
   /** No such code, or a ticket for another event: the scanner cannot tell them apart. */

@@ -1,4 +1,5 @@
 import { CircleAlert, CircleCheck, CircleX, Download } from "lucide-react";
+import { Card } from "~/ui/card";
 import { ListSearch } from "~/ui/list-search";
 import { ATTENDEE_STATUS_LABELS } from "./attendees-csv";
 import type { Attendee, GateResult } from "./gate.server";
@@ -13,9 +14,9 @@ const RESULT_TONES = {
 export function GateResultPanel({ result }: { result: GateResult | null }) {
   if (!result) {
     return (
-      <div role="status" className="rounded-2xl border border-dashed border-line p-6 text-center text-muted">
+      <Card variant="empty" role="status" className="p-6 text-muted">
         Results appear here after each scan.
-      </div>
+      </Card>
     );
   }
   const tone = RESULT_TONES[result.tone];
@@ -88,13 +89,13 @@ export function AttendeeList({
           : `${attendees.length === 1 ? "1 ticket" : `${attendees.length} tickets`}${q ? ` matching “${q}”` : ""}`}
       </p>
       {attendees.length === 0 ? (
-        <p className="rounded-2xl border border-dashed border-line p-8 text-center text-muted">
+        <Card as="p" variant="empty" className="p-8 text-muted">
           {q
             ? "Nobody matches. Try part of a name, an email or the last four characters of the code."
             : "No tickets sold yet."}
-        </p>
+        </Card>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border border-line bg-surface-raised">
+        <Card className="overflow-x-auto">
           <table className="w-full min-w-[44rem] text-left text-sm">
             <thead className="border-b border-line text-xs uppercase tracking-wide text-muted">
               <tr>
@@ -138,7 +139,7 @@ export function AttendeeList({
               ))}
             </tbody>
           </table>
-        </div>
+        </Card>
       )}
     </section>
   );

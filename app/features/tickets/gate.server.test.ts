@@ -60,6 +60,23 @@ describe("admitAtGate", () => {
     expect(byCode.map((row) => row.codeEnd)).toContain(sold.codes[1]!.slice(-4));
   });
 
+  it("finds % and _ in the search as those characters, never as wildcards", async () => {
+    const { db } = database();
+    const sold = await soldTickets(3);
+    const names = ["Jo_Bloggs", "Jo Bloggs", "100% Petrol"];
+    for (const [index, code] of sold.codes.entries()) {
+      await db.update(tickets).set({ attendeeName: names[index] }).where(eq(tickets.code, code));
+    }
+    const find = async (q: string) =>
+      (await listAttendees(db, { eventId: sold.eventId, timeZone: "Europe/London", now: at, q }))
+        .map((row) => row.name)
+        .sort();
+    expect(await find("_")).toEqual(["Jo_Bloggs"]);
+    expect(await find("o_b")).toEqual(["Jo_Bloggs"]);
+    expect(await find("%")).toEqual(["100% Petrol"]);
+    expect(await find("#")).toEqual([]);
+  });
+
   it("refuses refunded tickets, other events' tickets and forged or garbled codes", async () => {
     const { db } = database();
     const sold = await soldTickets(1);

@@ -2,6 +2,7 @@ import { and, asc, eq, gte, ilike, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { localDate, parseLocalDateTime } from "~/features/events/time-zones";
 import type { Db } from "~/server/db/client.server";
+import { containing, endingWith } from "~/server/db/like";
 import { events, orders, type TicketStatus, tickets, ticketTypes, users } from "../../../db/schema";
 import { checkInTicket } from "./check-in.server";
 import { normaliseTicketCode, verifySignedTicketCode } from "./ticket-codes.server";
@@ -124,13 +125,14 @@ export async function listAttendees(
   const buyer = alias(users, "buyer");
   const checker = alias(users, "checker");
   const q = input.q?.trim();
-  const pattern = q ? `%${q.replace(/[\\%_]/g, "\\$&")}%` : null;
-  const search = pattern
+  // A code is typed with or without its dashes; a search with no letter or digit names no code.
+  const code = q?.toUpperCase().replace(/[^0-9A-Z]/g, "");
+  const search = q
     ? or(
-        ilike(tickets.attendeeName, pattern),
-        ilike(buyer.name, pattern),
-        ilike(orders.email, pattern),
-        ilike(tickets.code, `%${q!.toUpperCase().replace(/[^0-9A-Z]/g, "")}`),
+        ilike(tickets.attendeeName, containing(q)),
+        ilike(buyer.name, containing(q)),
+        ilike(orders.email, containing(q)),
+        code ? ilike(tickets.code, endingWith(code)) : undefined,
       )
     : undefined;
   const query = db

@@ -1,7 +1,7 @@
 import QRCode from "qrcode";
 
 /**
- * Ticket QR codes (PRODUCT.md "Tickets"). Error correction M survives a scuffed print or a
+ * Ticket QR codes. Error correction M survives a scuffed print or a
  * cracked phone screen while keeping the code small; the four-module quiet zone is what scanners
  * need to find it; dark modules on white in every theme, because many scanners cannot read an
  * inverted code. The payload is only ever a signed ticket code (base32 and a dot), never text a

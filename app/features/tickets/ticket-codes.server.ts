@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 /**
- * Ticket codes (PRODUCT.md "Tickets": each ticket's QR carries a signed code that check-in
+ * Ticket codes (each ticket's QR carries a signed code that check-in
  * verifies). A code is 128 random bits in Crockford base32: 26 characters from an alphabet with
  * no I, L, O or U, so it survives being read aloud or typed at the gate. The QR carries the code
  * and an HMAC of it, so a scanner refuses a made-up or altered QR before it looks anything up.

@@ -36,7 +36,7 @@ export type LineProblem = {
 
 export const ATTENDEE_NAME_MAX = 80;
 
-/** A ticket type that covers two days or more is a multi-day pass (PRODUCT.md "Tickets"). */
+/** A ticket type that covers two days or more is a multi-day pass. */
 export function isMultiDayPass(type: Pick<LineTicketType, "days">) {
   return type.days.length >= 2;
 }

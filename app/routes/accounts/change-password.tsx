@@ -1,19 +1,19 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import type { z } from "zod";
+import { AuthCard } from "~/features/accounts/auth-card";
 import { formConstraint } from "~/features/accounts/constraints.server";
 import { passwordChangedNotice } from "~/features/accounts/emails.server";
+import { PasswordStrength } from "~/features/accounts/password-strength-meter";
 import { ChangePasswordSchema, ResetPasswordSchema } from "~/features/accounts/schemas";
 import { changePassword, resetPassword } from "~/features/accounts/sign-in.server";
-import { authHeaders, requireUser } from "~/server/auth/session.server";
-import { requestContext, runtimeContext } from "~/server/context.server";
+import { requireUser } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { sendEmail } from "~/server/messages.server";
-import { AuthCard } from "~/ui/auth-card";
 import { Field, FormErrors, SubmitButton } from "~/ui/form";
 import { useLightForm } from "~/ui/light-form";
-import { PasswordStrength } from "~/ui/password-strength";
 import type { Route } from "./+types/change-password";
+import { accountCall, withinAttemptLimits } from "./account-call.server";
 
 /** With `?token=` (from a reset email) anyone may set a new password; otherwise sign-in is needed. */
 export function loader({ context, url }: Route.LoaderArgs) {
@@ -25,7 +25,7 @@ export function loader({ context, url }: Route.LoaderArgs) {
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const formData = await request.formData();
-  const { auth, db, env } = context.get(runtimeContext);
+  const { auth, env, outbox } = context.get(runtimeContext);
   const hide = { hideFields: ["password", "confirm", "currentPassword"] };
 
   if (formData.has("token")) {
@@ -47,15 +47,17 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const user = requireUser({ context, url });
   const submission = parseWithZod(formData, { schema: ChangePasswordSchema });
   if (submission.status !== "success") return data({ result: submission.reply(hide) }, { status: 400 });
-  const call = { auth, db, headers: authHeaders(request, context), ip: context.get(requestContext).ip };
-  const outcome = await changePassword(call, { userId: user.id, ...submission.value });
+  const call = accountCall(request, context);
+  const outcome = await withinAttemptLimits(changePassword(call, { userId: user.id, ...submission.value }));
   if (!outcome.ok) {
     return data(
       { result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, ...hide }) },
       { status: 400 },
     );
   }
-  await sendEmail(passwordChangedNotice({ siteName: env.SITE_NAME, siteUrl: env.SITE_URL }, user.email, user.name));
+  await outbox.sendEmail(
+    passwordChangedNotice({ siteName: env.SITE_NAME, siteUrl: env.SITE_URL }, user.email, user.name),
+  );
   return redirectWithFlash(
     "/settings",
     { kind: "success", message: "Your password has been changed, and your other devices were signed out." },

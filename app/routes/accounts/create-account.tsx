@@ -2,22 +2,24 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { MailCheck } from "lucide-react";
 import { data, Form, Link } from "react-router";
 import type { z } from "zod";
+import { AuthCard } from "~/features/accounts/auth-card";
 import { formConstraint } from "~/features/accounts/constraints.server";
+import { PasswordStrength } from "~/features/accounts/password-strength-meter";
+import { TermsCheckbox } from "~/features/accounts/profile-fields";
 import { CreateAccountSchema } from "~/features/accounts/schemas";
 import { signUpWithPassword } from "~/features/accounts/sign-in.server";
-import { authHeaders, redirectIfSignedIn, safeRedirect } from "~/server/auth/session.server";
-import { requestContext, runtimeContext } from "~/server/context.server";
-import { AuthCard } from "~/ui/auth-card";
+import { redirectIfSignedIn, safeRedirect } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
 import { Field, FormErrors, SubmitButton } from "~/ui/form";
 import { useLightForm } from "~/ui/light-form";
-import { PasswordStrength } from "~/ui/password-strength";
-import { TermsCheckbox } from "~/ui/profile-fields";
 import type { Route } from "./+types/create-account";
+import { accountCall, withinAttemptLimits } from "./account-call.server";
 
 export function loader({ context, url }: Route.LoaderArgs) {
-  redirectIfSignedIn({ context, url });
+  const { env } = context.get(runtimeContext);
+  redirectIfSignedIn({ context, url }, env.SITE_URL);
   return {
-    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), env.SITE_URL, ""),
     constraint: formConstraint(CreateAccountSchema),
   };
 }
@@ -27,12 +29,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }), sentTo: null }, { status: 400 });
   }
-  const { auth, db } = context.get(runtimeContext);
-  const call = { auth, db, headers: authHeaders(request, context), ip: context.get(requestContext).ip };
-  const outcome = await signUpWithPassword(call, {
-    ...submission.value,
-    redirectTo: safeRedirect(submission.value.redirectTo, ""),
-  });
+  const call = accountCall(request, context);
+  const { env } = context.get(runtimeContext);
+  const redirectTo = safeRedirect(submission.value.redirectTo, env.SITE_URL, "");
+  const outcome = await withinAttemptLimits(signUpWithPassword(call, { ...submission.value, redirectTo }));
   if (!outcome.ok) {
     return data(
       {

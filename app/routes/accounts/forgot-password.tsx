@@ -1,15 +1,14 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import type { z } from "zod";
+import { AuthCard } from "~/features/accounts/auth-card";
 import { formConstraint } from "~/features/accounts/constraints.server";
 import { EmailLinkSchema } from "~/features/accounts/schemas";
 import { sendPasswordReset } from "~/features/accounts/sign-in.server";
-import { authHeaders } from "~/server/auth/session.server";
-import { requestContext, runtimeContext } from "~/server/context.server";
-import { AuthCard } from "~/ui/auth-card";
 import { Field, Notice, SubmitButton } from "~/ui/form";
 import { useLightForm } from "~/ui/light-form";
 import type { Route } from "./+types/forgot-password";
+import { accountCall, withinAttemptLimits } from "./account-call.server";
 
 export function loader() {
   return { constraint: formConstraint(EmailLinkSchema) };
@@ -18,9 +17,8 @@ export function loader() {
 export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: EmailLinkSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), sentTo: null }, { status: 400 });
-  const { auth, db } = context.get(runtimeContext);
-  const call = { auth, db, headers: authHeaders(request, context), ip: context.get(requestContext).ip };
-  await sendPasswordReset(call, { email: submission.value.email });
+  const call = accountCall(request, context);
+  await withinAttemptLimits(sendPasswordReset(call, { email: submission.value.email }));
   return { result: submission.reply({ resetForm: true }), sentTo: submission.value.email };
 }
 

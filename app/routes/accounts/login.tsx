@@ -1,24 +1,25 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
+import { AuthCard } from "~/features/accounts/auth-card";
 import { formConstraint } from "~/features/accounts/constraints.server";
+import { ProviderButtons } from "~/features/accounts/provider-buttons";
 import { SignInSchema } from "~/features/accounts/schemas";
 import { sendMagicLink, signInWithPassword } from "~/features/accounts/sign-in.server";
 import { configuredProviders } from "~/server/auth/auth.server";
-import { authHeaders, redirectIfSignedIn, safeRedirect } from "~/server/auth/session.server";
-import { requestContext, runtimeContext } from "~/server/context.server";
-import { AuthCard } from "~/ui/auth-card";
+import { redirectIfSignedIn, safeRedirect } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
 import { Field, FormErrors, Notice, SubmitButton } from "~/ui/form";
 import { useLightForm } from "~/ui/light-form";
-import { ProviderButtons } from "~/ui/provider-buttons";
 import type { Route } from "./+types/login";
+import { accountCall, withinAttemptLimits } from "./account-call.server";
 
 export function loader({ context, url }: Route.LoaderArgs) {
-  redirectIfSignedIn({ context, url });
   const { env } = context.get(runtimeContext);
+  redirectIfSignedIn({ context, url }, env.SITE_URL);
   return {
     constraint: formConstraint(SignInSchema),
     providers: Object.keys(configuredProviders(env)),
-    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), env.SITE_URL, ""),
     linkExpired: url.searchParams.has("link") || url.searchParams.has("error"),
   };
 }
@@ -29,17 +30,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }), sentTo: null }, { status: 400 });
   }
-  const { auth, db } = context.get(runtimeContext);
-  const call = { auth, db, headers: authHeaders(request, context), ip: context.get(requestContext).ip };
+  const call = accountCall(request, context);
+  const { env } = context.get(runtimeContext);
   const { value } = submission;
-  const redirectTo = safeRedirect(value.redirectTo, "/members");
+  const redirectTo = safeRedirect(value.redirectTo, env.SITE_URL, "/members");
 
   if (value.intent === "magic-link") {
-    await sendMagicLink(call, { email: value.email, redirectTo });
+    await withinAttemptLimits(sendMagicLink(call, { email: value.email, redirectTo }));
     return { result: submission.reply({ resetForm: true }), sentTo: value.email };
   }
 
-  const outcome = await signInWithPassword(call, value);
+  const outcome = await withinAttemptLimits(signInWithPassword(call, value));
   if (outcome.ok) throw redirect(redirectTo, { headers: outcome.headers });
   const message = {
     invalid: "The email or password is not right. Check them and try again.",

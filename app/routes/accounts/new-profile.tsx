@@ -1,26 +1,27 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
+import { AuthCard } from "~/features/accounts/auth-card";
+import { AvatarField } from "~/features/accounts/avatar-field";
 import { getProfile, saveProfile, suggestHandle } from "~/features/accounts/profile.server";
+import { ProfileFields } from "~/features/accounts/profile-fields";
 import { ProfileSchema } from "~/features/accounts/schemas";
 import { requireUser, safeRedirect } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { storageFor } from "~/server/storage/storage.server";
-import { AuthCard } from "~/ui/auth-card";
-import { AvatarField } from "~/ui/avatar-field";
 import { FormErrors, SubmitButton } from "~/ui/form";
-import { ProfileFields } from "~/ui/profile-fields";
+import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/new-profile";
 
 /** Onboarding after sign-up: the profile every member needs before using the community. */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
-  const profile = await getProfile(context.get(runtimeContext).db, user.id);
-  if (!profile) throw data("Your account could not be found", { status: 404 });
+  const { db, env } = context.get(runtimeContext);
+  const profile = await getProfile(db, user.id);
+  if (!profile) notFound("Your account could not be found");
   return {
     profile: { ...profile, handle: profile.handle ?? suggestHandle(profile.name) },
-    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), env.SITE_URL, ""),
   };
 }
 
@@ -29,12 +30,12 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: ProfileSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const { db, env } = context.get(runtimeContext);
-  const outcome = await saveProfile(db, storageFor(env), user.id, submission.value);
+  const { db, env, storage } = context.get(runtimeContext);
+  const outcome = await saveProfile(db, storage, user.id, submission.value);
   if (!outcome.ok) {
     return data({ result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) }, { status: 400 });
   }
-  return redirectWithFlash(safeRedirect(formData.get("redirectTo"), "/members"), {
+  return redirectWithFlash(safeRedirect(formData.get("redirectTo"), env.SITE_URL, "/members"), {
     kind: "success",
     message: `Welcome to the club, @${submission.value.handle}!`,
   });

@@ -2,25 +2,26 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { KeyRound, Mail } from "lucide-react";
 import { data, Form, Link } from "react-router";
 import type { z } from "zod";
+import { AuthCard } from "~/features/accounts/auth-card";
 import { formConstraint } from "~/features/accounts/constraints.server";
+import { ProviderButtons } from "~/features/accounts/provider-buttons";
 import { EmailLinkSchema } from "~/features/accounts/schemas";
 import { sendMagicLink } from "~/features/accounts/sign-in.server";
 import { configuredProviders } from "~/server/auth/auth.server";
-import { authHeaders, redirectIfSignedIn, safeRedirect } from "~/server/auth/session.server";
-import { requestContext, runtimeContext } from "~/server/context.server";
-import { AuthCard } from "~/ui/auth-card";
+import { redirectIfSignedIn, safeRedirect } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
 import { Field, Notice, SubmitButton } from "~/ui/form";
 import { useLightForm } from "~/ui/light-form";
-import { ProviderButtons } from "~/ui/provider-buttons";
 import type { Route } from "./+types/sign-up";
+import { accountCall, withinAttemptLimits } from "./account-call.server";
 
 export function loader({ context, url }: Route.LoaderArgs) {
-  redirectIfSignedIn({ context, url });
   const { env } = context.get(runtimeContext);
+  redirectIfSignedIn({ context, url }, env.SITE_URL);
   return {
     constraint: formConstraint(EmailLinkSchema),
     providers: Object.keys(configuredProviders(env)),
-    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), env.SITE_URL, ""),
     siteName: env.SITE_NAME,
   };
 }
@@ -29,12 +30,14 @@ export function loader({ context, url }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: EmailLinkSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), sentTo: null }, { status: 400 });
-  const { auth, db } = context.get(runtimeContext);
-  const call = { auth, db, headers: authHeaders(request, context), ip: context.get(requestContext).ip };
-  await sendMagicLink(call, {
-    email: submission.value.email,
-    redirectTo: safeRedirect(submission.value.redirectTo, "/members"),
-  });
+  const call = accountCall(request, context);
+  const { env } = context.get(runtimeContext);
+  await withinAttemptLimits(
+    sendMagicLink(call, {
+      email: submission.value.email,
+      redirectTo: safeRedirect(submission.value.redirectTo, env.SITE_URL, "/members"),
+    }),
+  );
   return { result: submission.reply({ resetForm: true }), sentTo: submission.value.email };
 }
 

@@ -18,7 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await auth.api.signInSocial({
     body: {
       provider: parsed.data.provider,
-      callbackURL: safeRedirect(parsed.data.redirectTo, "/members"),
+      callbackURL: safeRedirect(parsed.data.redirectTo, env.SITE_URL, "/members"),
       newUserCallbackURL: "/newProfile",
       errorCallbackURL: "/login?error=provider",
     },

@@ -1,44 +1,46 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
-import { defaultCountryFromRequest, formatPhone, phoneNumberOf, VerifyPhoneSchema } from "~/features/accounts/phone";
+import { AuthCard } from "~/features/accounts/auth-card";
+import { defaultCountryFromRequest, formatPhone, phoneNumberOf, verifyPhoneSchema } from "~/features/accounts/phone";
 import { confirmPhoneCode, PHONE_CODE_MESSAGES, pendingCode, sendPhoneCode } from "~/features/accounts/phone.server";
-import { authHeaders, requireUser, safeRedirect } from "~/server/auth/session.server";
-import { requestContext, runtimeContext } from "~/server/context.server";
+import { PhoneInput } from "~/features/accounts/phone-input";
+import { ResendCodeButton } from "~/features/accounts/resend-code-button";
+import { requireUser, safeRedirect } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { AuthCard } from "~/ui/auth-card";
 import { Field, FormErrors, Notice, SubmitButton } from "~/ui/form";
-import { PhoneInput } from "~/ui/phone-input";
-import { ResendCodeButton } from "~/ui/resend-code-button";
 import type { Route } from "./+types/verify-phone";
+import { accountCall, withinAttemptLimits } from "./account-call.server";
 
 export function loader({ request, context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
   const { env } = context.get(runtimeContext);
   return {
     defaultCountry: defaultCountryFromRequest(request.headers.get("accept-language"), env.DEFAULT_COUNTRY),
-    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "/settings"),
+    siteCountry: env.DEFAULT_COUNTRY,
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), env.SITE_URL, "/settings"),
     verifiedNumber: user.phoneVerified && user.phoneNumber ? formatPhone(user.phoneNumber) : null,
   };
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const user = requireUser({ context, url });
-  const submission = parseWithZod(await request.formData(), { schema: VerifyPhoneSchema });
-  const { auth, db } = context.get(runtimeContext);
+  const { db, env } = context.get(runtimeContext);
+  const submission = parseWithZod(await request.formData(), { schema: verifyPhoneSchema(env.DEFAULT_COUNTRY) });
   // The pending number comes back from the page: it only ever names the number to verify.
   const pending = (phoneNumber = submission.payload.phoneNumber) => pendingCode(db, user.id, phoneNumber);
   if (submission.status !== "success") {
     return data({ result: submission.reply(), pending: await pending() }, { status: 400 });
   }
-  const call = { auth, db, headers: authHeaders(request, context), ip: context.get(requestContext).ip };
+  const call = accountCall(request, context);
   const { value } = submission;
 
   if (value.intent === "confirm") {
     const outcome = await confirmPhoneCode(call, { userId: user.id, ...value });
     if (outcome.ok) {
       const message = "Your phone number is verified.";
-      const to = safeRedirect(value.redirectTo, "/settings");
+      const to = safeRedirect(value.redirectTo, env.SITE_URL, "/settings");
       return redirectWithFlash(to, { kind: "success", message }, { headers: outcome.headers });
     }
     if (outcome.reason === "taken" || outcome.reason === "yours") {
@@ -51,8 +53,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     return data({ result, pending: await pending() }, { status: 400 });
   }
 
-  const { phoneNumber } = value.intent === "send" ? phoneNumberOf(value) : value;
-  const outcome = await sendPhoneCode(call, { userId: user.id, phoneNumber });
+  const { phoneNumber } = value.intent === "send" ? phoneNumberOf(value, env.DEFAULT_COUNTRY) : value;
+  const outcome = await withinAttemptLimits(sendPhoneCode(call, { userId: user.id, phoneNumber }));
   if (outcome.ok) return { result: submission.reply(), pending: await pending(phoneNumber) };
   if (outcome.reason === "wait") {
     const result = submission.reply({ formErrors: [PHONE_CODE_MESSAGES.wait(outcome.retryAfterSeconds)] });
@@ -68,12 +70,13 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function VerifyPhone({ loaderData, actionData }: Route.ComponentProps) {
+  const schema = verifyPhoneSchema(loaderData.siteCountry);
   const [form, fields] = useForm({
     lastResult: actionData?.result,
-    constraint: getZodConstraint(VerifyPhoneSchema),
+    constraint: getZodConstraint(schema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: VerifyPhoneSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const pending = actionData?.pending ?? null;
   const back = loaderData.redirectTo === "/settings" ? "" : `?redirectTo=${encodeURIComponent(loaderData.redirectTo)}`;

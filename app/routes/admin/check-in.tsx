@@ -4,6 +4,9 @@ import { formatEventInstant } from "~/features/events/event-dates";
 import { eventsAtTheGate } from "~/features/tickets/gate.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { Badge } from "~/ui/badge";
+import { Card } from "~/ui/card";
+import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/check-in";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -34,9 +37,9 @@ export default function CheckInEvents({ loaderData }: Route.ComponentProps) {
         Today's and upcoming published events. Open one to scan tickets with the camera or type their codes.
       </p>
       {events.length === 0 ? (
-        <p className="mt-8 rounded-2xl border border-dashed border-line p-10 text-center text-muted">
+        <Card as="p" variant="empty" className="mt-8 p-10 text-muted">
           No published events today or coming up.
-        </p>
+        </Card>
       ) : (
         <ul className="mt-8 space-y-3">
           {events.map((event) => (
@@ -49,11 +52,7 @@ export default function CheckInEvents({ loaderData }: Route.ComponentProps) {
                 <div className="min-w-0 flex-1 basis-56">
                   <p className="flex flex-wrap items-center gap-2 font-bold">
                     {event.title}
-                    {event.live ? (
-                      <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-bold uppercase text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">
-                        On now
-                      </span>
-                    ) : null}
+                    {event.live ? <Badge tone="success">On now</Badge> : null}
                   </p>
                   <p className="text-sm text-muted">
                     {event.when} · {event.where}
@@ -74,6 +73,5 @@ export default function CheckInEvents({ loaderData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
-  return [{ title: `Check-in · Dashboard · ${site}` }, { name: "robots", content: "noindex" }];
+  return [{ title: pageTitle(matches, "Check-in", "Dashboard") }, { name: "robots", content: "noindex" }];
 };

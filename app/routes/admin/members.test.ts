@@ -5,10 +5,11 @@ import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
-import { runtimeContext, type SessionUser, userContext } from "~/server/context.server";
+import { runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { parseEnv, setEnv } from "~/server/env.server";
 import type { Runtime } from "~/server/runtime.server";
+import { testSessionUser } from "~/server/session-user.test-support";
 import { auditLog, users } from "../../../db/schema";
 import { action, loader } from "./members";
 
@@ -37,17 +38,7 @@ function contextFor(who: keyof typeof accounts | null) {
   const context = new RouterContextProvider();
   context.set(runtimeContext, { db: database().db } as Runtime);
   const account = who ? accounts[who] : null;
-  const user: SessionUser | null = account
-    ? {
-        ...account,
-        emailVerified: true,
-        handle: null,
-        image: null,
-        onboarded: true,
-        phoneNumber: null,
-        phoneVerified: false,
-      }
-    : null;
+  const user = account ? testSessionUser(account) : null;
   context.set(userContext, user);
   return context;
 }

@@ -6,8 +6,10 @@ import { MembersActionSchema, MembersQuerySchema, ROLE_AS_NOUN, ROLE_FILTER_LABE
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { Card } from "~/ui/card";
 import { Notice } from "~/ui/form";
 import { ListFilter, ListSearch } from "~/ui/list-search";
+import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/members";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -72,15 +74,15 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
         {q ? ` matching “${q}”` : ""}
       </p>
       {members.length === 0 ? (
-        <p className="mt-3 rounded-2xl border border-dashed border-line p-10 text-center text-muted">
+        <Card as="p" variant="empty" className="mt-3 p-10 text-muted">
           No accounts match. Try part of a name or an email address, or choose “All roles”.
-        </p>
+        </Card>
       ) : (
-        <ul className="mt-3 divide-y divide-line rounded-2xl border border-line bg-surface-raised">
+        <Card as="ul" variant="list" className="mt-3">
           {members.map((member) => (
             <MemberRow key={member.id} member={member} isYou={member.id === youId} />
           ))}
-        </ul>
+        </Card>
       )}
       <Pagination page={page} pageCount={pageCount} href={href} />
     </div>
@@ -88,6 +90,5 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
-  return [{ title: `Members & roles · Dashboard · ${site}` }, { name: "robots", content: "noindex" }];
+  return [{ title: pageTitle(matches, "Members & roles", "Dashboard") }, { name: "robots", content: "noindex" }];
 };

@@ -4,6 +4,8 @@ import { Link } from "react-router";
 import { memberFigures, messagesSent, newestMembers } from "~/features/admin/overview.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { Card } from "~/ui/card";
+import { pageTitle } from "~/ui/page-title";
 import { useSite } from "~/ui/site";
 import type { Route } from "./+types/overview";
 
@@ -69,11 +71,11 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
         {newest.length === 0 ? (
-          <p className="mt-3 rounded-2xl border border-dashed border-line p-8 text-center text-muted">
+          <Card as="p" variant="empty" className="mt-3 p-8 text-muted">
             No members yet. Share the sign-up page to get the first ones in.
-          </p>
+          </Card>
         ) : (
-          <ol className="mt-3 divide-y divide-line rounded-2xl border border-line bg-surface-raised">
+          <Card as="ol" variant="list" className="mt-3">
             {newest.map((member) => (
               <li key={member.id} className="flex items-center gap-3 px-5 py-3">
                 <span
@@ -94,7 +96,7 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
                 </time>
               </li>
             ))}
-          </ol>
+          </Card>
         )}
       </section>
     </div>
@@ -113,18 +115,17 @@ function Figure({
   children: ReactNode;
 }) {
   return (
-    <div className="flex flex-col rounded-2xl border border-line bg-surface-raised p-4 sm:p-5">
+    <Card className="flex flex-col p-4 sm:p-5">
       <dt className="flex flex-col items-start gap-1.5 font-semibold text-muted sm:flex-row sm:items-center sm:gap-2">
         {icon}
         {label}
       </dt>
       <dd className="wide tabular mt-3 text-3xl font-black sm:text-4xl">{number.format(value)}</dd>
       <dd className="mt-2 text-sm text-muted">{children}</dd>
-    </div>
+    </Card>
   );
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
-  return [{ title: `Overview · Dashboard · ${site}` }, { name: "robots", content: "noindex" }];
+  return [{ title: pageTitle(matches, "Overview", "Dashboard") }, { name: "robots", content: "noindex" }];
 };

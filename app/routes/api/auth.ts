@@ -1,6 +1,6 @@
-import { data } from "react-router";
 import { authHeaders } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/auth";
 
 /**
@@ -15,7 +15,7 @@ const OPEN_ENDPOINTS: Record<string, RegExp> = {
 };
 
 async function handle({ request, context, url }: Route.LoaderArgs | Route.ActionArgs) {
-  if (!OPEN_ENDPOINTS[request.method]?.test(url.pathname)) throw data(null, { status: 404 });
+  if (!OPEN_ENDPOINTS[request.method]?.test(url.pathname)) notFound();
   const { auth } = context.get(runtimeContext);
   const forwarded = new Request(request.url, {
     method: request.method,

@@ -1,6 +1,6 @@
+import { followUpPayments } from "~/features/checkout/payment-jobs.server";
 import { handlePaymentNotification } from "~/features/checkout/payment-notifications.server";
 import { runtimeContext } from "~/server/context.server";
-import { followUpPayments } from "~/server/jobs/payment-jobs.server";
 import { getLog } from "~/server/log.server";
 import type { Route } from "./+types/stripe-webhook";
 

@@ -2,13 +2,15 @@ import { randomBytes } from "node:crypto";
 import { Ticket } from "lucide-react";
 import { data, Link } from "react-router";
 import { findCart } from "~/features/cart/cart.server";
-import { cartAction } from "~/features/cart/cart-actions.server";
 import { heldOrder, loadCartPage } from "~/features/cart/cart-page.server";
 import { CartPayBar, CartPayment, CartTickets, CartTicketsMulti, type CartViewer } from "~/features/cart/cart-parts";
-import { cartOwner } from "~/features/cart/cart-step.server";
 import { runtimeContext, userContext } from "~/server/context.server";
+import { Card } from "~/ui/card";
 import { Notice } from "~/ui/form";
+import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/cart";
+import { cartAction } from "./cart-action.server";
+import { cartOwner } from "./cart-step.server";
 
 const PRIVATE = { "Cache-Control": "private, no-store" };
 
@@ -49,8 +51,7 @@ export function action({ request, context }: Route.ActionArgs) {
 export const headers: Route.HeadersFunction = () => PRIVATE;
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
-  return [{ title: `Your cart · ${site}` }, { name: "robots", content: "noindex" }];
+  return [{ title: pageTitle(matches, "Your cart") }, { name: "robots", content: "noindex" }];
 };
 
 export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
@@ -73,7 +74,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
         </Notice>
       ) : null}
       {lines.length === 0 ? (
-        <div className="grid justify-items-center gap-4 rounded-2xl border border-dashed border-line bg-surface-raised px-6 py-16 text-center">
+        <Card variant="empty" className="grid justify-items-center gap-4 bg-surface-raised px-6 py-16">
           <Ticket aria-hidden className="size-10 text-accent-ink" />
           <p className="text-xl font-bold">
             Your cart is empty —{" "}
@@ -81,7 +82,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
               find an event
             </Link>
           </p>
-        </div>
+        </Card>
       ) : (
         <div className="grid gap-10 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
           <div className="min-w-0 space-y-10">

@@ -1,6 +1,5 @@
 import { CircleCheck, Printer, Receipt, Ticket } from "lucide-react";
-import { data, Link, redirect } from "react-router";
-import { formatMoney } from "~/features/money";
+import { Link, redirect } from "react-router";
 import { OrderLines } from "~/features/orders/order-summary";
 import { orderForBuyer, SETTLED_ORDER_STATUSES } from "~/features/orders/order-views.server";
 import { withQrSvgs } from "~/features/tickets/qr.server";
@@ -8,10 +7,12 @@ import { TicketCard } from "~/features/tickets/ticket-card";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { ErrorPage } from "~/ui/error-page";
+import { formatMoney } from "~/ui/money";
+import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/success";
 
 /**
- * After paying (PRODUCT.md "/success"): the order number, what was bought and the e-tickets with
+ * After paying: the order number, what was bought and the e-tickets with
  * their QR codes. Only the buyer may see it; an order not paid yet goes to /return, which waits
  * for the payment to be confirmed.
  */
@@ -24,7 +25,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     secret: env.AUTH_SECRET,
     siteTimeZone: env.TIME_ZONE,
   });
-  if (!order) throw data("We could not find that order", { status: 404 });
+  if (!order) notFound("We could not find that order");
   if (!SETTLED_ORDER_STATUSES.includes(order.status)) throw redirect(`/return?order=${order.id}`);
   return { order: { ...order, tickets: await withQrSvgs(order.tickets) } };
 }

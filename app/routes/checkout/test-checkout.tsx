@@ -1,25 +1,44 @@
 import { FlaskConical, Timer } from "lucide-react";
-import { data, Form, redirect } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
-import { answerTestCheckout, TEST_CHECKOUT_INTENTS, testCheckoutOrder } from "~/features/checkout/test-checkout.server";
+import { followUpPayments } from "~/features/checkout/payment-jobs.server";
+import {
+  answerTestCheckout,
+  isHoldOver,
+  TEST_CHECKOUT_INTENTS,
+  testCheckoutOrder,
+} from "~/features/checkout/test-checkout.server";
 import { formatEventInstant } from "~/features/events/event-dates";
-import { formatMoney } from "~/features/money";
 import { formatOrderNumber } from "~/features/orders/order-number";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
-import { followUpPayments } from "~/server/jobs/payment-jobs.server";
 import { SubmitButton } from "~/ui/form";
+import { formatMoney } from "~/ui/money";
+import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/test-checkout";
+
+const HOLD_OVER_MESSAGE =
+  "The time your places were held for is over, so this order can no longer be paid. Nothing was charged: add the tickets to your cart again.";
 
 const returnTo = (orderId: string) => `/return?order=${orderId}`;
 const IntentSchema = z.enum(TEST_CHECKOUT_INTENTS);
 
+/**
+ * The page exists only while the test checkout is the site's payment provider: once Stripe takes
+ * payments, an order must not be settled here for nothing.
+ */
+function requireTestPayments(runtime: { payments: { provider: string } }) {
+  if (runtime.payments.provider !== "test") notFound();
+}
+
 export async function loader({ context, params, url }: Route.LoaderArgs) {
+  const runtime = context.get(runtimeContext);
+  requireTestPayments(runtime);
   const user = requireUser({ context, url });
-  const { db, env } = context.get(runtimeContext);
+  const { db, env } = runtime;
   // Another member's order, or one paid through Stripe, is not there for this member.
   const order = await testCheckoutOrder(db, { orderId: params.orderId, userId: user.id });
-  if (!order) throw data(null, { status: 404 });
+  if (!order) notFound();
   // Paid, cancelled or refunded already: /return says how it ended.
   if (!order.payable) throw redirect(returnTo(order.id));
   const now = new Date();
@@ -34,27 +53,29 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
       amount: formatMoney(line.unitPrice * line.quantity, order.currency),
     })),
     holdEnds: order.holdExpiresAt ? formatEventInstant(order.holdExpiresAt, env.TIME_ZONE) : null,
-    holdOver: order.status === "expired" || (order.holdExpiresAt !== null && order.holdExpiresAt <= now),
+    holdOver: isHoldOver(order, now),
   };
 }
 
 export async function action({ request, context, params, url }: Route.ActionArgs) {
+  const runtime = context.get(runtimeContext);
+  requireTestPayments(runtime);
   const user = requireUser({ context, url });
   const intent = IntentSchema.safeParse((await request.formData()).get("intent"));
   if (!intent.success) throw data("Choose Pay, Decline or Cancel", { status: 400 });
-  const runtime = context.get(runtimeContext);
   const answer = await answerTestCheckout(runtime.db, {
     orderId: params.orderId,
     userId: user.id,
     intent: intent.data,
     now: new Date(),
   });
-  if (answer.kind === "not_found") throw data(null, { status: 404 });
+  if (answer.kind === "not_found") notFound();
+  if (answer.kind === "hold_over") return data({ error: HOLD_OVER_MESSAGE }, { status: 409 });
   await followUpPayments(runtime, answer.followUps);
   return redirect(returnTo(params.orderId));
 }
 
-export default function TestCheckout({ loaderData }: Route.ComponentProps) {
+export default function TestCheckout({ loaderData, actionData }: Route.ComponentProps) {
   const { number, total, lines, holdEnds, holdOver } = loaderData;
   return (
     <main id="main" className="mx-auto w-full max-w-2xl px-4 py-10 sm:px-6 sm:py-16">
@@ -83,9 +104,7 @@ export default function TestCheckout({ loaderData }: Route.ComponentProps) {
         {holdEnds ? (
           <p className={`mt-3 flex items-start gap-2 text-sm ${holdOver ? "text-accent-ink" : "text-muted"}`}>
             <Timer aria-hidden className="mt-0.5 size-4 shrink-0" />
-            {holdOver
-              ? `Your places were held until ${holdEnds}. Paying now confirms them only if they are still free; otherwise the payment is refunded.`
-              : `Your places are held until ${holdEnds}.`}
+            {holdOver ? `Your places were held until ${holdEnds}.` : `Your places are held until ${holdEnds}.`}
           </p>
         ) : null}
 
@@ -120,24 +139,35 @@ export default function TestCheckout({ loaderData }: Route.ComponentProps) {
           </tfoot>
         </table>
 
-        <Form method="post" className="mt-8 grid gap-3 sm:grid-cols-3">
-          <div className="sm:col-span-3">
-            <SubmitButton name="intent" value="pay" pendingLabel="Paying…">
-              Pay {total}
-            </SubmitButton>
+        {holdOver || actionData?.error ? (
+          <div role="alert" className="mt-8">
+            <p className="font-semibold">{actionData?.error ?? HOLD_OVER_MESSAGE}</p>
+            <Link to="/cart" className="mt-3 inline-block font-semibold text-accent-ink underline">
+              Back to your cart
+            </Link>
           </div>
-          <SubmitButton name="intent" value="decline" variant="secondary" pendingLabel="Declining…">
-            Decline
-          </SubmitButton>
-          <div className="sm:col-span-2">
-            <SubmitButton name="intent" value="cancel" variant="secondary" pendingLabel="Cancelling…">
-              Cancel
+        ) : (
+          <Form method="post" className="mt-8 grid gap-3 sm:grid-cols-3">
+            <div className="sm:col-span-3">
+              <SubmitButton name="intent" value="pay" pendingLabel="Paying…">
+                Pay {total}
+              </SubmitButton>
+            </div>
+            <SubmitButton name="intent" value="decline" variant="secondary" pendingLabel="Declining…">
+              Decline
             </SubmitButton>
-          </div>
-        </Form>
-        <p className="mt-4 text-sm text-muted">
-          Decline acts as a refused card; Cancel as leaving the payment page. Either way your places are released.
-        </p>
+            <div className="sm:col-span-2">
+              <SubmitButton name="intent" value="cancel" variant="secondary" pendingLabel="Cancelling…">
+                Cancel
+              </SubmitButton>
+            </div>
+          </Form>
+        )}
+        {holdOver || actionData?.error ? null : (
+          <p className="mt-4 text-sm text-muted">
+            Decline acts as a refused card; Cancel as leaving the payment page. Either way your places are released.
+          </p>
+        )}
       </section>
     </main>
   );

@@ -1,11 +1,14 @@
 import { data, Link, type MiddlewareFunction, redirect, useParams, useRouteError } from "react-router";
+import { hashPassword, insertAccount } from "~/features/accounts/staff.server";
 import { startFixtureOrder } from "~/features/checkout/fixture-order.server";
 import { formatOrderNumber } from "~/features/orders/order-number";
 import { paidTicketFor } from "~/features/tickets/checkin-fixture.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { whenIdle } from "~/server/jobs/queue.server";
 import { steps } from "~/server/middleware.server";
 import { ErrorPage } from "~/ui/error-page";
+import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/fixture";
 
 /**
@@ -13,7 +16,7 @@ import type { Route } from "./+types/fixture";
  * exist only when ENABLE_TEST_FIXTURES is set; otherwise every path here is a 404.
  */
 const fixturesEnabled: MiddlewareFunction<Response> = ({ context }, next) => {
-  if (!context.get(runtimeContext).env.ENABLE_TEST_FIXTURES) throw data(null, { status: 404 });
+  if (!context.get(runtimeContext).env.ENABLE_TEST_FIXTURES) notFound();
   return next();
 };
 
@@ -23,6 +26,33 @@ export const middleware: MiddlewareFunction<Response>[] = [
   fixturesEnabled,
   (args, next) => (args.params.fixture === "unknown-middleware" ? unknownStep(args, next) : next()),
 ];
+
+/**
+ * A confirmed, onboarded member, signed in on the browser that posts here: for the specs that
+ * need a member but are not about joining. Sign-ups are limited per address (one machine runs
+ * the whole suite), so only the specs about joining go through the sign-up form.
+ */
+export async function action({ params, request, context }: Route.ActionArgs) {
+  if (params.fixture !== "member") notFound();
+  const form = await request.formData();
+  const field = (name: string) => String(form.get(name) ?? "");
+  const { auth, db } = context.get(runtimeContext);
+  const email = field("email").toLowerCase();
+  await insertAccount(db, {
+    email,
+    name: field("name"),
+    role: "member",
+    passwordHash: await hashPassword(field("password")),
+    profile: { handle: field("handle"), town: "" },
+  });
+  const signedIn = await auth.api.signInEmail({
+    body: { email, password: field("password") },
+    returnHeaders: true,
+  });
+  const headers = new Headers();
+  for (const cookie of signedIn.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  throw redirect("/members", { headers });
+}
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {
   switch (params.fixture) {
@@ -64,11 +94,16 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
       if (!made.ok) throw data(made.problem, { status: 400 });
       return { fixture: "checkin-ticket" as const, ...made };
     }
+    // Answers once every job queued so far has run, so a test can then check what was not sent.
+    case "jobs-idle": {
+      await whenIdle(context.get(runtimeContext).database, { timeoutMs: 20_000 });
+      return { fixture: "jobs-idle" as const };
+    }
     case "long":
     case "unknown-middleware":
       return { fixture: params.fixture };
     default:
-      throw data(null, { status: 404 });
+      notFound();
   }
 }
 
@@ -89,6 +124,13 @@ export default function Fixture({ loaderData }: Route.ComponentProps) {
           <dt>Event</dt>
           <dd data-testid="event-id">{loaderData.eventId}</dd>
         </dl>
+      </main>
+    );
+  }
+  if (loaderData.fixture === "jobs-idle") {
+    return (
+      <main id="main" className="mx-auto max-w-[1200px] px-4 py-16 sm:px-6">
+        <h1 className="text-3xl font-bold">No job is waiting or running</h1>
       </main>
     );
   }
@@ -118,7 +160,14 @@ export default function Fixture({ loaderData }: Route.ComponentProps) {
 
 export const meta: Route.MetaFunction = ({ data }) => [
   {
-    title: data?.fixture === "slow" ? "Slow page" : data?.fixture === "checkin-ticket" ? "Paid ticket" : "A long page",
+    title:
+      data?.fixture === "slow"
+        ? "Slow page"
+        : data?.fixture === "checkin-ticket"
+          ? "Paid ticket"
+          : data?.fixture === "jobs-idle"
+            ? "Job queue idle"
+            : "A long page",
   },
   { name: "robots", content: "noindex" },
 ];

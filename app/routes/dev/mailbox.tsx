@@ -1,40 +1,40 @@
 import { Mail, MessageSquare } from "lucide-react";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
+import { requestContext, runtimeContext } from "~/server/context.server";
 import { listOutboundMessages, requireMailboxAccess } from "~/server/mail/mailbox.server";
+import { Card } from "~/ui/card";
 import { ErrorPage } from "~/ui/error-page";
 import type { Route } from "./+types/mailbox";
 
-export async function loader({ context }: Route.LoaderArgs) {
-  requireMailboxAccess(context.get(requestContext), context.get(userContext));
-  const { db, mail, sms } = context.get(runtimeContext);
-  return { messages: await listOutboundMessages(db), transports: { mail: mail.name, sms: sms.name } };
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const runtime = context.get(runtimeContext);
+  requireMailboxAccess({ ip: context.get(requestContext).ip, headers: request.headers }, runtime);
+  return { messages: await listOutboundMessages(runtime.db) };
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 export default function Mailbox({ loaderData }: Route.ComponentProps) {
-  const { messages, transports } = loaderData;
+  const { messages } = loaderData;
   return (
     <main id="main" className="mx-auto max-w-[1000px] px-4 py-10 sm:px-6">
       <h1 className="wide text-3xl font-extrabold">Mailbox</h1>
       <p className="mt-2 text-muted">
-        Every email and text this site sends, newest first. Email goes to{" "}
-        {transports.mail === "smtp" ? "SMTP" : "this mailbox"}; texts go to{" "}
-        {transports.sms === "twilio" ? "Twilio" : "this mailbox"}. Also as{" "}
+        Every email and text this site has sent in the last day, newest first: with no email or text provider
+        configured, they come here instead. Also as{" "}
         <a className="text-link underline" href="/dev/mailbox.json">
           JSON
         </a>
         .
       </p>
       {messages.length === 0 ? (
-        <p className="mt-10 rounded-2xl border border-dashed border-line p-10 text-center text-muted">
+        <Card as="p" variant="empty" className="mt-10 p-10 text-muted">
           Nothing sent yet. Sign-up emails, receipts and codes will appear here.
-        </p>
+        </Card>
       ) : (
         <ol className="mt-8 space-y-3">
           {messages.map((message) => (
             <li key={message.id}>
-              <details className="rounded-2xl border border-line bg-surface-raised">
+              <Card as="details">
                 <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 p-4">
                   {message.channel === "email" ? (
                     <Mail aria-hidden className="size-4" />
@@ -59,7 +59,7 @@ export default function Mailbox({ loaderData }: Route.ComponentProps) {
                     <pre className="whitespace-pre-wrap font-sans text-sm">{message.text}</pre>
                   )}
                 </div>
-              </details>
+              </Card>
             </li>
           ))}
         </ol>

@@ -1,15 +1,15 @@
-import { data } from "react-router";
 import { eventCalendar } from "~/features/events/calendar";
 import { calendarEvent } from "~/features/events/catalogue.server";
 import { PUBLIC_PAGE_CACHE } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
+import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/calendar";
 
 /** `/events/{id}/calendar.ics`: the event as a file any calendar app can add. */
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { db, env } = context.get(runtimeContext);
   const event = await calendarEvent(db, params.id);
-  if (!event) throw data("This event could not be found", { status: 404 });
+  if (!event) notFound("This event could not be found");
   const ics = eventCalendar(event, {
     url: `${env.SITE_URL}/events/${event.slug}`,
     host: new URL(env.SITE_URL).hostname,

@@ -1,5 +1,4 @@
-import { data, redirect } from "react-router";
-import { addToCartFromEventPage } from "~/features/cart/add-to-cart.server";
+import { redirect } from "react-router";
 import { addToCartQuantities } from "~/features/cart/quantities";
 import { eventLocation } from "~/features/events/calendar";
 import { getEventPage } from "~/features/events/catalogue.server";
@@ -16,12 +15,15 @@ import { TicketList } from "~/features/events/ticket-list";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
 import { useNonce } from "~/ui/nonce";
+import { notFound } from "~/ui/not-found";
+import { pageTitle, siteNameOf } from "~/ui/page-title";
 import type { Route } from "./+types/detail";
+import { addToCartFromEventPage } from "./add-to-cart.server";
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { db, env } = context.get(runtimeContext);
   const page = await getEventPage(db, params.id, new Date());
-  if (!page) throw data(null, { status: 404 });
+  if (!page) notFound();
   // One address per event: a link by id moves to the slug for good.
   if (params.id !== page.event.slug) throw redirect(`/events/${page.event.slug}${url.search}`, 301);
   const site = { name: env.SITE_NAME, url: env.SITE_URL, currency: env.CURRENCY, countryCode: env.DEFAULT_COUNTRY };
@@ -81,8 +83,8 @@ export default function EventDetail({ loaderData, actionData }: Route.ComponentP
 }
 
 export const meta: Route.MetaFunction = ({ data: page, matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
-  if (!page) return [{ title: `Event not found · ${site}` }];
+  const site = siteNameOf(matches);
+  if (!page) return [{ title: pageTitle(matches, "Event not found") }];
   const { event } = page;
   const description = event.summary || `${event.dates.dates} at ${event.venue}, ${event.town}.`;
   const image = page.imageUrl
@@ -95,7 +97,7 @@ export const meta: Route.MetaFunction = ({ data: page, matches }) => {
       ]
     : [];
   return [
-    { title: `${event.status === "cancelled" ? "Cancelled: " : ""}${event.title} · ${site}` },
+    { title: pageTitle(matches, `${event.status === "cancelled" ? "Cancelled: " : ""}${event.title}`) },
     { name: "description", content: description },
     { tagName: "link", rel: "canonical", href: page.pageUrl },
     { property: "og:title", content: event.title },

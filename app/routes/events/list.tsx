@@ -6,6 +6,7 @@ import { isEventType } from "~/features/events/event-types";
 import { type EventFilters, EventsHeader, eventsHref } from "~/features/events/events-header";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
+import { pageTitle, siteNameOf } from "~/ui/page-title";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -68,13 +69,14 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = ({ data, matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
+  const site = siteNameOf(matches);
   const past = data?.filters.when === "past";
+  const title = pageTitle(matches, past ? "Past events" : "Events");
   const description = `Car meets, shows, cruises and track days from ${site}: dates, venues and tickets.`;
   return [
-    { title: `${past ? "Past events" : "Events"} · ${site}` },
+    { title },
     { name: "description", content: description },
-    { property: "og:title", content: `${past ? "Past events" : "Events"} · ${site}` },
+    { property: "og:title", content: title },
     { property: "og:description", content: description },
     { property: "og:type", content: "website" },
   ];

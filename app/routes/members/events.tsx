@@ -6,10 +6,11 @@ import { withQrSvgs } from "~/features/tickets/qr.server";
 import { TicketCard, type TicketWithQr } from "~/features/tickets/ticket-card";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { Card } from "~/ui/card";
 import type { Route } from "./+types/events";
 
 /**
- * "My tickets" (PRODUCT.md "/members/events"): upcoming events with each ticket's QR code, and
+ * "My tickets": upcoming events with each ticket's QR code, and
  * past ones for the record, without codes. Show-car applications join this page when they exist.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -32,7 +33,7 @@ export default function MyTickets({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-muted">Show the QR code at the gate, on your phone or printed.</p>
       </header>
       {upcoming.length === 0 && past.length === 0 ? (
-        <div className="rounded-2xl border border-dashed border-line p-10 text-center">
+        <Card variant="empty" className="p-10">
           <Ticket aria-hidden className="mx-auto size-10 text-muted" />
           <p className="mt-3 text-lg font-semibold">
             No tickets yet —{" "}
@@ -40,7 +41,7 @@ export default function MyTickets({ loaderData }: Route.ComponentProps) {
               find an event
             </Link>
           </p>
-        </div>
+        </Card>
       ) : null}
       {upcoming.length > 0 ? <EventGroups id="upcoming" title="Upcoming" groups={upcoming} /> : null}
       {past.length > 0 ? <EventGroups id="past" title="Past events" groups={past} /> : null}

@@ -1,16 +1,16 @@
 import { Download, KeyRound, Mail, Settings, Smartphone, UserRound } from "lucide-react";
-import { data } from "react-router";
+import { Avatar } from "~/features/accounts/avatar";
 import { getAccountOverview } from "~/features/accounts/overview.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
-import { Avatar } from "~/ui/avatar";
+import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/overview";
 import { listOf, QuickLink, StatusCard } from "./overview-cards";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
   const overview = await getAccountOverview(context.get(runtimeContext).db, user.id);
-  if (!overview) throw data("Your account could not be found", { status: 404 });
+  if (!overview) notFound("Your account could not be found");
   return { overview };
 }
 

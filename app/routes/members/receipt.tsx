@@ -1,13 +1,14 @@
 import { ArrowLeft, Printer } from "lucide-react";
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { OrderLines, OrderPayments } from "~/features/orders/order-summary";
 import { orderForBuyer } from "~/features/orders/order-views.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { notFound } from "~/ui/not-found";
 import { useSite } from "~/ui/site";
 import type { Route } from "./+types/receipt";
 
-/** A printable receipt for one of the member's orders (PRODUCT.md "/transactions"). */
+/** A printable receipt for one of the member's orders. */
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
   const { db, env } = context.get(runtimeContext);
@@ -17,7 +18,7 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
     secret: env.AUTH_SECRET,
     siteTimeZone: env.TIME_ZONE,
   });
-  if (!order) throw data("We could not find that order", { status: 404 });
+  if (!order) notFound("We could not find that order");
   // The receipt is about money: the tickets' signed codes stay off it.
   return { order: { ...order, tickets: [] }, siteUrl: env.SITE_URL };
 }

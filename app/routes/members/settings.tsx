@@ -1,20 +1,22 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { SettingsSchema } from "~/features/accounts/schemas";
-import { getAccountSettings, runSettingsIntent, settingsCall } from "~/features/accounts/settings.server";
+import { getAccountSettings } from "~/features/accounts/settings.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/settings";
 import { type EmailLinkState, EmailSection } from "./settings/email-section";
 import { NotificationsSection } from "./settings/notifications-section";
 import { PrivacySection } from "./settings/privacy-section";
 import { ProfileSection } from "./settings/profile-section";
+import { runSettingsIntent, settingsCall } from "./settings/settings-intents.server";
 import { SignInSection } from "./settings/sign-in-section";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
   const settings = await getAccountSettings(context.get(runtimeContext).db, user.id);
-  if (!settings) throw data("Your account could not be found", { status: 404 });
+  if (!settings) notFound("Your account could not be found");
   // Where a change-of-email link sends the member back (Better Auth adds `error` when it failed).
   const linkState: EmailLinkState = url.searchParams.has("error")
     ? "failed"

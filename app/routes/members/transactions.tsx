@@ -1,13 +1,14 @@
 import { Receipt } from "lucide-react";
 import { Link } from "react-router";
-import { formatMoney } from "~/features/money";
-import type { MemberOrder } from "~/features/orders/order-views.server";
+import { OrderStatusBadge } from "~/features/orders/order-status-badge";
 import { ordersForMember } from "~/features/orders/order-views.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { Card } from "~/ui/card";
+import { formatMoney } from "~/ui/money";
 import type { Route } from "./+types/transactions";
 
-/** The member's orders and refunds, each with a printable receipt (PRODUCT.md "/transactions"). */
+/** The member's orders and refunds, each with a printable receipt. */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
   const { db, env } = context.get(runtimeContext);
@@ -15,13 +16,6 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
-
-const STATUS_STYLES: Partial<Record<MemberOrder["status"], string>> = {
-  paid: "bg-emerald-700 text-white",
-  fulfilled: "bg-emerald-700 text-white",
-  refunded: "bg-asphalt-700 text-white",
-  partly_refunded: "bg-amber-300 text-asphalt-950",
-};
 
 export default function Transactions({ loaderData }: Route.ComponentProps) {
   const { orders, refunds } = loaderData;
@@ -33,29 +27,25 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
       </header>
 
       {orders.length === 0 ? (
-        <p className="rounded-2xl border border-dashed border-line p-10 text-center text-muted">
+        <Card as="p" variant="empty" className="p-10 text-muted">
           No orders yet —{" "}
           <Link to="/events" className="font-semibold text-link underline">
             find an event
           </Link>
           .
-        </p>
+        </Card>
       ) : (
         <section aria-labelledby="orders-title">
           <h2 id="orders-title" className="sr-only">
             Your orders
           </h2>
-          <ul className="divide-y divide-line overflow-hidden rounded-2xl border border-line bg-surface-raised">
+          <Card as="ul" variant="list" className="overflow-hidden">
             {orders.map((order) => (
               <li key={order.id} className="grid gap-x-4 gap-y-2 p-4 sm:grid-cols-[1fr_auto] sm:items-center">
                 <div className="min-w-0">
                   <p className="flex flex-wrap items-center gap-2">
                     <span className="font-bold tabular">{order.number}</span>
-                    <span
-                      className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_STYLES[order.status] ?? "bg-surface-sunken"}`}
-                    >
-                      {order.statusLabel}
-                    </span>
+                    <OrderStatusBadge status={order.status} />
                   </p>
                   <p className="mt-1 line-clamp-2">{order.summary}</p>
                   <p className="text-sm text-muted">{order.placedAt}</p>
@@ -84,7 +74,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
                 </div>
               </li>
             ))}
-          </ul>
+          </Card>
         </section>
       )}
 

@@ -1,11 +1,11 @@
 import { Outlet, useLocation, useRouteError } from "react-router";
 import { cartItemCount } from "~/features/cart/cart-page.server";
-import { cartOwner } from "~/features/cart/cart-step.server";
 import { runtimeContext } from "~/server/context.server";
 import { ErrorPage } from "~/ui/error-page";
 import { Footer } from "~/ui/footer";
 import { MobileBanner } from "~/ui/mobile-banner";
 import { PrimaryNav } from "~/ui/primary-nav";
+import { cartOwner } from "../cart/cart-step.server";
 import type { Route } from "./+types/layout";
 
 /** An error shown here keeps the headers it was thrown with (a 429's Retry-After). */

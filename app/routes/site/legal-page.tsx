@@ -1,14 +1,15 @@
-import { data } from "react-router";
 import { getSitePage, type SitePageSlug } from "~/features/content/pages.server";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
+import { notFound } from "~/ui/not-found";
+import { pageTitle, siteNameOf } from "~/ui/page-title";
 import type { Route } from "./+types/legal-page";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { db, env } = context.get(runtimeContext);
   const slug = url.pathname.slice(1) as SitePageSlug;
   const page = await getSitePage(db, slug, env.SITE_NAME);
-  if (!page) throw data(null, { status: 404 });
+  if (!page) notFound();
   return page;
 }
 
@@ -32,9 +33,9 @@ export default function LegalPage({ loaderData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = ({ data: page, matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
+  const site = siteNameOf(matches);
   return [
-    { title: page ? `${page.title} · ${site}` : site },
+    { title: page ? pageTitle(matches, page.title) : site },
     { name: "description", content: page ? `${page.title} of ${site}.` : "" },
   ];
 };

@@ -1,7 +1,7 @@
-import { data } from "react-router";
+import { notFound } from "~/ui/not-found";
 
 export function loader() {
-  throw data(null, { status: 404 });
+  notFound();
 }
 
 export default function NotFound() {

@@ -1,11 +1,10 @@
 import { missingCoverRendition } from "~/features/events/cover.server";
 import { runtimeContext } from "~/server/context.server";
-import { storageFor } from "~/server/storage/storage.server";
 import type { Route } from "./+types/media";
 
 /** Uploaded files (avatars, photos). Keys are content hashes, so a file never changes: cache it for a year. */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const storage = storageFor(context.get(runtimeContext).env);
+  const { storage } = context.get(runtimeContext);
   const key = params["*"] ?? "";
   const file = (await storage.get(key)) ?? (await missingCoverRendition(storage, key));
   if (!file) {

@@ -3,21 +3,8 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { admin, magicLink, phoneNumber } from "better-auth/plugins";
 import * as schema from "../../../db/schema";
-import { emailChangedNoticeAfterUpdate, emailChangeIn } from "../../features/accounts/email-change.server";
-import {
-  type Branding,
-  existingAccountNotice,
-  magicLinkEmail,
-  newEmailConfirmation,
-  phoneCodeText,
-  resetPasswordEmail,
-  verificationEmail,
-} from "../../features/accounts/emails.server";
-import { PASSWORD_MAX, PASSWORD_MIN } from "../../features/accounts/schemas";
 import type { Db } from "../db/client.server";
 import type { Env } from "../env.server";
-import type { OutboundEmail } from "../mail/mail.server";
-import type { OutboundSms } from "../sms/sms.server";
 
 /** OWASP ASVS minimum for argon2id, raised in time cost: 19 MiB, two passes, one lane. */
 // `algorithm: 2` is Argon2id (the package's const enum cannot be imported here).
@@ -32,12 +19,39 @@ export const MAGIC_LINK_SECONDS = 10 * 60;
 export const PHONE_CODE_SECONDS = 10 * 60;
 export const PHONE_CODE_TRIES = 5;
 
+type Recipient = { email: string; name: string };
+
+/**
+ * The messages Better Auth asks the site to send, written by the accounts area and handed in by
+ * the composition root. Each returns once the message is queued.
+ */
+export type AuthMessages = {
+  /** Someone tried to sign up with an address that already has an account. */
+  existingAccount(user: Recipient): Promise<void>;
+  resetPassword(user: Recipient, url: string): Promise<void>;
+  /** A confirmation link: of a new account, or (told apart by its token) of a change of address. */
+  verification(user: Recipient, url: string, token: string): Promise<void>;
+  magicLink(email: string, url: string): Promise<void>;
+  phoneCode(to: string, code: string): Promise<void>;
+  /** After any update of an account's row: tells the old address when the email changed. */
+  accountUpdated(user: Recipient & Record<string, unknown>, context: unknown): Promise<void>;
+};
+
 export type AuthDependencies = {
   db: Db;
   env: Env;
-  sendEmail(email: OutboundEmail): Promise<void>;
-  sendSms(sms: OutboundSms): Promise<void>;
+  messages: AuthMessages;
+  /** The accounts area's password length rule, which Better Auth enforces as well. */
+  passwordLength: { min: number; max: number };
 };
+
+/**
+ * Providers whose addresses are known to be their users' own (Google and Apple confirm them): a
+ * sign-in with one joins the existing account of that address. Any other provider (Facebook)
+ * joins an account only when it says the address is verified, which Facebook's never is here, and
+ * Better Auth also requires the account's own address to have been confirmed.
+ */
+export const TRUSTED_PROVIDERS = ["google", "apple"];
 
 /** The social providers whose credentials are configured; their buttons show only then. */
 export function configuredProviders(env: Env) {
@@ -46,7 +60,15 @@ export function configuredProviders(env: Env) {
       ? { google: { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET } }
       : {}),
     ...(env.FACEBOOK_CLIENT_ID && env.FACEBOOK_CLIENT_SECRET
-      ? { facebook: { clientId: env.FACEBOOK_CLIENT_ID, clientSecret: env.FACEBOOK_CLIENT_SECRET } }
+      ? {
+          facebook: {
+            clientId: env.FACEBOOK_CLIENT_ID,
+            clientSecret: env.FACEBOOK_CLIENT_SECRET,
+            // Facebook lets people sign up with addresses it never confirmed: its address is never
+            // taken as verified, so a Facebook sign-in can never join an existing account.
+            mapProfileToUser: () => ({ emailVerified: false }),
+          },
+        }
       : {}),
     ...(env.APPLE_CLIENT_ID && env.APPLE_CLIENT_SECRET
       ? { apple: { clientId: env.APPLE_CLIENT_ID, clientSecret: env.APPLE_CLIENT_SECRET } }
@@ -54,8 +76,7 @@ export function configuredProviders(env: Env) {
   };
 }
 
-export function createAuth({ db, env, sendEmail, sendSms }: AuthDependencies) {
-  const brand: Branding = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
+export function createAuth({ db, env, messages, passwordLength }: AuthDependencies) {
   const https = env.SITE_URL.startsWith("https://");
   return betterAuth({
     appName: env.SITE_NAME,
@@ -67,14 +88,14 @@ export function createAuth({ db, env, sendEmail, sendSms }: AuthDependencies) {
     telemetry: { enabled: false },
     emailAndPassword: {
       enabled: true,
-      minPasswordLength: PASSWORD_MIN,
-      maxPasswordLength: PASSWORD_MAX,
+      minPasswordLength: passwordLength.min,
+      maxPasswordLength: passwordLength.max,
       // A new account is signed in by its confirmation link; the sign-up answer is the same
       // whether or not the address already had an account (no enumeration).
       autoSignIn: false,
       requireEmailVerification: true,
       onExistingUserSignUp: async ({ user }) => {
-        await sendEmail(existingAccountNotice(brand, user.email, user.name));
+        await messages.existingAccount(user);
       },
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
@@ -84,8 +105,7 @@ export function createAuth({ db, env, sendEmail, sendSms }: AuthDependencies) {
       },
       // The link opens the site's own page, which asks for the new password.
       sendResetPassword: async ({ user, token }) => {
-        const url = `${env.SITE_URL}/changePassword?token=${encodeURIComponent(token)}`;
-        await sendEmail(resetPasswordEmail(brand, user.email, user.name, url));
+        await messages.resetPassword(user, `${env.SITE_URL}/changePassword?token=${encodeURIComponent(token)}`);
       },
     },
     emailVerification: {
@@ -93,16 +113,12 @@ export function createAuth({ db, env, sendEmail, sendSms }: AuthDependencies) {
       sendOnSignIn: true,
       autoSignInAfterVerification: true,
       expiresIn: VERIFY_EMAIL_SECONDS,
-      // A change of address (from /settings) sends its link to the new address.
       sendVerificationEmail: async ({ user, url, token }) => {
-        const email = emailChangeIn(token)
-          ? newEmailConfirmation(brand, user.email, user.name, url)
-          : verificationEmail(brand, user.email, user.name, url);
-        await sendEmail(email);
+        await messages.verification(user, url, token);
       },
     },
     socialProviders: configuredProviders(env),
-    account: { accountLinking: { enabled: true, trustedProviders: ["google", "facebook", "apple"] } },
+    account: { accountLinking: { enabled: true, trustedProviders: TRUSTED_PROVIDERS } },
     user: {
       additionalFields: {
         handle: { type: "string", required: false, input: false },
@@ -116,10 +132,8 @@ export function createAuth({ db, env, sendEmail, sendSms }: AuthDependencies) {
     databaseHooks: {
       user: {
         update: {
-          // Once a change of email is applied, the old address is told (in case it was not them).
           after: async (user, context) => {
-            const notice = emailChangedNoticeAfterUpdate(brand, user, context);
-            if (notice) await sendEmail(notice);
+            await messages.accountUpdated(user, context);
           },
         },
       },
@@ -157,7 +171,7 @@ export function createAuth({ db, env, sendEmail, sendSms }: AuthDependencies) {
         expiresIn: MAGIC_LINK_SECONDS,
         disableSignUp: false,
         sendMagicLink: async ({ email, url }) => {
-          await sendEmail(magicLinkEmail(brand, email, url));
+          await messages.magicLink(email, url);
         },
       }),
       phoneNumber({
@@ -165,7 +179,7 @@ export function createAuth({ db, env, sendEmail, sendSms }: AuthDependencies) {
         expiresIn: PHONE_CODE_SECONDS,
         allowedAttempts: PHONE_CODE_TRIES,
         sendOTP: async ({ phoneNumber: to, code }) => {
-          await sendSms({ to, text: phoneCodeText(env.SITE_NAME, code) });
+          await messages.phoneCode(to, code);
         },
       }),
     ],

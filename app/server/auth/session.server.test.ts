@@ -53,11 +53,51 @@ describe("guards", () => {
 });
 
 describe("safeRedirect", () => {
-  it("keeps same-site paths and refuses everything else", () => {
-    expect(safeRedirect("/events?month=6")).toBe("/events?month=6");
-    expect(safeRedirect("//evil.example")).toBe("/");
-    expect(safeRedirect("/\\evil.example")).toBe("/");
-    expect(safeRedirect("https://evil.example")).toBe("/");
-    expect(safeRedirect(null, "/members")).toBe("/members");
+  const site = "https://club.example";
+
+  it("keeps same-site paths", () => {
+    expect(safeRedirect("/events?month=6", site)).toBe("/events?month=6");
+    expect(safeRedirect("/members/garage?tab=cars#car-2", site)).toBe("/members/garage?tab=cars#car-2");
+    expect(safeRedirect("/admin", "http://localhost:3000")).toBe("/admin");
+    expect(safeRedirect(null, site, "/members")).toBe("/members");
+  });
+
+  it("refuses other hosts and protocol-relative targets", () => {
+    for (const target of ["//evil.example", "https://evil.example", "evil.example", "/..//evil.example"]) {
+      expect(safeRedirect(target, site), target).toBe("/");
+    }
+  });
+
+  it("refuses the characters browsers drop or read as a slash", () => {
+    const targets = [
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "/\r/evil.example",
+      "/\u0000/evil.example",
+      "/\u007f/evil.example",
+      "/\\evil.example",
+      "/\\/evil.example",
+      "\\/evil.example",
+      "/events?next=\\evil.example",
+    ];
+    for (const target of targets) expect(safeRedirect(target, site), JSON.stringify(target)).toBe("/");
+  });
+
+  it("refuses the same tricks encoded", () => {
+    for (const target of [
+      "/%09/evil.example",
+      "/%0a/evil.example",
+      "/%2F/evil.example",
+      "/%5C/evil.example",
+      "/%2f%2fevil.example",
+      "/%E0%A4%A",
+    ]) {
+      expect(safeRedirect(target, site, "/members"), target).toBe("/members");
+    }
+  });
+
+  it("answers a path, never an absolute address", () => {
+    expect(safeRedirect("/a b?c=d e", site)).toBe("/a%20b?c=d%20e");
+    expect(safeRedirect("/x/../events", site)).toBe("/events");
   });
 });

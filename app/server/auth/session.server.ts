@@ -77,12 +77,47 @@ export const authStep: MiddlewareFunction<Response> = async ({ request, context,
   return response;
 };
 
-/** Only same-site paths: never another host, never a protocol-relative `//evil.example`. */
-export function safeRedirect(target: FormDataEntryValue | string | null | undefined, fallback = "/") {
-  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) {
+/**
+ * A path on this site to send the browser to after a form, or `fallback`. The target is resolved
+ * the way a browser would (against `siteUrl`) and must stay on the site's origin; the answer is
+ * only ever its path, query and fragment. Browsers drop tabs and line breaks from a URL and read a
+ * backslash as a slash, so `/\t/evil.example` or `/\\evil.example` would leave the site: a target
+ * with a control character or a backslash, or whose path (once decoded) starts with two slashes,
+ * is refused outright.
+ */
+export function safeRedirect(
+  target: FormDataEntryValue | string | null | undefined,
+  siteUrl: string,
+  fallback = "/",
+): string {
+  if (typeof target !== "string" || !target.startsWith("/") || hasUnsafeCharacter(target)) return fallback;
+  let resolved: URL;
+  try {
+    resolved = new URL(target, siteUrl);
+  } catch {
     return fallback;
   }
-  return target;
+  if (resolved.origin !== new URL(siteUrl).origin) return fallback;
+  const decoded = decodedPath(resolved.pathname);
+  if (decoded === null || decoded.startsWith("//") || hasUnsafeCharacter(decoded)) return fallback;
+  return resolved.pathname + resolved.search + resolved.hash;
+}
+
+/** A C0 control character, DEL or a backslash anywhere in `text`. */
+function hasUnsafeCharacter(text: string) {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f || code === 0x5c) return true;
+  }
+  return false;
+}
+
+function decodedPath(pathname: string) {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
 }
 
 type GuardArgs = { context: Readonly<RouterContextProvider>; url: URL };
@@ -105,6 +140,6 @@ export function requireRole(args: GuardArgs, role: Role): SessionUser {
 }
 
 /** Pages for signed-out visitors (login, sign-up) send a signed-in member on. */
-export function redirectIfSignedIn({ context, url }: GuardArgs) {
-  if (context.get(userContext)) throw redirect(safeRedirect(url.searchParams.get("redirectTo"), "/members"));
+export function redirectIfSignedIn({ context, url }: GuardArgs, siteUrl: string) {
+  if (context.get(userContext)) throw redirect(safeRedirect(url.searchParams.get("redirectTo"), siteUrl, "/members"));
 }

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboundMessages } from "../../../db/schema";
+import type { Db } from "../db/client.server";
 import { createTestDatabase, queryRows, type TestDatabase } from "../db/test-database";
 import { deliverEmail, mailboxTransport, type OutboundEmail } from "../mail/mail.server";
-import { defineJob, type JobDefinition, type JobQueue, startJobQueue } from "./queue.server";
+import { defineJob, type JobQueue, startJobQueue, whenIdle } from "./queue.server";
 
 /** Polls until `check` returns something truthy; jobs run on the worker's own schedule. */
 async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000): Promise<NonNullable<T>> {
@@ -19,10 +20,11 @@ async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000): Promi
 let database: TestDatabase;
 let queue: JobQueue;
 
-const sendEmail = defineJob<OutboundEmail>({
+/** The database comes from the services the workers were started with, as the app's jobs get theirs. */
+const sendEmail = defineJob<OutboundEmail, { db: Db }>({
   name: "test-email-send",
-  handler: async (email) => {
-    await deliverEmail(database.db, mailboxTransport, email);
+  handler: async (email, { db }) => {
+    await deliverEmail(db, mailboxTransport, email);
   },
 });
 
@@ -49,9 +51,8 @@ async function messagesTo(to: string) {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  queue = await startJobQueue(database, [sendEmail, flakyEmail] as JobDefinition<never>[], {
-    pollingIntervalSeconds: 0.5,
-  });
+  queue = await startJobQueue(database, [sendEmail, flakyEmail]);
+  await queue.work({ db: database.db }, { pollingIntervalSeconds: 0.5 });
 });
 
 afterAll(async () => {
@@ -72,7 +73,7 @@ describe("startJobQueue", () => {
     ]);
   });
 
-  it("runs an enqueued job in a worker", async () => {
+  it("runs an enqueued job in a worker, with the services the workers were started with", async () => {
     await queue.enqueue(sendEmail, { to: "queued@example.com", subject: "Your order", text: "Thanks for your order." });
 
     const rows = await eventually(async () => {
@@ -103,5 +104,46 @@ describe("startJobQueue", () => {
     });
     expect(rows).toHaveLength(1);
     expect(Date.now()).toBeGreaterThanOrEqual(startAfter.getTime());
+  });
+});
+
+describe("whenIdle", () => {
+  it("resolves once every job queued before it has run, retries included", async () => {
+    await queue.enqueue(sendEmail, { to: "idle-1@example.com", subject: "One", text: "1" });
+    await queue.enqueue(sendEmail, { to: "idle-2@example.com", subject: "Two", text: "2" });
+    // Fails its first attempt: idle only once it has been retried and sent.
+    await queue.enqueue(flakyEmail, { to: "idle-3@example.com", subject: "Three", text: "3" });
+
+    await whenIdle(database);
+
+    expect(await messagesTo("idle-1@example.com")).toHaveLength(1);
+    expect(await messagesTo("idle-2@example.com")).toHaveLength(1);
+    expect(await messagesTo("idle-3@example.com")).toHaveLength(1);
+    expect(attempts.get("idle-3@example.com")).toBe(2);
+  });
+
+  it("waits for a job due later, and names what keeps the queue busy", async () => {
+    const id = await queue.boss.send(sendEmail.name, { to: "much-later@example.com" }, { startAfter: 3600 });
+    await expect(whenIdle(database, { timeoutMs: 300 })).rejects.toThrow(/1 created in test-email-send/);
+    await queue.boss.deleteJob(sendEmail.name, id!);
+    await whenIdle(database);
+  });
+
+  it("leaves out running jobs started before a moment, as a killed server leaves them", async () => {
+    // A queue nobody works: the job fetched here stays running, as on a server that died.
+    await queue.boss.createQueue("test-abandoned");
+    await queue.boss.send("test-abandoned", {});
+    const [job] = await queue.boss.fetch("test-abandoned");
+    expect(job).toBeDefined();
+    await expect(whenIdle(database, { timeoutMs: 300 })).rejects.toThrow(/1 active in test-abandoned/);
+
+    await whenIdle(database, { abandonedBefore: new Date(Date.now() + 1000) });
+    await queue.boss.complete("test-abandoned", job!.id);
+  });
+
+  it("looks only at the queues it is given", async () => {
+    const id = await queue.boss.send(sendEmail.name, { to: "later-still@example.com" }, { startAfter: 3600 });
+    await whenIdle(database, { queues: [flakyEmail.name], timeoutMs: 300 });
+    await queue.boss.deleteJob(sendEmail.name, id!);
   });
 });

@@ -82,7 +82,7 @@ describe("smtpTransport", () => {
     received.length = 0;
   });
 
-  it("hands the message to the SMTP server and records the delivery", async () => {
+  it("hands the message to the SMTP server and records the delivery without its text", async () => {
     const transport = smtpTransport(url, "Pitlane <no-reply@pitlane.test>");
     try {
       await deliverEmail(database().db, transport, {
@@ -112,8 +112,8 @@ describe("smtpTransport", () => {
       {
         channel: "email",
         subject: "Your tickets for Brands Hatch",
-        text: "Show this email at the gate.",
-        html: "<p>Show this email at the <strong>gate</strong>.</p>",
+        text: null,
+        html: null,
         transport: "smtp",
         providerId: headers.get("message-id"),
       },

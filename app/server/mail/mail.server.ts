@@ -66,20 +66,23 @@ export function isUndeliverableAddress(address: string) {
 }
 
 /**
- * Sends one email and records it; the record is the mailbox when no provider is configured.
+ * Sends one email and records it. When no provider is configured the record is the mailbox and
+ * keeps the whole message; otherwise it keeps who, what about, how and when, never the text: it
+ * would hold every reset and sign-in link a provider delivered.
  * Answers the record's id, or null when the address is one nothing is sent to.
  */
 export async function deliverEmail(db: Db, transport: MailTransport, email: OutboundEmail): Promise<string | null> {
   if (isUndeliverableAddress(email.to)) return null;
   const { providerId } = await transport.send(email);
+  const keepText = transport.name === "mailbox";
   const [row] = await db
     .insert(outboundMessages)
     .values({
       channel: "email",
       to: email.to,
       subject: email.subject,
-      text: email.text,
-      html: email.html ? inlineAttachments(email.html, email.attachments ?? []) : null,
+      text: keepText ? email.text : null,
+      html: keepText && email.html ? inlineAttachments(email.html, email.attachments ?? []) : null,
       transport: transport.name,
       providerId: providerId ?? null,
     })

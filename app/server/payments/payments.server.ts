@@ -1,7 +1,4 @@
 import type { PaymentProvider } from "../../../db/schema";
-import type { Env } from "../env.server";
-import { stripeGateway } from "./stripe.server";
-import { testGateway } from "./test-provider.server";
 
 /** One line of what the buyer pays for, from the order's price snapshot. */
 export type PaymentLine = { description: string; unitAmount: number; quantity: number };
@@ -58,7 +55,7 @@ export type RefundInput = {
 
 /**
  * A payment provider behind the one interface the order flow uses: Stripe Checkout when
- * STRIPE_SECRET_KEY is set, otherwise the built-in test checkout (ARCHITECTURE.md "payments").
+ * STRIPE_SECRET_KEY is set, otherwise the built-in test checkout (docs/payments.md).
  */
 export type PaymentGateway = {
   provider: PaymentProvider;
@@ -85,17 +82,4 @@ export class PermanentPaymentError extends Error {
     super(message);
     this.name = "PermanentPaymentError";
   }
-}
-
-export function paymentGatewayFor(
-  env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_API_URL" | "SITE_URL">,
-): PaymentGateway {
-  if (env.STRIPE_SECRET_KEY) {
-    return stripeGateway({
-      secretKey: env.STRIPE_SECRET_KEY,
-      webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
-      apiUrl: env.STRIPE_API_URL ?? null,
-    });
-  }
-  return testGateway({ siteUrl: env.SITE_URL });
 }

@@ -1,6 +1,7 @@
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { PermanentPaymentError, paymentGatewayFor, WebhookSignatureError } from "./payments.server";
+import { paymentGatewayFor } from "./configured-gateway.server";
+import { PermanentPaymentError, WebhookSignatureError } from "./payments.server";
 import { paymentStateOf, stripeGateway } from "./stripe.server";
 
 type Sent = { method: string; path: string; params: URLSearchParams; idempotencyKey: string | null };
@@ -169,9 +170,12 @@ describe("the Stripe adapter", () => {
     expect(() => unset.parseWebhook("{}", "t=1,v1=abc")).toThrow(WebhookSignatureError);
   });
 
-  it("is chosen when STRIPE_SECRET_KEY is set; the test checkout otherwise", () => {
+  it("is chosen when PAYMENTS is stripe; the test checkout when it is test", () => {
     const site = { SITE_URL: "http://localhost:3000", STRIPE_WEBHOOK_SECRET: "whsec_x" };
-    expect(paymentGatewayFor({ ...site, STRIPE_SECRET_KEY: "sk_test_123" }).provider).toBe("stripe");
-    expect(paymentGatewayFor({ ...site, STRIPE_SECRET_KEY: undefined }).provider).toBe("test");
+    expect(paymentGatewayFor({ ...site, PAYMENTS: "stripe", STRIPE_SECRET_KEY: "sk_test_123" }).provider).toBe(
+      "stripe",
+    );
+    expect(paymentGatewayFor({ ...site, PAYMENTS: "test", STRIPE_SECRET_KEY: undefined }).provider).toBe("test");
+    expect(() => paymentGatewayFor({ ...site, PAYMENTS: "stripe", STRIPE_SECRET_KEY: undefined })).toThrow(/PAYMENTS/);
   });
 });

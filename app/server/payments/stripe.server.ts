@@ -15,14 +15,6 @@ import {
 const MIN_SESSION_SECONDS = 31 * 60;
 const MAX_SESSION_SECONDS = 24 * 60 * 60 - 60;
 
-/** The Checkout Session notifications the order flow acts on; any other type is acknowledged and ignored. */
-export const CHECKOUT_SESSION_EVENTS = [
-  "checkout.session.completed",
-  "checkout.session.async_payment_succeeded",
-  "checkout.session.async_payment_failed",
-  "checkout.session.expired",
-] as const;
-
 export function stripeGateway(options: {
   secretKey: string;
   webhookSecret: string | null;

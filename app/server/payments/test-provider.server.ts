@@ -12,7 +12,7 @@ export function testPaymentReference(orderId: string) {
 }
 
 /**
- * The built-in test checkout (ARCHITECTURE.md "The test checkout"): no money moves and nothing
+ * The built-in test checkout (docs/payments.md): no money moves and nothing
  * leaves the site. Starting a payment leads to a page on this site whose Pay, Decline and Cancel
  * buttons call the same settlement code as the Stripe webhook, synchronously, so there is never a
  * notification to wait for or a session to reconcile: a session stays "open" until the order's

@@ -62,7 +62,7 @@ describe("twilioTransport", () => {
     requests.length = 0;
   });
 
-  it("posts the message to Twilio's Messages API and records its sid", async () => {
+  it("posts the message to Twilio's Messages API and records its sid, not its code", async () => {
     answer = { status: 201, body: JSON.stringify({ sid: "SM1234567890abcdef", status: "queued" }) };
     const transport = twilioTransport(config, fetch, baseUrl);
 
@@ -81,7 +81,7 @@ describe("twilioTransport", () => {
     });
 
     expect(await messagesTo("+447700900123")).toEqual([
-      { channel: "sms", text: "Your code is 482913", transport: "twilio", providerId: "SM1234567890abcdef" },
+      { channel: "sms", text: null, transport: "twilio", providerId: "SM1234567890abcdef" },
     ]);
   });
 

@@ -50,11 +50,16 @@ export const mailboxSmsTransport: SmsTransport = {
   },
 };
 
+/**
+ * Sends one text and records it. The text itself (a sign-in code) is kept only when the local
+ * mailbox is the delivery.
+ */
 export async function deliverSms(db: Db, transport: SmsTransport, sms: OutboundSms) {
   const { providerId } = await transport.send(sms);
+  const text = transport.name === "mailbox" ? sms.text : null;
   const [row] = await db
     .insert(outboundMessages)
-    .values({ channel: "sms", to: sms.to, text: sms.text, transport: transport.name, providerId: providerId ?? null })
+    .values({ channel: "sms", to: sms.to, text, transport: transport.name, providerId: providerId ?? null })
     .returning({ id: outboundMessages.id });
   return row!.id;
 }

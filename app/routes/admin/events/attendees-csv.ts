@@ -1,10 +1,10 @@
-import { data } from "react-router";
-import { eventIdFrom } from "~/features/events/admin-queries.server";
 import { attendeesCsv } from "~/features/tickets/attendees-csv";
 import { gateEvent, listAttendees } from "~/features/tickets/gate.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/attendees-csv";
+import { eventIdFrom } from "./event-id.server";
 
 /** Everyone holding a ticket for the event (or those matching the list's search), as CSV. */
 export async function loader({ context, url, params }: Route.LoaderArgs) {
@@ -12,7 +12,7 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
   const eventId = eventIdFrom(params.eventId);
   const { db } = context.get(runtimeContext);
   const event = await gateEvent(db, eventId);
-  if (!event) throw data("This page could not be found", { status: 404 });
+  if (!event) notFound();
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const attendees = await listAttendees(db, { eventId, q, timeZone: event.timeZone, now: new Date() });
   return new Response(attendeesCsv(attendees), {

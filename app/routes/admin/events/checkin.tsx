@@ -1,21 +1,23 @@
 import { ScanLine } from "lucide-react";
 import { useEffect } from "react";
 import { data, Form, useFetcher, useRevalidator } from "react-router";
-import { eventIdFrom } from "~/features/events/admin-queries.server";
 import { ATTENDEES_SHOWN, admitAtGate, gateCounts, gateEvent, listAttendees } from "~/features/tickets/gate.server";
 import { AttendeeList, GateCounter, GateResultPanel } from "~/features/tickets/gate-parts";
 import { TicketScanner } from "~/features/tickets/ticket-scanner";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { inputClass, SubmitButton } from "~/ui/form";
+import { notFound } from "~/ui/not-found";
+import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/checkin";
+import { eventIdFrom } from "./event-id.server";
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
   const { db } = context.get(runtimeContext);
   const event = await gateEvent(db, eventId);
-  if (!event) throw data("This page could not be found", { status: 404 });
+  if (!event) notFound();
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const now = new Date();
   const [counts, attendees] = await Promise.all([
@@ -109,12 +111,11 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
   const event = matches.find((match) => match?.id === "routes/admin/events/event")?.data as
     | { event?: { title: string } }
     | undefined;
   return [
-    { title: `Check-in · ${event?.event?.title ?? "Event"} · Dashboard · ${site}` },
+    { title: pageTitle(matches, "Check-in", event?.event?.title ?? "Event", "Dashboard") },
     { name: "robots", content: "noindex" },
   ];
 };

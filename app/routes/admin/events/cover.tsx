@@ -1,27 +1,29 @@
-import { data, useRouteLoaderData } from "react-router";
-import { eventCoverAction, readForm } from "~/features/events/admin-actions.server";
-import { CoverEditor } from "~/features/events/admin-cover-form";
-import { eventIdFrom, getEventCover } from "~/features/events/admin-queries.server";
+import { useRouteLoaderData } from "react-router";
+import { CoverEditor } from "~/features/events/organizer/cover-form";
+import { getEventCover } from "~/features/events/organizer/queries.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
-import { storageFor } from "~/server/storage/storage.server";
+import { notFound } from "~/ui/not-found";
+import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/cover";
 import type { loader as eventLoader } from "./event";
+import { eventCoverAction, readForm } from "./event-forms.server";
+import { eventIdFrom } from "./event-id.server";
 
 // The one organizer form that sends a file: server.ts lets bodies of up to 16 MB through to
 // this path only (a 15 MB image and the form around it).
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
   const cover = await getEventCover(context.get(runtimeContext).db, eventIdFrom(params.eventId));
-  if (!cover) throw data("This page could not be found", { status: 404 });
+  if (!cover) notFound();
   return { cover };
 }
 
 export async function action({ request, context, url, params }: Route.ActionArgs) {
   const user = requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
-  const { db, env } = context.get(runtimeContext);
-  const call = { db, actorId: user.id, currency: env.CURRENCY, eventId, storage: storageFor(env) };
+  const { db, env, storage } = context.get(runtimeContext);
+  const call = { db, actorId: user.id, currency: env.CURRENCY, eventId, storage };
   return eventCoverAction(call, await readForm(request), url.pathname);
 }
 
@@ -46,12 +48,11 @@ export default function EventCover({ loaderData, actionData }: Route.ComponentPr
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
   const event = matches.find((match) => match?.id === "routes/admin/events/event")?.data as
     | { event?: { title: string } }
     | undefined;
   return [
-    { title: `Cover · ${event?.event?.title ?? "Event"} · Dashboard · ${site}` },
+    { title: pageTitle(matches, "Cover", event?.event?.title ?? "Event", "Dashboard") },
     { name: "robots", content: "noindex" },
   ];
 };

@@ -1,24 +1,27 @@
-import { data, useRouteLoaderData } from "react-router";
-import { eventDetailsAction, readForm } from "~/features/events/admin-actions.server";
-import { EventForm } from "~/features/events/admin-event-form";
-import { EventStatusPanel } from "~/features/events/admin-event-status";
-import { eventIdFrom, getEventFormValues } from "~/features/events/admin-queries.server";
-import { timeZoneOptions } from "~/features/events/admin-schemas";
+import { useRouteLoaderData } from "react-router";
+import { EventForm } from "~/features/events/organizer/event-form";
+import { EventStatusPanel } from "~/features/events/organizer/event-status";
+import { getEventFormValues } from "~/features/events/organizer/queries.server";
+import { timeZoneOptions } from "~/features/events/organizer/schemas";
 import { RefundHoldersCard } from "~/features/orders/admin-order-parts";
 import { cancelledEventRefunds } from "~/features/orders/admin-orders.server";
-import { refundHoldersAction } from "~/features/orders/refund-actions.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { notFound } from "~/ui/not-found";
+import { pageTitle } from "~/ui/page-title";
+import { refundHoldersAction } from "../orders/refund-forms.server";
 import type { Route } from "./+types/details";
 import type { loader as eventLoader } from "./event";
+import { eventDetailsAction, readForm } from "./event-forms.server";
+import { eventIdFrom } from "./event-id.server";
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   const user = requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
   const { db, env } = context.get(runtimeContext);
   const values = await getEventFormValues(db, eventId);
-  if (!values) throw data("This page could not be found", { status: 404 });
-  // A cancelled event's holders are refunded from here (admins only: PRODUCT.md roles).
+  if (!values) notFound();
+  // A cancelled event's holders are refunded from here (admins only).
   const holders = await cancelledEventRefunds(db, eventId);
   const refunds = holders === null ? null : { holders, canRefund: user.role === "admin" };
   return {
@@ -33,12 +36,12 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
 export async function action({ request, context, url, params }: Route.ActionArgs) {
   const user = requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
-  const { db, env, jobs } = context.get(runtimeContext);
+  const { db, env, jobs, outbox } = context.get(runtimeContext);
   const form = await readForm(request);
   if (form.get("intent") === "refund-holders") {
     const admin = requireRole({ context, url }, "admin");
     const brand = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
-    return refundHoldersAction({ db, jobs, actorId: admin.id, brand, eventId, path: url.pathname });
+    return refundHoldersAction({ db, jobs, outbox, actorId: admin.id, brand, eventId, path: url.pathname });
   }
   const call = { db, actorId: user.id, currency: env.CURRENCY, eventId };
   return eventDetailsAction(call, form, url.pathname);
@@ -74,12 +77,11 @@ export default function EventDetails({ loaderData, actionData }: Route.Component
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
   const event = matches.find((match) => match?.id === "routes/admin/events/event")?.data as
     | { event?: { title: string } }
     | undefined;
   return [
-    { title: `${event?.event?.title ?? "Event"} · Events · Dashboard · ${site}` },
+    { title: pageTitle(matches, event?.event?.title ?? "Event", "Events", "Dashboard") },
     { name: "robots", content: "noindex" },
   ];
 };

@@ -1,9 +1,11 @@
-import { data, Outlet } from "react-router";
-import { EventHeader } from "~/features/events/admin-event-header";
-import { eventIdFrom, getEventSummary } from "~/features/events/admin-queries.server";
+import { Outlet } from "react-router";
+import { EventHeader } from "~/features/events/organizer/event-header";
+import { getEventSummary } from "~/features/events/organizer/queries.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/event";
+import { eventIdFrom } from "./event-id.server";
 
 // One event's pages (details, cover, tickets) under a shared header. Each page checks the role
 // and the id again: loaders run in parallel.
@@ -11,7 +13,7 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
   const event = await getEventSummary(context.get(runtimeContext).db, eventId);
-  if (!event) throw data("This page could not be found", { status: 404 });
+  if (!event) notFound();
   return { event, now: new Date() };
 }
 

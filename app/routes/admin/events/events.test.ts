@@ -7,10 +7,12 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
-import { runtimeContext, type SessionUser, userContext } from "~/server/context.server";
+import { runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { type Env, parseEnv, setEnv } from "~/server/env.server";
 import type { Runtime } from "~/server/runtime.server";
+import { testSessionUser } from "~/server/session-user.test-support";
+import { storageFor } from "~/server/storage/storage.server";
 import { auditLog, events, ticketTypes } from "../../../../db/schema";
 import * as coverRoute from "./cover";
 import * as detailsRoute from "./details";
@@ -43,19 +45,9 @@ beforeAll(async () => {
 
 function contextFor(who: keyof typeof accounts | null) {
   const context = new RouterContextProvider();
-  context.set(runtimeContext, { db: database().db, env } as Runtime);
+  context.set(runtimeContext, { db: database().db, env, storage: storageFor(env) } as Runtime);
   const account = who ? accounts[who] : null;
-  const user: SessionUser | null = account
-    ? {
-        ...account,
-        emailVerified: true,
-        handle: null,
-        image: null,
-        onboarded: true,
-        phoneNumber: null,
-        phoneVerified: false,
-      }
-    : null;
+  const user = account ? testSessionUser(account) : null;
   context.set(userContext, user);
   return context;
 }

@@ -1,12 +1,14 @@
 import { Plus } from "lucide-react";
 import { Link } from "react-router";
 import { Pagination } from "~/features/admin/members-list";
-import { EmptyEventList, EventFilterTabs, EventListRow } from "~/features/events/admin-event-list";
-import { listEventsForAdmin } from "~/features/events/admin-queries.server";
-import { type EventFilter, EventsQuerySchema } from "~/features/events/admin-schemas";
+import { EmptyEventList, EventFilterTabs, EventListRow } from "~/features/events/organizer/event-list";
+import { listEventsForAdmin } from "~/features/events/organizer/queries.server";
+import { type EventFilter, EventsQuerySchema } from "~/features/events/organizer/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { Card } from "~/ui/card";
 import { ListSearch } from "~/ui/list-search";
+import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -68,11 +70,11 @@ export default function EventsList({ loaderData }: Route.ComponentProps) {
       {events.length === 0 ? (
         <EmptyEventList show={show} searching={Boolean(q)} />
       ) : (
-        <ul className="mt-3 divide-y divide-line rounded-2xl border border-line bg-surface-raised">
+        <Card as="ul" variant="list" className="mt-3">
           {events.map((event) => (
             <EventListRow key={event.id} event={event} now={now} />
           ))}
-        </ul>
+        </Card>
       )}
       <Pagination page={page} pageCount={pageCount} href={(target) => href(show, target)} />
     </div>
@@ -80,6 +82,5 @@ export default function EventsList({ loaderData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
-  return [{ title: `Events · Dashboard · ${site}` }, { name: "robots", content: "noindex" }];
+  return [{ title: pageTitle(matches, "Events", "Dashboard") }, { name: "robots", content: "noindex" }];
 };

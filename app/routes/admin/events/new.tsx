@@ -1,11 +1,12 @@
 import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router";
-import { createEventAction, readForm } from "~/features/events/admin-actions.server";
-import { EventForm } from "~/features/events/admin-event-form";
-import { timeZoneOptions } from "~/features/events/admin-schemas";
+import { EventForm } from "~/features/events/organizer/event-form";
+import { timeZoneOptions } from "~/features/events/organizer/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/new";
+import { createEventAction, readForm } from "./event-forms.server";
 
 export function loader({ context, url }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
@@ -52,6 +53,5 @@ export default function NewEvent({ loaderData, actionData }: Route.ComponentProp
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
-  return [{ title: `New event · Dashboard · ${site}` }, { name: "robots", content: "noindex" }];
+  return [{ title: pageTitle(matches, "New event", "Dashboard") }, { name: "robots", content: "noindex" }];
 };

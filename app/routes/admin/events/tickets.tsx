@@ -1,17 +1,20 @@
-import { data } from "react-router";
-import { readForm, ticketTypesAction } from "~/features/events/admin-actions.server";
-import { eventIdFrom, getTicketTypesPage } from "~/features/events/admin-queries.server";
-import { TicketTypeCard, TicketTypeForm } from "~/features/events/admin-ticket-types";
+import { getTicketTypesPage } from "~/features/events/organizer/queries.server";
+import { TicketTypeCard, TicketTypeForm } from "~/features/events/organizer/ticket-types";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { Card } from "~/ui/card";
 import { Notice } from "~/ui/form";
+import { notFound } from "~/ui/not-found";
+import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/tickets";
+import { readForm, ticketTypesAction } from "./event-forms.server";
+import { eventIdFrom } from "./event-id.server";
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
   const { db, env } = context.get(runtimeContext);
   const page = await getTicketTypesPage(db, eventIdFrom(params.eventId));
-  if (!page) throw data("This page could not be found", { status: 404 });
+  if (!page) notFound();
   const edit = url.searchParams.get("edit");
   const editing = page.ticketTypes.some((type) => type.id === edit) ? edit : null;
   return { ...page, editing, currency: env.CURRENCY };
@@ -46,11 +49,11 @@ export default function EventTickets({ loaderData, actionData }: Route.Component
           Types with sales cannot be deleted; hide them to stop selling.
         </p>
         {ticketTypes.length === 0 ? (
-          <p className="rounded-2xl border border-dashed border-line p-8 text-center text-muted">
+          <Card as="p" variant="empty" className="p-8 text-muted">
             No ticket types yet. Add the first one: most events have a day ticket, and weekends a pass.
-          </p>
+          </Card>
         ) : (
-          <ul className="divide-y divide-line overflow-hidden rounded-2xl border border-line bg-surface-raised">
+          <Card as="ul" variant="list" className="overflow-hidden">
             {ticketTypes.map((type) => (
               <TicketTypeCard
                 key={type.id}
@@ -61,7 +64,7 @@ export default function EventTickets({ loaderData, actionData }: Route.Component
                 readOnly={readOnly}
               />
             ))}
-          </ul>
+          </Card>
         )}
       </section>
       <div className="lg:sticky lg:top-24">
@@ -93,12 +96,11 @@ export default function EventTickets({ loaderData, actionData }: Route.Component
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
   const event = matches.find((match) => match?.id === "routes/admin/events/event")?.data as
     | { event?: { title: string } }
     | undefined;
   return [
-    { title: `Tickets · ${event?.event?.title ?? "Event"} · Dashboard · ${site}` },
+    { title: pageTitle(matches, "Tickets", event?.event?.title ?? "Event", "Dashboard") },
     { name: "robots", content: "noindex" },
   ];
 };

@@ -1,14 +1,16 @@
 import { ChevronRight } from "lucide-react";
 import { Link } from "react-router";
 import { Pagination } from "~/features/admin/members-list";
-import { formatMoney } from "~/features/money";
-import { OrderStatusBadge } from "~/features/orders/admin-order-parts";
 import { listOrders } from "~/features/orders/admin-orders.server";
 import { ORDER_STATUS_LABELS, OrdersQuerySchema } from "~/features/orders/admin-schemas";
 import { formatOrderNumber } from "~/features/orders/order-number";
+import { OrderStatusBadge } from "~/features/orders/order-status-badge";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { Card } from "~/ui/card";
 import { ListFilter, ListSearch } from "~/ui/list-search";
+import { formatMoney } from "~/ui/money";
+import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -64,11 +66,11 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
         {q ? ` matching “${q}”` : ""}
       </p>
       {orders.length === 0 ? (
-        <p className="mt-3 rounded-2xl border border-dashed border-line p-10 text-center text-muted">
+        <Card as="p" variant="empty" className="mt-3 p-10 text-muted">
           No orders match. Try the number (PL-000123 or 123), an email address or part of a name.
-        </p>
+        </Card>
       ) : (
-        <ul className="mt-3 divide-y divide-line rounded-2xl border border-line bg-surface-raised">
+        <Card as="ul" variant="list" className="mt-3">
           {orders.map((order) => (
             <li key={order.id}>
               <Link
@@ -93,7 +95,7 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
               </Link>
             </li>
           ))}
-        </ul>
+        </Card>
       )}
       <Pagination page={page} pageCount={pageCount} href={href} />
     </div>
@@ -101,6 +103,5 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
-  return [{ title: `Orders · Dashboard · ${site}` }, { name: "robots", content: "noindex" }];
+  return [{ title: pageTitle(matches, "Orders", "Dashboard") }, { name: "robots", content: "noindex" }];
 };

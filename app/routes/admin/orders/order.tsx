@@ -1,27 +1,24 @@
 import { ArrowLeft } from "lucide-react";
-import { data, Link } from "react-router";
-import { formatMoney } from "~/features/money";
-import {
-  OrderStatusBadge,
-  Panel,
-  RefundConfirmation,
-  RefundForms,
-  TicketStatus,
-} from "~/features/orders/admin-order-parts";
+import { Link } from "react-router";
+import { Panel, RefundConfirmation, RefundForms, TicketStatus } from "~/features/orders/admin-order-parts";
 import { getOrderDetail } from "~/features/orders/admin-orders.server";
 import { ORDER_STATUS_LABELS } from "~/features/orders/admin-schemas";
 import { isOrderId } from "~/features/orders/order-id";
 import { formatOrderNumber } from "~/features/orders/order-number";
-import { orderRefundAction } from "~/features/orders/refund-actions.server";
+import { OrderStatusBadge } from "~/features/orders/order-status-badge";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Notice } from "~/ui/form";
+import { formatMoney } from "~/ui/money";
+import { notFound } from "~/ui/not-found";
+import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/order";
+import { orderRefundAction } from "./refund-forms.server";
 
 async function loadOrder(context: Route.LoaderArgs["context"], orderId: string | undefined) {
-  if (!isOrderId(orderId)) throw data("This page could not be found", { status: 404 });
+  if (!isOrderId(orderId)) notFound();
   const detail = await getOrderDetail(context.get(runtimeContext).db, orderId.toLowerCase());
-  if (!detail) throw data("This page could not be found", { status: 404 });
+  if (!detail) notFound();
   return detail;
 }
 
@@ -38,17 +35,20 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
     tickets: detail.tickets.map((ticket) => ({ ...ticket, checkedInLabel: when(ticket.checkedInAt) })),
     transactions: detail.transactions.map((row) => ({ ...row, when: when(row.createdAt) })),
     history: detail.history.map((row) => ({ ...row, when: when(row.createdAt) })),
-    // PRODUCT.md roles: organizers see orders, only admins refund.
+    // Organizers see orders, only admins refund.
     canRefund: user.role === "admin",
   };
 }
 
 export async function action({ request, context, url, params }: Route.ActionArgs) {
   const user = requireRole({ context, url }, "admin");
-  const { db, env, jobs } = context.get(runtimeContext);
+  const { db, env, jobs, outbox } = context.get(runtimeContext);
   const detail = await loadOrder(context, params.orderId);
   const brand = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
-  return orderRefundAction({ db, jobs, actorId: user.id, brand, detail, path: url.pathname }, await request.formData());
+  return orderRefundAction(
+    { db, jobs, outbox, actorId: user.id, brand, detail, path: url.pathname },
+    await request.formData(),
+  );
 }
 
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -183,9 +183,8 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
 }
 
 export const meta: Route.MetaFunction = ({ data, matches }) => {
-  const site = (matches[0]?.data as { site?: { name: string } } | undefined)?.site?.name ?? "Pitlane";
   return [
-    { title: `${data?.reference ?? "Order"} · Orders · Dashboard · ${site}` },
+    { title: pageTitle(matches, data?.reference ?? "Order", "Orders", "Dashboard") },
     { name: "robots", content: "noindex" },
   ];
 };

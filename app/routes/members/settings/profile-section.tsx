@@ -1,11 +1,11 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
+import { AvatarField } from "~/features/accounts/avatar-field";
 import type { Profile } from "~/features/accounts/profile.server";
+import { ProfileFields } from "~/features/accounts/profile-fields";
 import { SettingsProfileSchema } from "~/features/accounts/schemas";
-import { AvatarField } from "~/ui/avatar-field";
 import { FormErrors, SubmitButton } from "~/ui/form";
-import { ProfileFields } from "~/ui/profile-fields";
 import { SettingsSection } from "./section";
 
 export function ProfileSection({ profile, lastResult }: { profile: Profile; lastResult?: SubmissionResult<string[]> }) {

@@ -1,0 +1,116 @@
+// The composition root: the one module that knows every area. It builds the runtime from the
+// environment and hands each adapter what it needs from the areas — the job list, the route-change
+// steps, the seeders, the account emails. Nothing else looks services up: loaders and actions get
+// the runtime from the router context, jobs get it as their handler's argument. Start here to
+// see how the site is put together (docs/architecture.md draws it).
+
+import { demoAccountsSeeder, demoContentWanted } from "./demo/demo-accounts.server";
+import { demoEventsSeeder } from "./demo/demo-events.server";
+import { accountMessages } from "./features/accounts/auth-messages.server";
+import { PASSWORD_MAX, PASSWORD_MIN } from "./features/accounts/schemas";
+import { catchUpAfterStart, paymentJobs } from "./features/checkout/payment-jobs.server";
+import { legalPagesSeeder } from "./features/content/legal-pages.server";
+import { orderEmailJob } from "./features/orders/order-email.server";
+import { cartStep } from "./routes/cart/cart-step.server";
+import { createAuth } from "./server/auth/auth.server";
+import { authStep } from "./server/auth/session.server";
+import { openPglite, openPostgres, runMigrations } from "./server/db/client.server";
+import { getEnv } from "./server/env.server";
+import { type AnyJobDefinition, startJobQueue } from "./server/jobs/queue.server";
+import { getLog } from "./server/log.server";
+import { jobOutbox, mailTransportFor, messageJobs, smsTransportFor } from "./server/messages.server";
+import { paymentGatewayFor } from "./server/payments/configured-gateway.server";
+import type { RouteStep, Runtime } from "./server/runtime.server";
+import { runSeeders, type Seeder } from "./server/seed.server";
+import { storageFor } from "./server/storage/storage.server";
+
+export { demoSignIns } from "./demo/demo-accounts.server";
+export { createLoadContext } from "./server/context.server";
+
+/** Every background job of every area; each is defined beside the rules it runs. */
+const jobs: AnyJobDefinition[] = [...messageJobs, orderEmailJob, ...paymentJobs];
+
+/**
+ * The route-change steps by name. `auth` runs on every request (the root route asks for it);
+ * `cart` joins a visitor's cart to the member's account once they sign in.
+ */
+const routeSteps: Record<string, RouteStep> = { auth: authStep, cart: cartStep };
+
+/** In the order they depend on each other: the demo events are organised by the demo staff. */
+const seeders: Seeder[] = [legalPagesSeeder, demoAccountsSeeder, demoEventsSeeder];
+
+// One runtime per process, kept across dev reloads so a reload never opens a second database.
+const globalApp = globalThis as unknown as { __pitlaneApp?: Promise<Runtime> };
+
+/**
+ * Starts the site's runtime once per process: the database (migrated and seeded), the job queue
+ * and its workers, auth, mail, SMS, payments and storage. `work: false` starts no job workers
+ * (a process that only serves pages, or a test).
+ */
+export function startApp(options: { work?: boolean } = {}): Promise<Runtime> {
+  globalApp.__pitlaneApp ??= buildRuntime(options).catch((error) => {
+    globalApp.__pitlaneApp = undefined;
+    throw error;
+  });
+  return globalApp.__pitlaneApp;
+}
+
+async function buildRuntime(options: { work?: boolean }): Promise<Runtime> {
+  const env = getEnv();
+  const log = getLog();
+  const database = env.DATABASE_URL
+    ? await openPostgres(env.DATABASE_URL, env.DATABASE_POOL_SIZE)
+    : await openPglite(env.DATA_DIR);
+  await runMigrations(database);
+  log.info({ engine: database.engine }, "database ready");
+
+  let seedDemo: boolean;
+  try {
+    seedDemo = await demoContentWanted(database.db, {
+      siteUrl: env.SITE_URL,
+      asked: env.SEED_DEMO,
+      embedded: database.engine === "pglite",
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  const queue = await startJobQueue(database, jobs);
+  const outbox = jobOutbox(queue);
+  const mail = mailTransportFor(env);
+  const brand = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
+  const runtime: Runtime = {
+    env,
+    db: database.db,
+    database,
+    jobs: queue,
+    auth: createAuth({
+      db: database.db,
+      env,
+      messages: accountMessages(brand, outbox),
+      passwordLength: { min: PASSWORD_MIN, max: PASSWORD_MAX },
+    }),
+    mail,
+    sms: smsTransportFor(env),
+    outbox,
+    payments: paymentGatewayFor(env),
+    storage: storageFor(env),
+    steps: routeSteps,
+    startedAt: new Date(),
+    async stop() {
+      await queue.stop().catch((error) => log.warn({ err: error }, "job queue did not stop cleanly"));
+      mail.close?.();
+      await database.close();
+      globalApp.__pitlaneApp = undefined;
+    },
+  };
+
+  await runSeeders(runtime.db, seeders, { demo: seedDemo, storage: runtime.storage });
+  if (options.work !== false) {
+    await queue.work(runtime);
+    // In the background: a provider that is slow to answer must not hold up serving pages.
+    void catchUpAfterStart(runtime);
+  }
+  return runtime;
+}

@@ -1,0 +1,73 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { events, ticketTypes } from "../../../../db/schema";
+
+// What every organizer change to an event shares: the answers it may give besides success, and
+// the lock that opens it. Each change runs in one transaction with its audit entry, and rules
+// that could race (capacity against tickets sold, unique addresses) are settled by row locks
+// and the unique index, not by a check beforehand.
+
+export type Refusal = { ok: false; field: string; message: string };
+export type NotFound = { ok: false; field: ""; message: string; notFound: true };
+
+export const notFound = (what = "This event"): NotFound => ({
+  ok: false,
+  field: "",
+  message: `${what} no longer exists.`,
+  notFound: true,
+});
+export const refuse = (field: string, message: string): Refusal => ({ ok: false, field, message });
+
+export const CANCELLED = "This event was cancelled, so it can no longer change. Duplicate it to run it again.";
+
+type EventRow = typeof events.$inferSelect;
+
+/** Why an event cannot change any more, or null when it can. */
+export function notEditable(event: Pick<EventRow, "status"> | undefined, whenCancelled = CANCELLED) {
+  if (!event) return notFound();
+  return event.status === "cancelled" ? refuse("", whenCancelled) : null;
+}
+
+/**
+ * Opens every organizer change to an event: locks its row until the transaction ends (so its
+ * dates, status and capacity hold, and a sale that locks it waits) and checks it still exists and
+ * is not cancelled. `whenCancelled` words the refusal for changes that say it differently.
+ */
+export async function lockEditableEvent(
+  tx: Db,
+  eventId: string,
+  options: { whenCancelled?: string } = {},
+): Promise<{ ok: true; event: EventRow } | Refusal | NotFound> {
+  const [event] = await tx.select().from(events).where(eq(events.id, eventId)).for("update");
+  return notEditable(event, options.whenCancelled) ?? { ok: true, event: event! };
+}
+
+const auditValue = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
+export const same = (a: unknown, b: unknown) =>
+  a instanceof Date || b instanceof Date
+    ? (a as Date | null)?.getTime() === (b as Date | null)?.getTime()
+    : JSON.stringify(a) === JSON.stringify(b);
+
+/** What changed between two versions of a row, for the audit log. */
+export function changesBetween<T extends Record<string, unknown>>(
+  before: T,
+  after: Partial<T>,
+  keyFields: Set<keyof T>,
+) {
+  const changed: string[] = [];
+  const values: Record<string, { from: unknown; to: unknown }> = {};
+  for (const field of Object.keys(after) as (keyof T & string)[]) {
+    if (same(before[field], after[field])) continue;
+    changed.push(field);
+    if (keyFields.has(field)) values[field] = { from: auditValue(before[field]), to: auditValue(after[field]) };
+  }
+  return { changed, values };
+}
+
+export async function ticketsSold(db: Db, eventId: string) {
+  const [row] = await db
+    .select({ sold: sql<number>`coalesce(sum(${ticketTypes.sold}), 0)::int` })
+    .from(ticketTypes)
+    .where(eq(ticketTypes.eventId, eventId));
+  return row?.sold ?? 0;
+}

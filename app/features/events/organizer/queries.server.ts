@@ -1,0 +1,264 @@
+import { and, asc, desc, eq, gte, ilike, lt, or, type SQL, sql } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { containing } from "~/server/db/like";
+import { moneyInputValue } from "~/ui/money";
+import { events, ticketTypes } from "../../../../db/schema";
+import { eventDateLabels, formatEventInstant } from "../event-dates";
+import { eventDays, toLocalInputValue } from "../time-zones";
+import type { EventFilter } from "./schemas";
+
+// What the organizer's event pages read. Plain queries returning plain data; each selects only
+// the columns its page shows, with ticket figures summed in the same statement.
+
+export const EVENTS_PER_PAGE = 20;
+
+/** Ticket figures of an event, summed over its types in the query that reads the event. */
+const ticketFigures = {
+  sold: sql<number>`coalesce(sum(${ticketTypes.sold}), 0)::int`,
+  ticketTypeCount: sql<number>`count(${ticketTypes.id})::int`,
+  visibleTicketTypes: sql<number>`(count(${ticketTypes.id}) filter (where not ${ticketTypes.hidden}))::int`,
+  // Only when every type has a limit do the types limit the event as a whole.
+  typesCapacity: sql<
+    number | null
+  >`case when count(${ticketTypes.id}) > 0 and bool_and(${ticketTypes.capacity} is not null) then sum(${ticketTypes.capacity})::int end`,
+};
+
+/** The most people the event admits: its own limit, its ticket types' limits, or no limit (null). */
+function placesOf(capacity: number | null, typesCapacity: number | null) {
+  if (capacity === null) return typesCapacity;
+  if (typesCapacity === null) return capacity;
+  return Math.min(capacity, typesCapacity);
+}
+
+export async function listEventsForAdmin(db: Db, input: { show: EventFilter; q: string; page: number; now: Date }) {
+  const filters: Record<EventFilter, SQL> = {
+    upcoming: and(eq(events.status, "published"), gte(events.endsAt, input.now))!,
+    draft: eq(events.status, "draft"),
+    past: and(eq(events.status, "published"), lt(events.endsAt, input.now))!,
+    cancelled: eq(events.status, "cancelled"),
+  };
+  const search = input.q
+    ? or(
+        ilike(events.title, containing(input.q)),
+        ilike(events.venue, containing(input.q)),
+        ilike(events.town, containing(input.q)),
+        ilike(events.slug, containing(input.q)),
+      )
+    : undefined;
+  // What is coming soonest first; what is over, most recent first.
+  const order =
+    input.show === "upcoming" || input.show === "draft"
+      ? [asc(events.startsAt), asc(events.id)]
+      : [desc(events.startsAt), desc(events.id)];
+
+  const [rows, [counts]] = await Promise.all([
+    db
+      .select({
+        id: events.id,
+        slug: events.slug,
+        title: events.title,
+        status: events.status,
+        type: events.type,
+        headline: events.headline,
+        startsAt: events.startsAt,
+        endsAt: events.endsAt,
+        timeZone: events.timeZone,
+        venue: events.venue,
+        town: events.town,
+        capacity: events.capacity,
+        coverHash: events.coverHash,
+        ...ticketFigures,
+      })
+      .from(events)
+      .leftJoin(ticketTypes, eq(ticketTypes.eventId, events.id))
+      .where(and(filters[input.show], search))
+      .groupBy(events.id)
+      .orderBy(...order)
+      .limit(EVENTS_PER_PAGE)
+      .offset((input.page - 1) * EVENTS_PER_PAGE),
+    db
+      .select({
+        upcoming: sql<number>`(count(*) filter (where ${filters.upcoming}))::int`,
+        draft: sql<number>`(count(*) filter (where ${filters.draft}))::int`,
+        past: sql<number>`(count(*) filter (where ${filters.past}))::int`,
+        cancelled: sql<number>`(count(*) filter (where ${filters.cancelled}))::int`,
+      })
+      .from(events)
+      .where(search),
+  ]);
+  const totals = counts ?? { upcoming: 0, draft: 0, past: 0, cancelled: 0 };
+  const total = totals[input.show];
+  return {
+    events: rows.map(({ typesCapacity, capacity, ...row }) => ({
+      ...row,
+      places: placesOf(capacity, typesCapacity),
+      labels: eventDateLabels(row.startsAt, row.endsAt, row.timeZone),
+    })),
+    counts: totals,
+    total,
+    page: input.page,
+    pageCount: Math.max(1, Math.ceil(total / EVENTS_PER_PAGE)),
+  };
+}
+
+/** The header every page of one event shows: what it is, when, its state and its sales. */
+export async function getEventSummary(db: Db, eventId: string) {
+  const [row] = await db
+    .select({
+      id: events.id,
+      slug: events.slug,
+      title: events.title,
+      status: events.status,
+      startsAt: events.startsAt,
+      endsAt: events.endsAt,
+      timeZone: events.timeZone,
+      venue: events.venue,
+      town: events.town,
+      capacity: events.capacity,
+      coverHash: events.coverHash,
+      publishedAt: events.publishedAt,
+      cancelledAt: events.cancelledAt,
+      cancelReason: events.cancelReason,
+      ...ticketFigures,
+    })
+    .from(events)
+    .leftJoin(ticketTypes, eq(ticketTypes.eventId, events.id))
+    .where(eq(events.id, eventId))
+    .groupBy(events.id);
+  if (!row) return null;
+  const { typesCapacity, ...summary } = row;
+  return {
+    ...summary,
+    places: placesOf(row.capacity, typesCapacity),
+    labels: eventDateLabels(row.startsAt, row.endsAt, row.timeZone),
+    publishedLabel: row.publishedAt ? formatEventInstant(row.publishedAt, row.timeZone) : null,
+    cancelledLabel: row.cancelledAt ? formatEventInstant(row.cancelledAt, row.timeZone) : null,
+  };
+}
+
+export type EventSummary = NonNullable<Awaited<ReturnType<typeof getEventSummary>>>;
+
+const checked = (value: boolean) => (value ? "on" : undefined);
+const localValue = (instant: Date | null, timeZone: string) => (instant ? toLocalInputValue(instant, timeZone) : "");
+const numberValue = (value: number | null) => (value === null ? "" : String(value));
+
+/** An event's saved values as its form shows them: times in its own zone, money in pounds. */
+export async function getEventFormValues(db: Db, eventId: string) {
+  const [event] = await db
+    .select({
+      title: events.title,
+      slug: events.slug,
+      summary: events.summary,
+      description: events.description,
+      type: events.type,
+      headline: events.headline,
+      timeZone: events.timeZone,
+      startsAt: events.startsAt,
+      endsAt: events.endsAt,
+      venue: events.venue,
+      address: events.address,
+      town: events.town,
+      postcode: events.postcode,
+      latitude: events.latitude,
+      longitude: events.longitude,
+      placeId: events.placeId,
+      capacity: events.capacity,
+      salesStartAt: events.salesStartAt,
+      salesEndAt: events.salesEndAt,
+      applicationsOpen: events.applicationsOpen,
+      applicationsDeadline: events.applicationsDeadline,
+      applicationSpots: events.applicationSpots,
+      applicationFee: events.applicationFee,
+      applicationCriteria: events.applicationCriteria,
+    })
+    .from(events)
+    .where(eq(events.id, eventId));
+  if (!event) return null;
+  const zone = event.timeZone;
+  return {
+    ...event,
+    headline: checked(event.headline),
+    startsAt: localValue(event.startsAt, zone),
+    endsAt: localValue(event.endsAt, zone),
+    latitude: numberValue(event.latitude),
+    longitude: numberValue(event.longitude),
+    placeId: event.placeId ?? "",
+    capacity: numberValue(event.capacity),
+    salesStartAt: localValue(event.salesStartAt, zone),
+    salesEndAt: localValue(event.salesEndAt, zone),
+    applicationsOpen: checked(event.applicationsOpen),
+    applicationsDeadline: localValue(event.applicationsDeadline, zone),
+    applicationSpots: numberValue(event.applicationSpots),
+    applicationFee: event.applicationFee ? moneyInputValue(event.applicationFee) : "",
+  };
+}
+
+export type EventFormValues = NonNullable<Awaited<ReturnType<typeof getEventFormValues>>>;
+
+export async function getEventCover(db: Db, eventId: string) {
+  const [row] = await db
+    .select({ coverHash: events.coverHash, coverAlt: events.coverAlt, coverColor: events.coverColor })
+    .from(events)
+    .where(eq(events.id, eventId));
+  return row ?? null;
+}
+
+/** The event's ticket types for its tickets page, with what each form needs to show them again. */
+export async function getTicketTypesPage(db: Db, eventId: string) {
+  const [event] = await db
+    .select({
+      status: events.status,
+      startsAt: events.startsAt,
+      endsAt: events.endsAt,
+      timeZone: events.timeZone,
+      capacity: events.capacity,
+      salesStartAt: events.salesStartAt,
+      salesEndAt: events.salesEndAt,
+    })
+    .from(events)
+    .where(eq(events.id, eventId));
+  if (!event) return null;
+  const types = await db
+    .select({
+      id: ticketTypes.id,
+      name: ticketTypes.name,
+      description: ticketTypes.description,
+      price: ticketTypes.price,
+      capacity: ticketTypes.capacity,
+      maxPerOrder: ticketTypes.maxPerOrder,
+      days: ticketTypes.days,
+      salesStartAt: ticketTypes.salesStartAt,
+      salesEndAt: ticketTypes.salesEndAt,
+      sortOrder: ticketTypes.sortOrder,
+      hidden: ticketTypes.hidden,
+      sold: ticketTypes.sold,
+    })
+    .from(ticketTypes)
+    .where(eq(ticketTypes.eventId, eventId))
+    .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.createdAt));
+  const zone = event.timeZone;
+  return {
+    event: { ...event, days: eventDays(event.startsAt, event.endsAt, zone) },
+    ticketTypes: types.map((type) => ({
+      ...type,
+      salesLabel: {
+        opens: type.salesStartAt ? formatEventInstant(type.salesStartAt, zone) : null,
+        closes: type.salesEndAt ? formatEventInstant(type.salesEndAt, zone) : null,
+      },
+      formValues: {
+        name: type.name,
+        description: type.description,
+        price: moneyInputValue(type.price),
+        capacity: numberValue(type.capacity),
+        maxPerOrder: String(type.maxPerOrder),
+        days: type.days,
+        salesStartAt: localValue(type.salesStartAt, zone),
+        salesEndAt: localValue(type.salesEndAt, zone),
+        sortOrder: String(type.sortOrder),
+        hidden: checked(type.hidden),
+      },
+    })),
+  };
+}
+
+export type TicketTypesPage = NonNullable<Awaited<ReturnType<typeof getTicketTypesPage>>>;

@@ -1,0 +1,500 @@
+import { z } from "zod";
+import { isUuid } from "~/server/db/uuid";
+import { currencySymbol, formatMoney, MAX_PRICE_MINOR, parseMoney } from "~/ui/money";
+import type { EventType } from "../../../../db/schema/events";
+import { eventDays, isValidTimeZone, parseLocalDateTime } from "../time-zones";
+
+// The organizer's event forms: one schema per form, run in the browser for instant feedback and
+// again on the server as the authority. Schemas that depend on the event (its zone, its days)
+// are made per event by the factories below.
+
+export const LIMITS = {
+  title: 120,
+  slug: 80,
+  summary: 280,
+  description: 20_000,
+  venue: 120,
+  address: 200,
+  town: 80,
+  postcode: 16,
+  placeId: 300,
+  criteria: 5_000,
+  cancelReason: 500,
+  coverAlt: 200,
+  ticketName: 80,
+  ticketDescription: 1_000,
+  capacity: 100_000,
+  applicationSpots: 10_000,
+  maxPerOrder: 50,
+  sortOrder: 1_000,
+  eventDays: 14,
+} as const;
+
+/** The site's event types in the order the form offers them (db/schema/events.ts EVENT_TYPES). */
+export const EVENT_TYPE_LABELS = {
+  meet: "Meet",
+  show: "Show",
+  track_day: "Track day",
+  cruise: "Cruise",
+} as const satisfies Record<EventType, string>;
+const eventTypes = Object.keys(EVENT_TYPE_LABELS) as [EventType, ...EventType[]];
+
+/**
+ * Zones clubs run events in, offered in the time-zone menu after the site's own. Any valid IANA
+ * zone is accepted; an event already in another zone keeps it in the menu.
+ */
+export const COMMON_TIME_ZONES = [
+  "Europe/London",
+  "Europe/Dublin",
+  "Europe/Lisbon",
+  "Europe/Paris",
+  "Europe/Brussels",
+  "Europe/Amsterdam",
+  "Europe/Berlin",
+  "Europe/Zurich",
+  "Europe/Madrid",
+  "Europe/Rome",
+  "Europe/Vienna",
+  "Europe/Prague",
+  "Europe/Warsaw",
+  "Europe/Copenhagen",
+  "Europe/Oslo",
+  "Europe/Stockholm",
+  "Europe/Helsinki",
+  "Europe/Athens",
+  "Europe/Istanbul",
+  "Asia/Dubai",
+  "Asia/Singapore",
+  "Asia/Tokyo",
+  "Australia/Perth",
+  "Australia/Sydney",
+  "Pacific/Auckland",
+  "Africa/Johannesburg",
+  "America/Toronto",
+  "America/New_York",
+  "America/Chicago",
+  "America/Denver",
+  "America/Los_Angeles",
+  "UTC",
+] as const;
+
+/** The time-zone menu: the site's zone first, then the event's own, then the common ones. */
+export function timeZoneOptions(siteZone: string, current?: string) {
+  return [...new Set([siteZone, ...(current ? [current] : []), ...COMMON_TIME_ZONES])];
+}
+
+/** Slugs that would shadow a page under /events/ (the catalogue's own addresses). */
+export const RESERVED_SLUGS = new Set([
+  "new",
+  "edit",
+  "past",
+  "upcoming",
+  "calendar",
+  "calendar-ics",
+  "ics",
+  "feed",
+  "rss",
+  "search",
+  "page",
+  "month",
+  "type",
+  "types",
+  "tickets",
+  "apply",
+  "applications",
+  "map",
+  "admin",
+  "api",
+  "all",
+]);
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** /events/{id} takes an id or a slug: a slug shaped like an id would make the address ambiguous. */
+
+export function isUsableSlug(slug: string) {
+  return SLUG_PATTERN.test(slug) && slug.length <= LIMITS.slug && !RESERVED_SLUGS.has(slug) && !isUuid(slug);
+}
+
+// Characters PostgreSQL text cannot hold (NUL) or nobody types: refused rather than stored.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const LINE_BREAK_OR_CONTROL = /[\u0000-\u001f\u007f]/;
+const ANGLE = /[<>]/;
+
+const tooLong = (max: number) => `Use at most ${max.toLocaleString("en-GB")} characters`;
+
+/** A name shown as plain text on one line (titles, venues, towns): no markup characters at all. */
+function line(max: number, missing: string) {
+  return z
+    .string({ error: missing })
+    .trim()
+    .min(1, missing)
+    .max(max, tooLong(max))
+    .refine((value) => !LINE_BREAK_OR_CONTROL.test(value), "Use one line of ordinary text")
+    .refine((value) => !ANGLE.test(value), "Leave out < and >");
+}
+
+function optionalLine(max: number) {
+  return z
+    .string()
+    .trim()
+    .max(max, tooLong(max))
+    .refine((value) => !LINE_BREAK_OR_CONTROL.test(value), "Use one line of ordinary text")
+    .refine((value) => !ANGLE.test(value), "Leave out < and >")
+    .optional()
+    .transform((value) => value ?? "");
+}
+
+/** Browsers send line breaks as CRLF; they are kept as plain newlines. */
+const normalizeProse = (value: string) => value.replace(/\r\n?/g, "\n").trim();
+
+/** Text shown escaped (a summary) or rendered as Markdown with raw HTML escaped: markup is just text. */
+function prose(max: number) {
+  return z
+    .string()
+    .max(max, tooLong(max))
+    .refine((value) => !CONTROL.test(value), "Remove the invisible control characters")
+    .transform(normalizeProse)
+    .optional()
+    .transform((value) => value ?? "");
+}
+
+function requiredProse(max: number, missing: string) {
+  return z
+    .string({ error: missing })
+    .max(max, tooLong(max))
+    .refine((value) => !CONTROL.test(value), "Remove the invisible control characters")
+    .transform(normalizeProse)
+    .refine((value) => value.length > 0, missing);
+}
+
+const slugField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(LIMITS.slug, tooLong(LIMITS.slug))
+  .regex(SLUG_PATTERN, "Use lowercase letters, numbers and single hyphens, like summer-meet-2027")
+  .refine((slug) => !RESERVED_SLUGS.has(slug), "This word is used by the site's own pages: choose another")
+  .refine((slug) => !isUuid(slug), "Choose words rather than an id")
+  .optional()
+  .transform((value) => value || null);
+
+const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?$/;
+
+function localTime(missing: string) {
+  return z
+    .string({ error: missing })
+    .trim()
+    .max(32, "Enter a date and time like 2027-06-12 09:30")
+    .regex(LOCAL_TIME, "Enter a date and time like 2027-06-12 09:30");
+}
+
+const optionalLocalTime = localTime("")
+  .optional()
+  .transform((value) => value ?? null);
+
+function wholeNumber(min: number, max: number, what: string) {
+  return z
+    .number({ error: `Enter ${what} as a whole number` })
+    .int(`Enter ${what} as a whole number`)
+    .min(min, `Enter at least ${min.toLocaleString("en-GB")}`)
+    .max(max, `Enter at most ${max.toLocaleString("en-GB")}`);
+}
+
+function optionalWholeNumber(min: number, max: number, what: string) {
+  return wholeNumber(min, max, what)
+    .optional()
+    .transform((value) => value ?? null);
+}
+
+/** A price typed in pounds ("12.50", "£12", "0"), kept as minor units. */
+export function moneyField(currency: string, missing: string) {
+  const highest = formatMoney(MAX_PRICE_MINOR, currency);
+  return z
+    .string({ error: missing })
+    .trim()
+    .max(20, `Enter at most ${highest}`)
+    .transform((value, ctx) => {
+      const minor = parseMoney(value);
+      if (minor === null) {
+        ctx.addIssue({
+          code: "custom",
+          message: `Enter an amount like 12.50 in ${currencySymbol(currency)} (0 for free)`,
+        });
+        return z.NEVER;
+      }
+      if (minor > MAX_PRICE_MINOR) {
+        ctx.addIssue({ code: "custom", message: `Enter at most ${highest}` });
+        return z.NEVER;
+      }
+      return minor;
+    });
+}
+
+const checkbox = z
+  .boolean()
+  .optional()
+  .transform((value) => value === true);
+
+const coordinate = (limit: number, what: string) =>
+  z
+    .number({ error: `Enter the ${what} as a decimal number, like ${limit === 90 ? "52.0786" : "-1.0169"}` })
+    .min(-limit, `Enter a ${what} between -${limit} and ${limit}`)
+    .max(limit, `Enter a ${what} between -${limit} and ${limit}`)
+    .optional()
+    .transform((value) => value ?? null);
+
+type Issue = { message: string; path: string[] };
+
+/** Reads a `datetime-local` value in `timeZone`, or says what is wrong with it in the organizer's words. */
+function readLocal(value: string, timeZone: string, path: string, issues: Issue[]): Date | null {
+  const read = parseLocalDateTime(value, timeZone);
+  if (read.ok) return read.instant;
+  issues.push({
+    path: [path],
+    message:
+      read.reason === "missing"
+        ? `This time does not exist in ${timeZone}: the clocks go forward then. Choose a time an hour later.`
+        : "Enter a real date and time like 2027-06-12 09:30",
+  });
+  return null;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+const EARLIEST_YEAR = 2000;
+/** How far ahead an event may be put on sale. */
+const YEARS_AHEAD = 5;
+
+/** Paths a cross-field rule reads; it runs once each of them is valid on its own. */
+function validAt(paths: string[]) {
+  return (payload: { issues: readonly { path?: PropertyKey[] }[] }) =>
+    !payload.issues.some((issue) => paths.includes(String(issue.path?.[0])));
+}
+
+function addAll(ctx: z.RefinementCtx, issues: Issue[]) {
+  for (const issue of issues) ctx.addIssue({ code: "custom", ...issue });
+}
+
+const EVENT_TIME_FIELDS = ["timeZone", "startsAt", "endsAt", "salesStartAt", "salesEndAt", "applicationsDeadline"];
+
+/** The event form's fields one by one; the browser's constraints (required, lengths) come from these. */
+export function eventFormFields(options: { currency: string }) {
+  return z.object({
+    title: line(LIMITS.title, "Enter the event's title"),
+    slug: slugField,
+    summary: prose(LIMITS.summary),
+    description: prose(LIMITS.description),
+    type: z.enum(eventTypes, { error: "Choose the kind of event" }),
+    headline: checkbox,
+    timeZone: z
+      .string({ error: "Choose the time zone the event happens in" })
+      .max(64, "Choose a time zone from the list")
+      .refine(isValidTimeZone, "Choose a time zone from the list"),
+    startsAt: localTime("Enter when the event starts"),
+    endsAt: localTime("Enter when the event ends"),
+    venue: line(LIMITS.venue, "Enter the venue's name"),
+    address: optionalLine(LIMITS.address),
+    town: line(LIMITS.town, "Enter the town"),
+    postcode: optionalLine(LIMITS.postcode),
+    latitude: coordinate(90, "latitude"),
+    longitude: coordinate(180, "longitude"),
+    placeId: z
+      .string()
+      .trim()
+      .max(LIMITS.placeId, "That place could not be used: pick it again")
+      .regex(/^[A-Za-z0-9_-]+$/, "That place could not be used: pick it again")
+      .optional()
+      .transform((value) => value ?? null),
+    capacity: optionalWholeNumber(1, LIMITS.capacity, "the capacity"),
+    salesStartAt: optionalLocalTime,
+    salesEndAt: optionalLocalTime,
+    applicationsOpen: checkbox,
+    applicationsDeadline: optionalLocalTime,
+    applicationSpots: optionalWholeNumber(1, LIMITS.applicationSpots, "the number of spots"),
+    applicationFee: moneyField(options.currency, "Enter the fee (0 for none)")
+      .optional()
+      .transform((value) => value ?? 0),
+    applicationCriteria: prose(LIMITS.criteria),
+  });
+}
+
+/** The event form, on /admin/events/new and on an event's page. */
+export function eventFormSchema(options: { currency: string; now?: Date }) {
+  const now = options.now ?? new Date();
+  return eventFormFields(options)
+    .superRefine(
+      (value, ctx) => {
+        const issues: Issue[] = [];
+        const zone = value.timeZone;
+        const startsAt = readLocal(value.startsAt, zone, "startsAt", issues);
+        const endsAt = readLocal(value.endsAt, zone, "endsAt", issues);
+        if (startsAt) {
+          const latest = new Date(now);
+          latest.setUTCFullYear(latest.getUTCFullYear() + YEARS_AHEAD);
+          if (startsAt.getUTCFullYear() < EARLIEST_YEAR)
+            issues.push({ path: ["startsAt"], message: `Enter a date in ${EARLIEST_YEAR} or later` });
+          else if (startsAt > latest)
+            issues.push({ path: ["startsAt"], message: `Enter a date at most ${YEARS_AHEAD} years from now` });
+        }
+        if (startsAt && endsAt) {
+          if (endsAt <= startsAt) issues.push({ path: ["endsAt"], message: "The end must be after the start" });
+          else if (endsAt.getTime() - startsAt.getTime() > LIMITS.eventDays * DAY)
+            issues.push({ path: ["endsAt"], message: `An event can last at most ${LIMITS.eventDays} days` });
+        }
+        const salesStartAt = value.salesStartAt ? readLocal(value.salesStartAt, zone, "salesStartAt", issues) : null;
+        const salesEndAt = value.salesEndAt ? readLocal(value.salesEndAt, zone, "salesEndAt", issues) : null;
+        if (salesStartAt && salesEndAt && salesEndAt <= salesStartAt)
+          issues.push({ path: ["salesEndAt"], message: "Sales must close after they open" });
+        if (endsAt && salesEndAt && salesEndAt > endsAt)
+          issues.push({ path: ["salesEndAt"], message: "Sales must close by the time the event ends" });
+        if (endsAt && salesStartAt && salesStartAt >= endsAt)
+          issues.push({ path: ["salesStartAt"], message: "Sales must open before the event ends" });
+        const deadline = value.applicationsDeadline
+          ? readLocal(value.applicationsDeadline, zone, "applicationsDeadline", issues)
+          : null;
+        if (deadline && endsAt && deadline > endsAt)
+          issues.push({ path: ["applicationsDeadline"], message: "The deadline must be before the event ends" });
+        addAll(ctx, issues);
+      },
+      { when: validAt(EVENT_TIME_FIELDS) },
+    )
+    .superRefine(
+      (value, ctx) => {
+        if ((value.latitude === null) !== (value.longitude === null)) {
+          const missing = value.latitude === null ? "latitude" : "longitude";
+          ctx.addIssue({ code: "custom", path: [missing], message: `Enter the ${missing} too, or neither` });
+        }
+      },
+      { when: validAt(["latitude", "longitude"]) },
+    )
+    .transform((value) => {
+      const at = (local: string | null) =>
+        local ? (parseLocalDateTime(local, value.timeZone) as { instant: Date }).instant : null;
+      return {
+        ...value,
+        startsAt: at(value.startsAt)!,
+        endsAt: at(value.endsAt)!,
+        salesStartAt: at(value.salesStartAt),
+        salesEndAt: at(value.salesEndAt),
+        applicationsDeadline: at(value.applicationsDeadline),
+      };
+    });
+}
+
+export type EventInput = z.output<ReturnType<typeof eventFormSchema>>;
+/** The event form's fields, and their saved values as the form shows them (text). */
+export type EventFormShape = z.input<ReturnType<typeof eventFormSchema>>;
+export type EventFormDefaults = { [Field in keyof EventFormShape]?: string | null };
+
+/** What a ticket type's form needs to know about its event. */
+export type TicketTypeContext = {
+  currency: string;
+  timeZone: string;
+  startsAt: Date;
+  endsAt: Date;
+};
+
+/** The ticket-type form's fields one by one. */
+export function ticketTypeFields(event: TicketTypeContext) {
+  const days = eventDays(event.startsAt, event.endsAt, event.timeZone);
+  return z.object({
+    name: line(LIMITS.ticketName, "Name the ticket, like Day ticket or Weekend pass"),
+    description: prose(LIMITS.ticketDescription),
+    price: moneyField(event.currency, "Enter the price (0 for free)"),
+    capacity: optionalWholeNumber(1, LIMITS.capacity, "the number of tickets"),
+    maxPerOrder: wholeNumber(1, LIMITS.maxPerOrder, "the most per order")
+      .optional()
+      .transform((value) => value ?? 10),
+    days: z
+      .array(z.string().max(10), { error: "Choose days of the event" })
+      .max(days.length, "Choose days of the event")
+      .optional()
+      .transform((value) => value ?? [])
+      .refine((chosen) => chosen.every((day) => days.includes(day)), "Choose days of the event"),
+    salesStartAt: optionalLocalTime,
+    salesEndAt: optionalLocalTime,
+    sortOrder: wholeNumber(0, LIMITS.sortOrder, "the position")
+      .optional()
+      .transform((value) => value ?? 0),
+    hidden: checkbox,
+  });
+}
+
+/** The ticket-type form, on an event's tickets page. */
+export function ticketTypeSchema(event: TicketTypeContext) {
+  const days = eventDays(event.startsAt, event.endsAt, event.timeZone);
+  return ticketTypeFields(event)
+    .superRefine(
+      (value, ctx) => {
+        const issues: Issue[] = [];
+        const opens = value.salesStartAt ? readLocal(value.salesStartAt, event.timeZone, "salesStartAt", issues) : null;
+        const closes = value.salesEndAt ? readLocal(value.salesEndAt, event.timeZone, "salesEndAt", issues) : null;
+        if (opens && closes && closes <= opens)
+          issues.push({ path: ["salesEndAt"], message: "Sales must close after they open" });
+        if (closes && closes > event.endsAt)
+          issues.push({ path: ["salesEndAt"], message: "Sales must close by the time the event ends" });
+        if (opens && opens >= event.endsAt)
+          issues.push({ path: ["salesStartAt"], message: "Sales must open before the event ends" });
+        addAll(ctx, issues);
+      },
+      { when: validAt(["salesStartAt", "salesEndAt"]) },
+    )
+    .transform((value) => {
+      const at = (local: string | null) =>
+        local ? (parseLocalDateTime(local, event.timeZone) as { instant: Date }).instant : null;
+      // No day ticked: the ticket covers every day of the event (the only one, for a one-day event).
+      const chosen = value.days.length > 0 ? days.filter((day) => value.days.includes(day)) : days;
+      return { ...value, days: chosen, salesStartAt: at(value.salesStartAt), salesEndAt: at(value.salesEndAt) };
+    });
+}
+
+export type TicketTypeInput = z.output<ReturnType<typeof ticketTypeSchema>>;
+export type TicketTypeFormShape = z.input<ReturnType<typeof ticketTypeSchema>>;
+export type TicketTypeFormDefaults = {
+  [Field in keyof TicketTypeFormShape]?: Field extends "days" ? string[] : string | null;
+};
+
+export const CancelEventSchema = z.object({
+  reason: requiredProse(LIMITS.cancelReason, "Say why the event is cancelled: ticket holders will read it"),
+});
+
+export const PublishEventSchema = z.object({ noTickets: checkbox });
+
+export const COVER_ACCEPT = "image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.heif";
+export const COVER_UPLOAD_MAX_BYTES = 15 * 1024 * 1024;
+
+/** The cover form: a new image (optional once the event has one) and its description. */
+export function coverSchema(options: { hasCover: boolean }) {
+  return z
+    .object({
+      cover: z
+        .file({ error: "Choose an image" })
+        .max(COVER_UPLOAD_MAX_BYTES, "Choose an image of at most 15 MB")
+        .optional()
+        // An empty file input sends a nameless, empty file.
+        .transform((file) => (file && file.size > 0 ? file : undefined)),
+      coverAlt: line(LIMITS.coverAlt, "Describe the image for people who cannot see it"),
+    })
+    .superRefine((value, ctx) => {
+      if (!value.cover && !options.hasCover)
+        ctx.addIssue({ code: "custom", path: ["cover"], message: "Choose an image" });
+    });
+}
+
+/** The events list's address: `?show=…&q=…&page=…`. Nonsense falls back to the defaults. */
+export const EVENT_FILTERS = {
+  upcoming: "Upcoming",
+  draft: "Drafts",
+  past: "Past",
+  cancelled: "Cancelled",
+} as const;
+export type EventFilter = keyof typeof EVENT_FILTERS;
+
+export const EventsQuerySchema = z.object({
+  show: z.enum(Object.keys(EVENT_FILTERS) as [EventFilter, ...EventFilter[]]).catch("upcoming"),
+  q: z.string().trim().max(100).catch(""),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+
+export const EventIdSchema = z.uuid();

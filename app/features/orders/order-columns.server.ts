@@ -1,0 +1,33 @@
+import { orderItems, tickets, ticketTypes, transactions } from "../../../db/schema";
+
+/**
+ * The columns every reading of an order shares: the buyer's pages and emails, the staff order
+ * page and the member's data file. Each adds its own (ids, joins, times) around these, so a
+ * column added to an order line, a ticket or a payment is added once.
+ */
+
+/** What a line sold: its words, its price, how many were bought and how many went back. */
+export const orderLineColumns = {
+  description: orderItems.description,
+  unitPrice: orderItems.unitPrice,
+  quantity: orderItems.quantity,
+  refundedQuantity: orderItems.refundedQuantity,
+};
+
+/** A ticket and who it is for; the select must join `ticketTypes` on the ticket's type. */
+export const ticketColumns = {
+  ticketType: ticketTypes.name,
+  attendeeName: tickets.attendeeName,
+  status: tickets.status,
+  code: tickets.code,
+  checkedInAt: tickets.checkedInAt,
+};
+
+/** A charge or refund on an order; its times are named by each reader (the data file says `at`). */
+export const paymentColumns = {
+  kind: transactions.kind,
+  status: transactions.status,
+  amount: transactions.amount,
+  currency: transactions.currency,
+  reason: transactions.reason,
+};

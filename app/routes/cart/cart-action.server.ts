@@ -1,0 +1,108 @@
+import { data, type RouterContextProvider, redirect } from "react-router";
+import { findCart, removeCartItem, setCartItem } from "~/features/cart/cart.server";
+import { type CartAction, CartActionSchema, cartFormValues, firstIssue } from "~/features/cart/cart-forms.server";
+import { cartHasLine } from "~/features/cart/cart-page.server";
+import { startCheckout } from "~/features/checkout/checkout.server";
+import { followUpPayments } from "~/features/checkout/payment-jobs.server";
+import { startOrderPayment } from "~/features/checkout/start-payment.server";
+import { runtimeContext, userContext } from "~/server/context.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { cartOwner } from "./cart-step.server";
+
+/** What the cart page shows after a refused change: by the line it names, or above the cart. */
+export type CartProblem = { ticketTypeId: string | null; message: string };
+
+function refused(problems: CartProblem[]) {
+  return data({ problems }, { status: 400 });
+}
+
+/**
+ * The cart's forms: change a line's quantity (and attendee names), remove it, or pay. Quantities
+ * are checked against the per-order maximum and what is left on every change.
+ */
+export async function cartAction({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }) {
+  const { db } = context.get(runtimeContext);
+  const values = cartFormValues(await request.formData());
+  const parsed = CartActionSchema.safeParse(values);
+  if (!parsed.success) return refused([firstIssue(parsed.error, values)]);
+  const form = parsed.data;
+  if (form.intent === "pay") return pay(context, form);
+  if (form.intent === "resume") return toPayment(context, form.orderId);
+
+  const owner = cartOwner(context, request);
+  const cartId = owner ? await findCart(db, owner) : null;
+  const now = new Date();
+  if (!cartId || !(await cartHasLine(db, cartId, form.ticketTypeId))) {
+    return refused([{ ticketTypeId: null, message: "Those tickets are no longer in your cart" }]);
+  }
+  if (form.intent === "remove") {
+    await removeCartItem(db, { cartId, ticketTypeId: form.ticketTypeId, now });
+    return redirectWithFlash("/cart", { kind: "success", message: "Removed from your cart." });
+  }
+  const change = await setCartItem(db, {
+    cartId,
+    ticketTypeId: form.ticketTypeId,
+    quantity: form.quantity,
+    attendeeNames: form.attendeeNames,
+    now,
+    userId: owner && "userId" in owner ? owner.userId : undefined,
+  });
+  if (!change.ok) return refused([{ ticketTypeId: form.ticketTypeId, message: change.problem.message }]);
+  return redirectWithFlash("/cart", { kind: "success", message: "Your cart has been updated." });
+}
+
+/**
+ * Pay: only a signed-in member with a confirmed email address. Checkout holds the places and
+ * makes the order; the same form sent twice (its key is made when the page is drawn) answers
+ * the same order.
+ */
+async function pay(context: Readonly<RouterContextProvider>, form: Extract<CartAction, { intent: "pay" }>) {
+  const { db, env, payments } = context.get(runtimeContext);
+  const user = context.get(userContext);
+  if (!user) throw redirect("/login?redirectTo=/cart");
+  if (!user.emailVerified) {
+    return refused([
+      { ticketTypeId: null, message: "Confirm your email address before paying: use the link we sent you." },
+    ]);
+  }
+  const cartId = await findCart(db, { userId: user.id });
+  if (!cartId) return refused([{ ticketTypeId: null, message: "Your cart is empty" }]);
+  const result = await startCheckout(db, {
+    userId: user.id,
+    email: user.email,
+    cartId,
+    now: new Date(),
+    currency: env.CURRENCY,
+    // The configured provider: Stripe when STRIPE_SECRET_KEY is set, otherwise the test checkout.
+    provider: payments.provider,
+    holdMinutes: env.HOLD_MINUTES,
+    idempotencyKey: `${user.id}:${form.idempotencyKey}`,
+  });
+  if (!result.ok) {
+    return refused(
+      result.problems.map((problem) => ({ ticketTypeId: problem.ticketTypeId ?? null, message: problem.message })),
+    );
+  }
+  return toPayment(context, result.order.id);
+}
+
+/**
+ * On to the payment provider for the member's order (a new one, or a held one being resumed);
+ * an order that is no longer pending goes to /return, which says how it ended.
+ */
+async function toPayment(context: Readonly<RouterContextProvider>, orderId: string) {
+  const runtime = context.get(runtimeContext);
+  const user = context.get(userContext);
+  if (!user) throw redirect("/login?redirectTo=/cart");
+  const started = await startOrderPayment(runtime.db, runtime.payments, {
+    orderId,
+    userId: user.id,
+    siteUrl: runtime.env.SITE_URL,
+    now: new Date(),
+  });
+  if (started.kind === "not_found") {
+    return refused([{ ticketTypeId: null, message: "That order could not be found: press Pay to start again." }]);
+  }
+  await followUpPayments(runtime, started.followUps);
+  throw redirect(started.url);
+}

@@ -1,0 +1,81 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { RouterContextProvider } from "react-router";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BUYER_CANCELLED_REASON } from "~/features/checkout/payment-state.server";
+import { startOrderPayment } from "~/features/checkout/start-payment.server";
+import { orderState, pendingOrder } from "~/features/checkout/test-payments";
+import { runtimeContext, userContext } from "~/server/context.server";
+import { freshDatabasePerFile } from "~/server/db/test-database";
+import { parseEnv, setEnv } from "~/server/env.server";
+import { testGateway } from "~/server/payments/test-provider.server";
+import type { Runtime } from "~/server/runtime.server";
+import { testSessionUser } from "~/server/session-user.test-support";
+import { action, loader } from "./return";
+
+// Where the payment provider sends the buyer back, called as React Router calls it.
+const database = freshDatabasePerFile();
+const payments = testGateway({ siteUrl: "http://localhost:3000" });
+
+beforeAll(() => {
+  setEnv(
+    parseEnv({
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-return-")),
+      AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+    }),
+  );
+});
+
+async function startedOrder() {
+  const { db } = database();
+  const pending = await pendingOrder(db, { provider: "test" });
+  await startOrderPayment(db, payments, {
+    orderId: pending.order.id,
+    userId: pending.member.id,
+    siteUrl: "http://localhost:3000",
+    now: new Date(),
+  });
+  return pending;
+}
+
+function argsFor(member: { id: string; email: string }, address: string, method = "GET") {
+  const context = new RouterContextProvider();
+  context.set(runtimeContext, { db: database().db, payments } as Runtime);
+  context.set(userContext, testSessionUser({ ...member, name: "Buyer" }));
+  const url = new URL(address, "http://localhost:3000");
+  const request =
+    method === "POST"
+      ? new Request(url, { method, body: new URLSearchParams({ intent: "cancel" }) })
+      : new Request(url, { method });
+  return { request, url, params: {}, context, unstable_pattern: "/return" } as never;
+}
+
+describe("/return", () => {
+  it("only offers to cancel when the provider's cancel link is followed: the GET writes nothing", async () => {
+    const { order, member } = await startedOrder();
+    const shown = (await loader(argsFor(member, `/return?order=${order.id}&cancelled=1`))) as {
+      leftPayment: boolean;
+      paymentUrl: string | null;
+    };
+    expect(shown).toMatchObject({ leftPayment: true, paymentUrl: `/checkout/test/${order.id}` });
+    // Followed twice (a prefetch, a second tab): still nothing written.
+    await loader(argsFor(member, `/return?order=${order.id}&cancelled=1`));
+    expect(await orderState(database().db, order.id)).toMatchObject({ status: "pending", holds: ["active"] });
+  });
+
+  it("cancels on the page's POST and sends the buyer back to the cart with the reason", async () => {
+    const { order, member } = await startedOrder();
+    const thrown = await action(argsFor(member, `/return?order=${order.id}&cancelled=1`, "POST")).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(thrown).toBeInstanceOf(Response);
+    expect((thrown as Response).status).toBe(302);
+    expect((thrown as Response).headers.get("Location")).toBe("/cart");
+    expect(await orderState(database().db, order.id)).toMatchObject({
+      status: "cancelled",
+      failureReason: BUYER_CANCELLED_REASON,
+    });
+  });
+});

@@ -1,0 +1,85 @@
+import { and, eq, ne } from "drizzle-orm";
+import { data, type RouterContextProvider } from "react-router";
+import { AddToCartSchema, cartFormValues, firstIssue } from "~/features/cart/cart-forms.server";
+import { addToCart } from "~/features/cart/cart-page.server";
+import { eventByIdOrSlug } from "~/features/events/catalogue.server";
+import { runtimeContext } from "~/server/context.server";
+import type { Db } from "~/server/db/client.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { notFound } from "~/ui/not-found";
+import { events, ticketTypes } from "../../../db/schema";
+import { cartOwner } from "../cart/cart-step.server";
+import { newVisitorCookie } from "../cart/visitor-cookie.server";
+
+/** The public event an Add to cart form was posted on, by slug or id; drafts are not found. */
+async function publicEvent(db: Db, idOrSlug: string) {
+  if (!idOrSlug || idOrSlug.length > 200) return null;
+  const [event] = await db
+    .select({ id: events.id, slug: events.slug })
+    .from(events)
+    .where(and(eventByIdOrSlug(idOrSlug), ne(events.status, "draft")));
+  return event ?? null;
+}
+
+async function isTypeOf(db: Db, eventId: string, ticketTypeId: string) {
+  const [type] = await db
+    .select({ id: ticketTypes.id })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.id, ticketTypeId), eq(ticketTypes.eventId, eventId)));
+  return Boolean(type);
+}
+
+/** What the event page shows beside the ticket type a refused Add to cart was about. */
+export type AddToCartProblem = { ticketTypeId: string | null; message: string };
+
+/**
+ * A refusal about a ticket type the page shows is answered 400 with the message for that row;
+ * one the page cannot place (an edited form's unknown ticket type) comes back as a notice.
+ */
+function refused(slug: string, problem: AddToCartProblem) {
+  if (!problem.ticketTypeId) return redirectWithFlash(`/events/${slug}`, { kind: "error", message: problem.message });
+  return data({ cart: { [problem.ticketTypeId]: problem.message } as Record<string, string> }, { status: 400 });
+}
+
+function tickets(quantity: number, name: string) {
+  return `${quantity} × ${name}`;
+}
+
+/**
+ * The event page's Add to cart: checks the form, puts the tickets in the member's or visitor's
+ * cart (giving a first-time visitor their cart cookie) and goes back to the event with a
+ * message; a refusal answers 400 with the message for the page to show by the ticket type.
+ */
+export async function addToCartFromEventPage(args: {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+  idOrSlug: string;
+}) {
+  const { db, env } = args.context.get(runtimeContext);
+  const event = await publicEvent(db, args.idOrSlug);
+  if (!event) notFound();
+
+  const values = cartFormValues(await args.request.formData());
+  const parsed = AddToCartSchema.safeParse(values);
+  if (!parsed.success) {
+    const issue = firstIssue(parsed.error, values);
+    const onPage = issue.ticketTypeId && (await isTypeOf(db, event.id, issue.ticketTypeId));
+    return refused(event.slug, { ...issue, ticketTypeId: onPage ? issue.ticketTypeId : null });
+  }
+
+  const existing = cartOwner(args.context, args.request);
+  const cookie = existing ? null : newVisitorCookie(env.SITE_URL);
+  const owner = existing ?? { visitorToken: cookie!.token };
+  const result = await addToCart(db, { owner, eventId: event.id, ...parsed.data, now: new Date() });
+  if (!result.ok) return refused(event.slug, result);
+  // Back to the ticket list, where the buyer was, with or without JavaScript.
+  return redirectWithFlash(
+    `/events/${event.slug}#tickets`,
+    {
+      kind: "success",
+      message: `Added ${tickets(result.quantity, result.name)} to your cart.`,
+      link: { href: "/cart", label: "View cart" },
+    },
+    cookie ? { headers: { "Set-Cookie": cookie.header } } : undefined,
+  );
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "outbound_messages" ALTER COLUMN "text" DROP NOT NULL;

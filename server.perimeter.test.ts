@@ -1,0 +1,91 @@
+import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
+import express, { type Express } from "express";
+import pino from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { loggedUrl, metricsAccess, requestLog } from "./server";
+
+const servers: { close(): void }[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+async function listen(app: Express) {
+  const server = app.listen(0, "127.0.0.1");
+  servers.push(server);
+  await new Promise((resolve) => server.once("listening", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function metricsApp(token: string | undefined) {
+  const app = express();
+  app.get("/metrics", metricsAccess(token), (_req, res) => void res.send("metrics"));
+  return listen(app);
+}
+
+describe("/metrics", () => {
+  it("does not exist without a token, even for this machine", async () => {
+    const base = await metricsApp(undefined);
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    expect((await fetch(`${base}/metrics`, { headers: { authorization: "Bearer " } })).status).toBe(404);
+  });
+
+  it("answers only with its token, even to this machine", async () => {
+    const base = await metricsApp("s3cret-token");
+    expect((await fetch(`${base}/metrics`)).status).toBe(403);
+    expect((await fetch(`${base}/metrics`, { headers: { authorization: "Bearer wrong" } })).status).toBe(403);
+    expect((await fetch(`${base}/metrics`, { headers: { authorization: "Bearer s3cret-token!" } })).status).toBe(403);
+    const allowed = await fetch(`${base}/metrics`, { headers: { authorization: "Bearer s3cret-token" } });
+    expect(allowed.status).toBe(200);
+    expect(await allowed.text()).toBe("metrics");
+  });
+});
+
+describe("request log", () => {
+  it("keeps the path and the query's keys, not the values of secret ones", () => {
+    expect(loggedUrl("/reset-password?token=abc123")).toBe("/reset-password?token=[redacted]");
+    expect(loggedUrl("/api/auth/magic-link/verify?token=t0k&callbackURL=%2Fsettings")).toBe(
+      "/api/auth/magic-link/verify?token=[redacted]&callbackURL=[redacted]",
+    );
+    expect(loggedUrl("/events?q=track+day&page=2")).toBe("/events?q=track+day&page=2");
+    expect(loggedUrl("/events")).toBe("/events");
+  });
+
+  it("writes no secret query value, referer, cookie or authorization", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = express();
+    app.use(requestLog(pino({ base: undefined }, sink)));
+    app.get("/verify-email", (_req, res) => {
+      res.setHeader("Set-Cookie", "session=set-cookie-secret");
+      res.send("ok");
+    });
+    const base = await listen(app);
+    const response = await fetch(`${base}/verify-email?token=query-secret&q=kept`, {
+      headers: {
+        cookie: "session=cookie-secret",
+        authorization: "Bearer authorization-secret",
+        referer: "https://club.example/reset-password?token=referer-secret",
+      },
+    });
+    expect(response.status).toBe(200);
+    await new Promise((resolve) => setImmediate(resolve));
+
+    const output = lines.join("");
+    expect(output).toContain("/verify-email?token=[redacted]&q=kept");
+    for (const secret of [
+      "query-secret",
+      "cookie-secret",
+      "authorization-secret",
+      "referer-secret",
+      "set-cookie-secret",
+    ]) {
+      expect(output).not.toContain(secret);
+    }
+  });
+});
