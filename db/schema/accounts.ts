@@ -44,6 +44,8 @@ export const users = pgTable(
     notifyDraws: boolean("notify_draws").notNull().default(true),
     notifyOrders: boolean("notify_orders").notNull().default(true),
     onboardedAt: timestamp("onboarded_at", { withTimezone: true }),
+    // two-factor plugin
+    twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
   },
   (table) => [
     uniqueIndex("users_email_key").on(sql`lower(${table.email})`),
@@ -103,6 +105,26 @@ export const verifications = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("verifications_identifier_idx").on(table.identifier)],
+);
+
+/**
+ * An authenticator app's secret and the hashed recovery codes of a member who set up two-factor
+ * sign-in (Better Auth's two-factor plugin; it encrypts both with the auth secret).
+ */
+export const twoFactors = pgTable(
+  "two_factors",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (table) => [index("two_factors_user_id_idx").on(table.userId), index("two_factors_secret_idx").on(table.secret)],
 );
 
 /** Better Auth's own limiter for direct calls to /api/auth/*. */

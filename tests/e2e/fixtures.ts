@@ -28,13 +28,20 @@ export const FAILED_RESOURCE = /Failed to load resource: the server responded wi
  */
 class AccessibilityWatch {
   readonly violations: Violation[] = [];
+  readonly failures: string[] = [];
   private chain: Promise<void> = Promise.resolve();
   private scanned = new Set<string>();
+  /** Counts the main frame's navigations, so a scan knows whether the document changed under it. */
+  private navigations = 0;
 
-  constructor(private readonly page: Page) {}
+  constructor(private readonly page: Page) {
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame()) this.navigations += 1;
+    });
+  }
 
   queue(final = false) {
-    this.chain = this.chain.then(() => this.scan(final));
+    this.chain = this.chain.then(() => this.scan(final)).catch((error) => void this.failures.push(String(error)));
     return this.chain;
   }
 
@@ -42,6 +49,7 @@ class AccessibilityWatch {
     if (this.page.isClosed()) return;
     const url = this.page.url();
     if (!url.startsWith("http") || (!final && this.scanned.has(url))) return;
+    const navigationsBefore = this.navigations;
     try {
       await this.page.waitForLoadState("domcontentloaded");
       const results = await new AxeBuilder({ page: this.page })
@@ -59,11 +67,10 @@ class AccessibilityWatch {
         });
       }
     } catch (error) {
-      // The page moved on while axe ran; its next load is scanned instead.
-      if (
-        !/Execution context was destroyed|Target page, context or browser has been closed|navigat/i.test(String(error))
-      )
-        throw error;
+      // The page moved on while axe ran (its script went with the old document); the next
+      // load is scanned instead. Any other failure is reported when the test ends.
+      if (this.page.isClosed() || this.navigations !== navigationsBefore) return;
+      throw error;
     }
   }
 }
@@ -91,6 +98,7 @@ export const test = base.extend<{ skipAxe: boolean }>({
 
     if (!skipAxe) await watch.queue(true);
     expect(errors, "console.error during the test").toEqual([]);
+    expect(watch.failures, "accessibility scans that failed").toEqual([]);
     expect(watch.violations, "accessibility violations (axe)").toEqual([]);
   },
 });

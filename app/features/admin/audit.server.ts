@@ -8,9 +8,11 @@ export type AuditEntry = {
   subjectType: string;
   subjectId: string;
   details?: Record<string, unknown>;
+  /** The address the request came from, for security events. */
+  ip?: string | null;
 };
 
 /** Records a staff action. Call it inside the transaction that makes the change, so neither lands alone. */
 export async function recordAudit(db: Db, entry: AuditEntry) {
-  await db.insert(auditLog).values({ ...entry, details: entry.details ?? {} });
+  await db.insert(auditLog).values({ ...entry, ip: entry.ip ?? null, details: entry.details ?? {} });
 }
