@@ -11,6 +11,7 @@ export default [
     route("signUp", "routes/accounts/sign-up.tsx"),
     route("createAnAccount", "routes/accounts/create-account.tsx"),
     route("login", "routes/accounts/login.tsx"),
+    route("login/code", "routes/accounts/login-code.tsx"),
     route("forgotPassword", "routes/accounts/forgot-password.tsx"),
     route("changePassword", "routes/accounts/change-password.tsx"),
     route("newProfile", "routes/accounts/new-profile.tsx"),
@@ -57,6 +58,7 @@ export default [
   layout("routes/members/layout.tsx", [
     route("members", "routes/members/overview.tsx"),
     route("settings", "routes/members/settings.tsx"),
+    route("settings/twoFactor", "routes/members/two-factor.tsx"),
     route("members/events", "routes/members/events.tsx"),
     route("transactions", "routes/members/transactions.tsx"),
     route("transactions/:orderId", "routes/members/receipt.tsx"),

@@ -20,6 +20,9 @@ export type SessionUser = {
   onboarded: boolean;
   phoneNumber: string | null;
   phoneVerified: boolean;
+  twoFactorEnabled: boolean;
+  /** When this session began: a sign-in within the last minutes stands in for the password. */
+  signedInAt: Date;
 };
 
 export const runtimeContext = createContext<Runtime>();

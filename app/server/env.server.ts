@@ -85,6 +85,13 @@ const EnvSchema = z
     METRICS_TOKEN: optional,
     BODY_LIMIT: z.string().default("1mb"),
     ENABLE_TEST_FIXTURES: flag,
+    /**
+     * Whether organizers and admins must sign in with a second factor to open the staff pages.
+     * Unset: required, except on a local demo site (http://localhost).
+     */
+    STAFF_TWO_FACTOR: optional.pipe(
+      z.enum(["required", "optional"], { message: "STAFF_TWO_FACTOR must be required or optional" }).optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     const twilio = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_FROM];
@@ -175,6 +182,7 @@ export type Env = z.infer<typeof EnvSchema> & {
   AUTH_SECRET: string;
   SEED_DEMO: boolean | undefined;
   PAYMENTS: "stripe" | "test";
+  STAFF_TWO_FACTOR: "required" | "optional";
 };
 
 export class EnvError extends Error {
@@ -199,6 +207,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     SITE_URL: siteUrl,
     AUTH_SECRET: env.AUTH_SECRET ?? localSecret(dataDir),
     PAYMENTS: env.PAYMENTS ?? (env.STRIPE_SECRET_KEY ? "stripe" : "test"),
+    STAFF_TWO_FACTOR: env.STAFF_TWO_FACTOR ?? (isLocalSite(siteUrl) ? "optional" : "required"),
   };
 }
 

@@ -16,6 +16,8 @@ export function testSessionUser(
     onboarded: true,
     phoneNumber: null,
     phoneVerified: false,
+    twoFactorEnabled: false,
+    signedInAt: new Date(),
     ...account,
   };
 }

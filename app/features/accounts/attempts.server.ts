@@ -17,6 +17,7 @@ export const ATTEMPT_RULES = {
   phoneCodeSend: { max: 1, windowSeconds: 60 },
   phoneCodeSendDaily: { max: 10, windowSeconds: 24 * 60 * 60 },
   passwordChange: { max: 5, windowSeconds: 15 * 60 },
+  secondFactorByIp: { max: 30, windowSeconds: 15 * 60 },
 } satisfies Record<string, AttemptRule>;
 
 export type AttemptResult = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };

@@ -54,6 +54,44 @@ export const SignInSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("magic-link"), email: emailField, redirectTo: redirectToField }),
 ]);
 
+const codeField = z
+  .string({ error: "Enter the code from your app" })
+  .trim()
+  .min(1, "Enter the code from your app")
+  .max(20, "That code is too long");
+
+/** The second step of a password sign-in: a code from the app or a recovery code. */
+export const SignInCodeSchema = z.object({
+  code: codeField,
+  trustDevice: z
+    .literal("on")
+    .optional()
+    .transform((value) => value === "on"),
+  redirectTo: redirectToField,
+});
+
+/** The forms of /settings/twoFactor, told apart by their `intent`. */
+export const TwoFactorSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("start"), password: currentPasswordField }),
+  z.object({
+    intent: z.literal("confirm"),
+    code: codeField,
+    // Sent back so a wrong code shows the same set-up again.
+    totpURI: z
+      .string()
+      .max(500)
+      .regex(/^otpauth:\/\/totp\//)
+      .optional(),
+    recoveryCodes: z
+      .string()
+      .max(500)
+      .optional()
+      .transform((codes) => codes?.split(/\s+/).filter((code) => /^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/.test(code))),
+  }),
+  z.object({ intent: z.literal("recovery-codes"), password: currentPasswordField }),
+  z.object({ intent: z.literal("turn-off"), password: currentPasswordField }),
+]);
+
 export const EmailLinkSchema = z.object({ email: emailField, redirectTo: redirectToField });
 
 export const ResetPasswordSchema = z

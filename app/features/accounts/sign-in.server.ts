@@ -13,8 +13,12 @@ export function forwardCookies(from: Headers) {
   return headers;
 }
 
+/**
+ * `needsCode`: the password was right and the account has two-factor sign-in on, so the headers
+ * carry a short-lived challenge cookie for the code page instead of a session.
+ */
 export type PasswordSignIn =
-  | { ok: true; headers: Headers }
+  | { ok: true; headers: Headers; needsCode: boolean }
   | { ok: false; reason: "invalid" | "unverified" | "banned" };
 
 /** One generic answer for a wrong email or password, so the form never says which was wrong. */
@@ -33,7 +37,8 @@ export async function signInWithPassword(
       returnHeaders: true,
     });
     await clearAttempts(db, `sign-in:email:${input.email}`);
-    return { ok: true, headers: forwardCookies(result.headers) };
+    const needsCode = "twoFactorRedirect" in result.response && Boolean(result.response.twoFactorRedirect);
+    return { ok: true, headers: forwardCookies(result.headers), needsCode };
   } catch (error) {
     if (isAPIError(error)) {
       const code = (error.body as { code?: string } | undefined)?.code;

@@ -16,11 +16,16 @@ import { accountCall, withinAttemptLimits } from "./account-call.server";
 export function loader({ context, url }: Route.LoaderArgs) {
   const { env } = context.get(runtimeContext);
   redirectIfSignedIn({ context, url }, env.SITE_URL);
+  // A magic link or a social sign-in starts no session for an account with two-factor sign-in.
+  const needsPassword = url.searchParams
+    .getAll("error")
+    .some((error) => error === "failed_to_create_session" || error === "unable_to_create_session");
   return {
     constraint: formConstraint(SignInSchema),
     providers: Object.keys(configuredProviders(env)),
     redirectTo: safeRedirect(url.searchParams.get("redirectTo"), env.SITE_URL, ""),
-    linkExpired: url.searchParams.has("link") || url.searchParams.has("error"),
+    needsPassword,
+    linkExpired: !needsPassword && (url.searchParams.has("link") || url.searchParams.has("error")),
   };
 }
 
@@ -41,6 +46,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const outcome = await withinAttemptLimits(signInWithPassword(call, value));
+  if (outcome.ok && outcome.needsCode) {
+    throw redirect(`/login/code?redirectTo=${encodeURIComponent(redirectTo)}`, { headers: outcome.headers });
+  }
   if (outcome.ok) throw redirect(redirectTo, { headers: outcome.headers });
   const message = {
     invalid: "The email or password is not right. Check them and try again.",
@@ -76,6 +84,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       {loaderData.linkExpired ? (
         <Notice kind="error">
           <p>That link has expired or was already used. Sign in below, or ask for a new link.</p>
+        </Notice>
+      ) : null}
+      {loaderData.needsPassword ? (
+        <Notice kind="error">
+          <p>This account uses two-factor sign-in: sign in with your password, then the code from your app.</p>
         </Notice>
       ) : null}
       {actionData?.sentTo ? (

@@ -1,7 +1,8 @@
 import { hash, verify } from "@node-rs/argon2";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { admin, magicLink, phoneNumber } from "better-auth/plugins";
+import { admin, magicLink, phoneNumber, twoFactor } from "better-auth/plugins";
+import { eq } from "drizzle-orm";
 import * as schema from "../../../db/schema";
 import type { Db } from "../db/client.server";
 import type { Env } from "../env.server";
@@ -18,6 +19,25 @@ export const VERIFY_EMAIL_SECONDS = 24 * 60 * 60;
 export const MAGIC_LINK_SECONDS = 10 * 60;
 export const PHONE_CODE_SECONDS = 10 * 60;
 export const PHONE_CODE_TRIES = 5;
+/** How long the code page of a sign-in stays open after the password was accepted. */
+export const SECOND_FACTOR_SECONDS = 10 * 60;
+/** How long a device the member ticked "trust" on skips the code. */
+export const TRUSTED_DEVICE_SECONDS = 30 * 24 * 60 * 60;
+export const RECOVERY_CODE_COUNT = 10;
+
+/**
+ * The only requests that may start a session for an account with two-factor sign-in: the
+ * password sign-in (which the two-factor plugin turns into a request for the code unless the
+ * device is trusted), the code itself, and the requests that renew the session of a member
+ * already signed in (setting up two-factor, changing the password or the profile). A magic link,
+ * a social sign-in or an email confirmation would skip the code, so they start no session for
+ * such an account: the member signs in with their password and code instead.
+ */
+const SECOND_FACTOR_SAFE_PATHS = [/^\/sign-in\/email$/, /^\/two-factor\//, /^\/change-password$/, /^\/update-user$/];
+
+export function startsSessionWithoutCode(path: string | undefined) {
+  return path !== undefined && !SECOND_FACTOR_SAFE_PATHS.some((pattern) => pattern.test(path));
+}
 
 type Recipient = { email: string; name: string };
 
@@ -130,6 +150,18 @@ export function createAuth({ db, env, messages, passwordLength }: AuthDependenci
       changeEmail: { enabled: true },
     },
     databaseHooks: {
+      session: {
+        create: {
+          before: async (session, context) => {
+            if (!startsSessionWithoutCode(context?.path)) return;
+            const [user] = await db
+              .select({ twoFactorEnabled: schema.users.twoFactorEnabled })
+              .from(schema.users)
+              .where(eq(schema.users.id, session.userId));
+            if (user?.twoFactorEnabled) return false;
+          },
+        },
+      },
       user: {
         update: {
           after: async (user, context) => {
@@ -173,6 +205,13 @@ export function createAuth({ db, env, messages, passwordLength }: AuthDependenci
         sendMagicLink: async ({ email, url }) => {
           await messages.magicLink(email, url);
         },
+      }),
+      twoFactor({
+        issuer: env.SITE_NAME,
+        totpOptions: { digits: 6, period: 30 },
+        backupCodeOptions: { amount: RECOVERY_CODE_COUNT, length: 10, storeBackupCodes: "encrypted" },
+        twoFactorCookieMaxAge: SECOND_FACTOR_SECONDS,
+        trustDeviceMaxAge: TRUSTED_DEVICE_SECONDS,
       }),
       phoneNumber({
         otpLength: 6,

@@ -1,6 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { type SessionUser, userContext } from "../context.server";
+import { runtimeContext, type SessionUser, userContext } from "../context.server";
+import type { Runtime } from "../runtime.server";
 import { hasRole, requireRole, requireUser, safeRedirect } from "./session.server";
 
 const member: SessionUser = {
@@ -14,11 +15,14 @@ const member: SessionUser = {
   onboarded: true,
   phoneNumber: null,
   phoneVerified: false,
+  twoFactorEnabled: false,
+  signedInAt: new Date(),
 };
 
-function contextWith(user: SessionUser | null) {
+function contextWith(user: SessionUser | null, staffTwoFactor: "required" | "optional" = "optional") {
   const context = new RouterContextProvider();
   context.set(userContext, user);
+  context.set(runtimeContext, { env: { STAFF_TWO_FACTOR: staffTwoFactor } } as Runtime);
   return context;
 }
 
@@ -49,6 +53,18 @@ describe("guards", () => {
   it("lets higher roles through", () => {
     expect(requireRole({ context: contextWith({ ...member, role: "admin" }), url }, "organizer").id).toBe("u1");
     expect(hasRole({ role: "organizer" }, "admin")).toBe(false);
+  });
+
+  it("sends staff without two-factor sign-in to set it up where the site requires it, and back", async () => {
+    const organizer = { ...member, role: "organizer" as const };
+    const response = await thrown(() => requireRole({ context: contextWith(organizer, "required"), url }, "organizer"));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(
+      "/settings/twoFactor?required=1&redirectTo=%2Fmembers%2Fgarage%3Ftab%3Dcars",
+    );
+    const withCode = { ...organizer, twoFactorEnabled: true };
+    expect(requireRole({ context: contextWith(withCode, "required"), url }, "organizer").id).toBe("u1");
+    expect(requireRole({ context: contextWith(organizer, "optional"), url }, "organizer").id).toBe("u1");
   });
 });
 

@@ -67,6 +67,8 @@ export const authStep: MiddlewareFunction<Response> = async ({ request, context,
       onboarded: Boolean(user.onboardedAt),
       phoneNumber: (user.phoneNumber as string | null | undefined) ?? null,
       phoneVerified: Boolean(user.phoneNumberVerified),
+      twoFactorEnabled: Boolean(user.twoFactorEnabled),
+      signedInAt: new Date(result.session.createdAt),
     });
   }
   const response = await next();
@@ -132,10 +134,19 @@ export function requireUser({ context, url }: GuardArgs): SessionUser {
   return user;
 }
 
-/** The signed-in member with at least `role`; a 403 page otherwise (nothing of the page leaks). */
+/**
+ * The signed-in member with at least `role`; a 403 page otherwise (nothing of the page leaks).
+ * Staff pages also need two-factor sign-in where the site requires it: a member of staff
+ * without it is sent to set it up, and comes back here afterwards.
+ */
 export function requireRole(args: GuardArgs, role: Role): SessionUser {
   const user = requireUser(args);
   if (!hasRole(user, role)) throw data("You do not have access to this page", { status: 403 });
+  const { env } = args.context.get(runtimeContext);
+  if (env.STAFF_TWO_FACTOR === "required" && !user.twoFactorEnabled) {
+    const back = args.url.pathname + args.url.search;
+    throw redirect(`/settings/twoFactor?required=1&redirectTo=${encodeURIComponent(back)}`);
+  }
   return user;
 }
 
