@@ -21,7 +21,8 @@ export type SessionUser = {
   phoneNumber: string | null;
   phoneVerified: boolean;
   twoFactorEnabled: boolean;
-  /** When this session began: a sign-in within the last minutes stands in for the password. */
+  /** This browser's session, and when it began (a sign-in within minutes stands in for the password). */
+  sessionId: string;
   signedInAt: Date;
 };
 

@@ -17,6 +17,7 @@ export function testSessionUser(
     phoneNumber: null,
     phoneVerified: false,
     twoFactorEnabled: false,
+    sessionId: "test-session",
     signedInAt: new Date(),
     ...account,
   };

@@ -239,7 +239,16 @@ export const DeleteAccountSchema = z.object({
     .min(1, "Type your email address to confirm")
     .max(254, "That email address is too long")
     .transform((value) => value.toLowerCase()),
+  // Needed unless the member signed in within the last few minutes.
+  currentPassword: z.string().max(PASSWORD_MAX, "That password is too long").optional(),
 });
+
+export const SignOutDeviceSchema = z.object({
+  intent: z.literal("sign-out-device"),
+  sessionId: z.string().min(1).max(200),
+});
+
+export const SignOutOtherDevicesSchema = z.object({ intent: z.literal("sign-out-other-devices") });
 
 export const SettingsSchema = z.discriminatedUnion("intent", [
   SettingsProfileSchema,
@@ -248,6 +257,8 @@ export const SettingsSchema = z.discriminatedUnion("intent", [
   NotificationsSchema,
   UnlinkAccountSchema,
   DeleteAccountSchema,
+  SignOutDeviceSchema,
+  SignOutOtherDevicesSchema,
 ]);
 
 export type SettingsIntent = z.infer<typeof SettingsSchema>["intent"];

@@ -167,17 +167,47 @@ describe("deleteAccount", () => {
     const { createMember, callFor, outbox } = testAccounts(db);
     const member = await createMember({ name: "Gail Goodbye", email: "gail@example.com" });
 
-    expect(await deleteAccount(callFor(member.headers), member, "someone@example.com")).toEqual({
-      ok: false,
-      field: "confirmation",
-      message: "Type gail@example.com to confirm.",
-    });
+    const justSignedIn = { ...member, signedInAt: new Date() };
+
+    expect(await deleteAccount(callFor(member.headers), justSignedIn, { confirmation: "someone@example.com" })).toEqual(
+      {
+        ok: false,
+        field: "confirmation",
+        message: "Type gail@example.com to confirm.",
+      },
+    );
     expect(await db.select().from(sessions).where(eq(sessions.userId, member.id))).toHaveLength(1);
 
-    const outcome = await deleteAccount(callFor(member.headers), member, "gail@example.com");
+    const outcome = await deleteAccount(callFor(member.headers), justSignedIn, { confirmation: "gail@example.com" });
     if (!outcome.ok) throw new Error(outcome.message);
     expect(outcome.headers.getSetCookie().join("\n")).toMatch(/pitlane\.session_token=;.*Max-Age=0/i);
     expect(outbox.at(-1)).toMatchObject({ to: "gail@example.com", subject: "Your Pitlane account was deleted" });
     expect(await db.select().from(sessions).where(eq(sessions.userId, member.id))).toEqual([]);
+  });
+
+  it("needs the password when the sign-in is more than five minutes old", async () => {
+    const { db } = database();
+    const { createMember, callFor } = testAccounts(db);
+    const member = await createMember({ name: "Stale Sam", email: "stale@example.com" });
+    const stale = { ...member, signedInAt: new Date(Date.now() - 6 * 60 * 1000) };
+    const call = callFor(member.headers);
+
+    expect(await deleteAccount(call, stale, { confirmation: "stale@example.com" })).toEqual({
+      ok: false,
+      field: "currentPassword",
+      message: "Enter your password to confirm it's you.",
+    });
+    expect(
+      await deleteAccount(call, stale, { confirmation: "stale@example.com", currentPassword: "not the password" }),
+    ).toEqual({ ok: false, field: "currentPassword", message: "The password is not right." });
+    const emailNow = async () => (await db.select().from(users).where(eq(users.id, member.id)))[0]?.email;
+    expect(await emailNow()).toBe("stale@example.com");
+
+    const outcome = await deleteAccount(call, stale, {
+      confirmation: "stale@example.com",
+      currentPassword: member.password,
+    });
+    expect(outcome.ok).toBe(true);
+    expect(await emailNow()).toMatch(/@invalid$/);
   });
 });

@@ -9,6 +9,7 @@ import { ATTEMPT_RULES, limitAttempts } from "./attempts.server";
 import { accountDeletedNotice, type Branding } from "./emails.server";
 import { deleteMemberAccount, providerName } from "./privacy.server";
 import { getProfile } from "./profile.server";
+import { confirmIdentity } from "./reauth.server";
 import type { NotificationPreferences } from "./schemas";
 import { type AuthCall, signOut } from "./sign-in.server";
 
@@ -151,16 +152,21 @@ export async function unlinkSignInMethod(
 }
 
 /**
- * Deletes the member's account once they have typed their email address, emails them a last
- * notice at that address, and answers the headers that sign this browser out.
+ * Deletes the member's account once they have typed their email address and confirmed it is them
+ * (password, or a sign-in within minutes), emails them a last notice at that address, and answers
+ * the headers that sign this browser out.
  */
 export async function deleteAccount(
   call: SettingsCall,
-  user: Pick<SessionUser, "id" | "email">,
-  confirmation: string,
+  user: Pick<SessionUser, "id" | "email" | "signedInAt">,
+  input: { confirmation: string; currentPassword?: string },
 ): Promise<Outcome<{ headers: Headers }>> {
-  if (confirmation !== user.email.toLowerCase()) {
+  if (input.confirmation !== user.email.toLowerCase()) {
     return { ok: false, field: "confirmation", message: `Type ${user.email} to confirm.` };
+  }
+  const identity = await confirmIdentity(call, user, input.currentPassword);
+  if (!identity.ok) {
+    return { ok: false, field: identity.reason === "no-password" ? "" : "currentPassword", message: identity.message };
   }
   const deleted = await deleteMemberAccount(call.db, user.id, { storage: call.storage });
   if (!deleted) return { ok: false, field: "", message: "Your account could not be found." };

@@ -95,7 +95,6 @@ export function SetUpSteps({ setup, lastResult }: { setup: Setup; lastResult: Re
               className="size-44 shrink-0 rounded-xl bg-white p-1"
               role="img"
               aria-label="QR code for your authenticator app"
-              // biome-ignore lint/security/noDangerouslySetInnerHtml: SVG drawn by the QR library, see above
               dangerouslySetInnerHTML={{ __html: setup.qr }}
             />
             <div className="min-w-0 space-y-1 text-sm">

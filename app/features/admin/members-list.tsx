@@ -2,7 +2,7 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import { Badge, type BadgeTone } from "~/ui/badge";
 import { useSite } from "~/ui/site";
-import { ROLE_LABELS, type RoleName } from "./schemas";
+import { ROLE_AS_NOUN, ROLE_LABELS, type RoleName } from "./schemas";
 
 export type MemberSummary = {
   id: string;
@@ -109,5 +109,69 @@ export function Pagination({ page, pageCount, href }: { page: number; pageCount:
         <span />
       )}
     </nav>
+  );
+}
+
+/**
+ * A role change waits for the admin's password when their sign-in is more than a few minutes old:
+ * the change they chose is kept in the form, and goes through once the password is right.
+ */
+export function ConfirmRoleChange({
+  userId,
+  role,
+  name,
+  problem,
+}: {
+  userId: string;
+  role: RoleName;
+  name: string;
+  problem: string | null;
+}) {
+  return (
+    <section
+      aria-labelledby="confirm-role-title"
+      className="mt-6 space-y-4 rounded-2xl border border-line bg-surface-raised p-5"
+    >
+      <h2 id="confirm-role-title" className="text-lg font-bold">
+        Confirm it's you
+      </h2>
+      <p>
+        To make {name} {ROLE_AS_NOUN[role]}, enter your password. You signed in more than 5 minutes ago.
+      </p>
+      <Form method="post" className="space-y-3">
+        <input type="hidden" name="intent" value="set-role" />
+        <input type="hidden" name="userId" value={userId} />
+        <input type="hidden" name="role" value={role} />
+        {problem ? (
+          <p id="confirm-role-error" className="font-semibold text-red-700 dark:text-red-300">
+            {problem}
+          </p>
+        ) : null}
+        <div className="space-y-1.5">
+          <label htmlFor="confirm-role-password" className="block font-semibold">
+            Your password
+          </label>
+          <input
+            id="confirm-role-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={128}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? "confirm-role-error" : undefined}
+            className="block w-full max-w-sm rounded-xl border border-line bg-surface px-3.5 py-2.5 text-base text-text focus-visible:border-focus"
+          />
+        </div>
+        <div className="flex flex-wrap items-center gap-4">
+          <button type="submit" className="rounded-full bg-accent px-5 py-2.5 font-bold text-on-accent">
+            Change role
+          </button>
+          <Link to="." className="font-semibold text-link underline">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </section>
   );
 }

@@ -25,5 +25,7 @@ export const MembersActionSchema = z.discriminatedUnion("intent", [
     intent: z.literal("set-role"),
     userId: z.string().min(1).max(100),
     role: z.enum(roleNames, { error: "Choose a role from the list" }),
+    // Asked for when the admin's sign-in is more than a few minutes old.
+    password: z.string().max(128).optional(),
   }),
 ]);

@@ -5,9 +5,10 @@ import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
-import { runtimeContext, userContext } from "~/server/context.server";
+import { testAccounts } from "~/features/accounts/test-members";
+import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { parseEnv, setEnv } from "~/server/env.server";
+import { type Env, parseEnv, setEnv } from "~/server/env.server";
 import type { Runtime } from "~/server/runtime.server";
 import { testSessionUser } from "~/server/session-user.test-support";
 import { auditLog, users } from "../../../db/schema";
@@ -16,14 +17,14 @@ import { action, loader } from "./members";
 // The role checks of the members page, called as React Router calls them.
 const database = freshDatabasePerFile();
 const accounts: Record<"admin" | "organizer" | "member", StaffMember> = {} as never;
+let env: Env;
 
 beforeAll(async () => {
-  setEnv(
-    parseEnv({
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-members-")),
-      AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
-    }),
-  );
+  env = parseEnv({
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-members-")),
+    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+  });
+  setEnv(env);
   for (const role of ["admin", "organizer", "member"] as const) {
     accounts[role] = await insertAccount(database().db, {
       email: `${role}@club.example`,
@@ -36,7 +37,7 @@ beforeAll(async () => {
 
 function contextFor(who: keyof typeof accounts | null) {
   const context = new RouterContextProvider();
-  context.set(runtimeContext, { db: database().db } as Runtime);
+  context.set(runtimeContext, { db: database().db, env } as Runtime);
   const account = who ? accounts[who] : null;
   const user = account ? testSessionUser(account) : null;
   context.set(userContext, user);
@@ -101,5 +102,48 @@ describe("/admin/members", () => {
     for (const answer of [own, unknown]) expect((answer as { init?: { status?: number } }).init?.status).toBe(400);
     const [admin] = await database().db.select({ role: users.role }).from(users).where(eq(users.id, accounts.admin.id));
     expect(admin?.role).toBe("admin");
+  });
+
+  it("asks an admin who signed in more than 5 minutes ago for their password before changing a role", async () => {
+    const { db } = database();
+    const { auth, env: authEnv, createMember } = testAccounts(db);
+    const admin = await createMember({ name: "Stale Admin", email: "stale-admin@club.example" });
+    await db.update(users).set({ role: "admin" }).where(eq(users.id, admin.id));
+    const context = new RouterContextProvider();
+    context.set(runtimeContext, { db, env: authEnv, auth } as Runtime);
+    context.set(requestContext, { ip: "10.9.0.1", nonce: "n", requestId: "r" });
+    const signedInAt = new Date(Date.now() - 10 * 60 * 1000);
+    context.set(userContext, testSessionUser({ id: admin.id, email: admin.email, role: "admin", signedInAt }));
+    const url = new URL("http://localhost/admin/members");
+    const send = (fields: Record<string, string>) => {
+      const body = new URLSearchParams({
+        intent: "set-role",
+        userId: accounts.member.id,
+        role: "organizer",
+        ...fields,
+      });
+      const request = new Request(url, { method: "POST", headers: admin.headers, body });
+      return action({ request, url, params: {}, context, unstable_pattern: "/admin/members" } as never) as Promise<
+        { data: unknown; init: { status: number } } | Response
+      >;
+    };
+    const roleNow = async () =>
+      (await db.select({ role: users.role }).from(users).where(eq(users.id, accounts.member.id)))[0]?.role;
+
+    await db.update(users).set({ role: "member" }).where(eq(users.id, accounts.member.id));
+    const asked = await send({});
+    expect(asked).toMatchObject({
+      data: { error: null, confirm: { userId: accounts.member.id, role: "organizer", problem: null } },
+    });
+    const wrong = await send({ password: "not the password" });
+    expect(wrong).toMatchObject({
+      init: { status: 400 },
+      data: { confirm: { problem: "The password is not right." } },
+    });
+    expect(await roleNow()).toBe("member");
+
+    const right = (await send({ password: admin.password })) as Response;
+    expect(right.status).toBe(302);
+    expect(await roleNow()).toBe("organizer");
   });
 });

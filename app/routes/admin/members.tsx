@@ -1,7 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
+import { confirmIdentity, signedInRecently } from "~/features/accounts/reauth.server";
 import { changeMemberRole, listMembers } from "~/features/admin/members.server";
-import { MemberRow, Pagination } from "~/features/admin/members-list";
+import { ConfirmRoleChange, MemberRow, Pagination } from "~/features/admin/members-list";
 import { MembersActionSchema, MembersQuerySchema, ROLE_AS_NOUN, ROLE_FILTER_LABELS } from "~/features/admin/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
@@ -10,6 +11,7 @@ import { Card } from "~/ui/card";
 import { Notice } from "~/ui/form";
 import { ListFilter, ListSearch } from "~/ui/list-search";
 import { pageTitle } from "~/ui/page-title";
+import { accountCall, withinAttemptLimits } from "../accounts/account-call.server";
 import type { Route } from "./+types/members";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -23,16 +25,25 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 export async function action({ request, context, url }: Route.ActionArgs) {
   const you = requireRole({ context, url }, "admin");
   const submission = parseWithZod(await request.formData(), { schema: MembersActionSchema });
-  if (submission.status !== "success") return data({ error: "Choose a role from the list." }, { status: 400 });
+  if (submission.status !== "success") {
+    return data({ error: "Choose a role from the list.", confirm: null }, { status: 400 });
+  }
   const { db } = context.get(runtimeContext);
-  const { userId, role } = submission.value;
+  const { userId, role, password } = submission.value;
+  const identity = signedInRecently(you)
+    ? { ok: true as const }
+    : await withinAttemptLimits(confirmIdentity(accountCall(request, context), you, password));
+  if (!identity.ok) {
+    const problem = identity.reason === "needs-password" ? null : identity.message;
+    return data({ error: null, confirm: { userId, role, problem } }, { status: problem ? 400 : 200 });
+  }
   const outcome = await changeMemberRole(db, { actorId: you.id, userId, role });
   if (!outcome.ok) {
     const error =
       outcome.reason === "own-role"
         ? "You cannot change your own role. Ask another admin."
         : "That account no longer exists.";
-    return data({ error }, { status: 400 });
+    return data({ error, confirm: null }, { status: 400 });
   }
   const message = `${outcome.name} ${outcome.changed ? "is now" : "already was"} ${ROLE_AS_NOUN[outcome.role]}.`;
   return redirectWithFlash(url.pathname + url.search, { kind: "success", message });
@@ -61,6 +72,12 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
         <ListFilter id="member-role" name="role" label="Role" value={role} options={ROLE_FILTER_LABELS} />
       </ListSearch>
 
+      {actionData?.confirm ? (
+        <ConfirmRoleChange
+          {...actionData.confirm}
+          name={members.find((member) => member.id === actionData.confirm?.userId)?.name ?? "this member"}
+        />
+      ) : null}
       {actionData?.error ? (
         <div className="mt-6">
           <Notice kind="error">

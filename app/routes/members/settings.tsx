@@ -1,11 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
+import { signedInDevices } from "~/features/accounts/devices.server";
 import { SettingsSchema } from "~/features/accounts/schemas";
 import { getAccountSettings } from "~/features/accounts/settings.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/settings";
+import { DevicesSection } from "./settings/devices-section";
 import { type EmailLinkState, EmailSection } from "./settings/email-section";
 import { NotificationsSection } from "./settings/notifications-section";
 import { PrivacySection } from "./settings/privacy-section";
@@ -15,15 +17,17 @@ import { SignInSection } from "./settings/sign-in-section";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
-  const settings = await getAccountSettings(context.get(runtimeContext).db, user.id);
+  const { db } = context.get(runtimeContext);
+  const settings = await getAccountSettings(db, user.id);
   if (!settings) notFound("Your account could not be found");
+  const devices = await signedInDevices(db, user.id, user.sessionId);
   // Where a change-of-email link sends the member back (Better Auth adds `error` when it failed).
   const linkState: EmailLinkState = url.searchParams.has("error")
     ? "failed"
     : url.searchParams.get("email") === "changed"
       ? "changed"
       : null;
-  return { settings, linkState };
+  return { settings, linkState, devices, twoFactorEnabled: user.twoFactorEnabled };
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
@@ -39,7 +43,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { settings, linkState } = loaderData;
+  const { settings, linkState, devices, twoFactorEnabled } = loaderData;
   const resultFor = (intent: string) => (actionData?.intent === intent ? actionData.result : undefined);
   return (
     <div className="space-y-6">
@@ -52,6 +56,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           ["#profile", "Profile"],
           ["#email", "Email"],
           ["#sign-in", "Sign-in"],
+          ["#devices", "Devices"],
           ["#notifications", "Emails"],
           ["#my-data", "My data"],
           ["#delete", "Delete"],
@@ -74,9 +79,14 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         linkState={linkState}
         lastResult={resultFor("email")}
       />
-      <SignInSection settings={settings} unlinkErrors={resultFor("unlink")?.error?.[""] ?? undefined} />
+      <SignInSection
+        settings={settings}
+        twoFactorEnabled={twoFactorEnabled}
+        unlinkErrors={resultFor("unlink")?.error?.[""] ?? undefined}
+      />
+      <DevicesSection devices={devices} errors={resultFor("sign-out-device")?.error?.[""] ?? undefined} />
       <NotificationsSection notifications={settings.notifications} lastResult={resultFor("notifications")} />
-      <PrivacySection email={settings.email} lastResult={resultFor("delete")} />
+      <PrivacySection email={settings.email} hasPassword={settings.hasPassword} lastResult={resultFor("delete")} />
     </div>
   );
 }

@@ -16,6 +16,7 @@ const member: SessionUser = {
   phoneNumber: null,
   phoneVerified: false,
   twoFactorEnabled: false,
+  sessionId: "s1",
   signedInAt: new Date(),
 };
 

@@ -68,6 +68,7 @@ export const authStep: MiddlewareFunction<Response> = async ({ request, context,
       phoneNumber: (user.phoneNumber as string | null | undefined) ?? null,
       phoneVerified: Boolean(user.phoneNumberVerified),
       twoFactorEnabled: Boolean(user.twoFactorEnabled),
+      sessionId: result.session.id,
       signedInAt: new Date(result.session.createdAt),
     });
   }

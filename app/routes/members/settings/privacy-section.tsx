@@ -7,7 +7,15 @@ import { Field, FormErrors, SubmitButton } from "~/ui/form";
 import { linkButton, SettingsSection } from "./section";
 
 /** Download my data, and delete my account (UK GDPR: access and erasure). */
-export function PrivacySection({ email, lastResult }: { email: string; lastResult?: SubmissionResult<string[]> }) {
+export function PrivacySection({
+  email,
+  hasPassword,
+  lastResult,
+}: {
+  email: string;
+  hasPassword: boolean;
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const [form, fields] = useForm({
     id: "settings-delete",
     lastResult,
@@ -49,6 +57,20 @@ export function PrivacySection({ email, lastResult }: { email: string; lastResul
             hint={`Type ${email}.`}
             inputProps={{ autoComplete: "off" }}
           />
+          {hasPassword ? (
+            <Field
+              meta={fields.currentPassword}
+              label="Your password"
+              type="password"
+              hint="Not needed if you signed in within the last 5 minutes."
+              inputProps={{ autoComplete: "current-password" }}
+            />
+          ) : (
+            <p className="text-sm text-muted">
+              Your account has no password, so it is confirmed by a recent sign-in: if you signed in more than 5 minutes
+              ago, sign out and in again first.
+            </p>
+          )}
           <SubmitButton name="intent" value="delete" variant="danger" pendingLabel="Deleting…" fit>
             Delete my account
           </SubmitButton>

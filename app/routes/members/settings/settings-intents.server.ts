@@ -2,6 +2,7 @@ import type { Submission } from "@conform-to/react";
 import { data, type RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import { removeAvatar } from "~/features/accounts/avatar.server";
+import { signOutDevice, signOutOtherDevices } from "~/features/accounts/devices.server";
 import { getProfile, saveProfile } from "~/features/accounts/profile.server";
 import type { SettingsSchema } from "~/features/accounts/schemas";
 import {
@@ -71,8 +72,20 @@ export async function runSettingsIntent(call: SettingsCall, user: SessionUser, s
       const outcome = await unlinkSignInMethod(call, user.id, value.accountId);
       return outcome.ok ? saved(`${outcome.name} has been disconnected from your account.`) : refuse(outcome);
     }
+    case "sign-out-device": {
+      const ended = await signOutDevice(call.db, user.id, value.sessionId, user.sessionId);
+      return ended
+        ? saved("That device has been signed out.")
+        : refuse({ field: "", message: "That sign-in has already ended." });
+    }
+    case "sign-out-other-devices": {
+      const count = await signOutOtherDevices(call.db, user.id, user.sessionId);
+      return saved(
+        count === 1 ? "1 other device has been signed out." : `${count} other devices have been signed out.`,
+      );
+    }
     case "delete": {
-      const outcome = await deleteAccount(call, user, value.confirmation);
+      const outcome = await withinAttemptLimits(deleteAccount(call, user, value));
       if (!outcome.ok) return refuse(outcome);
       const message = "Your account has been deleted.";
       return redirectWithFlash("/", { kind: "success", message }, { headers: outcome.headers });

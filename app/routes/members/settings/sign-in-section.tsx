@@ -1,4 +1,4 @@
-import { BadgeCheck, KeyRound, Link2, Smartphone } from "lucide-react";
+import { BadgeCheck, KeyRound, Link2, ShieldCheck, Smartphone } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { AccountSettings } from "~/features/accounts/settings.server";
 import { FormErrors, SubmitButton } from "~/ui/form";
@@ -9,9 +9,11 @@ const joined = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short"
 /** Password, phone and the ways the member signs in (password, Google, …). */
 export function SignInSection({
   settings,
+  twoFactorEnabled,
   unlinkErrors,
 }: {
   settings: Pick<AccountSettings, "hasPassword" | "phone" | "signInMethods">;
+  twoFactorEnabled: boolean;
   unlinkErrors?: string[];
 }) {
   const { hasPassword, phone, signInMethods } = settings;
@@ -27,6 +29,28 @@ export function SignInSection({
         <Link to={hasPassword ? "/changePassword" : "/forgotPassword"} className={linkButton}>
           {hasPassword ? "Change your password" : "Set a password"}
         </Link>
+      </SettingsRow>
+      <SettingsRow
+        label={
+          <span className="inline-flex items-center gap-2">
+            <ShieldCheck aria-hidden className="size-5 text-muted" /> Two-factor sign-in
+          </span>
+        }
+      >
+        {twoFactorEnabled ? (
+          <>
+            <span className="inline-flex items-center gap-1 text-sm font-semibold text-emerald-800 dark:text-emerald-300">
+              <BadgeCheck aria-hidden className="size-4" /> On
+            </span>
+            <Link to="/settings/twoFactor" className="font-semibold text-link underline">
+              Manage
+            </Link>
+          </>
+        ) : (
+          <Link to="/settings/twoFactor" className={linkButton}>
+            Set up two-factor sign-in
+          </Link>
+        )}
       </SettingsRow>
       <SettingsRow
         label={
