@@ -20,7 +20,7 @@ function hasChallenge(request: Request) {
 function backToLogin(redirectTo: string, expired: boolean) {
   const query = new URLSearchParams();
   if (redirectTo) query.set("redirectTo", redirectTo);
-  if (expired) query.set("link", "expired");
+  if (expired) query.set("code", "expired");
   const search = query.toString();
   return redirect(`/login${search ? `?${search}` : ""}`);
 }
@@ -33,7 +33,8 @@ export function loader({ request, context, url }: Route.LoaderArgs) {
   return { constraint: formConstraint(SignInCodeSchema), redirectTo };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, context, url }: Route.ActionArgs) {
+  redirectIfSignedIn({ context, url }, context.get(runtimeContext).env.SITE_URL);
   const submission = parseWithZod(await request.formData(), { schema: SignInCodeSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["code"] }) }, { status: 400 });

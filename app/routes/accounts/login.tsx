@@ -25,6 +25,7 @@ export function loader({ context, url }: Route.LoaderArgs) {
     providers: Object.keys(configuredProviders(env)),
     redirectTo: safeRedirect(url.searchParams.get("redirectTo"), env.SITE_URL, ""),
     needsPassword,
+    codeExpired: url.searchParams.get("code") === "expired",
     linkExpired: !needsPassword && (url.searchParams.has("link") || url.searchParams.has("error")),
   };
 }
@@ -84,6 +85,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       {loaderData.linkExpired ? (
         <Notice kind="error">
           <p>That link has expired or was already used. Sign in below, or ask for a new link.</p>
+        </Notice>
+      ) : null}
+      {loaderData.codeExpired ? (
+        <Notice kind="error">
+          <p>Signing in took too long, or too many codes were wrong. Enter your password again for a new try.</p>
         </Notice>
       ) : null}
       {loaderData.needsPassword ? (
