@@ -6,6 +6,7 @@ import {
   createStaffAccount,
   listStaff,
   ROLES,
+  resetTwoFactor,
   StaffAccountError,
   setRole,
 } from "../app/features/accounts/staff.server";
@@ -27,6 +28,9 @@ const usage = `Usage: npm run admin -- <command>
       Change the role of an existing account.
   list
       List the organizers and admins.
+  reset-two-factor --email <address>
+      Turn two-factor sign-in off for an account that lost its phone and recovery codes, and
+      sign it out everywhere. Staff are asked to set it up again at their next sign-in.
 
 Roles: ${ROLES.join(", ")}.`;
 
@@ -125,6 +129,12 @@ async function run(command: string | undefined, args: string[], database: () => 
       const width = Math.max(...staff.map((member) => member.email.length));
       for (const member of staff)
         console.log(`${member.role.padEnd(10)} ${member.email.padEnd(width)}  ${member.name}`);
+      return;
+    }
+    case "reset-two-factor": {
+      const email = required(values.email, "--email");
+      const user = await resetTwoFactor((await database()).db, { email });
+      console.log(`Two-factor sign-in is off for ${user.email}, and every session of it has ended.`);
       return;
     }
     default:

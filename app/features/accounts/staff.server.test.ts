@@ -2,8 +2,20 @@ import { verify } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { accounts, auditLog, users } from "../../../db/schema";
-import { changeRole, createStaffAccount, listStaff, passwordProblem, StaffAccountError, setRole } from "./staff.server";
+import { accounts, auditLog, sessions, twoFactors, users } from "../../../db/schema";
+import { signInWithPassword } from "./sign-in.server";
+import {
+  changeRole,
+  createStaffAccount,
+  listStaff,
+  passwordProblem,
+  resetTwoFactor,
+  StaffAccountError,
+  setRole,
+} from "./staff.server";
+import { testAccounts } from "./test-members";
+import { authenticatorCode } from "./totp.test-support";
+import { confirmSetup, startSetup } from "./two-factor.server";
 
 const database = freshDatabasePerFile();
 
@@ -150,5 +162,32 @@ describe("listStaff", () => {
       "organizer same@club.example",
       "organizer steward@club.example",
     ]);
+  });
+});
+
+describe("resetTwoFactor", () => {
+  it("turns two-factor sign-in off, ends every session and records it", async () => {
+    const { db } = database();
+    const accounts = testAccounts(db);
+    const member = await accounts.createMember({ name: "Lost Phone", email: "lost-phone@example.com" });
+    const call = { ...accounts.callFor(member.headers), ip: "10.4.0.1" };
+    const setup = await startSetup(call, member.id, member.password);
+    if (!setup.ok) throw new Error(setup.message);
+    await confirmSetup(call, member.id, authenticatorCode(setup.totpURI));
+
+    await resetTwoFactor(db, { email: "Lost-Phone@example.com" });
+    const [row] = await db.select().from(users).where(eq(users.id, member.id));
+    expect(row?.twoFactorEnabled).toBe(false);
+    expect(await db.select().from(twoFactors).where(eq(twoFactors.userId, member.id))).toEqual([]);
+    expect(await db.select().from(sessions).where(eq(sessions.userId, member.id))).toEqual([]);
+    expect((await auditFor(member.id)).map((entry) => entry.action)).toEqual(["two-factor.reset"]);
+    const signIn = await signInWithPassword(
+      { auth: accounts.auth, db, headers: new Headers(), ip: "10.4.0.2" },
+      { email: member.email, password: member.password },
+    );
+    expect(signIn).toMatchObject({ ok: true, needsCode: false });
+    await expect(resetTwoFactor(db, { email: "nobody@example.com" })).rejects.toThrow(
+      "There is no account for nobody@example.com",
+    );
   });
 });

@@ -5,7 +5,7 @@ import { recordAudit } from "~/features/admin/audit.server";
 import { ARGON2ID } from "~/server/auth/auth.server";
 import type { Role } from "~/server/auth/session.server";
 import type { Db } from "~/server/db/client.server";
-import { accounts, users } from "../../../db/schema";
+import { accounts, sessions, twoFactors, users } from "../../../db/schema";
 import { passwordProblem } from "./passwords.server";
 import { emailField, nameField } from "./schemas";
 
@@ -177,4 +177,27 @@ export async function listStaff(db: Db) {
     .where(inArray(users.role, ["organizer", "admin"]))
     .orderBy(asc(users.role), asc(users.email));
   return rows.map((row) => ({ ...row, role: row.role as Role }));
+}
+
+/**
+ * For a member who lost their phone and their recovery codes: turns two-factor sign-in off for
+ * the account with this email and signs it out everywhere, so its next sign-in is with the
+ * password alone (staff are then asked to set it up again). Recorded in the audit log.
+ */
+export async function resetTwoFactor(db: Db, input: { email: string; actorId?: string | null }) {
+  const email = parseEmail(input.email);
+  const user = await findByEmail(db, email);
+  if (!user) throw new StaffAccountError("not-found", `There is no account for ${email}`);
+  await db.transaction(async (tx) => {
+    await tx.delete(twoFactors).where(eq(twoFactors.userId, user.id));
+    await tx.update(users).set({ twoFactorEnabled: false, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await tx.delete(sessions).where(eq(sessions.userId, user.id));
+    await recordAudit(tx, {
+      actorId: input.actorId ?? null,
+      action: "two-factor.reset",
+      subjectType: "account",
+      subjectId: user.id,
+    });
+  });
+  return user;
 }
