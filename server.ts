@@ -443,6 +443,7 @@ async function main() {
     const local = `http://localhost:${port}`;
     log.info({ port, engine: runtime.database.engine }, "listening");
     console.log(`\n  ${env.SITE_NAME} is running at ${local}`);
+    if (!isLocalSite(env.SITE_URL)) console.log(`  Public address: ${env.SITE_URL}`);
     if (runtime.mail.name === "mailbox" && runtime.sms.name === "mailbox") {
       console.log(`  Mailbox (emails and texts sent by the site): ${local}/dev/mailbox`);
     }
@@ -454,6 +455,9 @@ async function main() {
         `  WARNING: ${env.SITE_URL} is not a local address and serves the demo accounts below (SEED_DEMO=1).`,
       );
       console.log("  Anyone who reads these passwords can sign in as admin. Never run a real club's site like this.\n");
+    }
+    if (demo.length === 0 && !isLocalSite(env.SITE_URL)) {
+      console.log("  No demo accounts or content: this is not a local address (SEED_DEMO=1 would add them).\n");
     }
     if (demo.length > 0) {
       console.log("  Demo sign-ins (public passwords, for trying the site out):");
