@@ -10,7 +10,8 @@ export type AttemptRule = { max: number; windowSeconds: number };
  */
 export const ATTEMPT_RULES = {
   signInByIp: { max: 100, windowSeconds: 15 * 60 },
-  signInByEmail: { max: 5, windowSeconds: 15 * 60 },
+  signInByAddressAndIp: { max: 5, windowSeconds: 15 * 60 },
+  signInByEmail: { max: 50, windowSeconds: 60 * 60 },
   signUpByIp: { max: 30, windowSeconds: 10 * 60 },
   emailLinkByIp: { max: 30, windowSeconds: 15 * 60 },
   emailLinkByEmail: { max: 3, windowSeconds: 15 * 60 },

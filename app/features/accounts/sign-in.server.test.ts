@@ -1,7 +1,8 @@
-import { like, sql } from "drizzle-orm";
+import { eq, like, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { verifications } from "../../../db/schema";
+import { auditLog, verifications } from "../../../db/schema";
+import { TooManyAttempts } from "./attempts.server";
 import { resetPassword, sendPasswordReset, signInWithPassword } from "./sign-in.server";
 import { testAccounts } from "./test-members";
 
@@ -73,5 +74,106 @@ describe("signing in", () => {
       ok: false,
       reason: "invalid",
     });
+  });
+});
+
+describe("sign-in lockout", () => {
+  const wrong = "definitely not it 99";
+
+  /** Browser headers holding the cookies of an answer. */
+  function browserWith(answer: Headers) {
+    const cookie = answer
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    return new Headers({ cookie });
+  }
+
+  it("does not let a stranger elsewhere lock the owner out", async () => {
+    const { auth, createMember } = accounts();
+    const { db } = database();
+    const member = await createMember({ name: "Locked Not", email: "locked-not@example.com" });
+    const stranger = { auth, db, headers: new Headers(), ip: "198.51.100.7" };
+    for (let i = 0; i < 5; i++) {
+      expect(await signInWithPassword(stranger, { email: member.email, password: wrong })).toMatchObject({ ok: false });
+    }
+    await expect(signInWithPassword(stranger, { email: member.email, password: member.password })).rejects.toThrow(
+      TooManyAttempts,
+    );
+    const owner = { auth, db, headers: new Headers(), ip: "203.0.113.20" };
+    expect(await signInWithPassword(owner, { email: member.email, password: member.password })).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it("counts an IPv6 /64 as one network", async () => {
+    const { auth, createMember } = accounts();
+    const { db } = database();
+    const member = await createMember({ name: "Six Four", email: "six-four@example.com" });
+    for (let i = 0; i < 5; i++) {
+      const rotating = { auth, db, headers: new Headers(), ip: `2001:db8:1:2::${i + 1}` };
+      await signInWithPassword(rotating, { email: member.email, password: wrong });
+    }
+    const sameNetwork = { auth, db, headers: new Headers(), ip: "2001:db8:1:2::ffff" };
+    await expect(signInWithPassword(sameNetwork, { email: member.email, password: wrong })).rejects.toThrow(
+      TooManyAttempts,
+    );
+  });
+
+  it("lets the owner's known device in while the address is locked everywhere", async () => {
+    const { auth, createMember } = accounts();
+    const { db } = database();
+    const member = await createMember({ name: "Known Device", email: "known-device@example.com" });
+    const home = { auth, db, headers: new Headers(), ip: "203.0.113.30" };
+    const first = await signInWithPassword(home, { email: member.email, password: member.password });
+    if (!first.ok) throw new Error("expected the password to be accepted");
+    expect(first.headers.getSetCookie().join("\n")).toMatch(/pitlane\.device=.+HttpOnly; SameSite=Lax/);
+
+    // Fifty failures an hour from many networks lock the address for new devices…
+    for (let i = 0; i < 50; i++) {
+      const attacker = { auth, db, headers: new Headers(), ip: `198.51.100.${i + 1}` };
+      await signInWithPassword(attacker, { email: member.email, password: wrong }).catch(() => {});
+    }
+    const newDevice = { auth, db, headers: new Headers(), ip: "203.0.113.31" };
+    await expect(signInWithPassword(newDevice, { email: member.email, password: member.password })).rejects.toThrow(
+      TooManyAttempts,
+    );
+    // …but not for the device the owner signed in on before, and not for a forged cookie.
+    const knownDevice = { ...newDevice, headers: browserWith(first.headers) };
+    expect(await signInWithPassword(knownDevice, { email: member.email, password: member.password })).toMatchObject({
+      ok: true,
+    });
+    const forged = browserWith(first.headers)
+      .get("cookie")!
+      .replace(/(pitlane\.device=[^.]+\.[^.]+\.)\S{4}/, "$1AAAA");
+    await expect(
+      signInWithPassword(
+        { ...newDevice, headers: new Headers({ cookie: forged }) },
+        {
+          email: member.email,
+          password: member.password,
+        },
+      ),
+    ).rejects.toThrow(TooManyAttempts);
+  });
+
+  it("records failures and lockouts of an account with the address they came from", async () => {
+    const { auth, createMember } = accounts();
+    const { db } = database();
+    const member = await createMember({ name: "Audit Me", email: "audit-me@example.com" });
+    const from = { auth, db, headers: new Headers(), ip: "192.0.2.44" };
+    for (let i = 0; i < 5; i++) await signInWithPassword(from, { email: member.email, password: wrong });
+    await signInWithPassword(from, { email: member.email, password: wrong }).catch(() => {});
+    const events = await db
+      .select({ action: auditLog.action, ip: auditLog.ip, actorId: auditLog.actorId })
+      .from(auditLog)
+      .where(eq(auditLog.subjectId, member.id));
+    expect(events.filter((event) => event.action === "sign-in.failed")).toHaveLength(5);
+    expect(events.filter((event) => event.action === "sign-in.locked")).toEqual([
+      { action: "sign-in.locked", ip: "192.0.2.44", actorId: member.id },
+    ]);
+    // An address with no account leaves nothing.
+    await signInWithPassword(from, { email: "no-account@example.com", password: wrong }).catch(() => {});
+    expect(await db.select().from(auditLog).where(eq(auditLog.subjectId, "no-account@example.com"))).toEqual([]);
   });
 });

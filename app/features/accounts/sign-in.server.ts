@@ -1,8 +1,13 @@
 import { isAPIError } from "better-auth/api";
+import { sql } from "drizzle-orm";
 import type { Auth } from "~/server/auth/auth.server";
 import type { Db } from "~/server/db/client.server";
-import { ATTEMPT_RULES, clearAttempts, limitAttempts } from "./attempts.server";
+import { users } from "../../../db/schema";
+import { ATTEMPT_RULES, type AttemptRule, clearAttempts, limitAttempts, TooManyAttempts } from "./attempts.server";
+import { ipKey } from "./ip-key";
+import { isKnownDevice, knownDeviceCookie } from "./known-device.server";
 import { passwordProblem } from "./passwords.server";
+import { recordSecurityEvent } from "./security-events.server";
 
 export type AuthCall = { auth: Auth; db: Db; headers: Headers; ip: string };
 
@@ -21,30 +26,61 @@ export type PasswordSignIn =
   | { ok: true; headers: Headers; needsCode: boolean }
   | { ok: false; reason: "invalid" | "unverified" | "banned" };
 
-/** One generic answer for a wrong email or password, so the form never says which was wrong. */
+/**
+ * One generic answer for a wrong email or password, so the form never says which was wrong.
+ *
+ * Failures are limited per address and network together (5 in 15 minutes), so a stranger who
+ * types someone's address cannot lock its owner out from elsewhere; per address from every
+ * network (50 an hour), which still slows a guesser spread over many networks; and per network
+ * (100 in 15 minutes, loose enough for a venue's Wi-Fi). A browser that has signed in to the
+ * account before (a known device) skips the two address limits. Failures and lockouts of an
+ * existing account go to the audit log with the address they came from.
+ */
 export async function signInWithPassword(
   { auth, db, headers, ip }: AuthCall,
   input: { email: string; password: string },
 ): Promise<PasswordSignIn> {
-  await limitAttempts(db, [
-    [`sign-in:ip:${ip}`, ATTEMPT_RULES.signInByIp],
-    [`sign-in:email:${input.email}`, ATTEMPT_RULES.signInByEmail],
-  ]);
+  const network = ipKey(ip);
+  const pairKey = `sign-in:pair:${input.email}:${network}`;
+  const [account] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${input.email}`);
+  const knownDevice = account ? await isKnownDevice(auth, headers, account.id) : false;
+  const limits: [string, AttemptRule][] = [[`sign-in:ip:${network}`, ATTEMPT_RULES.signInByIp]];
+  if (!knownDevice) {
+    limits.push(
+      [pairKey, ATTEMPT_RULES.signInByAddressAndIp],
+      [`sign-in:email:${input.email}`, ATTEMPT_RULES.signInByEmail],
+    );
+  }
+  try {
+    await limitAttempts(db, limits);
+  } catch (error) {
+    if (error instanceof TooManyAttempts && account) {
+      await recordSecurityEvent(db, { userId: account.id, action: "sign-in.locked", ip });
+    }
+    throw error;
+  }
   try {
     const result = await auth.api.signInEmail({
       body: { email: input.email, password: input.password, rememberMe: true },
       headers,
       returnHeaders: true,
     });
-    await clearAttempts(db, `sign-in:email:${input.email}`);
+    await clearAttempts(db, pairKey);
     const needsCode = "twoFactorRedirect" in result.response && Boolean(result.response.twoFactorRedirect);
-    return { ok: true, headers: forwardCookies(result.headers), needsCode };
+    const answer = forwardCookies(result.headers);
+    if (!needsCode && "user" in result.response) {
+      answer.append("Set-Cookie", await knownDeviceCookie(auth, result.response.user.id));
+    }
+    return { ok: true, headers: answer, needsCode };
   } catch (error) {
     if (isAPIError(error)) {
       const code = (error.body as { code?: string } | undefined)?.code;
       if (code === "EMAIL_NOT_VERIFIED") return { ok: false, reason: "unverified" };
       if (code === "BANNED_USER") return { ok: false, reason: "banned" };
-      if (error.statusCode === 401 || error.statusCode === 400) return { ok: false, reason: "invalid" };
+      if (error.statusCode === 401 || error.statusCode === 400) {
+        if (account) await recordSecurityEvent(db, { userId: account.id, action: "sign-in.failed", ip });
+        return { ok: false, reason: "invalid" };
+      }
     }
     throw error;
   }

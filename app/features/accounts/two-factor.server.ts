@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { accounts, twoFactors } from "../../../db/schema";
 import { ATTEMPT_RULES, limitAttempts } from "./attempts.server";
+import { knownDeviceCookie } from "./known-device.server";
 import { type AuthCall, forwardCookies } from "./sign-in.server";
 
 // Two-factor sign-in with an authenticator app (TOTP, RFC 6238) and one-time recovery codes,
@@ -45,7 +46,9 @@ export async function verifySignInCode(
       code.kind === "app"
         ? await auth.api.verifyTOTP({ body, headers, returnHeaders: true })
         : await auth.api.verifyBackupCode({ body, headers, returnHeaders: true });
-    return { ok: true, headers: forwardCookies(result.headers) };
+    const answer = forwardCookies(result.headers);
+    answer.append("Set-Cookie", await knownDeviceCookie(auth, result.response.user.id));
+    return { ok: true, headers: answer };
   } catch (error) {
     const reason = errorCode(error);
     if (reason === "INVALID_TWO_FACTOR_COOKIE" || reason === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE") {
