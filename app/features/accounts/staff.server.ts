@@ -137,7 +137,7 @@ export async function createStaffAccount(
  */
 export async function changeRole(
   db: Db,
-  input: { userId: string; role: Role; actorId?: string | null },
+  input: { userId: string; role: Role; actorId?: string | null; ip?: string | null },
 ): Promise<{ name: string; previousRole: Role; changed: boolean }> {
   return db.transaction(async (tx) => {
     const [current] = await tx
@@ -154,6 +154,7 @@ export async function changeRole(
       action: "user.set-role",
       subjectType: "user",
       subjectId: input.userId,
+      ip: input.ip ?? null,
       details: { from: previousRole, to: input.role },
     });
     return { name: current.name, previousRole, changed: true };

@@ -89,7 +89,12 @@ describe("listMembers", () => {
 describe("changeMemberRole", () => {
   it("changes the role and records the admin's change in the audit log", async () => {
     const db = database().db;
-    const outcome = await changeMemberRole(db, { actorId: admin.id, userId: driver.id, role: "organizer" });
+    const outcome = await changeMemberRole(db, {
+      actorId: admin.id,
+      userId: driver.id,
+      role: "organizer",
+      ip: "192.0.2.7",
+    });
 
     expect(outcome).toEqual({ ok: true, name: "Dan Driver", role: "organizer", changed: true });
     const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, driver.id));
@@ -100,6 +105,7 @@ describe("changeMemberRole", () => {
         action: auditLog.action,
         subjectType: auditLog.subjectType,
         subjectId: auditLog.subjectId,
+        ip: auditLog.ip,
         details: auditLog.details,
       })
       .from(auditLog)
@@ -110,6 +116,7 @@ describe("changeMemberRole", () => {
         action: "user.set-role",
         subjectType: "user",
         subjectId: driver.id,
+        ip: "192.0.2.7",
         details: { from: "member", to: "organizer" },
       },
     ]);
@@ -117,7 +124,12 @@ describe("changeMemberRole", () => {
 
   it("refuses an admin's change to their own role and records nothing", async () => {
     const db = database().db;
-    const outcome = await changeMemberRole(db, { actorId: admin.id, userId: admin.id, role: "member" });
+    const outcome = await changeMemberRole(db, {
+      actorId: admin.id,
+      userId: admin.id,
+      role: "member",
+      ip: "192.0.2.7",
+    });
 
     expect(outcome).toEqual({ ok: false, reason: "own-role" });
     const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, admin.id));
@@ -126,7 +138,12 @@ describe("changeMemberRole", () => {
   });
 
   it("says when the account no longer exists", async () => {
-    const outcome = await changeMemberRole(database().db, { actorId: admin.id, userId: "gone", role: "organizer" });
+    const outcome = await changeMemberRole(database().db, {
+      actorId: admin.id,
+      userId: "gone",
+      role: "organizer",
+      ip: "192.0.2.7",
+    });
     expect(outcome).toEqual({ ok: false, reason: "not-found" });
   });
 });

@@ -63,11 +63,16 @@ export type RoleChange =
  */
 export async function changeMemberRole(
   db: Db,
-  input: { actorId: string; userId: string; role: Role },
+  input: { actorId: string; userId: string; role: Role; ip: string },
 ): Promise<RoleChange> {
   if (input.actorId === input.userId) return { ok: false, reason: "own-role" };
   try {
-    const { name, changed } = await changeRole(db, { userId: input.userId, role: input.role, actorId: input.actorId });
+    const { name, changed } = await changeRole(db, {
+      userId: input.userId,
+      role: input.role,
+      actorId: input.actorId,
+      ip: input.ip,
+    });
     return { ok: true, name, role: input.role, changed };
   } catch (error) {
     if (error instanceof StaffAccountError && error.code === "not-found") return { ok: false, reason: "not-found" };

@@ -38,6 +38,7 @@ beforeAll(async () => {
 function contextFor(who: keyof typeof accounts | null) {
   const context = new RouterContextProvider();
   context.set(runtimeContext, { db: database().db, env } as Runtime);
+  context.set(requestContext, { ip: "192.0.2.10", nonce: "n", requestId: "r" });
   const account = who ? accounts[who] : null;
   const user = account ? testSessionUser(account) : null;
   context.set(userContext, user);
@@ -85,10 +86,20 @@ describe("/admin/members", () => {
     expect(response.headers.get("Location")).toBe("/admin/members?q=the");
     expect(response.headers.get("Set-Cookie")).toMatch(/pitlane\.flash=/);
     const entries = await database()
-      .db.select({ actorId: auditLog.actorId, subjectId: auditLog.subjectId, details: auditLog.details })
+      .db.select({
+        actorId: auditLog.actorId,
+        subjectId: auditLog.subjectId,
+        ip: auditLog.ip,
+        details: auditLog.details,
+      })
       .from(auditLog);
     expect(entries).toEqual([
-      { actorId: accounts.admin.id, subjectId: accounts.member.id, details: { from: "member", to: "organizer" } },
+      {
+        actorId: accounts.admin.id,
+        subjectId: accounts.member.id,
+        ip: "192.0.2.10",
+        details: { from: "member", to: "organizer" },
+      },
     ]);
   });
 

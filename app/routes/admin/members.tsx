@@ -5,7 +5,7 @@ import { changeMemberRole, listMembers } from "~/features/admin/members.server";
 import { ConfirmRoleChange, MemberRow, Pagination } from "~/features/admin/members-list";
 import { MembersActionSchema, MembersQuerySchema, ROLE_AS_NOUN, ROLE_FILTER_LABELS } from "~/features/admin/schemas";
 import { requireRole } from "~/server/auth/session.server";
-import { runtimeContext } from "~/server/context.server";
+import { requestContext, runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { Card } from "~/ui/card";
 import { Notice } from "~/ui/form";
@@ -37,7 +37,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     const problem = identity.reason === "needs-password" ? null : identity.message;
     return data({ error: null, confirm: { userId, role, problem } }, { status: problem ? 400 : 200 });
   }
-  const outcome = await changeMemberRole(db, { actorId: you.id, userId, role });
+  const ip = context.get(requestContext).ip;
+  const outcome = await changeMemberRole(db, { actorId: you.id, userId, role, ip });
   if (!outcome.ok) {
     const error =
       outcome.reason === "own-role"

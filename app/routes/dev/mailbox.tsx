@@ -1,13 +1,12 @@
 import { Mail, MessageSquare } from "lucide-react";
-import { requestContext, runtimeContext } from "~/server/context.server";
-import { listOutboundMessages, requireMailboxAccess } from "~/server/mail/mailbox.server";
+import { listOutboundMessages } from "~/server/mail/mailbox.server";
 import { Card } from "~/ui/card";
 import { ErrorPage } from "~/ui/error-page";
 import type { Route } from "./+types/mailbox";
+import { openMailbox } from "./mailbox-access.server";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const runtime = context.get(runtimeContext);
-  requireMailboxAccess({ ip: context.get(requestContext).ip, headers: request.headers }, runtime);
+  const runtime = await openMailbox(request, context);
   return { messages: await listOutboundMessages(runtime.db) };
 }
 
