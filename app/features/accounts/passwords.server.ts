@@ -1,4 +1,7 @@
 import { dictionary } from "@zxcvbn-ts/language-common";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { accounts } from "../../../db/schema";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./schemas";
 
 // The common-password list of zxcvbn-ts (about 49 000 leaked passwords), kept on the server so
@@ -22,4 +25,13 @@ export function passwordProblem(password: string): string | null {
   if (password.length > PASSWORD_MAX) return `Use at most ${PASSWORD_MAX} characters`;
   if (isCommonPassword(password)) return COMMON_PASSWORD_MESSAGE;
   return null;
+}
+
+/** Whether the member has a password (a `credential` sign-in method). */
+export async function hasPassword(db: Db, userId: string) {
+  const [credential] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")));
+  return Boolean(credential);
 }

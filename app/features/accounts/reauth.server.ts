@@ -1,7 +1,7 @@
 import { isAPIError } from "better-auth/api";
 import { ATTEMPT_RULES, limitAttempts } from "./attempts.server";
+import { hasPassword } from "./passwords.server";
 import type { AuthCall } from "./sign-in.server";
-import { hasPassword } from "./two-factor.server";
 
 /** A sign-in this recent stands in for the password before a sensitive change. */
 export const RECENT_SIGN_IN_SECONDS = 5 * 60;

@@ -1,6 +1,6 @@
 import { isAPIError } from "better-auth/api";
 import { sql } from "drizzle-orm";
-import type { Auth } from "~/server/auth/auth.server";
+import { type Auth, signUpCookie } from "~/server/auth/auth.server";
 import type { Db } from "~/server/db/client.server";
 import { users } from "../../../db/schema";
 import { ATTEMPT_RULES, type AttemptRule, clearAttempts, limitAttempts, TooManyAttempts } from "./attempts.server";
@@ -120,7 +120,7 @@ export async function signOut({ auth, headers }: Pick<AuthCall, "auth" | "header
   return forwardCookies(result.headers);
 }
 
-export type SignUp = { ok: true } | { ok: false; field: "password"; message: string };
+export type SignUp = { ok: true; headers: Headers } | { ok: false; field: "password"; message: string };
 
 /**
  * Creates an account and sends its confirmation link. An address that already has an account
@@ -146,7 +146,10 @@ export async function signUpWithPassword(
     },
     headers,
   });
-  return { ok: true };
+  const { secret, baseURL } = await auth.$context;
+  const answer = new Headers();
+  answer.append("Set-Cookie", signUpCookie(secret, input.email, baseURL.startsWith("https://")));
+  return { ok: true, headers: answer };
 }
 
 export type PasswordChange = { ok: true; headers?: Headers } | { ok: false; field: string; message: string };

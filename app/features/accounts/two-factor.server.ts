@@ -1,9 +1,10 @@
 import { isAPIError } from "better-auth/api";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { accounts, twoFactors } from "../../../db/schema";
+import { twoFactors } from "../../../db/schema";
 import { ATTEMPT_RULES, limitAttempts } from "./attempts.server";
 import { knownDeviceCookie } from "./known-device.server";
+import { hasPassword } from "./passwords.server";
 import { type AuthCall, forwardCookies } from "./sign-in.server";
 
 // Two-factor sign-in with an authenticator app (TOTP, RFC 6238) and one-time recovery codes,
@@ -60,15 +61,6 @@ export async function verifySignInCode(
     }
     throw error;
   }
-}
-
-/** Whether the member has a password (two-factor sign-in is a second step after it). */
-export async function hasPassword(db: Db, userId: string) {
-  const [credential] = await db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")));
-  return Boolean(credential);
 }
 
 /** Whether the member has a set-up (confirmed) authenticator. */

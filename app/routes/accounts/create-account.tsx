@@ -42,7 +42,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  return { result: submission.reply({ resetForm: true }), sentTo: submission.value.email };
+  // The browser that signed up is the one whose confirmation link keeps the password.
+  return data(
+    { result: submission.reply({ resetForm: true }), sentTo: submission.value.email },
+    { headers: outcome.headers },
+  );
 }
 
 export default function CreateAccount({ loaderData, actionData }: Route.ComponentProps) {

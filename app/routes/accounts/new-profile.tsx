@@ -3,13 +3,14 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { AuthCard } from "~/features/accounts/auth-card";
 import { AvatarField } from "~/features/accounts/avatar-field";
+import { hasPassword } from "~/features/accounts/passwords.server";
 import { getProfile, saveProfile, suggestHandle } from "~/features/accounts/profile.server";
 import { ProfileFields } from "~/features/accounts/profile-fields";
 import { ProfileSchema } from "~/features/accounts/schemas";
 import { requireUser, safeRedirect } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { FormErrors, SubmitButton } from "~/ui/form";
+import { FormErrors, Notice, SubmitButton } from "~/ui/form";
 import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/new-profile";
 
@@ -21,6 +22,9 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   if (!profile) notFound("Your account could not be found");
   return {
     profile: { ...profile, handle: profile.handle ?? suggestHandle(profile.name) },
+    // A link-only account, or one whose sign-up password was removed because its address was
+    // confirmed on another device (see docs/security.md, pre-hijacking).
+    hasPassword: await hasPassword(db, user.id),
     redirectTo: safeRedirect(url.searchParams.get("redirectTo"), env.SITE_URL, ""),
   };
 }
@@ -63,6 +67,14 @@ export default function NewProfile({ loaderData, actionData }: Route.ComponentPr
       title="Set up your profile"
       intro="A few details so the club knows who you are. You can change them later."
     >
+      {loaderData.hasPassword ? null : (
+        <Notice kind="info">
+          <p>
+            Your account has no password: you sign in with a link we email you. You can add a password in Settings at
+            any time.
+          </p>
+        </Notice>
+      )}
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <FormErrors id={form.errorId} errors={form.errors} />

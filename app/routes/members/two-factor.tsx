@@ -1,15 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
+import { hasPassword } from "~/features/accounts/passwords.server";
 import { TwoFactorSchema } from "~/features/accounts/schemas";
 import { recordSecurityEvent } from "~/features/accounts/security-events.server";
-import {
-  confirmSetup,
-  hasPassword,
-  newRecoveryCodes,
-  secretOf,
-  startSetup,
-  turnOff,
-} from "~/features/accounts/two-factor.server";
+import { confirmSetup, newRecoveryCodes, secretOf, startSetup, turnOff } from "~/features/accounts/two-factor.server";
 import { RecoveryCodes, SetUpStart, SetUpSteps, TwoFactorOn } from "~/features/accounts/two-factor-parts";
 import { qrSvg } from "~/features/tickets/qr.server";
 import { requireUser, safeRedirect } from "~/server/auth/session.server";

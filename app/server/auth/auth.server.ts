@@ -1,8 +1,9 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { admin, magicLink, phoneNumber, twoFactor } from "better-auth/plugins";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import * as schema from "../../../db/schema";
 import type { Db } from "../db/client.server";
 import type { Env } from "../env.server";
@@ -37,6 +38,61 @@ const SECOND_FACTOR_SAFE_PATHS = [/^\/sign-in\/email$/, /^\/two-factor\//, /^\/c
 
 export function startsSessionWithoutCode(path: string | undefined) {
   return path !== undefined && !SECOND_FACTOR_SAFE_PATHS.some((pattern) => pattern.test(path));
+}
+
+/**
+ * The browser that signed up carries this cookie until the address is confirmed, so a
+ * confirmation link opened there is the sign-up's own (see `claimedAccounts`).
+ */
+export const SIGN_UP_COOKIE = "pitlane.sign_up";
+
+function signUpToken(secret: string, email: string) {
+  return createHmac("sha256", secret).update(`sign-up:${email.toLowerCase()}`).digest("base64url");
+}
+
+/** The Set-Cookie header that marks this browser as the one that signed `email` up. */
+export function signUpCookie(secret: string, email: string, https: boolean) {
+  return `${SIGN_UP_COOKIE}=${signUpToken(secret, email)}; Max-Age=${VERIFY_EMAIL_SECONDS}; Path=/; HttpOnly; SameSite=Lax${https ? "; Secure" : ""}`;
+}
+
+function signedUpHere(secret: string, headers: Headers | undefined, email: string) {
+  const match = /(?:^|;\s*)pitlane\.sign_up=([^;]+)/.exec(headers?.get("cookie") ?? "");
+  const given = Buffer.from(match?.[1] ?? "");
+  const expected = Buffer.from(signUpToken(secret, email));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+type HookContext = { path?: string; headers?: Headers; request?: Request } | null | undefined;
+
+/**
+ * Pre-hijacking: someone can sign up with another person's address and a password they know,
+ * and wait. The account stays unconfirmed, so that password opens nothing, until the address's
+ * owner confirms it: by a sign-in link, or by the confirmation link the sign-up sent them.
+ * - A sign-in link claims the account for its owner: Better Auth itself removes every sign-in
+ *   method of an unconfirmed account and ends its sessions before it signs the owner in.
+ * - The confirmation link keeps the password only when it is opened in the browser that signed
+ *   up. Opened anywhere else, the password is removed and every session ends: the owner signs in
+ *   with email links, or sets a password in Settings.
+ */
+function claimedAccounts(db: Db, secret: string) {
+  const claims = new WeakMap<object, boolean>();
+  return {
+    before(data: Record<string, unknown>, context: HookContext) {
+      const path = context?.path;
+      if (!context || data.emailVerified !== true || "email" in data) return;
+      if (path === "/verify-email") claims.set(context, true);
+    },
+    async after(user: { id: string; email: string }, context: HookContext) {
+      if (!context || !claims.get(context)) return;
+      claims.delete(context);
+      const headers = context.headers ?? context.request?.headers;
+      if (signedUpHere(secret, headers, user.email)) return;
+      await db
+        .delete(schema.accounts)
+        .where(and(eq(schema.accounts.userId, user.id), eq(schema.accounts.providerId, "credential")));
+      await db.delete(schema.sessions).where(eq(schema.sessions.userId, user.id));
+    },
+  };
 }
 
 type Recipient = { email: string; name: string };
@@ -98,6 +154,7 @@ export function configuredProviders(env: Env) {
 
 export function createAuth({ db, env, messages, passwordLength }: AuthDependencies) {
   const https = env.SITE_URL.startsWith("https://");
+  const claims = claimedAccounts(db, env.AUTH_SECRET);
   return betterAuth({
     appName: env.SITE_NAME,
     baseURL: env.SITE_URL,
@@ -164,7 +221,11 @@ export function createAuth({ db, env, messages, passwordLength }: AuthDependenci
       },
       user: {
         update: {
+          before: async (data, context) => {
+            claims.before(data, context as HookContext);
+          },
           after: async (user, context) => {
+            await claims.after(user, context as HookContext);
             await messages.accountUpdated(user, context);
           },
         },
