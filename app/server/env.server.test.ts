@@ -183,6 +183,28 @@ describe("parseEnv", () => {
     ).toBeTruthy();
   });
 
+  it("texts codes to the site's own country unless SMS_COUNTRIES says which, up to SMS_DAILY_LIMIT a day", () => {
+    expect(parseEnv({ DATA_DIR: dataDir })).toMatchObject({ SMS_COUNTRIES: ["GB"], SMS_DAILY_LIMIT: 500 });
+    expect(parseEnv({ DATA_DIR: dataDir, DEFAULT_COUNTRY: "IE" }).SMS_COUNTRIES).toEqual(["IE"]);
+    expect(parseEnv({ DATA_DIR: dataDir, SMS_COUNTRIES: "gb, ie,GB", SMS_DAILY_LIMIT: "50" })).toMatchObject({
+      SMS_COUNTRIES: ["GB", "IE"],
+      SMS_DAILY_LIMIT: 50,
+    });
+    expect(() => parseEnv({ DATA_DIR: dataDir, SMS_COUNTRIES: "United Kingdom" })).toThrow(
+      "SMS_COUNTRIES must be two-letter country codes such as GB,IE",
+    );
+  });
+
+  it("requires staff two-factor sign-in except on a local demo, unless told otherwise", () => {
+    expect(parseEnv({ DATA_DIR: dataDir }).STAFF_TWO_FACTOR).toBe("optional");
+    const site = { DATA_DIR: dataDir, SITE_URL: "https://club.example", PAYMENTS: "test" };
+    expect(parseEnv(site).STAFF_TWO_FACTOR).toBe("required");
+    expect(parseEnv({ ...site, STAFF_TWO_FACTOR: "optional" }).STAFF_TWO_FACTOR).toBe("optional");
+    expect(() => parseEnv({ ...site, STAFF_TWO_FACTOR: "sometimes" })).toThrow(
+      "STAFF_TWO_FACTOR must be required or optional",
+    );
+  });
+
   it("knows a local site from a public one", () => {
     for (const url of ["http://localhost:3000", "http://127.0.0.1", "http://[::1]:8080"]) {
       expect(isLocalSite(url), url).toBe(true);

@@ -79,6 +79,19 @@ const EnvSchema = z
       .string()
       .regex(/^[A-Z]{2}$/, "DEFAULT_COUNTRY must be a two-letter country code")
       .default("GB"),
+    /** Countries whose numbers may get a text code (ISO 3166 codes, comma-separated). Unset: DEFAULT_COUNTRY. */
+    SMS_COUNTRIES: optional.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z]{2}(\s*,\s*[A-Za-z]{2})*$/, "SMS_COUNTRIES must be two-letter country codes such as GB,IE")
+        .optional(),
+    ),
+    /** Text codes the whole site sends in a day at most (a cap on what SMS pumping can cost). */
+    SMS_DAILY_LIMIT: z.coerce
+      .number({ message: "SMS_DAILY_LIMIT must be a whole number" })
+      .int("SMS_DAILY_LIMIT must be a whole number")
+      .min(0, "SMS_DAILY_LIMIT must be 0 or more")
+      .default(500),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: flag,
     /** The bearer token a scraper sends to read /metrics; without one, /metrics does not exist. */
@@ -183,6 +196,7 @@ export type Env = z.infer<typeof EnvSchema> & {
   SEED_DEMO: boolean | undefined;
   PAYMENTS: "stripe" | "test";
   STAFF_TWO_FACTOR: "required" | "optional";
+  SMS_COUNTRIES: string[];
 };
 
 export class EnvError extends Error {
@@ -208,6 +222,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     AUTH_SECRET: env.AUTH_SECRET ?? localSecret(dataDir),
     PAYMENTS: env.PAYMENTS ?? (env.STRIPE_SECRET_KEY ? "stripe" : "test"),
     STAFF_TWO_FACTOR: env.STAFF_TWO_FACTOR ?? (isLocalSite(siteUrl) ? "optional" : "required"),
+    SMS_COUNTRIES: env.SMS_COUNTRIES
+      ? [...new Set(env.SMS_COUNTRIES.split(",").map((code) => code.trim().toUpperCase()))]
+      : [env.DEFAULT_COUNTRY],
   };
 }
 

@@ -108,6 +108,12 @@ test("an international number moves the dropdown to its country", async ({ page 
   await page.getByLabel("Phone number").pressSequentially("+33612345678");
   await expect(page.getByLabel("Phone number")).toHaveValue("+33 6 12 34 56 78");
   await expect(page.getByLabel("Country")).toHaveValue("FR");
+  // The club texts only the countries it chose (here its own): nothing is sent to France.
+  await page.getByRole("button", { name: "Send code" }).click();
+  await expect(
+    page.getByText("We can't send texts to numbers in France. Use a number from United Kingdom."),
+  ).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Enter the code" })).toHaveCount(0);
 });
 
 test.describe("a UK member whose browser is set to en-US", () => {

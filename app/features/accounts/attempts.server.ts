@@ -17,6 +17,8 @@ export const ATTEMPT_RULES = {
   emailLinkByEmail: { max: 3, windowSeconds: 15 * 60 },
   phoneCodeSend: { max: 1, windowSeconds: 60 },
   phoneCodeSendDaily: { max: 10, windowSeconds: 24 * 60 * 60 },
+  phoneCodeSendByIp: { max: 10, windowSeconds: 60 * 60 },
+  phoneCodeSendByNumber: { max: 5, windowSeconds: 24 * 60 * 60 },
   passwordChange: { max: 5, windowSeconds: 15 * 60 },
   secondFactorByIp: { max: 30, windowSeconds: 15 * 60 },
 } satisfies Record<string, AttemptRule>;

@@ -15,6 +15,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "./schemas";
 import type { AuthCall } from "./sign-in.server";
 
 const database = freshDatabasePerFile();
+const UK_ONLY = { countries: ["GB"], dailyLimit: 500 };
 const texts: OutboundSms[] = [];
 let auth: Auth;
 
@@ -57,8 +58,10 @@ async function signedInMember(): Promise<{ call: AuthCall; userId: string }> {
     .getSetCookie()
     .map((header) => header.split(";")[0])
     .join("; ");
-  const headers = new Headers({ cookie, "x-pitlane-client-ip": "127.0.0.1" });
-  return { call: { auth, db, headers, ip: "127.0.0.1" }, userId: signIn.response.user.id };
+  // Each member on a network of their own: texts are limited per network too.
+  const ip = `10.2.${members}.1`;
+  const headers = new Headers({ cookie, "x-pitlane-client-ip": ip });
+  return { call: { auth, db, headers, ip }, userId: signIn.response.user.id };
 }
 
 function lastCode(to: string) {
@@ -82,7 +85,10 @@ describe("sendPhoneCode and confirmPhoneCode", () => {
     const { call, userId } = await signedInMember();
     const phoneNumber = "+447400100001";
 
-    expect(await sendPhoneCode(call, { userId, phoneNumber })).toEqual({ ok: true, resendAfterSeconds: 60 });
+    expect(await sendPhoneCode(call, { userId, phoneNumber, policy: UK_ONLY })).toEqual({
+      ok: true,
+      resendAfterSeconds: 60,
+    });
     expect(texts).toHaveLength(1);
     const code = lastCode(phoneNumber);
     expect(code).toMatch(/^\d{6}$/);
@@ -97,14 +103,14 @@ describe("sendPhoneCode and confirmPhoneCode", () => {
 
     // The same number again is the member's own already.
     await forgetResendWait(userId);
-    expect(await sendPhoneCode(call, { userId, phoneNumber })).toEqual({ ok: false, reason: "yours" });
+    expect(await sendPhoneCode(call, { userId, phoneNumber, policy: UK_ONLY })).toEqual({ ok: false, reason: "yours" });
   });
 
   it("sends one code a minute and says how long to wait", async () => {
     const { call, userId } = await signedInMember();
     const phoneNumber = "+447400100002";
-    await sendPhoneCode(call, { userId, phoneNumber });
-    const again = await sendPhoneCode(call, { userId, phoneNumber });
+    await sendPhoneCode(call, { userId, phoneNumber, policy: UK_ONLY });
+    const again = await sendPhoneCode(call, { userId, phoneNumber, policy: UK_ONLY });
     expect(again).toMatchObject({ ok: false, reason: "wait" });
     expect(again.ok === false && again.reason === "wait" && again.retryAfterSeconds).toBeGreaterThan(55);
     expect(texts).toHaveLength(1);
@@ -116,7 +122,7 @@ describe("sendPhoneCode and confirmPhoneCode", () => {
   it("counts wrong codes down and locks the code after the fifth", async () => {
     const { call, userId } = await signedInMember();
     const phoneNumber = "+447400100003";
-    await sendPhoneCode(call, { userId, phoneNumber });
+    await sendPhoneCode(call, { userId, phoneNumber, policy: UK_ONLY });
     const code = lastCode(phoneNumber);
 
     const outcomes = [];
@@ -135,7 +141,7 @@ describe("sendPhoneCode and confirmPhoneCode", () => {
 
     // A new code has all its tries again.
     await forgetResendWait(userId);
-    await sendPhoneCode(call, { userId, phoneNumber });
+    await sendPhoneCode(call, { userId, phoneNumber, policy: UK_ONLY });
     const fresh = lastCode(phoneNumber);
     expect(await confirmPhoneCode(call, { userId, phoneNumber, code: wrongCode(fresh) })).toEqual({
       ok: false,
@@ -148,7 +154,7 @@ describe("sendPhoneCode and confirmPhoneCode", () => {
   it("refuses an expired code", async () => {
     const { call, userId } = await signedInMember();
     const phoneNumber = "+447400100004";
-    await sendPhoneCode(call, { userId, phoneNumber });
+    await sendPhoneCode(call, { userId, phoneNumber, policy: UK_ONLY });
     await database()
       .db.update(verifications)
       .set({ expiresAt: sql`now() - interval '1 minute'` })
@@ -164,9 +170,9 @@ describe("sendPhoneCode and confirmPhoneCode", () => {
     const phoneNumber = "+447400100005";
 
     // Both ask for a code before either confirms; the first to confirm keeps the number.
-    await sendPhoneCode(first.call, { userId: first.userId, phoneNumber });
+    await sendPhoneCode(first.call, { userId: first.userId, phoneNumber, policy: UK_ONLY });
     const firstCode = lastCode(phoneNumber);
-    await sendPhoneCode(second.call, { userId: second.userId, phoneNumber });
+    await sendPhoneCode(second.call, { userId: second.userId, phoneNumber, policy: UK_ONLY });
     const secondCode = lastCode(phoneNumber);
     expect((await confirmPhoneCode(second.call, { userId: second.userId, phoneNumber, code: secondCode })).ok).toBe(
       true,
@@ -176,7 +182,7 @@ describe("sendPhoneCode and confirmPhoneCode", () => {
       reason: "taken",
     });
     await forgetResendWait(first.userId);
-    expect(await sendPhoneCode(first.call, { userId: first.userId, phoneNumber })).toEqual({
+    expect(await sendPhoneCode(first.call, { userId: first.userId, phoneNumber, policy: UK_ONLY })).toEqual({
       ok: false,
       reason: "taken",
     });
@@ -187,7 +193,7 @@ describe("sendPhoneCode and confirmPhoneCode", () => {
     const asker = await signedInMember();
     const other = await signedInMember();
     const phoneNumber = "+447400100006";
-    await sendPhoneCode(asker.call, { userId: asker.userId, phoneNumber });
+    await sendPhoneCode(asker.call, { userId: asker.userId, phoneNumber, policy: UK_ONLY });
     const code = lastCode(phoneNumber);
 
     // The other member has the code (say, it is their phone): it is no code of theirs, and their
@@ -213,12 +219,12 @@ describe("sendPhoneCode and confirmPhoneCode", () => {
     const first = await signedInMember();
     const second = await signedInMember();
     const phoneNumber = "+447400100007";
-    await sendPhoneCode(first.call, { userId: first.userId, phoneNumber });
+    await sendPhoneCode(first.call, { userId: first.userId, phoneNumber, policy: UK_ONLY });
     const firstCode = lastCode(phoneNumber);
     for (let i = 0; i < 4; i++) {
       await confirmPhoneCode(first.call, { userId: first.userId, phoneNumber, code: wrongCode(firstCode) });
     }
-    await sendPhoneCode(second.call, { userId: second.userId, phoneNumber });
+    await sendPhoneCode(second.call, { userId: second.userId, phoneNumber, policy: UK_ONLY });
     const counted = await database()
       .db.select({ key: attemptLimits.key, count: attemptLimits.count })
       .from(attemptLimits)
@@ -244,13 +250,70 @@ describe("sendPhoneCode and confirmPhoneCode", () => {
     const { call, userId } = await signedInMember();
     for (let i = 0; i < 10; i++) {
       await forgetResendWait(userId);
-      const outcome = await sendPhoneCode(call, { userId, phoneNumber: `+4474001002${String(i).padStart(2, "0")}` });
+      const phoneNumber = `+4474001002${String(i).padStart(2, "0")}`;
+      const outcome = await sendPhoneCode(call, { userId, phoneNumber, policy: UK_ONLY });
       expect(outcome.ok).toBe(true);
     }
     await forgetResendWait(userId);
-    const refused = await sendPhoneCode(call, { userId, phoneNumber: "+447400100299" }).catch((error) => error);
+    const refused = await sendPhoneCode(call, { userId, phoneNumber: "+447400100299", policy: UK_ONLY }).catch(
+      (error) => error,
+    );
     expect(refused).toBeInstanceOf(TooManyAttempts);
     expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+  });
+});
+
+describe("SMS pumping limits", () => {
+  it("texts no number from a country the operator does not allow, and says which are allowed", async () => {
+    const { call, userId } = await signedInMember();
+    expect(await sendPhoneCode(call, { userId, phoneNumber: "+33612345678", policy: UK_ONLY })).toEqual({
+      ok: false,
+      reason: "country",
+      country: "FR",
+    });
+    expect(texts).toEqual([]);
+    expect(PHONE_CODE_MESSAGES.country("FR", ["GB", "IE"])).toBe(
+      "We can't send texts to numbers in France. Use a number from United Kingdom or Ireland.",
+    );
+    const both = { countries: ["GB", "FR"], dailyLimit: 500 };
+    expect((await sendPhoneCode(call, { userId, phoneNumber: "+33612345678", policy: both })).ok).toBe(true);
+  });
+
+  it("sends one number five codes a day, whoever asks", async () => {
+    const phoneNumber = "+447400100400";
+    for (let i = 0; i < 5; i++) {
+      const { call, userId } = await signedInMember();
+      expect((await sendPhoneCode(call, { userId, phoneNumber, policy: UK_ONLY })).ok).toBe(true);
+    }
+    const { call, userId } = await signedInMember();
+    await expect(sendPhoneCode(call, { userId, phoneNumber, policy: UK_ONLY })).rejects.toThrow(TooManyAttempts);
+    expect(texts).toHaveLength(5);
+  });
+
+  it("sends ten codes an hour to one network, across its members", async () => {
+    const network = "10.9.9.9";
+    for (let i = 0; i < 10; i++) {
+      const { call, userId } = await signedInMember();
+      const phoneNumber = `+4474001005${String(i).padStart(2, "0")}`;
+      const outcome = await sendPhoneCode({ ...call, ip: network }, { userId, phoneNumber, policy: UK_ONLY });
+      expect(outcome.ok).toBe(true);
+    }
+    const { call, userId } = await signedInMember();
+    const refused = sendPhoneCode({ ...call, ip: network }, { userId, phoneNumber: "+447400100599", policy: UK_ONLY });
+    await expect(refused).rejects.toThrow(TooManyAttempts);
+  });
+
+  it("stops at the site's daily limit with a message, not an error page", async () => {
+    const tight = { countries: ["GB"], dailyLimit: 2 };
+    await database().db.delete(attemptLimits).where(eq(attemptLimits.key, "phone-code-send-site"));
+    const outcomes = [];
+    for (let i = 0; i < 3; i++) {
+      const { call, userId } = await signedInMember();
+      outcomes.push(await sendPhoneCode(call, { userId, phoneNumber: `+4474001006${i}0`, policy: tight }));
+    }
+    expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, true, false]);
+    expect(outcomes[2]).toEqual({ ok: false, reason: "site" });
+    expect(texts).toHaveLength(2);
   });
 });
 

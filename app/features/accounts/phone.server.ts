@@ -13,7 +13,8 @@ import {
   limitAttempts,
   secondsUntilAllowed,
 } from "./attempts.server";
-import { formatPhone, isE164Phone } from "./phone";
+import { ipKey } from "./ip-key";
+import { countryName, countryOfPhone, formatPhone, isE164Phone } from "./phone";
 import { type AuthCall, forwardCookies } from "./sign-in.server";
 
 // Verifying a member's phone number with a 6-digit text message (codes
@@ -63,12 +64,30 @@ async function isCodeFor(db: Db, userId: string, phoneNumber: string) {
   return Boolean(row);
 }
 
+/**
+ * What the operator allows texts for (SMS pumping: fraudsters trigger texts to premium numbers
+ * abroad and share the charge): the countries whose numbers may get a code, and how many codes
+ * the whole site sends a day.
+ */
+export type SmsPolicy = { countries: readonly string[]; dailyLimit: number };
+
+const numberKey = (phoneNumber: string) => `phone-code-send-number:${phoneNumber}`;
+const ipSendKey = (ip: string) => `phone-code-send-ip:${ipKey(ip)}`;
+const SITE_KEY = "phone-code-send-site";
+
 export const PHONE_CODE_MESSAGES = {
   taken: "This number is already used by another account. Use a different number.",
   yours: "This number is already verified on your account.",
   locked: "Too many wrong codes. Ask for a new code.",
   expired: "This code has expired. Ask for a new one.",
   wait: (seconds: number) => `You can ask for a new code in ${describeWait(seconds)}.`,
+  country: (country: string, allowed: readonly string[]) => {
+    const names = allowed.map(countryName);
+    const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "");
+    const place = country ? `numbers in ${countryName(country)}` : "this number";
+    return `We can't send texts to ${place}. Use a number from ${list}.`;
+  },
+  site: "We can't send more codes today. Please try again tomorrow.",
   wrong: (triesLeft: number) => `That code is not right. ${triesLeft} ${triesLeft === 1 ? "try" : "tries"} left.`,
 };
 
@@ -82,22 +101,34 @@ async function holderOf(db: Db, userId: string, phoneNumber: string): Promise<"n
 export type SendPhoneCode =
   | { ok: true; resendAfterSeconds: number }
   | { ok: false; reason: "wait"; retryAfterSeconds: number }
-  | { ok: false; reason: "taken" | "yours" };
+  | { ok: false; reason: "taken" | "yours" | "site" }
+  | { ok: false; reason: "country"; country: string };
 
 /**
- * Texts a new code to `phoneNumber` (E.164) for the signed-in member. Every request counts
- * towards the daily limit (a 429 page past it), which also bounds how many numbers one account
- * can test for "already used".
+ * Texts a new code to `phoneNumber` (E.164) for the signed-in member. A number from a country
+ * the operator does not allow gets nothing. Every other request counts towards the member's daily
+ * limit (a 429 page past it, which also bounds how many numbers one account can test for
+ * "already used"), and each text towards limits per network, per number and for the whole site.
  */
 export async function sendPhoneCode(
-  { auth, db, headers }: AuthCall,
-  input: { userId: string; phoneNumber: string },
+  { auth, db, headers, ip }: AuthCall,
+  input: { userId: string; phoneNumber: string; policy: SmsPolicy },
 ): Promise<SendPhoneCode> {
+  const country = countryOfPhone(input.phoneNumber);
+  if (!country || !input.policy.countries.includes(country)) {
+    return { ok: false, reason: "country", country: country ?? "" };
+  }
   await limitAttempts(db, [[dailyKey(input.userId), ATTEMPT_RULES.phoneCodeSendDaily]]);
   const holder = await holderOf(db, input.userId, input.phoneNumber);
   if (holder !== "nobody") return { ok: false, reason: holder };
   const minute = await countAttempt(db, sendKey(input.userId), ATTEMPT_RULES.phoneCodeSend);
   if (!minute.allowed) return { ok: false, reason: "wait", retryAfterSeconds: minute.retryAfterSeconds };
+  await limitAttempts(db, [
+    [ipSendKey(ip), ATTEMPT_RULES.phoneCodeSendByIp],
+    [numberKey(input.phoneNumber), ATTEMPT_RULES.phoneCodeSendByNumber],
+  ]);
+  const site = await countAttempt(db, SITE_KEY, { max: input.policy.dailyLimit, windowSeconds: 24 * 60 * 60 });
+  if (!site.allowed) return { ok: false, reason: "site" };
 
   // Bound before it is sent, so the member can confirm it as soon as it arrives.
   await bindCode(db, input.userId, input.phoneNumber);

@@ -120,6 +120,11 @@ export function isE164Phone(value: string) {
   return parsed?.number === value && parsed.isValid();
 }
 
+/** The country of a number in E.164 form ("+447700900123" → "GB"), or null when it has none. */
+export function countryOfPhone(e164: string): string | null {
+  return parsePhoneNumberFromString(e164, { extract: false }, metadata)?.country ?? null;
+}
+
 /** "+447700900123" → "+44 7700 900123", for showing a stored number. */
 export function formatPhone(e164: string) {
   return parsePhoneNumberFromString(e164, { extract: false }, metadata)?.formatInternational() ?? e164;

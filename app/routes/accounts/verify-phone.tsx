@@ -54,7 +54,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   }
 
   const { phoneNumber } = value.intent === "send" ? phoneNumberOf(value, env.DEFAULT_COUNTRY) : value;
-  const outcome = await withinAttemptLimits(sendPhoneCode(call, { userId: user.id, phoneNumber }));
+  const policy = { countries: env.SMS_COUNTRIES, dailyLimit: env.SMS_DAILY_LIMIT };
+  const outcome = await withinAttemptLimits(sendPhoneCode(call, { userId: user.id, phoneNumber, policy }));
   if (outcome.ok) return { result: submission.reply(), pending: await pending(phoneNumber) };
   if (outcome.reason === "wait") {
     const result = submission.reply({ formErrors: [PHONE_CODE_MESSAGES.wait(outcome.retryAfterSeconds)] });
@@ -64,7 +65,10 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } },
     );
   }
-  const message = PHONE_CODE_MESSAGES[outcome.reason];
+  const message =
+    outcome.reason === "country"
+      ? PHONE_CODE_MESSAGES.country(outcome.country, env.SMS_COUNTRIES)
+      : PHONE_CODE_MESSAGES[outcome.reason];
   const errors = value.intent === "send" ? { fieldErrors: { phone: [message] } } : { formErrors: [message] };
   return data({ result: submission.reply(errors), pending: null }, { status: 400 });
 }
