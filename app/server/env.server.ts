@@ -189,7 +189,7 @@ function isTimeZone(zone: string) {
   }
 }
 
-export type Env = z.infer<typeof EnvSchema> & {
+export type Env = Omit<z.infer<typeof EnvSchema>, "SMS_COUNTRIES"> & {
   SITE_URL: string;
   DATA_DIR: string;
   AUTH_SECRET: string;
