@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { clearAttempts, countAttempt, describeWait } from "./attempts.server";
+import { clearAttempts, countAttempt, describeWait, limitImageUploads, TooManyAttempts } from "./attempts.server";
 
 const database = freshDatabasePerFile();
 const rule = { max: 3, windowSeconds: 60 };
@@ -48,5 +48,16 @@ describe("describeWait", () => {
     expect(describeWait(61)).toBe("2 minutes");
     expect(describeWait(3600)).toBe("1 hour");
     expect(describeWait(5400)).toBe("2 hours");
+  });
+});
+
+describe("limitImageUploads", () => {
+  it("takes ten photos per member and thirty per network in ten minutes", async () => {
+    const { db } = database();
+    for (let i = 0; i < 10; i++) await limitImageUploads(db, { userId: "uploader", ip: "192.0.2.50" });
+    await expect(limitImageUploads(db, { userId: "uploader", ip: "192.0.2.51" })).rejects.toThrow(TooManyAttempts);
+    // Other members on the same network share its thirty.
+    for (let i = 0; i < 20; i++) await limitImageUploads(db, { userId: `neighbour-${i}`, ip: "192.0.2.50" });
+    await expect(limitImageUploads(db, { userId: "one-more", ip: "192.0.2.50" })).rejects.toThrow(TooManyAttempts);
   });
 });

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
+import { ipKey } from "./ip-key";
 
 export type AttemptRule = { max: number; windowSeconds: number };
 
@@ -21,6 +22,8 @@ export const ATTEMPT_RULES = {
   phoneCodeSendByNumber: { max: 5, windowSeconds: 24 * 60 * 60 },
   passwordChange: { max: 5, windowSeconds: 15 * 60 },
   secondFactorByIp: { max: 30, windowSeconds: 15 * 60 },
+  imageUploadByMember: { max: 10, windowSeconds: 10 * 60 },
+  imageUploadByIp: { max: 30, windowSeconds: 10 * 60 },
 } satisfies Record<string, AttemptRule>;
 
 export type AttemptResult = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
@@ -87,4 +90,16 @@ export async function limitAttempts(db: Db, checks: [key: string, rule: AttemptR
     const result = await countAttempt(db, key, rule);
     if (!result.allowed) throw new TooManyAttempts(result.retryAfterSeconds);
   }
+}
+
+/**
+ * Every uploaded photo is decoded and resized, which keeps a core busy for a moment: counted per
+ * member and per network before that work starts (photos refused for their size or type earlier
+ * are not counted).
+ */
+export async function limitImageUploads(db: Db, who: { userId: string; ip: string }) {
+  await limitAttempts(db, [
+    [`image-upload:${who.userId}`, ATTEMPT_RULES.imageUploadByMember],
+    [`image-upload-ip:${ipKey(who.ip)}`, ATTEMPT_RULES.imageUploadByIp],
+  ]);
 }

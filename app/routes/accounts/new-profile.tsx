@@ -1,6 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
+import { limitImageUploads } from "~/features/accounts/attempts.server";
 import { AuthCard } from "~/features/accounts/auth-card";
 import { AvatarField } from "~/features/accounts/avatar-field";
 import { hasPassword } from "~/features/accounts/passwords.server";
@@ -8,11 +9,12 @@ import { getProfile, saveProfile, suggestHandle } from "~/features/accounts/prof
 import { ProfileFields } from "~/features/accounts/profile-fields";
 import { ProfileSchema } from "~/features/accounts/schemas";
 import { requireUser, safeRedirect } from "~/server/auth/session.server";
-import { runtimeContext } from "~/server/context.server";
+import { requestContext, runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { FormErrors, Notice, SubmitButton } from "~/ui/form";
 import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/new-profile";
+import { withinAttemptLimits } from "./account-call.server";
 
 /** Onboarding after sign-up: the profile every member needs before using the community. */
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -35,6 +37,9 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: ProfileSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { db, env, storage } = context.get(runtimeContext);
+  if (submission.value.avatar) {
+    await withinAttemptLimits(limitImageUploads(db, { userId: user.id, ip: context.get(requestContext).ip }));
+  }
   const outcome = await saveProfile(db, storage, user.id, submission.value);
   if (!outcome.ok) {
     return data({ result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) }, { status: 400 });

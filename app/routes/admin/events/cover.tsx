@@ -2,7 +2,7 @@ import { useRouteLoaderData } from "react-router";
 import { CoverEditor } from "~/features/events/organizer/cover-form";
 import { getEventCover } from "~/features/events/organizer/queries.server";
 import { requireRole } from "~/server/auth/session.server";
-import { runtimeContext } from "~/server/context.server";
+import { requestContext, runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/cover";
@@ -23,7 +23,8 @@ export async function action({ request, context, url, params }: Route.ActionArgs
   const user = requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
   const { db, env, storage } = context.get(runtimeContext);
-  const call = { db, actorId: user.id, currency: env.CURRENCY, eventId, storage };
+  const ip = context.get(requestContext).ip;
+  const call = { db, actorId: user.id, currency: env.CURRENCY, eventId, storage, ip };
   return eventCoverAction(call, await readForm(request), url.pathname);
 }
 

@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { eq } from "drizzle-orm";
 import { data } from "react-router";
 import { z } from "zod";
+import { limitImageUploads } from "~/features/accounts/attempts.server";
 import type { NotFound, Refusal } from "~/features/events/organizer/editable-event.server";
 import {
   cancelEvent,
@@ -33,6 +34,7 @@ import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
 import { events } from "../../../../db/schema";
+import { withinAttemptLimits } from "../../accounts/account-call.server";
 
 // The forms of the organizer's event pages (new, details, cover, tickets): read the form, check it
 // with its schema, call the organizer rule, and answer a redirect with a flash message or the
@@ -149,7 +151,11 @@ async function hasCover(db: Db, eventId: string) {
   return Boolean(row.coverHash);
 }
 
-export async function eventCoverAction(call: EventCall & { storage: Storage }, formData: FormData, here: string) {
+export async function eventCoverAction(
+  call: EventCall & { storage: Storage; ip: string },
+  formData: FormData,
+  here: string,
+) {
   const intent = intentOf(formData);
   const { db, actorId, eventId } = call;
   if (intent === "remove") {
@@ -162,6 +168,7 @@ export async function eventCoverAction(call: EventCall & { storage: Storage }, f
   const submission = parseWithZod(formData, { schema: coverSchema({ hasCover: await hasCover(db, eventId) }) });
   if (submission.status !== "success") return invalid(intent, submission);
   const { cover, coverAlt } = submission.value;
+  if (cover) await withinAttemptLimits(limitImageUploads(db, { userId: actorId, ip: call.ip }));
   const image = cover ? new Uint8Array(await cover.arrayBuffer()) : null;
   const outcome = await setEventCover(db, call.storage, { actorId, eventId, image, alt: coverAlt });
   if (!outcome.ok) return refused(intent, submission, outcome);

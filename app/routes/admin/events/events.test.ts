@@ -7,13 +7,13 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
-import { runtimeContext, userContext } from "~/server/context.server";
+import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { type Env, parseEnv, setEnv } from "~/server/env.server";
 import type { Runtime } from "~/server/runtime.server";
 import { testSessionUser } from "~/server/session-user.test-support";
 import { storageFor } from "~/server/storage/storage.server";
-import { auditLog, events, ticketTypes } from "../../../../db/schema";
+import { attemptLimits, auditLog, events, ticketTypes } from "../../../../db/schema";
 import * as coverRoute from "./cover";
 import * as detailsRoute from "./details";
 import * as eventRoute from "./event";
@@ -46,6 +46,7 @@ beforeAll(async () => {
 function contextFor(who: keyof typeof accounts | null) {
   const context = new RouterContextProvider();
   context.set(runtimeContext, { db: database().db, env, storage: storageFor(env) } as Runtime);
+  context.set(requestContext, { ip: "192.0.2.20", nonce: "n", requestId: "r" });
   const account = who ? accounts[who] : null;
   const user = account ? testSessionUser(account) : null;
   context.set(userContext, user);
@@ -316,6 +317,28 @@ describe("ticket types", () => {
 });
 
 describe("the cover", () => {
+  it("takes ten uploads in ten minutes from an organizer, then answers 429 before reading the image", async () => {
+    const eventId = await createOne({ title: "Busy Cover Event" });
+    await database()
+      .db.insert(attemptLimits)
+      .values({
+        key: `image-upload:${accounts.organizer.id}`,
+        count: 10,
+        windowEndsAt: new Date(Date.now() + 5 * 60_000),
+      });
+    const photo = await sharp({ create: { width: 1280, height: 720, channels: 3, background: "#333" } })
+      .jpeg()
+      .toBuffer();
+    const file = new File([new Uint8Array(photo)], "photo.jpg", { type: "image/jpeg" });
+    const at = `/admin/events/${eventId}/cover`;
+    const fields = { intent: "upload", cover: file, coverAlt: "A car" };
+    expect(await statusOf(() => coverRoute.action(post(at, fields, { eventId })))).toBe(429);
+    await database()
+      .db.delete(attemptLimits)
+      .where(eq(attemptLimits.key, `image-upload:${accounts.organizer.id}`));
+    expect(await statusOf(() => coverRoute.action(post(at, fields, { eventId })))).toBe(`302 ${at}`);
+  });
+
   it("refuses a file that is not an image, and a 14000 × 14000 PNG, and stores nothing", async () => {
     const eventId = await createOne({ title: "Cover Event" });
     const at = `/admin/events/${eventId}/cover`;

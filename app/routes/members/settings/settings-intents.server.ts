@@ -1,6 +1,7 @@
 import type { Submission } from "@conform-to/react";
 import { data, type RouterContextProvider } from "react-router";
 import type { z } from "zod";
+import { limitImageUploads } from "~/features/accounts/attempts.server";
 import { removeAvatar } from "~/features/accounts/avatar.server";
 import { signOutDevice, signOutOtherDevices } from "~/features/accounts/devices.server";
 import { getProfile, saveProfile } from "~/features/accounts/profile.server";
@@ -51,6 +52,7 @@ export async function runSettingsIntent(call: SettingsCall, user: SessionUser, s
 
   switch (value.intent) {
     case "profile": {
+      if (value.avatar) await withinAttemptLimits(limitImageUploads(call.db, { userId: user.id, ip: call.ip }));
       const current = await getProfile(call.db, user.id);
       // The marketing choice is made in the notifications section of this page.
       const input = { ...value, marketingConsent: current?.marketingConsent ?? false, terms: undefined };
