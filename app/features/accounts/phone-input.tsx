@@ -93,7 +93,7 @@ export function PhoneInput({
           onChange={onNumberChange}
           maxLength={PHONE_FIELD_MAX_LENGTH}
           placeholder={PHONE_PLACEHOLDER}
-          autoComplete="tel-national"
+          autoComplete="tel"
           inputMode="tel"
           className={inputClass(Boolean(phoneMeta.errors))}
         />

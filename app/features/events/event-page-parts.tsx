@@ -62,8 +62,10 @@ export function EventHero({ event, sales }: { event: PageEvent; sales: EventPage
           <h1 className="wide mt-2 text-4xl font-black leading-[1.02] sm:text-5xl">{event.title}</h1>
           <dl className="mt-6 grid gap-3 text-asphalt-100">
             <div className="flex gap-3">
-              <dt className="sr-only">When</dt>
-              <CalendarDays aria-hidden className="mt-0.5 size-5 shrink-0 text-accent-strong" />
+              <dt className="mt-0.5 shrink-0">
+                <span className="sr-only">When</span>
+                <CalendarDays aria-hidden className="size-5 text-accent-strong" />
+              </dt>
               <dd>
                 <span className="font-bold">{event.dates.dates}</span>
                 <span className="block text-asphalt-300">
@@ -72,8 +74,10 @@ export function EventHero({ event, sales }: { event: PageEvent; sales: EventPage
               </dd>
             </div>
             <div className="flex gap-3">
-              <dt className="sr-only">Where</dt>
-              <MapPin aria-hidden className="mt-0.5 size-5 shrink-0 text-accent-strong" />
+              <dt className="mt-0.5 shrink-0">
+                <span className="sr-only">Where</span>
+                <MapPin aria-hidden className="size-5 text-accent-strong" />
+              </dt>
               <dd>
                 <span className="font-bold">{event.venue}</span>
                 <span className="block text-asphalt-300">{event.town}</span>
