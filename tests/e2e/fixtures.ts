@@ -67,13 +67,18 @@ class AccessibilityWatch {
         });
       }
     } catch (error) {
-      // The page moved on while axe ran (its script went with the old document); the next
-      // load is scanned instead. Any other failure is reported when the test ends.
-      if (this.page.isClosed() || this.navigations !== navigationsBefore) return;
+      // The page moved on while axe ran: its document (and axe's script in it) went away, and the
+      // next load is scanned instead. The navigation event can arrive after the error, so the
+      // error's own words count too. Any other failure is reported when the test ends.
+      if (this.page.isClosed() || this.navigations !== navigationsBefore || NAVIGATED.test(String(error))) return;
       throw error;
     }
   }
 }
+
+/** What Playwright and axe say when the document under a scan was replaced by a navigation. */
+const NAVIGATED =
+  /Execution context was destroyed|Target page, context or browser has been closed|navigat|reading 'utils'|axe is not defined/i;
 
 export const test = base.extend<{ skipAxe: boolean }>({
   skipAxe: [false, { option: true }],
