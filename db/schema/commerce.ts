@@ -13,16 +13,17 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
+import { draws } from "./draws";
 import { events, ticketTypes } from "./events";
 
 /**
  * What a cart line, an order line or a hold is for. One cart, one order and one hold flow serve
  * every kind (PRODUCT.md "/cart"); each kind has its own nullable reference column, and a check
  * constraint makes the row's kind and its reference agree, so the database still enforces every
- * foreign key. Tickets now; merch variants, draw entries and show-car application fees add
- * their kind and column here.
+ * foreign key. Tickets and prize-draw entries now; merch variants and show-car application fees
+ * add their kind and column here.
  */
-export const ITEM_KINDS = ["ticket"] as const;
+export const ITEM_KINDS = ["ticket", "entry"] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
 export const ORDER_STATUSES = [
@@ -81,6 +82,11 @@ export const cartItems = pgTable(
       .references(() => carts.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: ITEM_KINDS }).notNull(),
     ticketTypeId: uuid("ticket_type_id").references(() => ticketTypes.id, { onDelete: "cascade" }),
+    drawId: uuid("draw_id").references(() => draws.id, { onDelete: "cascade" }),
+    /** Entries: how many entries one unit of the line is (the bundle: 1, 5, 10…). */
+    entriesPerUnit: integer("entries_per_unit").notNull().default(1),
+    /** Entries: the option chosen for the draw's question, sent with the entries. */
+    answer: integer("answer"),
     quantity: integer("quantity").notNull(),
     /** Multi-day passes: one name per ticket, in order; blank until the buyer fills them in. */
     attendeeNames: text("attendee_names").array().notNull().default(sql`'{}'::text[]`),
@@ -89,9 +95,16 @@ export const cartItems = pgTable(
   },
   (table) => [
     uniqueIndex("cart_items_cart_ticket_type_key").on(table.cartId, table.ticketTypeId),
+    uniqueIndex("cart_items_cart_draw_bundle_key").on(table.cartId, table.drawId, table.entriesPerUnit),
     index("cart_items_ticket_type_idx").on(table.ticketTypeId),
+    index("cart_items_draw_idx").on(table.drawId),
     check("cart_items_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
     check("cart_items_ticket_reference", sql`(${table.kind} = 'ticket') = (${table.ticketTypeId} is not null)`),
+    check(
+      "cart_items_entry_reference",
+      sql`(${table.kind} = 'entry') = (${table.drawId} is not null and ${table.answer} is not null)`,
+    ),
+    check("cart_items_entries_per_unit_positive", sql`${table.entriesPerUnit} > 0`),
   ],
 );
 
@@ -163,6 +176,10 @@ export const orderItems = pgTable(
     // Restrict: an event or ticket type that has orders cannot be deleted, only cancelled.
     ticketTypeId: uuid("ticket_type_id").references(() => ticketTypes.id, { onDelete: "restrict" }),
     eventId: uuid("event_id").references(() => events.id, { onDelete: "restrict" }),
+    drawId: uuid("draw_id").references(() => draws.id, { onDelete: "restrict" }),
+    /** Entries: entries in one unit of the line (the bundle bought), and the answer given. */
+    entriesPerUnit: integer("entries_per_unit").notNull().default(1),
+    answer: integer("answer"),
     /** "Summer Sunday Meet — Weekend pass". */
     description: text("description").notNull(),
     unitPrice: integer("unit_price").notNull(),
@@ -174,6 +191,7 @@ export const orderItems = pgTable(
   (table) => [
     index("order_items_order_idx").on(table.orderId),
     index("order_items_ticket_type_idx").on(table.ticketTypeId),
+    index("order_items_draw_idx").on(table.drawId),
     check("order_items_unit_price_non_negative", sql`${table.unitPrice} >= 0`),
     check("order_items_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
     check(
@@ -184,6 +202,11 @@ export const orderItems = pgTable(
       "order_items_ticket_reference",
       sql`(${table.kind} = 'ticket') = (${table.ticketTypeId} is not null and ${table.eventId} is not null)`,
     ),
+    check(
+      "order_items_entry_reference",
+      sql`(${table.kind} = 'entry') = (${table.drawId} is not null and ${table.answer} is not null)`,
+    ),
+    check("order_items_entries_per_unit_positive", sql`${table.entriesPerUnit} > 0`),
   ],
 );
 
@@ -203,6 +226,8 @@ export const holds = pgTable(
     kind: text("kind", { enum: ITEM_KINDS }).notNull(),
     ticketTypeId: uuid("ticket_type_id").references(() => ticketTypes.id, { onDelete: "restrict" }),
     eventId: uuid("event_id").references(() => events.id, { onDelete: "restrict" }),
+    /** Entries: the draw; `quantity` is then the number of entries held (bundles × their size). */
+    drawId: uuid("draw_id").references(() => draws.id, { onDelete: "restrict" }),
     quantity: integer("quantity").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     status: text("status", { enum: HOLD_STATUSES }).notNull().default("active"),
@@ -214,12 +239,14 @@ export const holds = pgTable(
     // The availability sums read only active holds, per ticket type and per event.
     index("holds_active_ticket_type_idx").on(table.ticketTypeId).where(sql`${table.status} = 'active'`),
     index("holds_active_event_idx").on(table.eventId).where(sql`${table.status} = 'active'`),
+    index("holds_active_draw_idx").on(table.drawId).where(sql`${table.status} = 'active'`),
     index("holds_active_expiry_idx").on(table.expiresAt).where(sql`${table.status} = 'active'`),
     check("holds_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
     check(
       "holds_ticket_reference",
       sql`(${table.kind} = 'ticket') = (${table.ticketTypeId} is not null and ${table.eventId} is not null)`,
     ),
+    check("holds_entry_reference", sql`(${table.kind} = 'entry') = (${table.drawId} is not null)`),
   ],
 );
 
