@@ -1,4 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { entrantOf } from "~/features/draws/cart-entries.server";
+import { bundleFor, type EntryProblem, entrantProblem, entryLineProblem } from "~/features/draws/draw-rules";
+import { readDrawStock } from "~/features/draws/entries.server";
 import { recordOrderChanges } from "~/features/orders/order-history.server";
 import {
   attendeeNamesProblem,
@@ -28,8 +31,14 @@ import { DEFAULT_HOLD_MINUTES } from "./holds.server";
 export const MAX_ORDER_TOTAL = 99_999_999;
 
 export type CheckoutProblem =
-  | LineProblem
-  | { code: "cart_not_found" | "empty_cart" | "total_too_large"; message: string; ticketTypeId?: undefined };
+  | (LineProblem & { drawId?: undefined })
+  | (EntryProblem & { ticketTypeId?: undefined })
+  | {
+      code: "cart_not_found" | "empty_cart" | "total_too_large";
+      message: string;
+      ticketTypeId?: undefined;
+      drawId?: undefined;
+    };
 
 export type CheckoutOrder = {
   id: string;
@@ -93,6 +102,26 @@ export async function startCheckout(db: Db, input: CheckoutInput): Promise<Check
   }
 }
 
+type CheckoutItem =
+  | {
+      kind: "ticket";
+      ticketTypeId: string;
+      eventId: string;
+      description: string;
+      unitPrice: number;
+      quantity: number;
+      attendeeNames: string[];
+    }
+  | {
+      kind: "entry";
+      drawId: string;
+      entriesPerUnit: number;
+      answer: number;
+      description: string;
+      unitPrice: number;
+      quantity: number;
+    };
+
 async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Promise<CheckoutResult> {
   const { now } = input;
   const [cart] = await tx
@@ -112,13 +141,32 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
     .innerJoin(ticketTypes, eq(ticketTypes.id, cartItems.ticketTypeId))
     .where(and(eq(cartItems.cartId, cart.id), eq(cartItems.kind, "ticket")))
     .orderBy(cartItems.createdAt, cartItems.id);
-  if (lines.length === 0) throw new Refused([{ code: "empty_cart", message: "Your cart is empty" }]);
+  const entryLines = await tx
+    .select({
+      drawId: cartItems.drawId,
+      entriesPerUnit: cartItems.entriesPerUnit,
+      answer: cartItems.answer,
+      quantity: cartItems.quantity,
+    })
+    .from(cartItems)
+    .where(and(eq(cartItems.cartId, cart.id), eq(cartItems.kind, "entry")))
+    .orderBy(cartItems.createdAt, cartItems.id);
+  if (lines.length === 0 && entryLines.length === 0) {
+    throw new Refused([{ code: "empty_cart", message: "Your cart is empty" }]);
+  }
 
+  // Locks in the one order (ADR 0007): events, ticket types, draws, then orders.
   const stock = await readTicketStock(
     tx,
     lines.map((line) => line.eventId),
     now,
     { lock: true },
+  );
+  const drawStock = await readDrawStock(
+    tx,
+    entryLines.map((line) => line.drawId!),
+    now,
+    { lock: true, userId: input.userId, exceptUserId: input.userId },
   );
 
   // Checked under the locks: a double-clicked Pay button waits here for the first click's order.
@@ -155,7 +203,7 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
   }
 
   const problems: CheckoutProblem[] = [];
-  const items = [];
+  const items: CheckoutItem[] = [];
   for (const line of lines) {
     const type = stock.types.get(line.ticketTypeId!);
     const event = stock.events.get(line.eventId);
@@ -187,6 +235,39 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
       attendeeNames: names,
     });
   }
+  const entrant = entryLines.length > 0 ? await entrantOf(tx, input.userId) : null;
+  for (const line of entryLines) {
+    const drawId = line.drawId!;
+    const draw = drawStock.draws.get(drawId);
+    if (!draw) {
+      problems.push({ code: "not_found", message: "A draw in your cart is no longer available", drawId });
+      continue;
+    }
+    // Adding the entries to the cart needed the entrant's confirmation that they are 18 or over.
+    const problem =
+      entrantProblem(draw, { ...entrant!, confirmedAdult: true }, now) ??
+      entryLineProblem(
+        draw,
+        drawStock.counts(drawId),
+        { entriesPerUnit: line.entriesPerUnit, quantity: line.quantity, answer: line.answer ?? -1 },
+        now,
+      );
+    if (problem) {
+      problems.push(problem);
+      continue;
+    }
+    const entries = line.entriesPerUnit * line.quantity;
+    drawStock.take(drawId, entries);
+    items.push({
+      kind: "entry" as const,
+      drawId,
+      entriesPerUnit: line.entriesPerUnit,
+      answer: line.answer!,
+      description: `${draw.title} — ${line.entriesPerUnit === 1 ? "1 entry" : `${line.entriesPerUnit} entries`}`,
+      unitPrice: bundleFor(draw, line.entriesPerUnit)!.price,
+      quantity: line.quantity,
+    });
+  }
   if (problems.length > 0) throw new Refused(problems);
 
   const subtotal = items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
@@ -216,9 +297,9 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
     items.map((item) => ({
       orderId: order!.id,
       kind: item.kind,
-      ticketTypeId: item.ticketTypeId,
-      eventId: item.eventId,
-      quantity: item.quantity,
+      ...(item.kind === "ticket"
+        ? { ticketTypeId: item.ticketTypeId, eventId: item.eventId, quantity: item.quantity }
+        : { drawId: item.drawId, quantity: item.quantity * item.entriesPerUnit }),
       expiresAt: holdExpiresAt,
       createdAt: now,
       updatedAt: now,

@@ -1,8 +1,19 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
+import { voidEntries } from "~/features/draws/entries.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
-import { events, type OrderStatus, orderItems, orders, tickets, ticketTypes, transactions } from "../../../db/schema";
+import {
+  drawEntries,
+  draws,
+  events,
+  type OrderStatus,
+  orderItems,
+  orders,
+  tickets,
+  ticketTypes,
+  transactions,
+} from "../../../db/schema";
 import { recordOrderChanges } from "./order-history.server";
 import { formatOrderNumber } from "./order-number";
 
@@ -58,11 +69,12 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
   const { now } = input;
   // Order lines never change after checkout, so their events can be read before the locks.
   const lines = await tx
-    .select({ eventId: orderItems.eventId })
+    .select({ eventId: orderItems.eventId, drawId: orderItems.drawId })
     .from(orderItems)
     .where(eq(orderItems.orderId, input.orderId));
   if (lines.length === 0) return { ok: false, problem: "This order could not be found." };
-  const eventIds = [...new Set(lines.map((line) => line.eventId!))].sort();
+  const eventIds = [...new Set(lines.flatMap((line) => (line.eventId ? [line.eventId] : [])))].sort();
+  const drawIds = [...new Set(lines.flatMap((line) => (line.drawId ? [line.drawId] : [])))].sort();
   await tx
     .select({ id: events.id })
     .from(events)
@@ -75,6 +87,17 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
     .where(inArray(ticketTypes.eventId, eventIds))
     .orderBy(asc(ticketTypes.id))
     .for("no key update");
+  const drawRows = await tx
+    .select({ id: draws.id, status: draws.status })
+    .from(draws)
+    .where(inArray(draws.id, drawIds))
+    .orderBy(asc(draws.id))
+    .for("no key update");
+  // Entries can be given back only while the entry list is open: once a draw closes, its list
+  // is frozen and published, and voiding an entry would change it.
+  const openDraws = new Set(
+    drawRows.filter((draw) => draw.status === "live" || draw.status === "cancelled").map((draw) => draw.id),
+  );
   const [order] = await tx
     .select({
       id: orders.id,
@@ -106,6 +129,8 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
       quantity: orderItems.quantity,
       refundedQuantity: orderItems.refundedQuantity,
       ticketTypeId: orderItems.ticketTypeId,
+      drawId: orderItems.drawId,
+      entriesPerUnit: orderItems.entriesPerUnit,
     })
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id))
@@ -122,10 +147,32 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
     .from(tickets)
     .where(eq(tickets.orderId, order.id))
     .orderBy(asc(tickets.createdAt), asc(tickets.id));
-  const ticketsOf = (itemId: string) => orderTickets.filter((ticket) => ticket.orderItemId === itemId);
+  const orderEntries = await tx
+    .select({ id: drawEntries.id, orderItemId: drawEntries.orderItemId, status: drawEntries.status })
+    .from(drawEntries)
+    .where(eq(drawEntries.orderId, order.id))
+    .orderBy(asc(drawEntries.number));
+  /**
+   * A line's units as refund sees them: its tickets, or its bundles of entries. A bundle is
+   * valid while all its entries are and the draw is open; used units are tickets checked in.
+   */
+  const ticketsOf = (item: (typeof items)[number]) => {
+    if (!item.drawId) {
+      return orderTickets
+        .filter((ticket) => ticket.orderItemId === item.id)
+        .map((ticket) => ({ ids: [ticket.id], status: ticket.status }));
+    }
+    const valid = orderEntries.filter((entry) => entry.orderItemId === item.id && entry.status === "valid");
+    const units = [];
+    for (let i = 0; i + item.entriesPerUnit <= valid.length; i += item.entriesPerUnit) {
+      const ids = valid.slice(i, i + item.entriesPerUnit).map((entry) => entry.id);
+      units.push({ ids, status: openDraws.has(item.drawId) ? "valid" : "drawn" });
+    }
+    return units;
+  };
 
   // What to refund: per line, the tickets still valid (never one used at the gate).
-  const chosen: { item: (typeof items)[number]; ticketIds: string[] }[] = [];
+  const chosen: { item: (typeof items)[number]; units: string[][] }[] = [];
   let checkedInKept = 0;
   if (input.items) {
     const seen = new Set<string>();
@@ -136,22 +183,28 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
       if (!Number.isInteger(request.quantity) || request.quantity < 1) {
         return { ok: false, problem: `Choose how many “${item.description}” tickets to refund.` };
       }
-      const own = ticketsOf(item.id);
+      const own = ticketsOf(item);
       const valid = own.filter((ticket) => ticket.status === "valid");
       const used = own.filter((ticket) => ticket.status === "checked_in").length;
+      const frozen = own.filter((ticket) => ticket.status === "drawn").length;
       if (request.quantity > valid.length) {
         const left = valid.length === 0 ? "none is left to refund" : `only ${valid.length} can be refunded`;
-        const why = used > 0 ? ` (${used} already checked in at the gate, which cannot be refunded)` : "";
+        const why =
+          used > 0
+            ? ` (${used} already checked in at the gate, which cannot be refunded)`
+            : frozen > 0
+              ? " (the draw has closed: its entry list is final)"
+              : "";
         return { ok: false, problem: `“${item.description}”: ${left}${why}.` };
       }
-      chosen.push({ item, ticketIds: valid.slice(0, request.quantity).map((ticket) => ticket.id) });
+      chosen.push({ item, units: valid.slice(0, request.quantity).map((ticket) => ticket.ids) });
     }
   } else {
     for (const item of items) {
-      const own = ticketsOf(item.id);
+      const own = ticketsOf(item);
       checkedInKept += own.filter((ticket) => ticket.status === "checked_in").length;
-      const valid = own.filter((ticket) => ticket.status === "valid").map((ticket) => ticket.id);
-      if (valid.length > 0) chosen.push({ item, ticketIds: valid });
+      const valid = own.filter((ticket) => ticket.status === "valid").map((ticket) => ticket.ids);
+      if (valid.length > 0) chosen.push({ item, units: valid });
     }
     if (chosen.length === 0) {
       return {
@@ -164,7 +217,7 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
     }
   }
 
-  const refundedIds = chosen.flatMap((choice) => choice.ticketIds);
+  const refundedIds = chosen.filter((choice) => !choice.item.drawId).flatMap((choice) => choice.units.flat());
   // The status condition keeps a ticket from being refunded twice even without the order lock.
   const marked = await tx
     .update(tickets)
@@ -172,19 +225,27 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
     .where(and(inArray(tickets.id, refundedIds), eq(tickets.status, "valid")))
     .returning({ id: tickets.id });
   if (marked.length !== refundedIds.length) throw new Error("Tickets changed under the order lock");
+  // Entries of a draw still open are voided, and their places go back to the draw.
+  const voidedIds = chosen.filter((choice) => choice.item.drawId).flatMap((choice) => choice.units.flat());
+  const voided = await voidEntries(tx, voidedIds, now);
+  if ([...voided.values()].reduce((sum, count) => sum + count, 0) !== voidedIds.length) {
+    throw new Error("Entries changed under the order lock");
+  }
 
   const refundedLines: RefundedLine[] = [];
-  for (const { item, ticketIds } of chosen) {
-    const quantity = ticketIds.length;
+  for (const { item, units } of chosen) {
+    const quantity = units.length;
     await tx
       .update(orderItems)
       .set({ refundedQuantity: sql`${orderItems.refundedQuantity} + ${quantity}` })
       .where(eq(orderItems.id, item.id));
     // The places go back on sale at once.
-    await tx
-      .update(ticketTypes)
-      .set({ sold: sql`greatest(${ticketTypes.sold} - ${quantity}, 0)`, updatedAt: now })
-      .where(eq(ticketTypes.id, item.ticketTypeId!));
+    if (item.ticketTypeId) {
+      await tx
+        .update(ticketTypes)
+        .set({ sold: sql`greatest(${ticketTypes.sold} - ${quantity}, 0)`, updatedAt: now })
+        .where(eq(ticketTypes.id, item.ticketTypeId));
+    }
     refundedLines.push({ description: item.description, quantity, amount: item.unitPrice * quantity });
   }
   const amount = refundedLines.reduce((sum, line) => sum + line.amount, 0);
@@ -217,18 +278,25 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
   }
 
   const remaining = items.reduce((sum, item) => {
-    const now = chosen.find((choice) => choice.item.id === item.id)?.ticketIds.length ?? 0;
+    const now = chosen.find((choice) => choice.item.id === item.id)?.units.length ?? 0;
     return sum + item.quantity - item.refundedQuantity - now;
   }, 0);
   const status: OrderStatus = remaining === 0 ? "refunded" : "partly_refunded";
   await tx.update(orders).set({ status, updatedAt: now }).where(eq(orders.id, order.id));
   const count = refundedIds.length;
+  const entryCount = voidedIds.length;
+  const what = [
+    count > 0 ? (count === 1 ? "1 ticket" : `${count} tickets`) : null,
+    entryCount > 0 ? (entryCount === 1 ? "1 entry" : `${entryCount} entries`) : null,
+  ]
+    .filter(Boolean)
+    .join(" and ");
   await recordOrderChanges(tx, [
     {
       orderId: order.id,
       fromStatus: order.status,
       toStatus: status,
-      note: `${count === 1 ? "1 ticket" : `${count} tickets`} refunded: ${input.reason}`,
+      note: `${what} refunded: ${input.reason}`,
       actorId: input.actorId,
       at: now,
     },
@@ -243,6 +311,7 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
       amount,
       currency: order.currency,
       tickets: count,
+      entries: entryCount,
       reason: input.reason,
       to: status,
     },

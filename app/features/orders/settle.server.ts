@@ -1,5 +1,7 @@
-import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, or, sql } from "drizzle-orm";
 import { releaseHolds } from "~/features/checkout/holds.server";
+import { drawPhase } from "~/features/draws/draw-rules";
+import { allocateEntries, readDrawStock } from "~/features/draws/entries.server";
 import { ticketRemaining } from "~/features/events/sales";
 import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
@@ -32,7 +34,7 @@ export type SettleInput = {
 };
 
 export type SettleOutcome =
-  | { kind: "settled"; orderId: string; number: number; tickets: number; late: boolean }
+  | { kind: "settled"; orderId: string; number: number; tickets: number; entries: number; late: boolean }
   | { kind: "already_settled"; orderId: string; number: number }
   /** Money arrived that cannot be honoured; a pending refund of it has been recorded. */
   | { kind: "refund_required"; orderId: string; number: number; amount: number; reason: string }
@@ -45,6 +47,8 @@ export const LATE_SOLD_OUT_REASON =
 export const CANCELLED_ORDER_REASON = "The order had been cancelled when the payment arrived";
 export const DUPLICATE_PAYMENT_REASON = "The order had already been paid by another payment";
 export const EVENT_CANCELLED_REASON = "The event was cancelled or has ended";
+export const DRAW_CLOSED_REASON = "The draw closed before the payment arrived";
+export const DRAW_LIMIT_REASON = "These entries would pass the draw's limit per person";
 
 const SETTLED_STATUSES: OrderStatus[] = ["paid", "fulfilled", "refunded", "partly_refunded"];
 
@@ -91,14 +95,27 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
       eventId: orderItems.eventId,
       quantity: orderItems.quantity,
       attendeeNames: orderItems.attendeeNames,
+      kind: orderItems.kind,
+      drawId: orderItems.drawId,
+      entriesPerUnit: orderItems.entriesPerUnit,
+      answer: orderItems.answer,
     })
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id));
+  const ticketItems = items.filter((item) => item.kind === "ticket");
+  const entryItems = items.filter((item) => item.kind === "entry");
   const stock = await readTicketStock(
     tx,
-    items.map((item) => item.eventId!),
+    ticketItems.map((item) => item.eventId!),
     now,
     { lock: true },
+  );
+  // Other buyers' holds count against the draw; this order's own are left out and checked below.
+  const drawStock = await readDrawStock(
+    tx,
+    entryItems.map((item) => item.drawId!),
+    now,
+    { lock: true, userId: found.userId ?? undefined, exceptOrderId: found.id },
   );
   const [locked] = await tx
     .select({ status: orders.status, failureReason: orders.failureReason, paymentId: orders.providerPaymentId })
@@ -137,15 +154,41 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
 
   // Live holds already count these places as taken; without them, the places must still be free.
   const liveHolds = await tx
-    .select({ ticketTypeId: holds.ticketTypeId, quantity: holds.quantity })
+    .select({ ticketTypeId: holds.ticketTypeId, drawId: holds.drawId, quantity: holds.quantity })
     .from(holds)
     .where(and(eq(holds.orderId, order.id), eq(holds.status, "active"), gt(holds.expiresAt, now)));
   const held = new Map<string, number>();
-  for (const hold of liveHolds) held.set(hold.ticketTypeId!, (held.get(hold.ticketTypeId!) ?? 0) + hold.quantity);
-  const late = items.some((item) => (held.get(item.ticketTypeId!) ?? 0) < item.quantity);
-  for (const [ticketTypeId, quantity] of held) stock.take(ticketTypeId, -quantity);
+  for (const hold of liveHolds) {
+    const key = hold.ticketTypeId ?? hold.drawId!;
+    held.set(key, (held.get(key) ?? 0) + hold.quantity);
+  }
+  const late = items.some((item) =>
+    item.kind === "ticket"
+      ? (held.get(item.ticketTypeId!) ?? 0) < item.quantity
+      : (held.get(item.drawId!) ?? 0) < item.quantity * item.entriesPerUnit,
+  );
+  for (const hold of liveHolds) if (hold.ticketTypeId) stock.take(hold.ticketTypeId, -hold.quantity);
 
-  for (const item of items) {
+  // Entries: the draw must still be open, and the caps hold under its lock, held or late.
+  const wanted = new Map<string, number>();
+  for (const item of entryItems) {
+    wanted.set(item.drawId!, (wanted.get(item.drawId!) ?? 0) + item.quantity * item.entriesPerUnit);
+  }
+  for (const [drawId, entries] of wanted) {
+    const draw = drawStock.draws.get(drawId);
+    if (!draw || drawPhase(draw, now) !== "open") {
+      return refuse(tx, order, status, input, DRAW_CLOSED_REASON, "cancelled");
+    }
+    const counts = drawStock.counts(drawId);
+    if (counts.mine + entries > draw.maxPerMember) {
+      return refuse(tx, order, status, input, DRAW_LIMIT_REASON, "cancelled");
+    }
+    if (counts.allocated + counts.held + entries > draw.totalEntries) {
+      return refuse(tx, order, status, input, LATE_SOLD_OUT_REASON, "expired");
+    }
+  }
+
+  for (const item of ticketItems) {
     const event = stock.events.get(item.eventId!)!;
     if (event.status === "cancelled" || now >= event.endsAt) {
       return refuse(tx, order, status, input, EVENT_CANCELLED_REASON, "cancelled");
@@ -175,7 +218,7 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
 
   await tx.update(holds).set({ status: "converted", updatedAt: now }).where(eq(holds.orderId, order.id));
   const issued: (typeof tickets.$inferInsert)[] = [];
-  for (const item of items) {
+  for (const item of ticketItems) {
     // The CHECK sold <= capacity is the last line of defence; the locked count above is the rule.
     await tx
       .update(ticketTypes)
@@ -196,6 +239,20 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
     }
   }
   if (issued.length > 0) await tx.insert(tickets).values(issued);
+  let entries = 0;
+  for (const item of entryItems) {
+    const numbers = await allocateEntries(tx, drawStock.draws.get(item.drawId!)!, {
+      drawId: item.drawId!,
+      userId: order.userId,
+      source: "paid",
+      answer: item.answer!,
+      count: item.quantity * item.entriesPerUnit,
+      orderId: order.id,
+      orderItemId: item.id,
+      now,
+    });
+    entries += numbers.length;
+  }
   // A free order settles with nothing charged, and so no charge to record.
   if (input.amount > 0) {
     await tx.insert(transactions).values({
@@ -225,14 +282,14 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
     await tx.delete(cartItems).where(
       and(
         inArray(cartItems.cartId, tx.select({ id: carts.id }).from(carts).where(eq(carts.userId, order.userId))),
-        inArray(
-          cartItems.ticketTypeId,
-          items.map((item) => item.ticketTypeId!),
+        or(
+          inArray(cartItems.ticketTypeId, ticketItems.map((item) => item.ticketTypeId!)),
+          inArray(cartItems.drawId, entryItems.map((item) => item.drawId!)),
         ),
       ),
     );
   }
-  return { kind: "settled", orderId: order.id, number: order.number, tickets: issued.length, late };
+  return { kind: "settled", orderId: order.id, number: order.number, tickets: issued.length, entries, late };
 }
 
 /**

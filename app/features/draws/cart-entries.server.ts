@@ -1,0 +1,264 @@
+import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { getOrCreateCart } from "~/features/cart/cart.server";
+import type { Db } from "~/server/db/client.server";
+import { cartItems, carts, draws, MAX_LINE_QUANTITY, users } from "../../../db/schema";
+import { bundleFor, type Entrant, type EntryProblem, entrantProblem, entryLineProblem } from "./draw-rules";
+import { readDrawStock } from "./entries.server";
+
+/**
+ * Competition entries in the one cart (seed: CartCompetitions). Only members add entries: a
+ * draw needs to know who enters before anything is held. Each line is one bundle of one draw,
+ * with the answer chosen; all of a draw's lines carry the same answer. What is checked here is
+ * advice against live counts; checkout checks again under the draw's lock.
+ */
+
+/** The member as a draw sees them: date of birth and whether their phone is verified. */
+export async function entrantOf(db: Db, userId: string) {
+  const [user] = await db
+    .select({ dateOfBirth: users.dateOfBirth, phoneVerified: users.phoneNumberVerified })
+    .from(users)
+    .where(eq(users.id, userId));
+  return { dateOfBirth: user?.dateOfBirth ?? null, phoneVerified: Boolean(user?.phoneVerified) };
+}
+
+/** Entries of this draw already in the cart, except the line being changed. */
+async function otherCartEntries(db: Db, cartId: string, drawId: string, exceptEntriesPerUnit: number) {
+  const [row] = await db
+    .select({ entries: sql<number>`coalesce(sum(${cartItems.quantity} * ${cartItems.entriesPerUnit}), 0)::int` })
+    .from(cartItems)
+    .where(
+      and(
+        eq(cartItems.cartId, cartId),
+        eq(cartItems.drawId, drawId),
+        ne(cartItems.entriesPerUnit, exceptEntriesPerUnit),
+      ),
+    );
+  return Number(row?.entries ?? 0);
+}
+
+export type AddEntriesResult = { ok: true; entries: number; title: string } | { ok: false; problem: EntryProblem };
+
+/**
+ * Adds one bundle of entries, with the answer, to the member's cart. Nothing is stored when it
+ * is refused, not even a new cart.
+ */
+export async function addEntriesToCart(
+  db: Db,
+  input: {
+    userId: string;
+    drawId: string;
+    entriesPerUnit: number;
+    answer: number;
+    confirmedAdult: boolean;
+    now: Date;
+  },
+): Promise<AddEntriesResult> {
+  const { drawId } = input;
+  try {
+    return await db.transaction(async (tx) => {
+      const stock = await readDrawStock(tx, [drawId], input.now, {
+        lock: false,
+        userId: input.userId,
+        exceptUserId: input.userId,
+      });
+      const draw = stock.draws.get(drawId);
+      if (!draw || draw.status === "draft") {
+        throw new Refused({ code: "not_found", message: "This draw could not be found", drawId });
+      }
+      if (draw.kind !== "competition") {
+        throw new Refused({ code: "bundle", message: "Giveaways are entered from their page, free", drawId });
+      }
+      const entrant: Entrant = { ...(await entrantOf(tx, input.userId)), confirmedAdult: input.confirmedAdult };
+      const notAllowed = entrantProblem(draw, entrant, input.now);
+      if (notAllowed) throw new Refused(notAllowed);
+
+      const cartId = await getOrCreateCart(tx, { userId: input.userId });
+      const [line] = await tx
+        .select({ quantity: cartItems.quantity })
+        .from(cartItems)
+        .where(
+          and(
+            eq(cartItems.cartId, cartId),
+            eq(cartItems.drawId, drawId),
+            eq(cartItems.entriesPerUnit, input.entriesPerUnit),
+          ),
+        );
+      const quantity = (line?.quantity ?? 0) + 1;
+      const others = await otherCartEntries(tx, cartId, drawId, input.entriesPerUnit);
+      const problem =
+        quantity > MAX_LINE_QUANTITY
+          ? ({ code: "limit", message: "That is as many as one cart can hold", drawId } as const)
+          : entryLineProblem(
+              draw,
+              stock.counts(drawId),
+              { entriesPerUnit: input.entriesPerUnit, quantity, answer: input.answer },
+              input.now,
+              others,
+            );
+      if (problem) throw new Refused(problem);
+
+      await tx
+        .insert(cartItems)
+        .values({
+          cartId,
+          kind: "entry",
+          drawId,
+          entriesPerUnit: input.entriesPerUnit,
+          answer: input.answer,
+          quantity,
+        })
+        .onConflictDoUpdate({
+          target: [cartItems.cartId, cartItems.drawId, cartItems.entriesPerUnit],
+          set: { quantity, answer: input.answer, updatedAt: input.now },
+        });
+      // One answer per draw: the latest one goes with every bundle of it.
+      await tx
+        .update(cartItems)
+        .set({ answer: input.answer, updatedAt: input.now })
+        .where(and(eq(cartItems.cartId, cartId), eq(cartItems.drawId, drawId)));
+      await tx.update(carts).set({ updatedAt: input.now }).where(eq(carts.id, cartId));
+      return { ok: true as const, entries: input.entriesPerUnit, title: draw.title };
+    });
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, problem: error.problem };
+    throw error;
+  }
+}
+
+class Refused extends Error {
+  constructor(readonly problem: EntryProblem) {
+    super(problem.message);
+  }
+}
+
+/** Changes how many of one bundle the cart holds, checked like adding. */
+export async function setEntryLineQuantity(
+  db: Db,
+  input: { cartId: string; userId: string; drawId: string; entriesPerUnit: number; quantity: number; now: Date },
+): Promise<{ ok: true } | { ok: false; problem: EntryProblem }> {
+  const { drawId } = input;
+  const [line] = await db
+    .select({ answer: cartItems.answer })
+    .from(cartItems)
+    .where(
+      and(
+        eq(cartItems.cartId, input.cartId),
+        eq(cartItems.drawId, drawId),
+        eq(cartItems.entriesPerUnit, input.entriesPerUnit),
+      ),
+    );
+  if (!line) return { ok: false, problem: { code: "not_found", message: "Those entries are no longer in your cart", drawId } };
+  const stock = await readDrawStock(db, [drawId], input.now, {
+    lock: false,
+    userId: input.userId,
+    exceptUserId: input.userId,
+  });
+  const draw = stock.draws.get(drawId);
+  if (!draw) return { ok: false, problem: { code: "not_found", message: "This draw could not be found", drawId } };
+  const others = await otherCartEntries(db, input.cartId, drawId, input.entriesPerUnit);
+  const problem = entryLineProblem(
+    draw,
+    stock.counts(drawId),
+    { entriesPerUnit: input.entriesPerUnit, quantity: input.quantity, answer: line.answer ?? -1 },
+    input.now,
+    others,
+  );
+  if (problem) return { ok: false, problem };
+  await db
+    .update(cartItems)
+    .set({ quantity: input.quantity, updatedAt: input.now })
+    .where(
+      and(
+        eq(cartItems.cartId, input.cartId),
+        eq(cartItems.drawId, drawId),
+        eq(cartItems.entriesPerUnit, input.entriesPerUnit),
+      ),
+    );
+  return { ok: true };
+}
+
+export async function removeEntryLine(
+  db: Db,
+  input: { cartId: string; drawId: string; entriesPerUnit: number; now: Date },
+) {
+  await db
+    .delete(cartItems)
+    .where(
+      and(
+        eq(cartItems.cartId, input.cartId),
+        eq(cartItems.drawId, input.drawId),
+        eq(cartItems.entriesPerUnit, input.entriesPerUnit),
+      ),
+    );
+  await db.update(carts).set({ updatedAt: input.now }).where(eq(carts.id, input.cartId));
+}
+
+export type CartEntryLine = {
+  drawId: string;
+  drawSlug: string;
+  drawTitle: string;
+  entriesPerUnit: number;
+  /** The bundle's price today; the order copies it when checkout starts. */
+  unitPrice: number;
+  quantity: number;
+  /** The option chosen, as text (the answer itself is never shown before close). */
+  answerText: string;
+  /** Entries left to the member in this draw, beyond what the cart holds (for the picker). */
+  maxQuantity: number;
+  problem: string | null;
+  closed: boolean;
+};
+
+/** The cart's entry lines with today's bundle prices and whatever stands in the way of paying. */
+export async function entryCartLines(
+  db: Db,
+  input: { cartId: string; userId?: string; now: Date },
+): Promise<CartEntryLine[]> {
+  const rows = await db
+    .select({
+      drawId: draws.id,
+      drawSlug: draws.slug,
+      drawTitle: draws.title,
+      options: draws.options,
+      entriesPerUnit: cartItems.entriesPerUnit,
+      quantity: cartItems.quantity,
+      answer: cartItems.answer,
+    })
+    .from(cartItems)
+    .innerJoin(draws, eq(draws.id, cartItems.drawId))
+    .where(and(eq(cartItems.cartId, input.cartId), eq(cartItems.kind, "entry")))
+    .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
+  if (rows.length === 0) return [];
+  const stock = await readDrawStock(
+    db,
+    rows.map((row) => row.drawId),
+    input.now,
+    { lock: false, userId: input.userId, exceptUserId: input.userId },
+  );
+  const inCart = new Map<string, number>();
+  for (const row of rows) inCart.set(row.drawId, (inCart.get(row.drawId) ?? 0) + row.quantity * row.entriesPerUnit);
+  return rows.map((row) => {
+    const draw = stock.draws.get(row.drawId)!;
+    const counts = stock.counts(row.drawId);
+    const own = row.quantity * row.entriesPerUnit;
+    const others = inCart.get(row.drawId)! - own;
+    const line = { entriesPerUnit: row.entriesPerUnit, quantity: row.quantity, answer: row.answer ?? -1 };
+    const problem = entryLineProblem(draw, counts, line, input.now, others);
+    const room = Math.min(
+      draw.maxPerMember - counts.mine - others,
+      draw.totalEntries - counts.allocated - counts.held - others,
+    );
+    return {
+      drawId: row.drawId,
+      drawSlug: row.drawSlug,
+      drawTitle: row.drawTitle,
+      entriesPerUnit: row.entriesPerUnit,
+      unitPrice: bundleFor(draw, row.entriesPerUnit)?.price ?? 0,
+      quantity: row.quantity,
+      answerText: row.options[row.answer ?? -1] ?? "",
+      maxQuantity: Math.max(row.quantity, Math.floor(room / row.entriesPerUnit)),
+      problem: problem?.message ?? null,
+      closed: ["closed", "not_found", "bundle"].includes(problem?.code ?? ""),
+    };
+  });
+}

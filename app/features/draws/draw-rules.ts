@@ -1,0 +1,177 @@
+import type { DrawBundle, DrawKind, DrawStatus } from "../../../db/schema";
+
+/**
+ * The rules of entering a prize draw, as pure functions (docs/draws.md): the draw page and the
+ * cart use them as advice against counts read without locks; checkout and settlement use them
+ * again on counts read under the draw's row lock, which is what holds the caps.
+ */
+
+export const ENTRANT_MIN_AGE = 18;
+
+export type DrawForEntry = {
+  id: string;
+  title: string;
+  kind: DrawKind;
+  status: DrawStatus;
+  price: number;
+  bundles: DrawBundle[];
+  totalEntries: number;
+  maxPerMember: number;
+  opensAt: Date;
+  closesAt: Date;
+  optionCount: number;
+};
+
+/** Counts read for a draw: entries allocated, entries held by buyers paying, and the member's. */
+export type DrawCounts = { allocated: number; held: number; mine: number };
+
+export type EntryProblem = {
+  code:
+    | "not_found"
+    | "not_open"
+    | "closed"
+    | "sold_out"
+    | "not_enough"
+    | "limit"
+    | "bundle"
+    | "answer"
+    | "free_once"
+    | "age"
+    | "age_unconfirmed"
+    | "phone";
+  message: string;
+  drawId: string;
+  /** Entries the member may still add, for "limit" and "not_enough". */
+  remaining?: number;
+};
+
+/**
+ * The bundles a draw sells, smallest first: always a single entry at the draw's price, then the
+ * organiser's bundles. A giveaway has one free entry and nothing else.
+ */
+export function bundlesOf(draw: Pick<DrawForEntry, "kind" | "price" | "bundles">): DrawBundle[] {
+  if (draw.kind === "giveaway") return [{ entries: 1, price: 0 }];
+  const byEntries = new Map<number, number>([[1, draw.price]]);
+  for (const bundle of draw.bundles) if (bundle.entries > 1) byEntries.set(bundle.entries, bundle.price);
+  return [...byEntries].map(([entries, price]) => ({ entries, price })).sort((a, b) => a.entries - b.entries);
+}
+
+export function bundleFor(draw: Pick<DrawForEntry, "kind" | "price" | "bundles">, entries: number) {
+  return bundlesOf(draw).find((bundle) => bundle.entries === entries) ?? null;
+}
+
+/** Entries neither allocated nor held. */
+export function entriesLeft(draw: Pick<DrawForEntry, "totalEntries">, counts: Pick<DrawCounts, "allocated" | "held">) {
+  return Math.max(0, draw.totalEntries - counts.allocated - counts.held);
+}
+
+/** Whole percent of entries allocated, rounded down so a draw shows 100 % only when sold out. */
+export function percentSold(draw: Pick<DrawForEntry, "totalEntries">, allocated: number) {
+  return Math.min(100, Math.floor((allocated * 100) / draw.totalEntries));
+}
+
+export type DrawPhase = "upcoming" | "open" | "closed";
+
+/** Whether entries are taken now: live, opened and not yet at its closing time. */
+export function drawPhase(draw: Pick<DrawForEntry, "status" | "opensAt" | "closesAt">, now: Date): DrawPhase {
+  if (draw.status !== "live" || now >= draw.closesAt) return "closed";
+  return now < draw.opensAt ? "upcoming" : "open";
+}
+
+/** Age in whole years on `now` (UTC calendar), from a `YYYY-MM-DD` date of birth. */
+export function ageOn(dateOfBirth: string, now: Date) {
+  const [year = 0, month = 1, day = 1] = dateOfBirth.split("-").map(Number);
+  let age = now.getUTCFullYear() - year;
+  const beforeBirthday = now.getUTCMonth() + 1 < month || (now.getUTCMonth() + 1 === month && now.getUTCDate() < day);
+  if (beforeBirthday) age--;
+  return age;
+}
+
+export type Entrant = {
+  dateOfBirth: string | null;
+  phoneVerified: boolean;
+  /** The entrant ticked "I am 18 or over" with these entries. */
+  confirmedAdult: boolean;
+};
+
+/** Whether this person may enter this draw at all (UK prize-draw rules). */
+export function entrantProblem(draw: Pick<DrawForEntry, "id" | "kind">, entrant: Entrant, now: Date): EntryProblem | null {
+  const drawId = draw.id;
+  if (!entrant.dateOfBirth) {
+    return { code: "age", message: "Add your date of birth to your profile to enter: entrants must be 18 or over", drawId };
+  }
+  if (ageOn(entrant.dateOfBirth, now) < ENTRANT_MIN_AGE) {
+    return { code: "age", message: "You must be 18 or over to enter prize draws", drawId };
+  }
+  if (!entrant.confirmedAdult) {
+    return { code: "age_unconfirmed", message: "Confirm that you are 18 or over", drawId };
+  }
+  if (draw.kind === "competition" && !entrant.phoneVerified) {
+    return { code: "phone", message: "Verify your phone number to enter paid competitions", drawId };
+  }
+  return null;
+}
+
+function entries(count: number) {
+  return `${count.toLocaleString("en-GB")} ${count === 1 ? "entry" : "entries"}`;
+}
+
+/**
+ * Whether `adding` more entries fit: the draw open, a known bundle and answer, the member's limit
+ * (which counts every route: paid, postal and free) and what is left.
+ */
+export function entryLineProblem(
+  draw: DrawForEntry,
+  counts: DrawCounts,
+  line: { entriesPerUnit: number; quantity: number; answer: number },
+  now: Date,
+  /** Entries of this draw already counted for the same order or cart, beyond `counts`. */
+  alsoAdding = 0,
+): EntryProblem | null {
+  const drawId = draw.id;
+  const phase = drawPhase(draw, now);
+  if (phase === "upcoming") return { code: "not_open", message: `${draw.title} is not open for entries yet`, drawId };
+  if (phase === "closed") return { code: "closed", message: `${draw.title} has closed`, drawId };
+  if (!bundleFor(draw, line.entriesPerUnit)) {
+    return { code: "bundle", message: "That bundle is no longer offered: choose another", drawId };
+  }
+  if (!Number.isInteger(line.answer) || line.answer < 0 || line.answer >= draw.optionCount) {
+    return { code: "answer", message: "Choose an answer to the question", drawId };
+  }
+  const adding = line.entriesPerUnit * line.quantity + alsoAdding;
+  if (draw.kind === "giveaway" && counts.mine + adding > 1) {
+    return { code: "free_once", message: "You have already entered this giveaway", drawId, remaining: 0 };
+  }
+  const allowance = draw.maxPerMember - counts.mine;
+  if (adding > allowance) {
+    return {
+      code: "limit",
+      message:
+        allowance <= 0
+          ? `You have reached the limit of ${entries(draw.maxPerMember)} per person`
+          : `You can add ${entries(allowance)} more (the limit is ${entries(draw.maxPerMember)} per person)`,
+      drawId,
+      remaining: Math.max(0, allowance),
+    };
+  }
+  const left = entriesLeft(draw, counts);
+  if (left === 0) return { code: "sold_out", message: `${draw.title} is sold out`, drawId, remaining: 0 };
+  if (adding > left) {
+    return { code: "not_enough", message: `Only ${entries(left)} left in ${draw.title}`, drawId, remaining: left };
+  }
+  return null;
+}
+
+/** "1 in 2,500": the chance of one entry winning when every entry is sold. */
+export function oddsAtFullSale(totalEntries: number) {
+  return `1 in ${totalEntries.toLocaleString("en-GB")}`;
+}
+
+/** "Jamie T." from "Jamie Taylor": how winners are named in public. */
+export function maskedName(name: string) {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return "A member";
+  const [first, ...rest] = parts;
+  const last = rest.at(-1);
+  return last ? `${first} ${last[0]!.toUpperCase()}.` : first!;
+}
