@@ -147,7 +147,8 @@ export async function setEntryLineQuantity(
         eq(cartItems.entriesPerUnit, input.entriesPerUnit),
       ),
     );
-  if (!line) return { ok: false, problem: { code: "not_found", message: "Those entries are no longer in your cart", drawId } };
+  if (!line)
+    return { ok: false, problem: { code: "not_found", message: "Those entries are no longer in your cart", drawId } };
   const stock = await readDrawStock(db, [drawId], input.now, {
     lock: false,
     userId: input.userId,

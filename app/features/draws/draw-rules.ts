@@ -95,10 +95,18 @@ export type Entrant = {
 };
 
 /** Whether this person may enter this draw at all (UK prize-draw rules). */
-export function entrantProblem(draw: Pick<DrawForEntry, "id" | "kind">, entrant: Entrant, now: Date): EntryProblem | null {
+export function entrantProblem(
+  draw: Pick<DrawForEntry, "id" | "kind">,
+  entrant: Entrant,
+  now: Date,
+): EntryProblem | null {
   const drawId = draw.id;
   if (!entrant.dateOfBirth) {
-    return { code: "age", message: "Add your date of birth to your profile to enter: entrants must be 18 or over", drawId };
+    return {
+      code: "age",
+      message: "Add your date of birth to your profile to enter: entrants must be 18 or over",
+      drawId,
+    };
   }
   if (ageOn(entrant.dateOfBirth, now) < ENTRANT_MIN_AGE) {
     return { code: "age", message: "You must be 18 or over to enter prize draws", drawId };
@@ -138,11 +146,12 @@ export function entryLineProblem(
   if (!Number.isInteger(line.answer) || line.answer < 0 || line.answer >= draw.optionCount) {
     return { code: "answer", message: "Choose an answer to the question", drawId };
   }
-  const adding = line.entriesPerUnit * line.quantity + alsoAdding;
-  if (draw.kind === "giveaway" && counts.mine + adding > 1) {
+  const adding = line.entriesPerUnit * line.quantity;
+  const already = counts.mine + alsoAdding;
+  if (draw.kind === "giveaway" && already + adding > 1) {
     return { code: "free_once", message: "You have already entered this giveaway", drawId, remaining: 0 };
   }
-  const allowance = draw.maxPerMember - counts.mine;
+  const allowance = draw.maxPerMember - already;
   if (adding > allowance) {
     return {
       code: "limit",
@@ -154,7 +163,7 @@ export function entryLineProblem(
       remaining: Math.max(0, allowance),
     };
   }
-  const left = entriesLeft(draw, counts);
+  const left = Math.max(0, entriesLeft(draw, counts) - alsoAdding);
   if (left === 0) return { code: "sold_out", message: `${draw.title} is sold out`, drawId, remaining: 0 };
   if (adding > left) {
     return { code: "not_enough", message: `Only ${entries(left)} left in ${draw.title}`, drawId, remaining: left };

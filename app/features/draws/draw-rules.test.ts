@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { ageOn, bundlesOf, drawPhase, maskedName, oddsAtFullSale, percentSold } from "./draw-rules";
+
+describe("draw rules", () => {
+  it("counts age in whole years, turning 18 on the birthday itself", () => {
+    expect(ageOn("2009-05-02", new Date("2027-05-01T23:00:00Z"))).toBe(17);
+    expect(ageOn("2009-05-01", new Date("2027-05-01T00:00:00Z"))).toBe(18);
+    expect(ageOn("2008-02-29", new Date("2026-02-28T12:00:00Z"))).toBe(17);
+  });
+
+  it("always sells a single entry at the draw's price, then the bundles, smallest first", () => {
+    expect(
+      bundlesOf({
+        kind: "competition",
+        price: 200,
+        bundles: [
+          { entries: 10, price: 1500 },
+          { entries: 5, price: 800 },
+        ],
+      }),
+    ).toEqual([
+      { entries: 1, price: 200 },
+      { entries: 5, price: 800 },
+      { entries: 10, price: 1500 },
+    ]);
+    expect(bundlesOf({ kind: "giveaway", price: 500, bundles: [{ entries: 5, price: 800 }] })).toEqual([
+      { entries: 1, price: 0 },
+    ]);
+  });
+
+  it("shows 100 % sold only when every entry is gone", () => {
+    expect(percentSold({ totalEntries: 1000 }, 999)).toBe(99);
+    expect(percentSold({ totalEntries: 1000 }, 1000)).toBe(100);
+    expect(oddsAtFullSale(2500)).toBe("1 in 2,500");
+  });
+
+  it("names winners by first name and initial", () => {
+    expect(maskedName("Jamie Lee Taylor")).toBe("Jamie T.");
+    expect(maskedName("  Sam ")).toBe("Sam");
+    expect(maskedName("")).toBe("A member");
+  });
+
+  it("takes entries only while live, opened and before its closing time", () => {
+    const draw = { status: "live" as const, opensAt: new Date("2027-01-02"), closesAt: new Date("2027-01-09") };
+    expect(drawPhase(draw, new Date("2027-01-01"))).toBe("upcoming");
+    expect(drawPhase(draw, new Date("2027-01-05"))).toBe("open");
+    expect(drawPhase(draw, new Date("2027-01-09"))).toBe("closed");
+    expect(drawPhase({ ...draw, status: "closed" }, new Date("2027-01-05"))).toBe("closed");
+  });
+});
