@@ -21,6 +21,10 @@ export default [
     route("events/:id", "routes/events/detail.tsx"),
     route("cart", "routes/cart/cart.tsx"),
 
+    route("giveaways", "routes/giveaways/list.tsx"),
+    route("giveaways/:slug", "routes/giveaways/detail.tsx"),
+    route("giveaways/:slug/verify", "routes/giveaways/verify.tsx"),
+
     route("privacy", "routes/site/legal-page.tsx", { id: "privacy" }),
     route("terms", "routes/site/legal-page.tsx", { id: "terms" }),
     route("offline", "routes/site/offline.tsx"),
@@ -71,6 +75,7 @@ export default [
   route("api/webhooks/stripe", "routes/api/stripe-webhook.ts"),
 
   route("events/:id/calendar.ics", "routes/events/calendar.ts"),
+  route("giveaways/:slug/verify.json", "routes/giveaways/verify-json.ts"),
   route("manifest.webmanifest", "routes/system/manifest.ts"),
   route("robots.txt", "routes/system/robots.ts"),
   route("sitemap.xml", "routes/system/sitemap.ts"),

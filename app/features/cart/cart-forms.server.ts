@@ -14,6 +14,9 @@ const quantity = z.coerce
   .min(1, "Choose at least 1 ticket")
   .max(MAX_LINE_QUANTITY, "Choose fewer tickets");
 
+const drawId = z.uuid({ message: "This draw could not be found" });
+const bundle = z.coerce.number({ message: "Choose a bundle" }).int("Choose a bundle").min(1).max(MAX_LINE_QUANTITY);
+
 export const AddToCartSchema = z.object({ ticketTypeId, quantity });
 
 export const CartActionSchema = z.discriminatedUnion("intent", [
@@ -26,6 +29,8 @@ export const CartActionSchema = z.discriminatedUnion("intent", [
       .max(MAX_LINE_QUANTITY),
   }),
   z.object({ intent: z.literal("remove"), ticketTypeId }),
+  z.object({ intent: z.literal("update-entries"), drawId, bundle, quantity }),
+  z.object({ intent: z.literal("remove-entries"), drawId, bundle }),
   z.object({
     intent: z.literal("pay"),
     idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Refresh the page and press Pay again"),
@@ -48,6 +53,8 @@ export function cartFormValues(formData: FormData) {
     attendeeNames: formData.getAll("attendeeName").map((value) => (typeof value === "string" ? value : "")),
     idempotencyKey: text(formData.get("idempotencyKey")),
     orderId: text(formData.get("orderId")),
+    drawId: text(formData.get("drawId")),
+    bundle: text(formData.get("bundle")),
   };
 }
 

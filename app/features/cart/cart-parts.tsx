@@ -1,5 +1,6 @@
 import { AlertTriangle, Lock, Trash2 } from "lucide-react";
 import { Form, Link } from "react-router";
+import type { CartEntryLine } from "~/features/draws/cart-entries.server";
 import { Card } from "~/ui/card";
 import { MobileActionBar } from "~/ui/mobile-action-bar";
 import { formatMoney } from "~/ui/money";
@@ -205,6 +206,103 @@ export function CartTicketsMulti(props: { lines: CartPageLine[]; currency: strin
       intro="Each pass is for one person: enter their names and save before you pay."
       {...props}
     />
+  );
+}
+
+function CartEntryItem({ line, currency, message }: { line: CartEntryLine; currency: string; message?: string }) {
+  const price = (minor: number) => formatMoney(minor, currency);
+  const problem = message ?? line.problem;
+  const problemId = `entry-problem-${line.drawId}-${line.entriesPerUnit}`;
+  const bundle = line.entriesPerUnit === 1 ? "1 entry" : `${line.entriesPerUnit} entries`;
+  const quantityId = `entries-${line.drawId}-${line.entriesPerUnit}`;
+  return (
+    <li className="space-y-4 p-5 sm:p-6" aria-label={`${line.drawTitle}, ${bundle}`}>
+      <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-1">
+        <div className="min-w-0">
+          <p className="text-sm font-semibold text-accent-ink">
+            <Link to={`/giveaways/${line.drawSlug}`} className="hover:underline">
+              {line.drawTitle}
+            </Link>
+          </p>
+          <h3 className="text-lg font-bold">{bundle}</h3>
+          <p className="text-sm text-muted">Your answer: {line.answerText}</p>
+        </div>
+        <p className="tabular text-right">
+          <span className="wide block text-xl font-black">{price(line.unitPrice * line.quantity)}</span>
+          <span className="text-sm text-muted">
+            {line.quantity} × {price(line.unitPrice)}
+          </span>
+        </p>
+      </div>
+      {problem ? <LineProblem id={problemId} message={problem} closed={!message && line.closed} /> : null}
+      <Form method="post" className="flex flex-wrap items-center gap-3">
+        <input type="hidden" name="drawId" value={line.drawId} />
+        <input type="hidden" name="bundle" value={line.entriesPerUnit} />
+        {line.closed ? null : (
+          <>
+            <label htmlFor={quantityId} className="text-sm font-semibold text-muted">
+              Quantity
+            </label>
+            <input
+              id={quantityId}
+              name="quantity"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={Math.max(1, line.maxQuantity)}
+              required
+              defaultValue={line.quantity}
+              aria-describedby={problem ? problemId : undefined}
+              className={`tabular w-20 ${control}`}
+            />
+            <button type="submit" name="intent" value="update-entries" className={secondaryButton}>
+              Update
+            </button>
+          </>
+        )}
+        <button
+          type="submit"
+          name="intent"
+          value="remove-entries"
+          aria-label={`Remove ${bundle} for ${line.drawTitle}`}
+          className={`${secondaryButton} text-red-700 dark:text-red-400`}
+        >
+          <Trash2 aria-hidden className="size-4" />
+          Remove
+        </button>
+      </Form>
+    </li>
+  );
+}
+
+/** Competition entries, each bundle with the answer that goes with it (seed: CartCompetitions). */
+export function CartCompetitions({
+  lines,
+  currency,
+  messages,
+}: {
+  lines: CartEntryLine[];
+  currency: string;
+  messages: LineMessages;
+}) {
+  if (lines.length === 0) return null;
+  return (
+    <section aria-labelledby="cart-competitions" className="space-y-3">
+      <h2 id="cart-competitions" className="wide text-xl font-extrabold">
+        Competition entries
+      </h2>
+      <p className="text-muted">Your entry numbers are given when you pay.</p>
+      <Card as="ul" variant="list" className="overflow-hidden">
+        {lines.map((line) => (
+          <CartEntryItem
+            key={`${line.drawId}-${line.entriesPerUnit}`}
+            line={line}
+            currency={currency}
+            message={messages.get(line.drawId)}
+          />
+        ))}
+      </Card>
+    </section>
   );
 }
 

@@ -5,11 +5,15 @@ import { cartHasLine } from "~/features/cart/cart-page.server";
 import { startCheckout } from "~/features/checkout/checkout.server";
 import { followUpPayments } from "~/features/checkout/payment-jobs.server";
 import { startOrderPayment } from "~/features/checkout/start-payment.server";
+import { removeEntryLine, setEntryLineQuantity } from "~/features/draws/cart-entries.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { cartOwner } from "./cart-step.server";
 
-/** What the cart page shows after a refused change: by the line it names, or above the cart. */
+/**
+ * What the cart page shows after a refused change: by the line it names (a ticket type's id, or
+ * a draw's for entries), or above the cart.
+ */
 export type CartProblem = { ticketTypeId: string | null; message: string };
 
 function refused(problems: CartProblem[]) {
@@ -32,6 +36,18 @@ export async function cartAction({ request, context }: { request: Request; conte
   const owner = cartOwner(context, request);
   const cartId = owner ? await findCart(db, owner) : null;
   const now = new Date();
+  if (form.intent === "update-entries" || form.intent === "remove-entries") {
+    const user = context.get(userContext);
+    if (!user || !cartId) return refused([{ ticketTypeId: null, message: "Those entries are no longer in your cart" }]);
+    const line = { cartId, drawId: form.drawId, entriesPerUnit: form.bundle, now };
+    if (form.intent === "remove-entries") {
+      await removeEntryLine(db, line);
+      return redirectWithFlash("/cart", { kind: "success", message: "Removed from your cart." });
+    }
+    const change = await setEntryLineQuantity(db, { ...line, userId: user.id, quantity: form.quantity });
+    if (!change.ok) return refused([{ ticketTypeId: form.drawId, message: change.problem.message }]);
+    return redirectWithFlash("/cart", { kind: "success", message: "Your cart has been updated." });
+  }
   if (!cartId || !(await cartHasLine(db, cartId, form.ticketTypeId))) {
     return refused([{ ticketTypeId: null, message: "Those tickets are no longer in your cart" }]);
   }
@@ -80,7 +96,10 @@ async function pay(context: Readonly<RouterContextProvider>, form: Extract<CartA
   });
   if (!result.ok) {
     return refused(
-      result.problems.map((problem) => ({ ticketTypeId: problem.ticketTypeId ?? null, message: problem.message })),
+      result.problems.map((problem) => ({
+        ticketTypeId: problem.ticketTypeId ?? problem.drawId ?? null,
+        message: problem.message,
+      })),
     );
   }
   return toPayment(context, result.order.id);

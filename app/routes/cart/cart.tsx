@@ -3,7 +3,14 @@ import { Ticket } from "lucide-react";
 import { data, Link } from "react-router";
 import { findCart } from "~/features/cart/cart.server";
 import { heldOrder, loadCartPage } from "~/features/cart/cart-page.server";
-import { CartPayBar, CartPayment, CartTickets, CartTicketsMulti, type CartViewer } from "~/features/cart/cart-parts";
+import {
+  CartCompetitions,
+  CartPayBar,
+  CartPayment,
+  CartTickets,
+  CartTicketsMulti,
+  type CartViewer,
+} from "~/features/cart/cart-parts";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
 import { Notice } from "~/ui/form";
@@ -55,13 +62,19 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
-  const { lines, currency } = loaderData;
+  const { lines, entries, currency } = loaderData;
+  const empty = lines.length === 0 && entries.length === 0;
   const problems = actionData?.problems ?? [];
   const messages = new Map(
     problems.flatMap((problem) => (problem.ticketTypeId ? [[problem.ticketTypeId, problem.message]] : [])),
   );
   const general = problems.filter(
-    (problem) => !problem.ticketTypeId || !lines.some((line) => line.ticketTypeId === problem.ticketTypeId),
+    (problem) =>
+      !problem.ticketTypeId ||
+      !(
+        lines.some((line) => line.ticketTypeId === problem.ticketTypeId) ||
+        entries.some((line) => line.drawId === problem.ticketTypeId)
+      ),
   );
   return (
     <main id="main" className="mx-auto max-w-[1200px] space-y-8 px-4 py-10 sm:px-6 md:py-14">
@@ -73,7 +86,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
           ))}
         </Notice>
       ) : null}
-      {lines.length === 0 ? (
+      {empty ? (
         <Card variant="empty" className="grid justify-items-center gap-4 bg-surface-raised px-6 py-16">
           <Ticket aria-hidden className="size-10 text-accent-ink" />
           <p className="text-xl font-bold">
@@ -88,6 +101,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
           <div className="min-w-0 space-y-10">
             <CartTickets lines={lines.filter((line) => !line.multiDay)} currency={currency} messages={messages} />
             <CartTicketsMulti lines={lines.filter((line) => line.multiDay)} currency={currency} messages={messages} />
+            <CartCompetitions lines={entries} currency={currency} messages={messages} />
           </div>
           <CartPayment
             subtotal={loaderData.subtotal}
@@ -99,7 +113,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
           />
         </div>
       )}
-      {lines.length > 0 ? (
+      {!empty ? (
         <CartPayBar
           subtotal={loaderData.subtotal}
           currency={currency}

@@ -1,0 +1,320 @@
+import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { renderMarkdown } from "~/features/content/markdown.server";
+import type { Db } from "~/server/db/client.server";
+import type { DrawBundle, DrawImage, DrawKind, DrawStatus, UndersoldPolicy } from "../../../db/schema";
+import { drawEntries, draws, holds, users } from "../../../db/schema";
+import { bundlesOf, type DrawPhase, drawPhase, maskedName, percentSold } from "./draw-rules";
+import { ALGORITHM, type PublishedDraw } from "./fairness";
+
+/**
+ * What the public pages show of draws: the list, a draw's page, its published record. Never the
+ * skill question's answer before close, never the seed before the draw.
+ */
+
+export type DrawTile = {
+  slug: string;
+  title: string;
+  kind: DrawKind;
+  prize: string;
+  prizeValue: number;
+  price: number;
+  image: DrawImage | null;
+  percentSold: number;
+  closesAt: string;
+  phase: DrawPhase;
+  status: DrawStatus;
+  winner: string | null;
+  winnerNumber: number | null;
+};
+
+function winnerLabel(name: string | null, town: string | null) {
+  if (!name) return null;
+  return town ? `${maskedName(name)}, ${town}` : maskedName(name);
+}
+
+const tileColumns = {
+  slug: draws.slug,
+  title: draws.title,
+  kind: draws.kind,
+  prize: draws.prize,
+  prizeValue: draws.prizeValue,
+  price: draws.price,
+  images: draws.images,
+  totalEntries: draws.totalEntries,
+  allocated: draws.allocated,
+  opensAt: draws.opensAt,
+  closesAt: draws.closesAt,
+  status: draws.status,
+  winnerNumber: draws.winnerNumber,
+  winnerName: users.name,
+  winnerTown: users.town,
+};
+
+type TileRow = {
+  [K in keyof typeof tileColumns]: (typeof tileColumns)[K]["_"]["data"] | null;
+};
+
+function toTile(row: TileRow, now: Date): DrawTile {
+  return {
+    slug: row.slug!,
+    title: row.title!,
+    kind: row.kind!,
+    prize: row.prize!,
+    prizeValue: row.prizeValue!,
+    price: row.price!,
+    image: row.images?.[0] ?? null,
+    percentSold: percentSold({ totalEntries: row.totalEntries! }, row.allocated!),
+    closesAt: row.closesAt!.toISOString(),
+    phase: drawPhase({ status: row.status!, opensAt: row.opensAt!, closesAt: row.closesAt! }, now),
+    status: row.status!,
+    winner: winnerLabel(row.winnerName, row.winnerTown),
+    winnerNumber: row.winnerNumber,
+  };
+}
+
+const winnerJoin = and(eq(drawEntries.drawId, draws.id), eq(drawEntries.number, draws.winnerNumber));
+
+/**
+ * `/giveaways`: live draws ending soonest first, then the most recent closed and drawn ones.
+ * Live draws past their time count as closed even before the close job has run.
+ */
+export async function listDraws(db: Db, now: Date) {
+  const rows = await db
+    .select(tileColumns)
+    .from(draws)
+    .leftJoin(drawEntries, winnerJoin)
+    .leftJoin(users, eq(users.id, drawEntries.userId))
+    .where(inArray(draws.status, ["live", "closed", "drawn"]))
+    .orderBy(asc(draws.closesAt))
+    .limit(200);
+  const tiles = rows.map((row) => toTile(row, now));
+  const live = tiles.filter((tile) => tile.phase !== "closed");
+  const ended = tiles
+    .filter((tile) => tile.phase === "closed")
+    .sort((a, b) => b.closesAt.localeCompare(a.closesAt))
+    .slice(0, 12);
+  return { live, ended };
+}
+
+/** The live draws closing soonest, for the home page. */
+export async function drawsClosingSoon(db: Db, now: Date, limit = 3) {
+  const rows = await db
+    .select(tileColumns)
+    .from(draws)
+    .leftJoin(drawEntries, winnerJoin)
+    .leftJoin(users, eq(users.id, drawEntries.userId))
+    .where(and(eq(draws.status, "live"), gt(draws.closesAt, now)))
+    .orderBy(asc(draws.closesAt))
+    .limit(limit);
+  return rows.map((row) => toTile(row, now));
+}
+
+export type DrawPage = {
+  id: string;
+  slug: string;
+  title: string;
+  kind: DrawKind;
+  summary: string;
+  descriptionHtml: string;
+  rulesHtml: string;
+  prize: string;
+  prizeValue: number;
+  cashAlternative: number | null;
+  cashPrize: boolean;
+  images: DrawImage[];
+  price: number;
+  bundles: DrawBundle[];
+  totalEntries: number;
+  allocated: number;
+  held: number;
+  percentSold: number;
+  maxPerMember: number;
+  minEntries: number;
+  undersoldPolicy: UndersoldPolicy;
+  extendDays: number;
+  extended: boolean;
+  opensAt: string;
+  closesAt: string;
+  phase: DrawPhase;
+  status: DrawStatus;
+  question: string;
+  options: string[];
+  postalRoute: string;
+  beaconSource: string;
+  beaconValue: string | null;
+  commitment: string | null;
+  listHash: string | null;
+  eligibleCount: number | null;
+  /** Revealed only once drawn. */
+  seed: string | null;
+  /** Revealed only after close. */
+  correctAnswer: string | null;
+  winner: { number: number; name: string | null } | null;
+  cancelReason: string | null;
+};
+
+/** A draw's public page, by slug; drafts are not public. */
+export async function drawPage(db: Db, slug: string, now: Date): Promise<DrawPage | null> {
+  const [draw] = await db.select().from(draws).where(eq(draws.slug, slug));
+  if (!draw || draw.status === "draft") return null;
+  const [held] = await db
+    .select({ held: sql<number>`coalesce(sum(${holds.quantity}), 0)::int` })
+    .from(holds)
+    .where(and(eq(holds.drawId, draw.id), eq(holds.status, "active"), gt(holds.expiresAt, now)));
+  const phase = drawPhase(draw, now);
+  let winner: DrawPage["winner"] = null;
+  if (draw.status === "drawn" && draw.winnerNumber !== null) {
+    const [row] = await db
+      .select({ name: users.name, town: users.town, postalName: drawEntries.postalName })
+      .from(drawEntries)
+      .leftJoin(users, eq(users.id, drawEntries.userId))
+      .where(and(eq(drawEntries.drawId, draw.id), eq(drawEntries.number, draw.winnerNumber)));
+    winner = {
+      number: draw.winnerNumber,
+      name: winnerLabel(row?.name ?? row?.postalName ?? null, row?.town ?? null),
+    };
+  }
+  const closedForGood = draw.status === "closed" || draw.status === "drawn";
+  return {
+    id: draw.id,
+    slug: draw.slug,
+    title: draw.title,
+    kind: draw.kind,
+    summary: draw.summary,
+    descriptionHtml: renderMarkdown(draw.description),
+    rulesHtml: renderMarkdown(draw.rules),
+    prize: draw.prize,
+    prizeValue: draw.prizeValue,
+    cashAlternative: draw.cashAlternative,
+    cashPrize: draw.cashPrize,
+    images: draw.images,
+    price: draw.price,
+    bundles: bundlesOf(draw),
+    totalEntries: draw.totalEntries,
+    allocated: draw.allocated,
+    held: Number(held?.held ?? 0),
+    percentSold: percentSold(draw, draw.allocated),
+    maxPerMember: draw.maxPerMember,
+    minEntries: draw.minEntries,
+    undersoldPolicy: draw.undersoldPolicy,
+    extendDays: draw.extendDays,
+    extended: draw.extended,
+    opensAt: draw.opensAt.toISOString(),
+    closesAt: draw.closesAt.toISOString(),
+    phase,
+    status: draw.status,
+    question: draw.question,
+    options: draw.options,
+    postalRoute: draw.postalRoute,
+    beaconSource: draw.beaconSource,
+    beaconValue: draw.beaconValue,
+    commitment: draw.commitment,
+    listHash: draw.listHash,
+    eligibleCount: draw.eligibleCount,
+    seed: draw.status === "drawn" ? draw.seed : null,
+    correctAnswer: closedForGood ? (draw.options[draw.answer] ?? null) : null,
+    winner,
+    cancelReason: draw.cancelReason,
+  };
+}
+
+/** The member's entry numbers in a draw, and whether each counts (shown only after close). */
+export async function memberEntries(db: Db, drawId: string, userId: string) {
+  const rows = await db
+    .select({ number: drawEntries.number, source: drawEntries.source })
+    .from(drawEntries)
+    .where(and(eq(drawEntries.drawId, drawId), eq(drawEntries.userId, userId), eq(drawEntries.status, "valid")))
+    .orderBy(asc(drawEntries.number));
+  return rows;
+}
+
+/** The entry list published after close: every valid entry's number and masked name, and whether it was eligible. */
+export async function publicEntryList(db: Db, drawId: string) {
+  const rows = await db
+    .select({
+      number: drawEntries.number,
+      eligible: drawEntries.eligible,
+      name: users.name,
+      postalName: drawEntries.postalName,
+      source: drawEntries.source,
+    })
+    .from(drawEntries)
+    .leftJoin(users, eq(users.id, drawEntries.userId))
+    .where(and(eq(drawEntries.drawId, drawId), eq(drawEntries.status, "valid")))
+    .orderBy(asc(drawEntries.number));
+  return rows.map((row) => ({
+    number: row.number,
+    eligible: row.eligible,
+    name: maskedName(row.name ?? row.postalName ?? ""),
+    source: row.source,
+  }));
+}
+
+/** The record anyone can check (`npm run verify-draw`, the verify page): null before close. */
+export async function publishedRecord(db: Db, slug: string): Promise<PublishedDraw | null> {
+  const [draw] = await db
+    .select({
+      id: draws.id,
+      slug: draws.slug,
+      status: draws.status,
+      commitment: draws.commitment,
+      seed: draws.seed,
+      beaconSource: draws.beaconSource,
+      beaconValue: draws.beaconValue,
+      listHash: draws.listHash,
+      winnerNumber: draws.winnerNumber,
+    })
+    .from(draws)
+    .where(eq(draws.slug, slug));
+  if (!draw || !draw.commitment || !draw.listHash || !["closed", "drawn"].includes(draw.status)) return null;
+  const entries = await db
+    .select({ number: drawEntries.number })
+    .from(drawEntries)
+    .where(and(eq(drawEntries.drawId, draw.id), eq(drawEntries.status, "valid"), eq(drawEntries.eligible, true)))
+    .orderBy(asc(drawEntries.number));
+  return {
+    algorithm: ALGORITHM,
+    slug: draw.slug,
+    commitment: draw.commitment,
+    seed: draw.status === "drawn" ? draw.seed : null,
+    beacon: { source: draw.beaconSource, value: draw.beaconValue },
+    entries: entries.map((entry) => entry.number),
+    listHash: draw.listHash,
+    winners: draw.status === "drawn" && draw.winnerNumber !== null ? [draw.winnerNumber] : [],
+  };
+}
+
+/** "My entries": the member's draws with their numbers, newest first. */
+export async function myEntries(db: Db, userId: string) {
+  const rows = await db
+    .select({
+      slug: draws.slug,
+      title: draws.title,
+      status: draws.status,
+      closesAt: draws.closesAt,
+      winnerNumber: draws.winnerNumber,
+      number: drawEntries.number,
+    })
+    .from(drawEntries)
+    .innerJoin(draws, eq(draws.id, drawEntries.drawId))
+    .where(and(eq(drawEntries.userId, userId), eq(drawEntries.status, "valid")))
+    .orderBy(desc(draws.closesAt), asc(drawEntries.number));
+  const byDraw = new Map<
+    string,
+    { slug: string; title: string; status: DrawStatus; closesAt: string; numbers: number[]; won: boolean }
+  >();
+  for (const row of rows) {
+    const entry = byDraw.get(row.slug) ?? {
+      slug: row.slug,
+      title: row.title,
+      status: row.status,
+      closesAt: row.closesAt.toISOString(),
+      numbers: [],
+      won: false,
+    };
+    entry.numbers.push(row.number);
+    if (row.winnerNumber === row.number) entry.won = true;
+    byDraw.set(row.slug, entry);
+  }
+  return [...byDraw.values()];
+}

@@ -1,0 +1,424 @@
+import { Clock, Gift, ShieldCheck, Trophy } from "lucide-react";
+import { Form, Link } from "react-router";
+import { CoverPicture } from "~/features/events/event-tile";
+import { Badge } from "~/ui/badge";
+import { Card } from "~/ui/card";
+import { formatMoney } from "~/ui/money";
+import { useSite } from "~/ui/site";
+import type { DrawBundle, DrawImage } from "../../../db/schema";
+import type { DrawPage, DrawTile } from "./catalogue.server";
+import { oddsAtFullSale } from "./draw-rules";
+
+/**
+ * The prize-draw pages' parts (seed: Competitions, GiveawayGallery, GiveawayBody,
+ * GalleryPricingTable). Entering is a plain POST form, so it works without JavaScript.
+ */
+
+/** "Closes in 3 days", "Closes in 5 hours", from the server's clock at render time. */
+export function timeLeft(closesAt: string, now: number) {
+  const ms = Date.parse(closesAt) - now;
+  if (ms <= 0) return "Closed";
+  const minutes = Math.floor(ms / 60_000);
+  const hours = Math.floor(minutes / 60);
+  const days = Math.floor(hours / 24);
+  if (days >= 2) return `Closes in ${days} days`;
+  if (hours >= 2) return `Closes in ${hours} hours`;
+  return `Closes in ${Math.max(1, minutes)} minutes`;
+}
+
+export function formatClosing(closesAt: string, timeZone: string) {
+  return new Intl.DateTimeFormat("en-GB", {
+    weekday: "short",
+    day: "numeric",
+    month: "long",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone,
+    timeZoneName: "short",
+  }).format(new Date(closesAt));
+}
+
+function imageCover(image: DrawImage | null) {
+  return { hash: image?.hash ?? null, color: image?.color ?? null, alt: image?.alt ?? "" };
+}
+
+export function SoldBar({ percent, label }: { percent: number; label: string }) {
+  return (
+    <div className="space-y-1">
+      <div
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        className="h-2.5 overflow-hidden rounded-full bg-surface-sunken ring-1 ring-line"
+      >
+        <div className="h-full rounded-full bg-accent" style={{ width: `${percent}%` }} />
+      </div>
+      <p className="tabular text-sm font-semibold text-muted">{percent}% sold</p>
+    </div>
+  );
+}
+
+/** One draw in the list (seed: Competitions). */
+function DrawTileCard({ tile, now, priority }: { tile: DrawTile; now: number; priority: boolean }) {
+  const { currency } = useSite();
+  const live = tile.phase !== "closed";
+  return (
+    <Card as="li" className="group relative flex flex-col overflow-hidden">
+      <div className="relative aspect-video overflow-hidden bg-asphalt-900">
+        <CoverPicture
+          cover={imageCover(tile.image)}
+          sizes="(min-width: 1200px) 373px, (min-width: 640px) 50vw, 100vw"
+          priority={priority}
+          className="size-full"
+        />
+        <div className="absolute top-3 left-3 flex gap-2">
+          {tile.kind === "giveaway" ? <Badge tone="solid-light">Free giveaway</Badge> : null}
+          {tile.status === "drawn" ? <Badge tone="solid-dark">Drawn</Badge> : null}
+          {tile.phase === "upcoming" ? <Badge tone="solid-dark">Opens soon</Badge> : null}
+        </div>
+      </div>
+      <div className="flex flex-1 flex-col gap-3 p-5">
+        <h3 className="text-lg font-bold leading-snug">
+          <Link to={`/giveaways/${tile.slug}`} className="after:absolute after:inset-0 hover:underline">
+            {tile.title}
+          </Link>
+        </h3>
+        <p className="text-sm text-muted">Prize worth {formatMoney(tile.prizeValue, currency, { compact: true })}</p>
+        {live ? (
+          <>
+            <SoldBar percent={tile.percentSold} label={`${tile.title}: entries sold`} />
+            <div className="mt-auto flex items-center justify-between gap-3 pt-2">
+              <p className="wide text-xl font-black">
+                {tile.price === 0 ? "Free" : `${formatMoney(tile.price, currency)}`}
+                {tile.price === 0 ? null : <span className="text-sm font-semibold text-muted"> per entry</span>}
+              </p>
+              <p className="flex items-center gap-1.5 text-sm font-semibold text-accent-ink">
+                <Clock aria-hidden className="size-4" />
+                <time dateTime={tile.closesAt}>{timeLeft(tile.closesAt, now)}</time>
+              </p>
+            </div>
+          </>
+        ) : (
+          <p className="mt-auto flex items-center gap-2 font-semibold">
+            <Trophy aria-hidden className="size-4 text-accent-ink" />
+            {tile.status === "drawn"
+              ? tile.winner
+                ? `Won by ${tile.winner} (entry ${tile.winnerNumber})`
+                : "Drawn: no eligible entries"
+              : "Closed: the draw is coming"}
+          </p>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+export function DrawTiles({
+  tiles,
+  now,
+  firstPriority = false,
+}: {
+  tiles: DrawTile[];
+  now: number;
+  firstPriority?: boolean;
+}) {
+  return (
+    <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+      {tiles.map((tile, index) => (
+        <DrawTileCard key={tile.slug} tile={tile} now={now} priority={firstPriority && index === 0} />
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The prize photos (seed: GiveawayGallery): a row that scrolls with a swipe or the arrow keys
+ * (it is focusable), each photo snapping into place. No script needed.
+ */
+export function DrawGallery({ images, title }: { images: DrawImage[]; title: string }) {
+  if (images.length === 0) return null;
+  return (
+    <section aria-label={`Photos of the prize: ${title}`} className="space-y-2">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboards can scroll it. */}
+      <ul
+        tabIndex={0}
+        className="flex snap-x snap-mandatory gap-3 overflow-x-auto rounded-2xl focus-visible:outline-2 focus-visible:outline-accent"
+      >
+        {images.map((image, index) => (
+          <li key={image.hash} className="w-full shrink-0 snap-center overflow-hidden rounded-2xl bg-asphalt-900">
+            <CoverPicture
+              cover={imageCover(image)}
+              sizes="(min-width: 1200px) 720px, 100vw"
+              priority={index === 0}
+              className="aspect-video size-full"
+            />
+          </li>
+        ))}
+      </ul>
+      {images.length > 1 ? (
+        <p className="text-sm text-muted">{images.length} photos: swipe, or focus the photos and use the arrow keys.</p>
+      ) : null}
+    </section>
+  );
+}
+
+function policyText(
+  page: Pick<DrawPage, "undersoldPolicy" | "minEntries" | "extendDays" | "cashAlternative">,
+  price: (n: number) => string,
+) {
+  const threshold = `${page.minEntries.toLocaleString("en-GB")} entries`;
+  if (page.undersoldPolicy === "extend") {
+    return `If fewer than ${threshold} are sold by the closing time, the draw stays open ${page.extendDays} more days, once; then it is drawn whatever the number.`;
+  }
+  if (page.undersoldPolicy === "refund") {
+    return `If fewer than ${threshold} are sold by the closing time, the draw is cancelled and every paid entry is refunded.`;
+  }
+  return `If fewer than ${threshold} are sold by the closing time, the draw still goes ahead and the winner receives the cash alternative${page.cashAlternative ? ` of ${price(page.cashAlternative)}` : ""}.`;
+}
+
+/** Description, prize, value, cash alternative, odds and rules (seed: GiveawayBody). */
+export function DrawBody({ page }: { page: DrawPage }) {
+  const { currency } = useSite();
+  const price = (minor: number) => formatMoney(minor, currency);
+  return (
+    <div className="space-y-8">
+      <dl className="grid gap-4 sm:grid-cols-3">
+        <Card className="p-4">
+          <dt className="text-sm text-muted">Prize value</dt>
+          <dd className="wide tabular text-2xl font-black">{price(page.prizeValue)}</dd>
+        </Card>
+        <Card className="p-4">
+          <dt className="text-sm text-muted">Cash alternative</dt>
+          <dd className="wide tabular text-2xl font-black">
+            {page.cashAlternative === null ? "None" : price(page.cashAlternative)}
+          </dd>
+        </Card>
+        <Card className="p-4">
+          <dt className="text-sm text-muted">Odds at full sale</dt>
+          <dd className="wide tabular text-2xl font-black">{oddsAtFullSale(page.totalEntries)}</dd>
+        </Card>
+      </dl>
+      {/* Markdown rendered on the server with raw HTML escaped. */}
+      <div className="prose max-w-none" dangerouslySetInnerHTML={{ __html: page.descriptionHtml }} />
+      <section aria-labelledby="draw-rules" className="space-y-3">
+        <h2 id="draw-rules" className="wide text-xl font-extrabold">
+          Rules
+        </h2>
+        <ul className="list-disc space-y-1 pl-5">
+          <li>
+            {page.totalEntries.toLocaleString("en-GB")} entries in total; up to{" "}
+            {page.maxPerMember.toLocaleString("en-GB")} per person, however you enter.
+          </li>
+          <li>Entrants must be 18 or over and live in the UK. Paid entry needs a verified phone number.</li>
+          <li>Answer the question correctly for your entries to count. Wrong answers are not refunded.</li>
+          <li>{policyText(page, price)}</li>
+          <li>
+            The winner is drawn from a seed committed to before the draw opened and a public value named in advance, so
+            anyone can check it:{" "}
+            <Link to={`/giveaways/${page.slug}/verify`} className="text-link underline">
+              how this draw is checked
+            </Link>
+            .
+          </li>
+        </ul>
+        {page.rulesHtml ? (
+          <div className="prose max-w-none" dangerouslySetInnerHTML={{ __html: page.rulesHtml }} />
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+/** The free postal route, as prominent as paid entry (UK prize-draw rules). */
+export function PostalRoute({ page }: { page: DrawPage }) {
+  if (page.kind !== "competition") return null;
+  return (
+    <Card as="section" aria-labelledby="postal-route" className="space-y-2 p-5">
+      <h2 id="postal-route" className="flex items-center gap-2 text-lg font-bold">
+        <Gift aria-hidden className="size-5 text-accent-ink" />
+        Enter free by post
+      </h2>
+      <p>
+        You can enter this draw free by post, with the same chance of winning as a paid entry. Send your name, address,
+        date of birth, phone number, the draw's title and your answer to the question on an unenclosed postcard
+        {page.postalRoute ? ` to: ${page.postalRoute}` : ""}. One entry per postcard; postcards must arrive before the
+        draw closes. Postal entries count towards the limit per person.
+      </p>
+    </Card>
+  );
+}
+
+/**
+ * The entry form: the question, the bundles (seed: GalleryPricingTable), the confirmation of
+ * age, and Add to cart (or Enter free for a giveaway). One POST, no script needed.
+ */
+export function EntryForm({
+  page,
+  viewer,
+  mine,
+  message,
+}: {
+  page: DrawPage;
+  viewer: "visitor" | "member";
+  mine: number;
+  message: string | null;
+}) {
+  const { currency } = useSite();
+  const price = (minor: number) => formatMoney(minor, currency);
+  const left = Math.max(0, page.maxPerMember - mine);
+  const free = page.kind === "giveaway";
+  if (page.phase !== "open") return null;
+  return (
+    <Card as="section" aria-labelledby="enter" className="space-y-5 p-5 sm:p-6">
+      <h2 id="enter" className="wide text-2xl font-black">
+        {free ? "Enter free" : "Enter"}
+      </h2>
+      <p className="text-sm text-muted">
+        {mine > 0
+          ? `You hold ${mine} ${mine === 1 ? "entry" : "entries"}; you can add ${left} more.`
+          : `Up to ${page.maxPerMember} ${page.maxPerMember === 1 ? "entry" : "entries"} per person.`}
+      </p>
+      {message ? (
+        <p
+          role="alert"
+          className="rounded-lg bg-red-100 p-3 font-semibold text-red-900 dark:bg-red-950 dark:text-red-100"
+        >
+          {message}
+        </p>
+      ) : null}
+      {viewer === "visitor" ? (
+        <Link
+          to={`/login?redirectTo=${encodeURIComponent(`/giveaways/${page.slug}`)}`}
+          className="flex h-12 items-center justify-center rounded-full bg-accent font-bold text-on-accent hover:bg-accent-strong"
+        >
+          Sign in to enter
+        </Link>
+      ) : left === 0 ? (
+        <p className="font-semibold">You have reached the limit for this draw.</p>
+      ) : (
+        <Form method="post" className="space-y-5">
+          <fieldset className="space-y-2">
+            <legend className="font-bold">{page.question}</legend>
+            {page.options.map((option, index) => (
+              <label
+                key={option}
+                className="flex items-center gap-3 rounded-lg border border-line p-3 has-checked:border-accent"
+              >
+                <input type="radio" name="answer" value={index} required className="size-4 accent-accent" />
+                {option}
+              </label>
+            ))}
+          </fieldset>
+          {free ? null : <PricingTable bundles={page.bundles} price={price} left={left} />}
+          <label className="flex items-start gap-3">
+            <input type="checkbox" name="adult" value="yes" required className="mt-1 size-4 accent-accent" />
+            <span>I am 18 or over and I accept this draw's rules.</span>
+          </label>
+          <button
+            type="submit"
+            name="intent"
+            value={free ? "enter" : "add"}
+            className="flex h-12 w-full items-center justify-center rounded-full bg-accent font-bold text-on-accent hover:bg-accent-strong"
+          >
+            {free ? "Enter the giveaway" : "Add to cart"}
+          </button>
+        </Form>
+      )}
+    </Card>
+  );
+}
+
+/** Entry bundles: "1 for £2, 5 for £8…" (seed: GalleryPricingTable). */
+function PricingTable({
+  bundles,
+  price,
+  left,
+}: {
+  bundles: DrawBundle[];
+  price: (minor: number) => string;
+  left: number;
+}) {
+  const single = bundles[0]?.price ?? 0;
+  return (
+    <fieldset className="space-y-2">
+      <legend className="font-bold">How many entries?</legend>
+      <div className="grid gap-2 sm:grid-cols-2">
+        {bundles.map((bundle, index) => {
+          const saving = single * bundle.entries - bundle.price;
+          const tooMany = bundle.entries > left;
+          return (
+            <label
+              key={bundle.entries}
+              className="flex items-center justify-between gap-3 rounded-lg border border-line p-3 has-checked:border-accent has-disabled:opacity-60"
+            >
+              <span className="flex items-center gap-3">
+                <input
+                  type="radio"
+                  name="bundle"
+                  value={bundle.entries}
+                  defaultChecked={index === 0}
+                  disabled={tooMany}
+                  required
+                  className="size-4 accent-accent"
+                />
+                <span>
+                  <span className="font-bold">
+                    {bundle.entries} {bundle.entries === 1 ? "entry" : "entries"}
+                  </span>
+                  {saving > 0 ? <span className="block text-sm text-muted">Save {price(saving)}</span> : null}
+                </span>
+              </span>
+              <span className="wide tabular text-lg font-black">{price(bundle.price)}</span>
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
+
+/** After close: the answer, the entry list's hash and, once drawn, the winner and the proof. */
+export function DrawResult({ page }: { page: DrawPage }) {
+  if (page.phase !== "closed") return null;
+  return (
+    <Card as="section" aria-labelledby="result" className="space-y-3 p-5 sm:p-6">
+      <h2 id="result" className="wide flex items-center gap-2 text-2xl font-black">
+        <Trophy aria-hidden className="size-6 text-accent-ink" />
+        {page.status === "drawn" ? "Result" : page.status === "cancelled" ? "Cancelled" : "Closed"}
+      </h2>
+      {page.status === "cancelled" ? (
+        <p>{page.cancelReason ?? "This draw was cancelled."} Paid entries are refunded.</p>
+      ) : null}
+      {page.status === "drawn" ? (
+        <p className="text-lg">
+          {page.winner ? (
+            <>
+              Winning entry <strong className="tabular">{page.winner.number}</strong>
+              {page.winner.name ? <>, {page.winner.name}</> : null}
+              {page.cashPrize ? " (cash alternative)" : ""}.
+            </>
+          ) : (
+            "No eligible entries: there is no winner."
+          )}
+        </p>
+      ) : page.status === "closed" ? (
+        <p>Entries are closed. The winner is drawn once the beacon ({page.beaconSource}) is known.</p>
+      ) : null}
+      {page.correctAnswer ? (
+        <p>
+          The answer was <strong>{page.correctAnswer}</strong>.
+        </p>
+      ) : null}
+      {page.status === "closed" || page.status === "drawn" ? (
+        <p className="flex items-center gap-2">
+          <ShieldCheck aria-hidden className="size-5 text-accent-ink" />
+          <Link to={`/giveaways/${page.slug}/verify`} className="font-semibold text-link underline">
+            Check the draw yourself
+          </Link>
+        </p>
+      ) : null}
+    </Card>
+  );
+}

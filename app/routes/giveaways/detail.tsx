@@ -1,0 +1,128 @@
+import { Clock } from "lucide-react";
+import { data } from "react-router";
+import { drawPage, memberEntries } from "~/features/draws/catalogue.server";
+import {
+  DrawBody,
+  DrawGallery,
+  DrawResult,
+  EntryForm,
+  formatClosing,
+  PostalRoute,
+  SoldBar,
+  timeLeft,
+} from "~/features/draws/draw-parts";
+import { drawJsonLd } from "~/features/draws/json-ld";
+import { serializeJsonLd } from "~/features/events/json-ld";
+import { publicPageHeaders } from "~/server/cache.server";
+import { runtimeContext, userContext } from "~/server/context.server";
+import { useNonce } from "~/ui/nonce";
+import { notFound } from "~/ui/not-found";
+import { pageTitle } from "~/ui/page-title";
+import type { Route } from "./+types/detail";
+import { drawPageAction } from "./draw-action.server";
+
+const PRIVATE = { "Cache-Control": "private, no-store" };
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { db, env } = context.get(runtimeContext);
+  const user = context.get(userContext);
+  const now = new Date();
+  const page = await drawPage(db, params.slug, now);
+  if (!page) notFound();
+  const mine = user ? await memberEntries(db, page.id, user.id) : [];
+  const pageUrl = `${env.SITE_URL}/giveaways/${page.slug}`;
+  return data(
+    {
+      page,
+      mine: mine.map((entry) => entry.number),
+      viewer: user ? ("member" as const) : ("visitor" as const),
+      now: now.getTime(),
+      timeZone: env.TIME_ZONE,
+      jsonLd: serializeJsonLd(
+        drawJsonLd(page, { pageUrl, siteName: env.SITE_NAME, currency: env.CURRENCY, siteUrl: env.SITE_URL }),
+      ),
+    },
+    user ? { headers: PRIVATE } : undefined,
+  );
+}
+
+export function action({ request, context, params }: Route.ActionArgs) {
+  return (async () => {
+    const { db } = context.get(runtimeContext);
+    const page = await drawPage(db, params.slug, new Date());
+    if (!page) notFound();
+    return drawPageAction({ request, context, drawId: page.id, slug: page.slug });
+  })();
+}
+
+// A member's page carries their entry numbers: never kept by a shared cache.
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) =>
+  loaderHeaders.get("Cache-Control") ? PRIVATE : publicPageHeaders();
+
+export default function DrawDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { page, mine, viewer, now, timeZone } = loaderData;
+  const nonce = useNonce();
+  return (
+    <main id="main" className="mx-auto max-w-[1200px] space-y-10 px-4 py-10 sm:px-6 md:py-14">
+      <script
+        type="application/ld+json"
+        nonce={nonce}
+        suppressHydrationWarning
+        dangerouslySetInnerHTML={{ __html: loaderData.jsonLd }}
+      />
+      <div className="grid gap-10 lg:grid-cols-[minmax(0,1fr)_24rem] lg:items-start">
+        <div className="min-w-0 space-y-8">
+          <header className="space-y-3">
+            <p className="text-sm font-bold uppercase tracking-wider text-accent-ink">
+              {page.kind === "giveaway" ? "Free giveaway" : "Competition"}
+            </p>
+            <h1 className="wide text-3xl font-black sm:text-4xl">{page.title}</h1>
+            {page.summary ? <p className="text-lg text-muted">{page.summary}</p> : null}
+          </header>
+          <DrawGallery images={page.images} title={page.title} />
+          <DrawBody page={page} />
+        </div>
+        <aside className="space-y-6 lg:sticky lg:top-24">
+          <div className="space-y-3">
+            <SoldBar percent={page.percentSold} label={`${page.title}: entries sold`} />
+            <p className="flex items-center gap-2 font-semibold">
+              <Clock aria-hidden className="size-4 text-accent-ink" />
+              <span>
+                {page.phase === "closed" ? "Closed" : timeLeft(page.closesAt, now)} ·{" "}
+                <time dateTime={page.closesAt}>{formatClosing(page.closesAt, timeZone)}</time>
+              </span>
+            </p>
+            {page.phase === "upcoming" ? (
+              <p>
+                Opens <time dateTime={page.opensAt}>{formatClosing(page.opensAt, timeZone)}</time>.
+              </p>
+            ) : null}
+          </div>
+          {mine.length > 0 ? (
+            <section aria-labelledby="my-numbers" className="space-y-2 rounded-2xl bg-surface-sunken p-4">
+              <h2 id="my-numbers" className="font-bold">
+                Your entry numbers
+              </h2>
+              <p className="tabular">{mine.join(", ")}</p>
+            </section>
+          ) : null}
+          <EntryForm page={page} viewer={viewer} mine={mine.length} message={actionData?.message ?? null} />
+          <DrawResult page={page} />
+          <PostalRoute page={page} />
+        </aside>
+      </div>
+    </main>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ data, matches }) => {
+  if (!data) return [{ title: pageTitle(matches, "Draw not found") }];
+  const title = pageTitle(matches, data.page.title);
+  const description = data.page.summary || `Win ${data.page.prize}.`;
+  return [
+    { title },
+    { name: "description", content: description },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+  ];
+};

@@ -1,0 +1,62 @@
+import { data, type RouterContextProvider, redirect } from "react-router";
+import { addEntriesToCart } from "~/features/draws/cart-entries.server";
+import { enterGiveaway } from "~/features/draws/enter.server";
+import { runtimeContext, userContext } from "~/server/context.server";
+import { redirectWithFlash } from "~/server/flash.server";
+
+/** What the draw page's form sent, read without trusting it. */
+function readEntryForm(form: FormData) {
+  const whole = (value: FormDataEntryValue | null) => {
+    const text = typeof value === "string" ? value.trim() : "";
+    return /^\d{1,4}$/.test(text) ? Number(text) : null;
+  };
+  return {
+    intent: form.get("intent") === "enter" ? ("enter" as const) : ("add" as const),
+    answer: whole(form.get("answer")),
+    bundle: whole(form.get("bundle")) ?? 1,
+    adult: form.get("adult") === "yes",
+  };
+}
+
+/**
+ * The draw page's form: a paid competition's bundle goes into the cart with the answer; a
+ * giveaway's one entry is made at once. Refusals come back as a 400 with the message to show.
+ */
+export async function drawPageAction(args: {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+  drawId: string;
+  slug: string;
+}) {
+  const { db } = args.context.get(runtimeContext);
+  const user = args.context.get(userContext);
+  if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(`/giveaways/${args.slug}`)}`);
+  const form = readEntryForm(await args.request.formData());
+  if (form.answer === null) return data({ message: "Choose an answer to the question" }, { status: 400 });
+  const now = new Date();
+  if (form.intent === "enter") {
+    const result = await enterGiveaway(db, {
+      drawId: args.drawId,
+      userId: user.id,
+      answer: form.answer,
+      confirmedAdult: form.adult,
+      now,
+    });
+    if (!result.ok) return data({ message: result.problem.message }, { status: 400 });
+    return redirectWithFlash(`/giveaways/${args.slug}`, {
+      kind: "success",
+      message: `You're in: your entry number is ${result.numbers[0]}. Good luck!`,
+    });
+  }
+  const result = await addEntriesToCart(db, {
+    userId: user.id,
+    drawId: args.drawId,
+    entriesPerUnit: form.bundle,
+    answer: form.answer,
+    confirmedAdult: form.adult,
+    now,
+  });
+  if (!result.ok) return data({ message: result.problem.message }, { status: 400 });
+  const entries = result.entries === 1 ? "1 entry" : `${result.entries} entries`;
+  return redirectWithFlash("/cart", { kind: "success", message: `${entries} for ${result.title} added to your cart.` });
+}
