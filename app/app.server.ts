@@ -5,11 +5,13 @@
 // see how the site is put together (docs/architecture.md draws it).
 
 import { demoAccountsSeeder, demoContentWanted } from "./demo/demo-accounts.server";
+import { demoDrawsSeeder } from "./demo/demo-draws.server";
 import { demoEventsSeeder } from "./demo/demo-events.server";
 import { accountMessages } from "./features/accounts/auth-messages.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./features/accounts/schemas";
 import { catchUpAfterStart, paymentJobs } from "./features/checkout/payment-jobs.server";
 import { legalPagesSeeder } from "./features/content/legal-pages.server";
+import { drawJobs } from "./features/draws/draw-jobs.server";
 import { orderEmailJob } from "./features/orders/order-email.server";
 import { cartStep } from "./routes/cart/cart-step.server";
 import { createAuth } from "./server/auth/auth.server";
@@ -28,7 +30,7 @@ export { demoSignIns } from "./demo/demo-accounts.server";
 export { createLoadContext } from "./server/context.server";
 
 /** Every background job of every area; each is defined beside the rules it runs. */
-const jobs: AnyJobDefinition[] = [...messageJobs, orderEmailJob, ...paymentJobs];
+const jobs: AnyJobDefinition[] = [...messageJobs, orderEmailJob, ...paymentJobs, ...drawJobs];
 
 /**
  * The route-change steps by name. `auth` runs on every request (the root route asks for it);
@@ -36,8 +38,8 @@ const jobs: AnyJobDefinition[] = [...messageJobs, orderEmailJob, ...paymentJobs]
  */
 const routeSteps: Record<string, RouteStep> = { auth: authStep, cart: cartStep };
 
-/** In the order they depend on each other: the demo events are organised by the demo staff. */
-const seeders: Seeder[] = [legalPagesSeeder, demoAccountsSeeder, demoEventsSeeder];
+/** In the order they depend on each other: the demo events and draws are run by the demo staff. */
+const seeders: Seeder[] = [legalPagesSeeder, demoAccountsSeeder, demoEventsSeeder, demoDrawsSeeder];
 
 // One runtime per process, kept across dev reloads so a reload never opens a second database.
 const globalApp = globalThis as unknown as { __pitlaneApp?: Promise<Runtime> };

@@ -19,9 +19,11 @@ function escapeHtml(text: string) {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-export function orderEmailSubject(order: Pick<OrderView, "number" | "tickets">) {
+export function orderEmailSubject(order: Pick<OrderView, "number" | "tickets" | "entries">) {
   const titles = [...new Set(order.tickets.map((ticket) => ticket.event.title))];
-  if (titles.length === 0) return `Your order ${order.number}`;
+  if (titles.length === 0) {
+    return order.entries.length > 0 ? `Your entry numbers — order ${order.number}` : `Your order ${order.number}`;
+  }
   const what = titles.length === 1 ? titles[0] : `${titles[0]} and ${titles.length - 1} more`;
   return `Your tickets for ${what} — order ${order.number}`;
 }
@@ -52,6 +54,10 @@ export async function orderEmail(brand: Brand, order: OrderView): Promise<Outbou
       `  Code: ${ticket.shortCode}`,
     ].join("\n"),
   );
+  const entryText = order.entries.map(
+    (draw) =>
+      `${draw.drawTitle}: entry ${draw.numbers.length === 1 ? "number" : "numbers"} ${draw.numbers.join(", ")}\n  ${brand.siteUrl}/giveaways/${draw.drawSlug}`,
+  );
   const receiptText = [
     ...order.items.map(
       (item) => `${item.description}  ${item.quantity} × ${money(item.unitPrice)} = ${money(item.lineTotal)}`,
@@ -67,6 +73,7 @@ export async function orderEmail(brand: Brand, order: OrderView): Promise<Outbou
       : "",
     "",
     ...ticketText.flatMap((block) => [block, ""]),
+    ...(entryText.length > 0 ? ["Your competition entries:", ...entryText, ""] : []),
     `Receipt — order ${order.number}`,
     paid,
     ...receiptText,
@@ -116,6 +123,16 @@ ${ticket.attendeeName ? `<div>Attendee: <strong>${escapeHtml(ticket.attendeeName
 ${order.tickets.length > 0 ? `<p style="margin:0 0 20px">Show the QR code at the gate, on your phone or printed. Staff can also type the code under it.</p>` : ""}
 </td></tr>
 ${order.tickets.length > 0 ? `<tr><td style="padding:0 28px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0">${ticketHtml}</table></td></tr>` : ""}
+${
+  order.entries.length > 0
+    ? `<tr><td style="padding:0 28px 12px;font-size:15px;line-height:1.6"><p style="margin:0 0 4px;font-size:18px;font-weight:800">Your entry numbers</p>${order.entries
+        .map(
+          (draw) =>
+            `<p style="margin:0 0 8px"><a href="${escapeHtml(`${brand.siteUrl}/giveaways/${draw.drawSlug}`)}" style="color:#1d4ed8">${escapeHtml(draw.drawTitle)}</a><br><strong style="font-family:ui-monospace,Menlo,Consolas,monospace">${escapeHtml(draw.numbers.join(", "))}</strong></p>`,
+        )
+        .join("")}</td></tr>`
+    : ""
+}
 <tr><td style="padding:12px 28px 8px;font-size:15px;line-height:1.5">
 <p style="margin:0 0 4px;font-size:18px;font-weight:800">Receipt</p>
 <p style="margin:0 0 8px;color:#4b5058">Order ${escapeHtml(order.number)} · ${escapeHtml(paid)}</p>

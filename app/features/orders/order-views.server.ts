@@ -3,6 +3,8 @@ import { eventDateLabels, formatEventInstant, formatLocalDay } from "~/features/
 import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import {
+  drawEntries,
+  draws,
   events,
   type OrderStatus,
   orderItems,
@@ -91,8 +93,12 @@ export type OrderView = {
   paidAt: string | null;
   items: OrderLineView[];
   tickets: TicketView[];
+  /** Competition entries bought on this order: per draw, the numbers allocated at payment. */
+  entries: EntryNumbersView[];
   transactions: TransactionView[];
 };
+
+export type EntryNumbersView = { drawSlug: string; drawTitle: string; numbers: number[] };
 
 type Secrets = { secret: string; siteTimeZone: string };
 
@@ -132,7 +138,7 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
     .where(where);
   if (!order) return null;
 
-  const [items, ticketRows, money] = await Promise.all([
+  const [items, ticketRows, money, entryRows] = await Promise.all([
     db
       .select({ id: orderItems.id, ...orderLineColumns })
       .from(orderItems)
@@ -153,7 +159,19 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
       .from(transactions)
       .where(eq(transactions.orderId, order.id))
       .orderBy(asc(transactions.createdAt)),
+    db
+      .select({ drawSlug: draws.slug, drawTitle: draws.title, number: drawEntries.number })
+      .from(drawEntries)
+      .innerJoin(draws, eq(draws.id, drawEntries.drawId))
+      .where(and(eq(drawEntries.orderId, order.id), eq(drawEntries.status, "valid")))
+      .orderBy(asc(draws.title), asc(drawEntries.number)),
   ]);
+  const entries = new Map<string, EntryNumbersView>();
+  for (const row of entryRows) {
+    const draw = entries.get(row.drawSlug) ?? { drawSlug: row.drawSlug, drawTitle: row.drawTitle, numbers: [] };
+    draw.numbers.push(row.number);
+    entries.set(row.drawSlug, draw);
+  }
 
   // Tickets follow the order of the lines they were bought on.
   const lineIndex = new Map(items.map((item, index) => [item.id, index]));
@@ -173,6 +191,7 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
     paidAt: order.paidAt ? formatEventInstant(order.paidAt, siteTimeZone) : null,
     items: items.map((item) => ({ ...item, lineTotal: item.unitPrice * item.quantity })),
     tickets: ticketRows.map((row) => ticketView(row, { secret, withQr: true })),
+    entries: [...entries.values()],
     transactions: money.map((row) => ({
       id: row.id,
       kind: row.kind,

@@ -64,7 +64,14 @@ describe("settleOrder", () => {
       names: ["Sam Driver", "Alex Racer"],
     });
     const outcome = await settleOrder(db, payment(order.id, 2500));
-    expect(outcome).toEqual({ kind: "settled", orderId: order.id, number: order.number, tickets: 2, entries: 0, late: false });
+    expect(outcome).toEqual({
+      kind: "settled",
+      orderId: order.id,
+      number: order.number,
+      tickets: 2,
+      entries: 0,
+      late: false,
+    });
 
     expect(await soldOf(ticketTypeId)).toBe(2);
     expect((await availabilityByTicketType(db, [ticketTypeId], minutes(5))).get(ticketTypeId)).toEqual({

@@ -283,8 +283,14 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
       and(
         inArray(cartItems.cartId, tx.select({ id: carts.id }).from(carts).where(eq(carts.userId, order.userId))),
         or(
-          inArray(cartItems.ticketTypeId, ticketItems.map((item) => item.ticketTypeId!)),
-          inArray(cartItems.drawId, entryItems.map((item) => item.drawId!)),
+          inArray(
+            cartItems.ticketTypeId,
+            ticketItems.map((item) => item.ticketTypeId!),
+          ),
+          inArray(
+            cartItems.drawId,
+            entryItems.map((item) => item.drawId!),
+          ),
         ),
       ),
     );

@@ -69,22 +69,43 @@ export default function Success({ loaderData }: Route.ComponentProps) {
       </section>
 
       <div className="mx-auto grid max-w-[1200px] gap-10 px-4 py-10 sm:px-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <section aria-labelledby="tickets-title" className="min-w-0">
-          <h2 id="tickets-title" className="wide text-2xl font-extrabold">
-            Your e-tickets <span className="text-muted tabular">({count})</span>
-          </h2>
-          {count === 0 ? (
-            <p className="mt-4 text-muted">This order has no tickets.</p>
-          ) : (
-            <ul className="mt-5 grid gap-4">
-              {order.tickets.map((ticket) => (
-                <li key={ticket.id}>
-                  <TicketCard ticket={ticket} />
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        <div className="min-w-0 space-y-10">
+          {order.entries.length > 0 ? (
+            <section aria-labelledby="entries-title" className="space-y-4">
+              <h2 id="entries-title" className="wide text-2xl font-extrabold">
+                Your entry numbers
+              </h2>
+              <ul className="grid gap-3">
+                {order.entries.map((draw) => (
+                  <li key={draw.drawSlug} className="rounded-2xl border border-line p-4">
+                    <Link to={`/giveaways/${draw.drawSlug}`} className="font-bold text-link underline">
+                      {draw.drawTitle}
+                    </Link>
+                    <p className="wide tabular mt-1 text-xl font-black">{draw.numbers.join(", ")}</p>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          {order.tickets.length > 0 || order.entries.length === 0 ? (
+            <section aria-labelledby="tickets-title" className="min-w-0">
+              <h2 id="tickets-title" className="wide text-2xl font-extrabold">
+                Your e-tickets <span className="text-muted tabular">({count})</span>
+              </h2>
+              {count === 0 ? (
+                <p className="mt-4 text-muted">This order has no tickets.</p>
+              ) : (
+                <ul className="mt-5 grid gap-4">
+                  {order.tickets.map((ticket) => (
+                    <li key={ticket.id}>
+                      <TicketCard ticket={ticket} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          ) : null}
+        </div>
         <section
           aria-labelledby="order-title"
           className="h-fit rounded-2xl border border-line p-5 print:break-before-page"

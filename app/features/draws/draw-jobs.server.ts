@@ -1,0 +1,68 @@
+import { sendRefundsJob } from "~/features/checkout/payment-jobs.server";
+import { refundOrder } from "~/features/orders/refund.server";
+import type { Db } from "~/server/db/client.server";
+import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
+import { getLog } from "~/server/log.server";
+import {
+  closeDraw,
+  drawsToClose,
+  drawsToDraw,
+  drawWinner,
+  ordersWithEntriesOf,
+  refundableEntryLines,
+} from "./closing.server";
+
+export type DrawServices = { db: Db; jobs: Pick<JobQueue, "enqueue"> };
+
+/**
+ * Refunds every paid entry of a cancelled draw: each order in its own transaction, only that
+ * draw's lines. Safe to repeat: a second run finds nothing left to refund.
+ */
+export async function refundCancelledDraw(db: Db, input: { drawId: string; actorId: string | null; now: Date }) {
+  let refunded = 0;
+  for (const orderId of await ordersWithEntriesOf(db, input.drawId)) {
+    const items = await refundableEntryLines(db, orderId, input.drawId);
+    if (items.length === 0) continue;
+    const outcome = await refundOrder(db, {
+      orderId,
+      items,
+      actorId: input.actorId,
+      reason: "The prize draw was cancelled",
+      now: input.now,
+    });
+    if (outcome.ok) refunded++;
+  }
+  return refunded;
+}
+
+/**
+ * Every minute: closes draws whose time has come (or that sold out), applying their undersold
+ * policy, and draws those whose beacon value is known. Stately, so one run at a time across every
+ * server; every step takes the draw's lock and is safe to repeat.
+ */
+export const closeDrawsJob = defineJob<object, DrawServices>({
+  name: "close-draws",
+  expireInSeconds: 600,
+  schedule: "* * * * *",
+  policy: "stately",
+  retryLimit: 2,
+  retryDelay: 30,
+  handler: async (_data, { db, jobs }) => {
+    const now = new Date();
+    const log = getLog();
+    let refunds = 0;
+    for (const drawId of await drawsToClose(db, now)) {
+      const outcome = await closeDraw(db, { drawId, actorId: null, now });
+      if (outcome === "refund") refunds += await refundCancelledDraw(db, { drawId, actorId: null, now });
+      if (outcome !== "not_due") log.info({ drawId, outcome }, "draw closed");
+    }
+    for (const drawId of await drawsToDraw(db)) {
+      const result = await drawWinner(db, { drawId, actorId: null, now });
+      if (result.ok) log.info({ drawId, winner: result.winner }, "draw drawn");
+    }
+    // Refunds just recorded go out with the payments job's next run; ask for it now.
+    if (refunds > 0) await jobs.enqueue(sendRefundsJob, {});
+  },
+});
+
+export const drawJobs = [closeDrawsJob];
