@@ -48,6 +48,7 @@ const tileColumns = {
   winnerNumber: draws.winnerNumber,
   winnerName: users.name,
   winnerTown: users.town,
+  winnerPostalName: drawEntries.postalName,
 };
 
 type TileRow = {
@@ -67,7 +68,7 @@ function toTile(row: TileRow, now: Date): DrawTile {
     closesAt: row.closesAt!.toISOString(),
     phase: drawPhase({ status: row.status!, opensAt: row.opensAt!, closesAt: row.closesAt! }, now),
     status: row.status!,
-    winner: winnerLabel(row.winnerName, row.winnerTown),
+    winner: winnerLabel(row.winnerName ?? row.winnerPostalName, row.winnerTown),
     winnerNumber: row.winnerNumber,
   };
 }
