@@ -267,7 +267,7 @@ export async function publishedRecord(db: Db, slug: string): Promise<PublishedDr
     })
     .from(draws)
     .where(eq(draws.slug, slug));
-  if (!draw || !draw.commitment || !draw.listHash || !["closed", "drawn"].includes(draw.status)) return null;
+  if (!draw?.commitment || !draw.listHash || !["closed", "drawn"].includes(draw.status)) return null;
   const entries = await db
     .select({ number: drawEntries.number })
     .from(drawEntries)

@@ -141,8 +141,8 @@ export function DrawGallery({ images, title }: { images: DrawImage[]; title: str
   if (images.length === 0) return null;
   return (
     <section aria-label={`Photos of the prize: ${title}`} className="space-y-2">
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboards can scroll it. */}
       <ul
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboards can scroll it.
         tabIndex={0}
         className="flex snap-x snap-mandatory gap-3 overflow-x-auto rounded-2xl focus-visible:outline-2 focus-visible:outline-accent"
       >
