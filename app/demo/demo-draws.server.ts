@@ -29,7 +29,6 @@ const POSTAL = "Pitlane Prize Draws, PO Box 123, Milton Keynes MK1 1AA";
 
 function demoDraws(now: Date): DemoDraw[] {
   const at = (ms: number) => new Date(now.getTime() + ms);
-  const night = { sky: ["#03101a", "#134a5a"], glow: "#3de0ff", ground: ["#1a1c20", "#050607"] } as const;
   return [
     {
       slug: "win-a-mk2-golf-gti",
@@ -67,7 +66,12 @@ function demoDraws(now: Date): DemoDraw[] {
           car: "hatch",
           lights: 2,
           backdrop: "city",
-          palette: { ...night, sky: [...night.sky], ground: [...night.ground], paint: ["#ff3b30", "#5a0b0b"] },
+          palette: {
+            sky: ["#03101a", "#134a5a"],
+            glow: "#3de0ff",
+            paint: ["#ff3b30", "#5a0b0b"],
+            ground: ["#1a1c20", "#050607"],
+          },
         },
         {
           scene: "hills",

@@ -19,8 +19,16 @@ const control =
 const secondaryButton =
   "inline-flex h-11 items-center gap-2 rounded-full border border-line px-4 text-sm font-bold hover:bg-surface-sunken focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent";
 
-function QuantitySelect({ line, describedBy }: { line: CartPageLine; describedBy?: string }) {
-  const id = `quantity-${line.ticketTypeId}`;
+/** A line's quantity: a menu up to 30, a number field above (the most the line may hold). */
+function QuantitySelect({
+  id,
+  line,
+  describedBy,
+}: {
+  id: string;
+  line: { quantity: number; maxQuantity: number };
+  describedBy?: string;
+}) {
   const options = Array.from({ length: line.maxQuantity }, (_, index) => index + 1);
   return (
     <div className="flex items-center gap-2">
@@ -81,6 +89,21 @@ function LineHeader({ line, price }: { line: CartPageLine; price: (minor: number
   );
 }
 
+function RemoveButton({ intent, label }: { intent: "remove" | "remove-entries"; label: string }) {
+  return (
+    <button
+      type="submit"
+      name="intent"
+      value={intent}
+      aria-label={label}
+      className={`${secondaryButton} text-red-700 dark:text-red-400`}
+    >
+      <Trash2 aria-hidden className="size-4" />
+      Remove
+    </button>
+  );
+}
+
 function LineProblem({ id, message, closed }: { id: string; message: string; closed: boolean }) {
   return (
     <p
@@ -134,22 +157,17 @@ function CartLineItem({
         <div className="flex flex-wrap items-center gap-3">
           {line.closed ? null : (
             <>
-              <QuantitySelect line={line} describedBy={problem ? problemId : undefined} />
+              <QuantitySelect
+                id={`quantity-${line.ticketTypeId}`}
+                line={line}
+                describedBy={problem ? problemId : undefined}
+              />
               <button type="submit" name="intent" value="update" className={secondaryButton}>
                 {line.multiDay ? "Save" : "Update"}
               </button>
             </>
           )}
-          <button
-            type="submit"
-            name="intent"
-            value="remove"
-            aria-label={`Remove ${line.name} for ${line.eventTitle}`}
-            className={`${secondaryButton} text-red-700 dark:text-red-400`}
-          >
-            <Trash2 aria-hidden className="size-4" />
-            Remove
-          </button>
+          <RemoveButton intent="remove" label={`Remove ${line.name} for ${line.eventTitle}`} />
         </div>
       </Form>
     </li>
@@ -214,7 +232,6 @@ function CartEntryItem({ line, currency, message }: { line: CartEntryLine; curre
   const problem = message ?? line.problem;
   const problemId = `entry-problem-${line.drawId}-${line.entriesPerUnit}`;
   const bundle = line.entriesPerUnit === 1 ? "1 entry" : `${line.entriesPerUnit} entries`;
-  const quantityId = `entries-${line.drawId}-${line.entriesPerUnit}`;
   return (
     <li className="space-y-4 p-5 sm:p-6" aria-label={`${line.drawTitle}, ${bundle}`}>
       <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-1">
@@ -240,36 +257,17 @@ function CartEntryItem({ line, currency, message }: { line: CartEntryLine; curre
         <input type="hidden" name="bundle" value={line.entriesPerUnit} />
         {line.closed ? null : (
           <>
-            <label htmlFor={quantityId} className="text-sm font-semibold text-muted">
-              Quantity
-            </label>
-            <input
-              id={quantityId}
-              name="quantity"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={Math.max(1, line.maxQuantity)}
-              required
-              defaultValue={line.quantity}
-              aria-describedby={problem ? problemId : undefined}
-              className={`tabular w-20 ${control}`}
+            <QuantitySelect
+              id={`entries-${line.drawId}-${line.entriesPerUnit}`}
+              line={line}
+              describedBy={problem ? problemId : undefined}
             />
             <button type="submit" name="intent" value="update-entries" className={secondaryButton}>
               Update
             </button>
           </>
         )}
-        <button
-          type="submit"
-          name="intent"
-          value="remove-entries"
-          aria-label={`Remove ${bundle} for ${line.drawTitle}`}
-          className={`${secondaryButton} text-red-700 dark:text-red-400`}
-        >
-          <Trash2 aria-hidden className="size-4" />
-          Remove
-        </button>
+        <RemoveButton intent="remove-entries" label={`Remove ${bundle} for ${line.drawTitle}`} />
       </Form>
     </li>
   );

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, ne, not, sql } from "drizzle-orm";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import type { Db } from "~/server/db/client.server";
 import type { DrawBundle, DrawImage, DrawKind, DrawStatus, UndersoldPolicy } from "../../../db/schema";
@@ -75,39 +75,28 @@ function toTile(row: TileRow, now: Date): DrawTile {
 
 const winnerJoin = and(eq(drawEntries.drawId, draws.id), eq(drawEntries.number, draws.winnerNumber));
 
-/**
- * `/giveaways`: live draws ending soonest first, then the most recent closed and drawn ones.
- * Live draws past their time count as closed even before the close job has run.
- */
-export async function listDraws(db: Db, now: Date) {
-  const rows = await db
+function tileQuery(db: Db) {
+  return db
     .select(tileColumns)
     .from(draws)
     .leftJoin(drawEntries, winnerJoin)
-    .leftJoin(users, eq(users.id, drawEntries.userId))
-    .where(inArray(draws.status, ["live", "closed", "drawn"]))
-    .orderBy(asc(draws.closesAt))
-    .limit(200);
-  const tiles = rows.map((row) => toTile(row, now));
-  const live = tiles.filter((tile) => tile.phase !== "closed");
-  const ended = tiles
-    .filter((tile) => tile.phase === "closed")
-    .sort((a, b) => b.closesAt.localeCompare(a.closesAt))
-    .slice(0, 12);
-  return { live, ended };
+    .leftJoin(users, eq(users.id, drawEntries.userId));
 }
 
-/** The live draws closing soonest, for the home page. */
-export async function drawsClosingSoon(db: Db, now: Date, limit = 3) {
-  const rows = await db
-    .select(tileColumns)
-    .from(draws)
-    .leftJoin(drawEntries, winnerJoin)
-    .leftJoin(users, eq(users.id, drawEntries.userId))
-    .where(and(eq(draws.status, "live"), gt(draws.closesAt, now)))
-    .orderBy(asc(draws.closesAt))
-    .limit(limit);
-  return rows.map((row) => toTile(row, now));
+/**
+ * `/giveaways`: live draws ending soonest first, then the twelve most recently closed and drawn.
+ * A live draw past its time is shown with the closed ones even before the close job has run.
+ */
+export async function listDraws(db: Db, now: Date) {
+  const stillOpen = and(eq(draws.status, "live"), gt(draws.closesAt, now));
+  const [open, ended] = await Promise.all([
+    tileQuery(db).where(stillOpen).orderBy(asc(draws.closesAt)),
+    tileQuery(db)
+      .where(and(inArray(draws.status, ["live", "closed", "drawn"]), not(stillOpen!)))
+      .orderBy(desc(draws.closesAt))
+      .limit(12),
+  ]);
+  return { live: open.map((row) => toTile(row, now)), ended: ended.map((row) => toTile(row, now)) };
 }
 
 export type DrawPage = {
@@ -153,6 +142,15 @@ export type DrawPage = {
   winner: { number: number; name: string | null } | null;
   cancelReason: string | null;
 };
+
+/** A public draw's id by slug, for the page's form; drafts are not public. */
+export async function publicDraw(db: Db, slug: string) {
+  const [draw] = await db
+    .select({ id: draws.id, slug: draws.slug })
+    .from(draws)
+    .where(and(eq(draws.slug, slug), ne(draws.status, "draft")));
+  return draw ?? null;
+}
 
 /** A draw's public page, by slug; drafts are not public. */
 export async function drawPage(db: Db, slug: string, now: Date): Promise<DrawPage | null> {
@@ -284,6 +282,15 @@ export async function publishedRecord(db: Db, slug: string): Promise<PublishedDr
     winners: draw.status === "drawn" && draw.winnerNumber !== null ? [draw.winnerNumber] : [],
   };
 }
+
+export type MyDrawEntries = {
+  slug: string;
+  title: string;
+  status: DrawStatus;
+  closesAt: string;
+  numbers: number[];
+  won: boolean;
+};
 
 /** "My entries": the member's draws with their numbers, newest first. */
 export async function myEntries(db: Db, userId: string) {

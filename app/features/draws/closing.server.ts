@@ -114,7 +114,9 @@ export async function closeDraw(
     }
     const numbers = await eligibleNumbers(tx, draw.id);
     const listHash = await listHashOf(numbers);
-    const cashPrize = draw.allocated < draw.minEntries && draw.undersoldPolicy === "cash";
+    // A draw with no cash alternative (a giveaway) is drawn for its prize whatever the number.
+    const cashPrize =
+      draw.allocated < draw.minEntries && draw.undersoldPolicy === "cash" && draw.cashAlternative !== null;
     await tx
       .update(draws)
       .set({

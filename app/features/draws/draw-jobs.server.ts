@@ -1,5 +1,5 @@
 import { sendRefundsJob } from "~/features/checkout/payment-jobs.server";
-import { refundOrder } from "~/features/orders/refund.server";
+import { refundEachOrder } from "~/features/orders/refund.server";
 import type { Db } from "~/server/db/client.server";
 import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
 import { getLog } from "~/server/log.server";
@@ -14,25 +14,16 @@ import {
 
 export type DrawServices = { db: Db; jobs: Pick<JobQueue, "enqueue"> };
 
-/**
- * Refunds every paid entry of a cancelled draw: each order in its own transaction, only that
- * draw's lines. Safe to repeat: a second run finds nothing left to refund.
- */
+/** Refunds every paid entry of a cancelled draw, only that draw's lines; safe to repeat. */
 export async function refundCancelledDraw(db: Db, input: { drawId: string; actorId: string | null; now: Date }) {
-  let refunded = 0;
-  for (const orderId of await ordersWithEntriesOf(db, input.drawId)) {
-    const items = await refundableEntryLines(db, orderId, input.drawId);
-    if (items.length === 0) continue;
-    const outcome = await refundOrder(db, {
-      orderId,
-      items,
-      actorId: input.actorId,
-      reason: "The prize draw was cancelled",
-      now: input.now,
-    });
-    if (outcome.ok) refunded++;
-  }
-  return refunded;
+  const outcome = await refundEachOrder(db, {
+    orderIds: await ordersWithEntriesOf(db, input.drawId),
+    linesOf: (orderId) => refundableEntryLines(db, orderId, input.drawId),
+    actorId: input.actorId,
+    reason: "The prize draw was cancelled",
+    now: input.now,
+  });
+  return outcome.refunded.length;
 }
 
 /**

@@ -26,18 +26,6 @@ export function timeLeft(closesAt: string, now: number) {
   return `Closes in ${Math.max(1, minutes)} minutes`;
 }
 
-export function formatClosing(closesAt: string, timeZone: string) {
-  return new Intl.DateTimeFormat("en-GB", {
-    weekday: "short",
-    day: "numeric",
-    month: "long",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone,
-    timeZoneName: "short",
-  }).format(new Date(closesAt));
-}
-
 function imageCover(image: DrawImage | null) {
   return { hash: image?.hash ?? null, color: image?.color ?? null, alt: image?.alt ?? "" };
 }

@@ -72,8 +72,7 @@ export async function recordPostalEntry(db: Db, input: PostalEntryInput): Promis
     if (!draw) return { ok: false, problem: { code: "not_found", message: "This draw could not be found", drawId } };
     const counts = input.userId ? stock.counts(drawId) : { ...stock.counts(drawId), mine: 0 };
     const problem = entryLineProblem(draw, counts, { entriesPerUnit: 1, quantity: 1, answer: input.answer }, input.now);
-    // A postal entry is one entry whatever bundles the draw sells.
-    if (problem && problem.code !== "bundle") return { ok: false, problem };
+    if (problem) return { ok: false, problem };
     if (input.receivedAt > draw.closesAt) {
       return { ok: false, problem: { code: "closed", message: "This entry arrived after the draw closed", drawId } };
     }

@@ -7,7 +7,9 @@ import { DRAW_CLOSED_REASON, settleOrder } from "~/features/orders/settle.server
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, drawEntries, draws, orders, users } from "../../../db/schema";
 import { addEntriesToCart, entryCartLines } from "./cart-entries.server";
+import { listDraws, myEntries } from "./catalogue.server";
 import { closeDraw, drawWinner, eligibleNumbers, publishDraw, recordBeacon } from "./closing.server";
+import { refundCancelledDraw } from "./draw-jobs.server";
 import { enterGiveaway, recordPostalEntry } from "./enter.server";
 import { listHashOf, verifyDraw } from "./fairness";
 import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart } from "./test-draws";
@@ -300,7 +302,47 @@ describe("closing and drawing", () => {
     expect(await closeDraw(db, { drawId: cash.id, actorId: null, now: minutes(11) })).toBe("cash");
     expect((await drawRow(cash.id)).cashPrize).toBe(true);
     const refund = await createTestDraw(db, { minEntries: 50, undersoldPolicy: "refund", closesAt: minutes(10) });
+    const [member] = await createEntrants(db, 1);
+    const cartId = await fillEntryCart(db, member!.id, [
+      { drawId: refund.id, entriesPerUnit: 5, quantity: 1, answer: 1 },
+    ]);
+    expect((await buy(member!, cartId)).settled).toMatchObject({ kind: "settled", entries: 5 });
     expect(await closeDraw(db, { drawId: refund.id, actorId: null, now: minutes(11) })).toBe("refund");
     expect((await drawRow(refund.id)).status).toBe("cancelled");
+    expect(await refundCancelledDraw(db, { drawId: refund.id, actorId: null, now: minutes(12) })).toBe(1);
+    expect((await entriesOf(refund.id)).every((entry) => entry.status === "void")).toBe(true);
+    const [order] = await db.select({ status: orders.status }).from(orders).where(eq(orders.userId, member!.id));
+    expect(order!.status).toBe("refunded");
+    // Running it again finds nothing left to refund.
+    expect(await refundCancelledDraw(db, { drawId: refund.id, actorId: null, now: minutes(13) })).toBe(0);
+  });
+});
+
+describe("what members and visitors see", () => {
+  it("lists open draws soonest first and ended ones newest first, and a member's entries by draw", async () => {
+    const { db } = database();
+    const now = minutes(0);
+    const later = await createTestDraw(db, { title: "Closes later", closesAt: minutes(600) });
+    const sooner = await createTestDraw(db, { title: "Closes sooner", closesAt: minutes(60) });
+    const pastTime = await createTestDraw(db, {
+      title: "Past its time",
+      opensAt: minutes(-200),
+      closesAt: minutes(-5),
+    });
+    await createTestDraw(db, { title: "A draft", status: "draft" });
+    const { live, ended } = await listDraws(db, now);
+    const openTitles = live.map((tile) => tile.title);
+    expect(openTitles.indexOf(sooner.title)).toBeLessThan(openTitles.indexOf(later.title));
+    expect(openTitles).not.toContain("A draft");
+    expect(ended.map((tile) => tile.title)).toContain(pastTime.title);
+
+    const [member] = await createEntrants(db, 1);
+    const cartId = await fillEntryCart(db, member!.id, [
+      { drawId: sooner.id, entriesPerUnit: 5, quantity: 1, answer: 1 },
+    ]);
+    await buy(member!, cartId);
+    const mine = await myEntries(db, member!.id);
+    expect(mine).toMatchObject([{ slug: expect.any(String), title: sooner.title, status: "live", won: false }]);
+    expect(mine[0]!.numbers).toHaveLength(5);
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, ne, notInArray, sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { drawEntries, draws, holds, orders } from "../../../db/schema";
 import type { DrawCounts, DrawForEntry } from "./draw-rules";
@@ -60,7 +60,7 @@ export async function readDrawStock(
       inArray(holds.drawId, ids),
       eq(holds.status, "active"),
       gt(holds.expiresAt, now),
-      options.exceptOrderId ? sql`${holds.orderId} <> ${options.exceptOrderId}` : undefined,
+      options.exceptOrderId ? ne(holds.orderId, options.exceptOrderId) : undefined,
       options.exceptUserId
         ? notInArray(
             holds.orderId,

@@ -156,7 +156,7 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
    * A line's units as refund sees them: its tickets, or its bundles of entries. A bundle is
    * valid while all its entries are and the draw is open; used units are tickets checked in.
    */
-  const ticketsOf = (item: (typeof items)[number]) => {
+  const unitsOf = (item: (typeof items)[number]) => {
     if (!item.drawId) {
       return orderTickets
         .filter((ticket) => ticket.orderItemId === item.id)
@@ -183,7 +183,7 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
       if (!Number.isInteger(request.quantity) || request.quantity < 1) {
         return { ok: false, problem: `Choose how many “${item.description}” tickets to refund.` };
       }
-      const own = ticketsOf(item);
+      const own = unitsOf(item);
       const valid = own.filter((ticket) => ticket.status === "valid");
       const used = own.filter((ticket) => ticket.status === "checked_in").length;
       const frozen = own.filter((ticket) => ticket.status === "drawn").length;
@@ -201,7 +201,7 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
     }
   } else {
     for (const item of items) {
-      const own = ticketsOf(item);
+      const own = unitsOf(item);
       checkedInKept += own.filter((ticket) => ticket.status === "checked_in").length;
       const valid = own.filter((ticket) => ticket.status === "valid").map((ticket) => ticket.ids);
       if (valid.length > 0) chosen.push({ item, units: valid });
@@ -342,30 +342,32 @@ export async function ordersToRefundForEvent(db: Db, eventId: string) {
   return rows.map((row) => row.orderId);
 }
 
-export type EventRefundsOutcome = { refunded: Extract<RefundOutcome, { ok: true }>[]; failed: number };
+export type BulkRefundOutcome = { refunded: Extract<RefundOutcome, { ok: true }>[]; failed: number };
 
 /**
- * Refunds every holder of a cancelled event's tickets: each order in its own transaction, so one
- * problem never holds up the rest, and only that event's tickets (an order may hold others).
- * Running it again finds only what is still unrefunded, so it is safe to repeat.
+ * Refunds some lines of many orders (every holder of a cancelled event, every entrant of a
+ * cancelled draw): each order in its own transaction, so one problem never holds up the rest.
+ * `linesOf` says what to refund of an order now; running it again finds only what is still
+ * unrefunded, so it is safe to repeat.
  */
-export async function refundEventHolders(
+export async function refundEachOrder(
   db: Db,
-  input: { eventId: string; actorId: string | null; reason: string; now: Date },
-): Promise<EventRefundsOutcome> {
+  input: {
+    orderIds: string[];
+    linesOf: (orderId: string) => Promise<{ orderItemId: string; quantity: number }[]>;
+    actorId: string | null;
+    reason: string;
+    now: Date;
+  },
+): Promise<BulkRefundOutcome> {
   const refunded: Extract<RefundOutcome, { ok: true }>[] = [];
   let failed = 0;
-  for (const orderId of await ordersToRefundForEvent(db, input.eventId)) {
-    const lines = await db
-      .select({ id: orderItems.id, quantity: sql<number>`count(${tickets.id})::int` })
-      .from(orderItems)
-      .innerJoin(tickets, and(eq(tickets.orderItemId, orderItems.id), eq(tickets.status, "valid")))
-      .where(and(eq(orderItems.orderId, orderId), eq(orderItems.eventId, input.eventId)))
-      .groupBy(orderItems.id);
-    if (lines.length === 0) continue;
+  for (const orderId of input.orderIds) {
+    const items = await input.linesOf(orderId);
+    if (items.length === 0) continue;
     const outcome = await refundOrder(db, {
       orderId,
-      items: lines.map((line) => ({ orderItemId: line.id, quantity: Number(line.quantity) })),
+      items,
       actorId: input.actorId,
       reason: input.reason,
       now: input.now,
@@ -374,4 +376,24 @@ export async function refundEventHolders(
     else failed++;
   }
   return { refunded, failed };
+}
+
+/** Refunds every holder of a cancelled event's tickets: only that event's tickets (an order may hold others). */
+export async function refundEventHolders(
+  db: Db,
+  input: { eventId: string; actorId: string | null; reason: string; now: Date },
+): Promise<BulkRefundOutcome> {
+  return refundEachOrder(db, {
+    ...input,
+    orderIds: await ordersToRefundForEvent(db, input.eventId),
+    linesOf: async (orderId) => {
+      const lines = await db
+        .select({ id: orderItems.id, quantity: sql<number>`count(${tickets.id})::int` })
+        .from(orderItems)
+        .innerJoin(tickets, and(eq(tickets.orderItemId, orderItems.id), eq(tickets.status, "valid")))
+        .where(and(eq(orderItems.orderId, orderId), eq(orderItems.eventId, input.eventId)))
+        .groupBy(orderItems.id);
+      return lines.map((line) => ({ orderItemId: line.id, quantity: Number(line.quantity) }));
+    },
+  });
 }

@@ -35,6 +35,11 @@ export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private
 export default function Success({ loaderData }: Route.ComponentProps) {
   const { order } = loaderData;
   const count = order.tickets.length;
+  const sent = [
+    ...(count > 0 ? [count === 1 ? "ticket" : "tickets"] : []),
+    ...(order.entries.length > 0 ? ["entry numbers"] : []),
+  ];
+  const emailed = `${sent.join(", ")}${sent.length > 0 ? " and " : ""}receipt`;
   return (
     <main id="main" data-print-page>
       <section className="dark-band bg-asphalt-950 text-white print:bg-white print:text-black">
@@ -47,8 +52,8 @@ export default function Success({ loaderData }: Route.ComponentProps) {
             {order.paidAt ? ` · ${order.paidAt}` : ""}
           </p>
           <p className="max-w-prose text-asphalt-300 print:text-black">
-            We have emailed your {count === 1 ? "ticket" : "tickets"} and receipt to {order.email}. Show the QR code at
-            the gate, on your phone or printed.
+            We have emailed your {emailed} to {order.email}.
+            {count > 0 ? " Show the QR code at the gate, on your phone or printed." : ""}
           </p>
           <div className="flex flex-wrap gap-3 pt-2" data-print-hidden>
             <PrintButton />

@@ -1,17 +1,17 @@
 import { Clock } from "lucide-react";
 import { data } from "react-router";
-import { drawPage, memberEntries } from "~/features/draws/catalogue.server";
+import { drawPage, memberEntries, publicDraw } from "~/features/draws/catalogue.server";
 import {
   DrawBody,
   DrawGallery,
   DrawResult,
   EntryForm,
-  formatClosing,
   PostalRoute,
   SoldBar,
   timeLeft,
 } from "~/features/draws/draw-parts";
 import { drawJsonLd } from "~/features/draws/json-ld";
+import { formatEventInstant } from "~/features/events/event-dates";
 import { serializeJsonLd } from "~/features/events/json-ld";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext, userContext } from "~/server/context.server";
@@ -46,13 +46,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   );
 }
 
-export function action({ request, context, params }: Route.ActionArgs) {
-  return (async () => {
-    const { db } = context.get(runtimeContext);
-    const page = await drawPage(db, params.slug, new Date());
-    if (!page) notFound();
-    return drawPageAction({ request, context, drawId: page.id, slug: page.slug });
-  })();
+/** Add to cart (a competition) or Enter (a giveaway): one plain form, so it works without JavaScript. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const draw = await publicDraw(context.get(runtimeContext).db, params.slug);
+  if (!draw) notFound();
+  return drawPageAction({ request, context, drawId: draw.id, slug: draw.slug });
 }
 
 // A member's page carries their entry numbers: never kept by a shared cache.
@@ -89,12 +87,12 @@ export default function DrawDetail({ loaderData, actionData }: Route.ComponentPr
               <Clock aria-hidden className="size-4 text-accent-ink" />
               <span>
                 {page.phase === "closed" ? "Closed" : timeLeft(page.closesAt, now)} ·{" "}
-                <time dateTime={page.closesAt}>{formatClosing(page.closesAt, timeZone)}</time>
+                <time dateTime={page.closesAt}>{formatEventInstant(new Date(page.closesAt), timeZone)}</time>
               </span>
             </p>
             {page.phase === "upcoming" ? (
               <p>
-                Opens <time dateTime={page.opensAt}>{formatClosing(page.opensAt, timeZone)}</time>.
+                Opens <time dateTime={page.opensAt}>{formatEventInstant(new Date(page.opensAt), timeZone)}</time>.
               </p>
             ) : null}
           </div>

@@ -1,6 +1,8 @@
 import { Download, KeyRound, Mail, Settings, Smartphone, UserRound } from "lucide-react";
 import { Avatar } from "~/features/accounts/avatar";
 import { getAccountOverview } from "~/features/accounts/overview.server";
+import { myEntries } from "~/features/draws/catalogue.server";
+import { MyEntries } from "~/features/draws/my-entries";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
@@ -9,9 +11,10 @@ import { listOf, QuickLink, StatusCard } from "./overview-cards";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
-  const overview = await getAccountOverview(context.get(runtimeContext).db, user.id);
+  const { db } = context.get(runtimeContext);
+  const [overview, entries] = await Promise.all([getAccountOverview(db, user.id), myEntries(db, user.id)]);
   if (!overview) notFound("Your account could not be found");
-  return { overview };
+  return { overview, entries };
 }
 
 const since = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
@@ -69,6 +72,8 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
           </StatusCard>
         </ul>
       </section>
+
+      <MyEntries draws={loaderData.entries} />
 
       <section aria-labelledby="links-title" className="space-y-4">
         <h2 id="links-title" className="wide text-xl font-extrabold">
