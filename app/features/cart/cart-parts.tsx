@@ -67,22 +67,39 @@ function QuantitySelect({
   );
 }
 
-function LineHeader({ line, price }: { line: CartPageLine; price: (minor: number) => string }) {
+/** A line's heading: what it belongs to (linked), its name and a detail, and its price. */
+function LineHeader({
+  href,
+  of,
+  name,
+  detail,
+  unitPrice,
+  quantity,
+  price,
+}: {
+  href: string;
+  of: string;
+  name: string;
+  detail: string | null;
+  unitPrice: number;
+  quantity: number;
+  price: (minor: number) => string;
+}) {
   return (
     <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-1">
       <div className="min-w-0">
         <p className="text-sm font-semibold text-accent-ink">
-          <Link to={`/events/${line.eventSlug}`} className="hover:underline">
-            {line.eventTitle}
+          <Link to={href} className="hover:underline">
+            {of}
           </Link>
         </p>
-        <h3 className="text-lg font-bold">{line.name}</h3>
-        {line.days.length > 0 ? <p className="text-sm text-muted">{line.days.join(" · ")}</p> : null}
+        <h3 className="text-lg font-bold">{name}</h3>
+        {detail ? <p className="text-sm text-muted">{detail}</p> : null}
       </div>
       <p className="tabular text-right">
-        <span className="wide block text-xl font-black">{price(line.unitPrice * line.quantity)}</span>
+        <span className="wide block text-xl font-black">{price(unitPrice * quantity)}</span>
         <span className="text-sm text-muted">
-          {line.quantity} × {price(line.unitPrice)}
+          {quantity} × {price(unitPrice)}
         </span>
       </p>
     </div>
@@ -131,7 +148,15 @@ function CartLineItem({
   const problemId = `line-problem-${line.ticketTypeId}`;
   return (
     <li className="space-y-4 p-5 sm:p-6" aria-label={`${line.eventTitle}, ${line.name}`}>
-      <LineHeader line={line} price={price} />
+      <LineHeader
+        href={`/events/${line.eventSlug}`}
+        of={line.eventTitle}
+        name={line.name}
+        detail={line.days.length > 0 ? line.days.join(" · ") : null}
+        unitPrice={line.unitPrice}
+        quantity={line.quantity}
+        price={price}
+      />
       {problem ? <LineProblem id={problemId} message={problem} closed={!message && line.closed} /> : null}
       <Form method="post" className="space-y-4">
         <input type="hidden" name="ticketTypeId" value={line.ticketTypeId} />
@@ -234,23 +259,15 @@ function CartEntryItem({ line, currency, message }: { line: CartEntryLine; curre
   const bundle = line.entriesPerUnit === 1 ? "1 entry" : `${line.entriesPerUnit} entries`;
   return (
     <li className="space-y-4 p-5 sm:p-6" aria-label={`${line.drawTitle}, ${bundle}`}>
-      <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-1">
-        <div className="min-w-0">
-          <p className="text-sm font-semibold text-accent-ink">
-            <Link to={`/giveaways/${line.drawSlug}`} className="hover:underline">
-              {line.drawTitle}
-            </Link>
-          </p>
-          <h3 className="text-lg font-bold">{bundle}</h3>
-          <p className="text-sm text-muted">Your answer: {line.answerText}</p>
-        </div>
-        <p className="tabular text-right">
-          <span className="wide block text-xl font-black">{price(line.unitPrice * line.quantity)}</span>
-          <span className="text-sm text-muted">
-            {line.quantity} × {price(line.unitPrice)}
-          </span>
-        </p>
-      </div>
+      <LineHeader
+        href={`/giveaways/${line.drawSlug}`}
+        of={line.drawTitle}
+        name={bundle}
+        detail={`Your answer: ${line.answerText}`}
+        unitPrice={line.unitPrice}
+        quantity={line.quantity}
+        price={price}
+      />
       {problem ? <LineProblem id={problemId} message={problem} closed={!message && line.closed} /> : null}
       <Form method="post" className="flex flex-wrap items-center gap-3">
         <input type="hidden" name="drawId" value={line.drawId} />
