@@ -143,6 +143,8 @@ export const orders = pgTable(
      * way: until then the reconciliation job keeps asking the provider whether it arrived.
      */
     bankPaymentDueBy: timestamp("bank_payment_due_by", { withTimezone: true }),
+    /** The paying card's funding type as the provider reported it (credit, debit, prepaid). */
+    cardFunding: text("card_funding"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -37,6 +37,13 @@ export const ENTRY_STATUSES = ["valid", "void"] as const;
 /** Entry bundles: `entries` for `price` minor units ("5 for £8"). */
 export type DrawBundle = { entries: number; price: number };
 
+/** An instant win: the entry allocated `number` wins `prize` on the spot. */
+export type InstantWin = { number: number; prize: string };
+
+/** What the winner of a draw with a cash alternative chose. */
+export const PRIZE_CHOICES = ["prize", "cash"] as const;
+export type PrizeChoice = (typeof PRIZE_CHOICES)[number];
+
 /** A stored prize photo: the content hash of its renditions (cover pipeline), colour and text. */
 export type DrawImage = { hash: string; color: string; alt: string };
 
@@ -96,6 +103,16 @@ export const draws = pgTable(
     eligibleCount: integer("eligible_count"),
     allocated: integer("allocated").notNull().default(0),
     winnerNumber: integer("winner_number"),
+    /**
+     * Instant wins, secret until close: at go-live only `instant_commitment` (SHA-256 of the
+     * canonical list followed by `instant_salt`) is published; after close both are shown.
+     */
+    instantWins: jsonb("instant_wins").$type<InstantWin[]>().notNull().default([]),
+    instantSalt: text("instant_salt"),
+    instantCommitment: text("instant_commitment"),
+    /** The winner's claim: the prize itself or its cash alternative. */
+    prizeChoice: text("prize_choice", { enum: PRIZE_CHOICES }),
+    prizeChosenAt: timestamp("prize_chosen_at", { withTimezone: true }),
     publishedAt: timestamp("published_at", { withTimezone: true }),
     closedAt: timestamp("closed_at", { withTimezone: true }),
     drawnAt: timestamp("drawn_at", { withTimezone: true }),

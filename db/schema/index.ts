@@ -5,4 +5,5 @@ export * from "./draw-entries";
 export * from "./draws";
 export * from "./events";
 export * from "./order-emails";
+export * from "./play";
 export * from "./site";
