@@ -24,6 +24,7 @@ export default [
     route("giveaways", "routes/giveaways/list.tsx"),
     route("giveaways/:slug", "routes/giveaways/detail.tsx"),
     route("giveaways/:slug/verify", "routes/giveaways/verify.tsx"),
+    route("giveaways/:slug/entries", "routes/giveaways/entries.tsx"),
 
     route("privacy", "routes/site/legal-page.tsx", { id: "privacy" }),
     route("terms", "routes/site/legal-page.tsx", { id: "terms" }),

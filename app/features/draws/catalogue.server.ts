@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, ne, not, sql } from "drizzle-orm";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import type { Db } from "~/server/db/client.server";
-import type { DrawBundle, DrawImage, DrawKind, DrawStatus, UndersoldPolicy } from "../../../db/schema";
+import type { DrawBundle, DrawImage, DrawKind, DrawStatus, InstantWin, UndersoldPolicy } from "../../../db/schema";
 import { drawEntries, draws, holds, users } from "../../../db/schema";
 import { bundlesOf, type DrawPhase, drawPhase, maskedName, percentSold } from "./draw-rules";
 import { ALGORITHM, type PublishedDraw } from "./fairness";
@@ -141,6 +141,13 @@ export type DrawPage = {
   correctAnswer: string | null;
   winner: { number: number; name: string | null } | null;
   cancelReason: string | null;
+  /** Instant wins: how many, the commitment, and after close the list with who won each. */
+  instantWins: {
+    count: number;
+    commitment: string | null;
+    salt: string | null;
+    revealed: { number: number; prize: string; winner: string | null }[] | null;
+  } | null;
 };
 
 /** A public draw's id by slug, for the page's form; drafts are not public. */
@@ -174,6 +181,7 @@ export async function drawPage(db: Db, slug: string, now: Date): Promise<DrawPag
     };
   }
   const closedForGood = draw.status === "closed" || draw.status === "drawn";
+  const instantWins = draw.instantWins.length > 0 ? await instantWinsOf(db, draw, closedForGood) : null;
   return {
     id: draw.id,
     slug: draw.slug,
@@ -214,6 +222,38 @@ export async function drawPage(db: Db, slug: string, now: Date): Promise<DrawPag
     correctAnswer: closedForGood ? (draw.options[draw.answer] ?? null) : null,
     winner,
     cancelReason: draw.cancelReason,
+    instantWins,
+  };
+}
+
+/** A draw's instant wins as its page shows them: the list and its winners only after close. */
+async function instantWinsOf(
+  db: Db,
+  draw: { id: string; instantWins: InstantWin[]; instantCommitment: string | null; instantSalt: string | null },
+  revealed: boolean,
+): Promise<DrawPage["instantWins"]> {
+  const base = { count: draw.instantWins.length, commitment: draw.instantCommitment };
+  if (!revealed) return { ...base, salt: null, revealed: null };
+  const numbers = draw.instantWins.map((win) => win.number);
+  const rows = await db
+    .select({ number: drawEntries.number, name: users.name, town: users.town, postalName: drawEntries.postalName })
+    .from(drawEntries)
+    .leftJoin(users, eq(users.id, drawEntries.userId))
+    .where(
+      and(
+        eq(drawEntries.drawId, draw.id),
+        inArray(drawEntries.number, numbers),
+        eq(drawEntries.status, "valid"),
+        eq(drawEntries.eligible, true),
+      ),
+    );
+  const winners = new Map(rows.map((row) => [row.number, winnerLabel(row.name ?? row.postalName, row.town)]));
+  return {
+    ...base,
+    salt: draw.instantSalt,
+    revealed: [...draw.instantWins]
+      .sort((a, b) => a.number - b.number)
+      .map((win) => ({ number: win.number, prize: win.prize, winner: winners.get(win.number) ?? null })),
   };
 }
 
@@ -227,8 +267,18 @@ export async function memberEntries(db: Db, drawId: string, userId: string) {
   return rows;
 }
 
-/** The entry list published after close: every valid entry's number and masked name, and whether it was eligible. */
-export async function publicEntryList(db: Db, drawId: string) {
+export const ENTRY_LIST_PAGE = 500;
+
+/**
+ * One page of the entry list published after close: each valid entry's number, masked name and
+ * whether it was eligible. Null for a draw that has not closed.
+ */
+export async function publicEntryList(db: Db, slug: string, page: number) {
+  const [draw] = await db
+    .select({ id: draws.id, slug: draws.slug, title: draws.title, status: draws.status, allocated: draws.allocated })
+    .from(draws)
+    .where(eq(draws.slug, slug));
+  if (!draw || (draw.status !== "closed" && draw.status !== "drawn")) return null;
   const rows = await db
     .select({
       number: drawEntries.number,
@@ -239,14 +289,22 @@ export async function publicEntryList(db: Db, drawId: string) {
     })
     .from(drawEntries)
     .leftJoin(users, eq(users.id, drawEntries.userId))
-    .where(and(eq(drawEntries.drawId, drawId), eq(drawEntries.status, "valid")))
-    .orderBy(asc(drawEntries.number));
-  return rows.map((row) => ({
-    number: row.number,
-    eligible: row.eligible,
-    name: maskedName(row.name ?? row.postalName ?? ""),
-    source: row.source,
-  }));
+    .where(and(eq(drawEntries.drawId, draw.id), eq(drawEntries.status, "valid")))
+    .orderBy(asc(drawEntries.number))
+    .limit(ENTRY_LIST_PAGE)
+    .offset((page - 1) * ENTRY_LIST_PAGE);
+  return {
+    slug: draw.slug,
+    title: draw.title,
+    total: draw.allocated,
+    pages: Math.max(1, Math.ceil(draw.allocated / ENTRY_LIST_PAGE)),
+    entries: rows.map((row) => ({
+      number: row.number,
+      eligible: row.eligible,
+      name: maskedName(row.name ?? row.postalName ?? ""),
+      source: row.source,
+    })),
+  };
 }
 
 /** The record anyone can check (`npm run verify-draw`, the verify page): null before close. */
@@ -262,6 +320,9 @@ export async function publishedRecord(db: Db, slug: string): Promise<PublishedDr
       beaconValue: draws.beaconValue,
       listHash: draws.listHash,
       winnerNumber: draws.winnerNumber,
+      instantWins: draws.instantWins,
+      instantSalt: draws.instantSalt,
+      instantCommitment: draws.instantCommitment,
     })
     .from(draws)
     .where(eq(draws.slug, slug));
@@ -280,6 +341,15 @@ export async function publishedRecord(db: Db, slug: string): Promise<PublishedDr
     entries: entries.map((entry) => entry.number),
     listHash: draw.listHash,
     winners: draw.status === "drawn" && draw.winnerNumber !== null ? [draw.winnerNumber] : [],
+    ...(draw.instantCommitment
+      ? {
+          instantWins: {
+            commitment: draw.instantCommitment,
+            wins: draw.instantWins.map((win) => ({ number: win.number, prize: win.prize })),
+            salt: draw.instantSalt,
+          },
+        }
+      : {}),
   };
 }
 

@@ -3,7 +3,8 @@ import { recordAudit } from "~/features/admin/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
 import { drawEntries, draws, orderItems, orders } from "../../../db/schema";
-import { commitmentOf, drawWinners, listHashOf, newSeed } from "./fairness";
+import { instantWinsProblem } from "./draw-rules";
+import { commitmentOf, drawWinners, instantWinCommitment, listHashOf, newSalt, newSeed } from "./fairness";
 
 /**
  * A draw's life after it is made (docs/draws.md, ADR 0013): go live with a commitment to a
@@ -30,6 +31,8 @@ async function lockDraw(tx: Db, drawId: string) {
       listHash: draws.listHash,
       beaconValue: draws.beaconValue,
       cashAlternative: draws.cashAlternative,
+      totalEntries: draws.totalEntries,
+      instantWins: draws.instantWins,
     })
     .from(draws)
     .where(eq(draws.id, drawId))
@@ -37,25 +40,40 @@ async function lockDraw(tx: Db, drawId: string) {
   return draw ?? null;
 }
 
-/** Publishes a draft: the seed is made and kept, its SHA-256 is what the page shows from now on. */
+/**
+ * Publishes a draft: the seed is made and kept, its SHA-256 is what the page shows from now on.
+ * A draw with instant wins also publishes the commitment to their list (with a fresh salt).
+ */
 export async function publishDraw(db: Db, input: { drawId: string; actorId: string | null; now: Date }) {
   return transactionWithRetry(db, async (tx): Promise<DrawStepResult> => {
     const draw = await lockDraw(tx, input.drawId);
     if (!draw) return { ok: false, problem: "This draw could not be found." };
     if (draw.status !== "draft") return { ok: false, problem: "Only a draft can be published." };
     if (draw.closesAt <= input.now) return { ok: false, problem: "Its closing time has passed: change it first." };
+    const instantProblem = instantWinsProblem(draw.instantWins, draw.totalEntries);
+    if (instantProblem) return { ok: false, problem: instantProblem };
     const seed = newSeed();
     const commitment = await commitmentOf(seed);
+    const instantSalt = draw.instantWins.length > 0 ? newSalt() : null;
+    const instantCommitment = instantSalt ? await instantWinCommitment(draw.instantWins, instantSalt) : null;
     await tx
       .update(draws)
-      .set({ status: "live", seed, commitment, publishedAt: input.now, updatedAt: input.now })
+      .set({
+        status: "live",
+        seed,
+        commitment,
+        instantSalt,
+        instantCommitment,
+        publishedAt: input.now,
+        updatedAt: input.now,
+      })
       .where(eq(draws.id, draw.id));
     await recordAudit(tx, {
       actorId: input.actorId,
       action: "draw.publish",
       subjectType: "draw",
       subjectId: draw.id,
-      details: { slug: draw.slug, commitment },
+      details: { slug: draw.slug, commitment, instantCommitment },
     });
     return { ok: true };
   });

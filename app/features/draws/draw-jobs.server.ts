@@ -11,6 +11,7 @@ import {
   ordersWithEntriesOf,
   refundableEntryLines,
 } from "./closing.server";
+import { drawResultsJob, recentlyDrawn } from "./results.server";
 
 export type DrawServices = { db: Db; jobs: Pick<JobQueue, "enqueue"> };
 
@@ -28,7 +29,8 @@ export async function refundCancelledDraw(db: Db, input: { drawId: string; actor
 
 /**
  * Every minute: closes draws whose time has come (or that sold out), applying their undersold
- * policy, and draws those whose beacon value is known. Stately, so one run at a time across every
+ * policy, draws those whose beacon value is known, and asks for the result emails of draws drawn
+ * in the last two days (each entrant is emailed once, so asking again is harmless). Stately, so one run at a time across every
  * server; every step takes the draw's lock and is safe to repeat.
  */
 export const closeDrawsJob = defineJob<object, DrawServices>({
@@ -51,9 +53,12 @@ export const closeDrawsJob = defineJob<object, DrawServices>({
       const result = await drawWinner(db, { drawId, actorId: null, now });
       if (result.ok) log.info({ drawId, winner: result.winner }, "draw drawn");
     }
+    for (const drawId of await recentlyDrawn(db, now)) {
+      await jobs.enqueue(drawResultsJob, { drawId }, { singletonKey: drawId });
+    }
     // Refunds just recorded go out with the payments job's next run; ask for it now.
     if (refunds > 0) await jobs.enqueue(sendRefundsJob, {});
   },
 });
 
-export const drawJobs = [closeDrawsJob];
+export const drawJobs = [closeDrawsJob, drawResultsJob];

@@ -8,6 +8,7 @@ import { useSite } from "~/ui/site";
 import type { DrawBundle, DrawImage } from "../../../db/schema";
 import type { DrawPage, DrawTile } from "./catalogue.server";
 import { oddsAtFullSale } from "./draw-rules";
+import type { PrizeClaim } from "./results.server";
 
 /**
  * The prize-draw pages' parts (seed: Competitions, GiveawayGallery, GiveawayBody,
@@ -202,6 +203,13 @@ export function DrawBody({ page }: { page: DrawPage }) {
           <li>Entrants must be 18 or over and live in the UK. Paid entry needs a verified phone number.</li>
           <li>Answer the question correctly for your entries to count. Wrong answers are not refunded.</li>
           <li>{policyText(page, price)}</li>
+          {page.instantWins ? (
+            <li>
+              {page.instantWins.count === 1 ? "One entry number wins" : `${page.instantWins.count} entry numbers win`} a
+              prize instantly, shown to you at payment. The list was committed to when the draw opened and is published
+              when it closes. Entries in draws with instant wins cannot be paid by credit card.
+            </li>
+          ) : null}
           <li>
             The winner is drawn from a seed committed to before the draw opened and a public value named in advance, so
             anyone can check it:{" "}
@@ -367,6 +375,91 @@ function PricingTable({
   );
 }
 
+/** The winner's choice between the prize and its cash alternative: a plain form, no script needed. */
+export function PrizeClaimForm({ claim, message }: { claim: PrizeClaim; message: string | null }) {
+  const { currency } = useSite();
+  const cash = formatMoney(claim.cashAlternative, currency);
+  return (
+    <Card as="section" aria-labelledby="claim" className="space-y-3 border-2 border-accent p-5 sm:p-6">
+      <h2 id="claim" className="wide text-xl font-black">
+        You won!
+      </h2>
+      {claim.choice ? (
+        <p>
+          You chose {claim.choice === "cash" ? `the cash alternative of ${cash}` : claim.prize}. We will be in touch to
+          arrange it.
+        </p>
+      ) : (
+        <Form method="post" className="space-y-3">
+          <input type="hidden" name="intent" value="claim" />
+          <fieldset className="space-y-2">
+            <legend className="font-semibold">Choose your prize</legend>
+            <label className="flex items-center gap-2">
+              <input type="radio" name="choice" value="prize" defaultChecked className="size-4 accent-accent" />{" "}
+              {claim.prize}
+            </label>
+            <label className="flex items-center gap-2">
+              <input type="radio" name="choice" value="cash" className="size-4 accent-accent" /> {cash} cash instead
+            </label>
+          </fieldset>
+          {message ? (
+            <p role="alert" className="font-semibold text-red-700 dark:text-red-400">
+              {message}
+            </p>
+          ) : null}
+          <button
+            type="submit"
+            className="flex h-12 w-full items-center justify-center rounded-full bg-accent font-bold text-on-accent hover:bg-accent-strong"
+          >
+            Claim my prize
+          </button>
+        </Form>
+      )}
+    </Card>
+  );
+}
+
+/** Instant wins after close: each winning number, its prize and who won it. */
+export function InstantWinList({ page }: { page: DrawPage }) {
+  const revealed = page.instantWins?.revealed;
+  if (!revealed) return null;
+  return (
+    <Card as="section" aria-labelledby="instant-wins" className="space-y-3 p-5 sm:p-6">
+      <h2 id="instant-wins" className="wide text-xl font-extrabold">
+        Instant wins
+      </h2>
+      <table className="w-full text-left text-sm">
+        <thead>
+          <tr className="border-b border-line">
+            <th scope="col" className="py-2 pr-3">
+              Entry
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Prize
+            </th>
+            <th scope="col" className="py-2">
+              Won by
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {revealed.map((win) => (
+            <tr key={win.number} className="border-b border-line last:border-0">
+              <td className="tabular py-2 pr-3 font-bold">{win.number}</td>
+              <td className="py-2 pr-3">{win.prize}</td>
+              <td className="py-2">{win.winner ?? "Not won"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="break-all text-sm text-muted">
+        Commitment published at go-live: <code>{page.instantWins?.commitment}</code>; salt:{" "}
+        <code>{page.instantWins?.salt}</code>.
+      </p>
+    </Card>
+  );
+}
+
 /** After close: the answer, the entry list's hash and, once drawn, the winner and the proof. */
 export function DrawResult({ page }: { page: DrawPage }) {
   if (page.phase !== "closed") return null;
@@ -397,6 +490,14 @@ export function DrawResult({ page }: { page: DrawPage }) {
       {page.correctAnswer ? (
         <p>
           The answer was <strong>{page.correctAnswer}</strong>.
+        </p>
+      ) : null}
+      {page.status === "closed" || page.status === "drawn" ? (
+        <p>
+          <Link to={`/giveaways/${page.slug}/entries`} className="font-semibold text-link underline">
+            The entry list
+          </Link>{" "}
+          ({(page.eligibleCount ?? 0).toLocaleString("en-GB")} eligible entries)
         </p>
       ) : null}
       {page.status === "closed" || page.status === "drawn" ? (

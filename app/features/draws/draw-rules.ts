@@ -184,3 +184,25 @@ export function maskedName(name: string) {
   const last = rest.at(-1);
   return last ? `${first} ${last[0]!.toUpperCase()}.` : first!;
 }
+
+/** Why a list of instant wins cannot be published, or null: numbers unique and within the draw. */
+export function instantWinsProblem(wins: readonly { number: number; prize: string }[], totalEntries: number) {
+  const seen = new Set<number>();
+  for (const win of wins) {
+    if (!Number.isInteger(win.number) || win.number < 1 || win.number > totalEntries) {
+      return `Instant-win entry numbers must be between 1 and ${totalEntries}.`;
+    }
+    if (seen.has(win.number)) return `Entry ${win.number} is listed twice among the instant wins.`;
+    if (!win.prize.trim() || /[\t\n\r]/.test(win.prize)) {
+      return `Name the prize of instant win ${win.number} on one line.`;
+    }
+    seen.add(win.number);
+  }
+  return null;
+}
+
+/** The instant wins among a member's entry numbers. */
+export function instantWinsAmong(wins: readonly { number: number; prize: string }[], numbers: readonly number[]) {
+  const mine = new Set(numbers);
+  return wins.filter((win) => mine.has(win.number)).sort((a, b) => a.number - b.number);
+}

@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, inArray, ne, notInArray, sql } from "drizzle-orm";
+import { recordAudit } from "~/features/admin/audit.server";
 import type { Db } from "~/server/db/client.server";
-import { drawEntries, draws, holds, orders } from "../../../db/schema";
-import type { DrawCounts, DrawForEntry } from "./draw-rules";
+import { drawEntries, draws, holds, type InstantWin, orders } from "../../../db/schema";
+import { type DrawCounts, type DrawForEntry, instantWinsAmong } from "./draw-rules";
 
 /**
  * Entry stock: the counts the caps are checked against, and the allocation of entry numbers.
@@ -24,9 +25,10 @@ const drawForEntryColumns = {
   optionCount: sql<number>`cardinality(${draws.options})`.mapWith(Number),
   allocated: draws.allocated,
   answer: draws.answer,
+  instantWins: draws.instantWins,
 };
 
-export type LockedDraw = DrawForEntry & { allocated: number; answer: number };
+export type LockedDraw = DrawForEntry & { allocated: number; answer: number; instantWins: InstantWin[] };
 
 export type DrawStock = {
   draws: Map<string, LockedDraw>;
@@ -171,6 +173,17 @@ export async function allocateEntries(db: Db, draw: LockedDraw, input: NewEntrie
     .where(eq(draws.id, draw.id))
     .returning({ allocated: draws.allocated, totalEntries: draws.totalEntries });
   draw.allocated = updated!.allocated;
+  // An instant win goes to an eligible entry only; a wrong answer stays unrevealed until close.
+  const wins = eligible ? instantWinsAmong(draw.instantWins, numbers) : [];
+  for (const win of wins) {
+    await recordAudit(db, {
+      actorId: null,
+      action: "draw.instant_win",
+      subjectType: "draw",
+      subjectId: draw.id,
+      details: { number: win.number, prize: win.prize, userId: input.userId, orderId: input.orderId ?? null },
+    });
+  }
   if (updated!.allocated >= updated!.totalEntries) {
     await db
       .update(draws)

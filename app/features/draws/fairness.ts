@@ -146,25 +146,35 @@ export type PublishedDraw = {
   entries: number[];
   listHash: string;
   winners: number[];
+  /**
+   * Instant wins, for a draw that has them: the commitment published at go-live, and after close
+   * the list and the salt it was made with.
+   */
+  instantWins?: { commitment: string; wins: { number: number; prize: string }[] | null; salt: string | null };
 };
 
 export type Check = "passed" | "failed" | "pending";
 
 export type DrawVerification = {
   ok: boolean;
-  checks: { commitment: Check; listHash: Check; winners: Check };
+  checks: { commitment: Check; listHash: Check; winners: Check; instantWins?: Check };
   recomputedWinners: number[] | null;
 };
 
 /** Recomputes everything a published record claims; `ok` only when every check passed. */
 export async function verifyDraw(record: PublishedDraw): Promise<DrawVerification> {
   const listHash = (await listHashOf(record.entries)) === record.listHash.toLowerCase() ? "passed" : "failed";
+  const instant = record.instantWins ? { instantWins: await checkInstantWins(record.instantWins) } : {};
   if (!record.seed) {
-    return { ok: false, checks: { commitment: "pending", listHash, winners: "pending" }, recomputedWinners: null };
+    return {
+      ok: false,
+      checks: { commitment: "pending", listHash, winners: "pending", ...instant },
+      recomputedWinners: null,
+    };
   }
   const commitment = (await commitmentOf(record.seed)) === record.commitment.toLowerCase() ? "passed" : "failed";
   if (record.beacon.value === null || record.winners.length === 0) {
-    return { ok: false, checks: { commitment, listHash, winners: "pending" }, recomputedWinners: null };
+    return { ok: false, checks: { commitment, listHash, winners: "pending", ...instant }, recomputedWinners: null };
   }
   const recomputedWinners = await drawWinners({
     seed: record.seed,
@@ -174,7 +184,7 @@ export async function verifyDraw(record: PublishedDraw): Promise<DrawVerificatio
     count: record.winners.length,
   });
   const winners = recomputedWinners.every((number, i) => number === record.winners[i]) ? "passed" : "failed";
-  const checks = { commitment, listHash, winners } as const;
+  const checks = { commitment, listHash, winners, ...instant } as const;
   return { ok: Object.values(checks).every((check) => check === "passed"), checks, recomputedWinners };
 }
 
@@ -191,6 +201,12 @@ export async function instantWinCommitment(wins: readonly { number: number; priz
     text += `${win.number}\t${win.prize}\n`;
   }
   return toHex(await sha256(concat(encoder.encode(text), fromHex(saltHex))));
+}
+
+async function checkInstantWins(published: NonNullable<PublishedDraw["instantWins"]>): Promise<Check> {
+  if (!published.wins || !published.salt) return "pending";
+  const recomputed = await instantWinCommitment(published.wins, published.salt);
+  return recomputed === published.commitment.toLowerCase() ? "passed" : "failed";
 }
 
 export function newSalt() {

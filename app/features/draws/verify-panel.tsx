@@ -51,6 +51,9 @@ export function VerifyPanel({ slug }: { slug: string }) {
               {LABELS[state.result.checks.listHash]}
             </li>
             <li>Winner recomputed: {LABELS[state.result.checks.winners]}</li>
+            {state.result.checks.instantWins ? (
+              <li>Instant-win list matches its commitment: {LABELS[state.result.checks.instantWins]}</li>
+            ) : null}
           </ul>
           <p className="text-lg font-bold" data-testid="recomputed">
             {state.result.recomputedWinners

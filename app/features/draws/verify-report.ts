@@ -14,6 +14,13 @@ export function parsePublishedDraw(json: unknown): PublishedDraw {
   if (!Array.isArray(record.entries) || !Array.isArray(record.winners))
     throw new Error("entries and winners must be lists");
   if (!record.beacon || typeof record.beacon.source !== "string") throw new Error("the beacon must name its source");
+  if (record.instantWins !== undefined) {
+    const instant = record.instantWins;
+    if (!instant || !isHex(instant.commitment, 64)) throw new Error("the instant-win commitment must be SHA-256 hex");
+    if (instant.salt !== null && !isHex(instant.salt, 32))
+      throw new Error("the instant-win salt must be 16 bytes of hex");
+    if (instant.wins !== null && !Array.isArray(instant.wins)) throw new Error("the instant wins must be a list");
+  }
   return record as PublishedDraw;
 }
 
@@ -25,6 +32,11 @@ export async function verifyReport(record: PublishedDraw) {
     `${MARK[result.checks.commitment]} seed matches the commitment published at go-live (${record.commitment})`,
     `${MARK[result.checks.listHash]} entry list hashes to ${record.listHash}`,
     `  beacon: ${record.beacon.source} = ${record.beacon.value ?? "not known yet"}`,
+    ...(result.checks.instantWins
+      ? [
+          `${MARK[result.checks.instantWins]} instant-win list matches its commitment (${record.instantWins?.commitment})`,
+        ]
+      : []),
     `${MARK[result.checks.winners]} winners recomputed: ${result.recomputedWinners?.join(", ") ?? "after the draw"} (published: ${record.winners.join(", ") || "none yet"})`,
     result.ok ? "The draw checks out." : "The draw does NOT check out yet: see the marks above.",
   ];

@@ -22,6 +22,8 @@ function escapeHtml(text: string) {
 export function orderEmailSubject(order: Pick<OrderView, "number" | "tickets" | "entries">) {
   const titles = [...new Set(order.tickets.map((ticket) => ticket.event.title))];
   if (titles.length === 0) {
+    if (order.entries.some((draw) => draw.instantWins.length > 0))
+      return `You have an instant win — order ${order.number}`;
     return order.entries.length > 0 ? `Your entry numbers — order ${order.number}` : `Your order ${order.number}`;
   }
   const what = titles.length === 1 ? titles[0] : `${titles[0]} and ${titles.length - 1} more`;
@@ -56,7 +58,9 @@ export async function orderEmail(brand: Brand, order: OrderView): Promise<Outbou
   );
   const entryText = order.entries.map(
     (draw) =>
-      `${draw.drawTitle}: entry ${draw.numbers.length === 1 ? "number" : "numbers"} ${draw.numbers.join(", ")}\n  ${brand.siteUrl}/giveaways/${draw.drawSlug}`,
+      `${draw.drawTitle}: entry ${draw.numbers.length === 1 ? "number" : "numbers"} ${draw.numbers.join(", ")}\n${draw.instantWins
+        .map((win) => `  INSTANT WIN: entry ${win.number} wins ${win.prize}. We will be in touch to arrange it.\n`)
+        .join("")}  ${brand.siteUrl}/giveaways/${draw.drawSlug}`,
   );
   const receiptText = [
     ...order.items.map(
@@ -128,7 +132,12 @@ ${
     ? `<tr><td style="padding:0 28px 12px;font-size:15px;line-height:1.6"><p style="margin:0 0 4px;font-size:18px;font-weight:800">Your entry numbers</p>${order.entries
         .map(
           (draw) =>
-            `<p style="margin:0 0 8px"><a href="${escapeHtml(`${brand.siteUrl}/giveaways/${draw.drawSlug}`)}" style="color:#1d4ed8">${escapeHtml(draw.drawTitle)}</a><br><strong style="font-family:ui-monospace,Menlo,Consolas,monospace">${escapeHtml(draw.numbers.join(", "))}</strong></p>`,
+            `<p style="margin:0 0 8px"><a href="${escapeHtml(`${brand.siteUrl}/giveaways/${draw.drawSlug}`)}" style="color:#1d4ed8">${escapeHtml(draw.drawTitle)}</a><br><strong style="font-family:ui-monospace,Menlo,Consolas,monospace">${escapeHtml(draw.numbers.join(", "))}</strong></p>${draw.instantWins
+              .map(
+                (win) =>
+                  `<p style="margin:0 0 8px;padding:8px 12px;border-radius:8px;background:#fef3c7;color:#111214;font-weight:700">Instant win! Entry ${win.number} wins ${escapeHtml(win.prize)}. We will be in touch to arrange it.</p>`,
+              )
+              .join("")}`,
         )
         .join("")}</td></tr>`
     : ""

@@ -98,7 +98,13 @@ export type OrderView = {
   transactions: TransactionView[];
 };
 
-export type EntryNumbersView = { drawSlug: string; drawTitle: string; numbers: number[] };
+/** A draw's entries on one order: the numbers, and the instant wins among them. */
+export type EntryNumbersView = {
+  drawSlug: string;
+  drawTitle: string;
+  numbers: number[];
+  instantWins: { number: number; prize: string }[];
+};
 
 type Secrets = { secret: string; siteTimeZone: string };
 
@@ -160,7 +166,13 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
       .where(eq(transactions.orderId, order.id))
       .orderBy(asc(transactions.createdAt)),
     db
-      .select({ drawSlug: draws.slug, drawTitle: draws.title, number: drawEntries.number })
+      .select({
+        drawSlug: draws.slug,
+        drawTitle: draws.title,
+        number: drawEntries.number,
+        eligible: drawEntries.eligible,
+        instantWins: draws.instantWins,
+      })
       .from(drawEntries)
       .innerJoin(draws, eq(draws.id, drawEntries.drawId))
       .where(and(eq(drawEntries.orderId, order.id), eq(drawEntries.status, "valid")))
@@ -168,8 +180,16 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
   ]);
   const entries = new Map<string, EntryNumbersView>();
   for (const row of entryRows) {
-    const draw = entries.get(row.drawSlug) ?? { drawSlug: row.drawSlug, drawTitle: row.drawTitle, numbers: [] };
+    const draw = entries.get(row.drawSlug) ?? {
+      drawSlug: row.drawSlug,
+      drawTitle: row.drawTitle,
+      numbers: [],
+      instantWins: [],
+    };
     draw.numbers.push(row.number);
+    // Only an eligible entry wins; an ineligible one says nothing, as answers stay secret until close.
+    const win = row.eligible ? row.instantWins.find((candidate) => candidate.number === row.number) : undefined;
+    if (win) draw.instantWins.push({ number: win.number, prize: win.prize });
     entries.set(row.drawSlug, draw);
   }
 

@@ -87,6 +87,15 @@ export default function Success({ loaderData }: Route.ComponentProps) {
                       {draw.drawTitle}
                     </Link>
                     <p className="wide tabular mt-1 text-xl font-black">{draw.numbers.join(", ")}</p>
+                    {draw.instantWins.map((win) => (
+                      <p
+                        key={win.number}
+                        className="mt-2 rounded-xl bg-amber-100 px-3 py-2 font-bold text-neutral-950"
+                        data-testid="instant-win"
+                      >
+                        Instant win! Entry {win.number} wins {win.prize}. We will be in touch to arrange it.
+                      </p>
+                    ))}
                   </li>
                 ))}
               </ul>

@@ -6,11 +6,14 @@ import {
   DrawGallery,
   DrawResult,
   EntryForm,
+  InstantWinList,
   PostalRoute,
+  PrizeClaimForm,
   SoldBar,
   timeLeft,
 } from "~/features/draws/draw-parts";
 import { drawJsonLd } from "~/features/draws/json-ld";
+import { prizeClaimFor } from "~/features/draws/results.server";
 import { formatEventInstant } from "~/features/events/event-dates";
 import { serializeJsonLd } from "~/features/events/json-ld";
 import { publicPageHeaders } from "~/server/cache.server";
@@ -29,12 +32,18 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const now = new Date();
   const page = await drawPage(db, params.slug, now);
   if (!page) notFound();
-  const mine = user ? await memberEntries(db, page.id, user.id) : [];
+  const [mine, claim] = user
+    ? await Promise.all([
+        memberEntries(db, page.id, user.id),
+        page.status === "drawn" ? prizeClaimFor(db, page.id, user.id) : null,
+      ])
+    : [[], null];
   const pageUrl = `${env.SITE_URL}/giveaways/${page.slug}`;
   return data(
     {
       page,
       mine: mine.map((entry) => entry.number),
+      claim,
       viewer: user ? ("member" as const) : ("visitor" as const),
       now: now.getTime(),
       timeZone: env.TIME_ZONE,
@@ -58,7 +67,7 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) =>
   loaderHeaders.get("Cache-Control") ? PRIVATE : publicPageHeaders();
 
 export default function DrawDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { page, mine, viewer, now, timeZone } = loaderData;
+  const { page, mine, claim, viewer, now, timeZone } = loaderData;
   const nonce = useNonce();
   return (
     <main id="main" className="mx-auto max-w-[1200px] space-y-10 px-4 py-10 sm:px-6 md:py-14">
@@ -79,6 +88,7 @@ export default function DrawDetail({ loaderData, actionData }: Route.ComponentPr
           </header>
           <DrawGallery images={page.images} title={page.title} />
           <DrawBody page={page} />
+          <InstantWinList page={page} />
         </div>
         <aside className="space-y-6 lg:sticky lg:top-24">
           <div className="space-y-3">
@@ -106,6 +116,7 @@ export default function DrawDetail({ loaderData, actionData }: Route.ComponentPr
           ) : null}
           <EntryForm page={page} viewer={viewer} mine={mine.length} message={actionData?.message ?? null} />
           <DrawResult page={page} />
+          {claim ? <PrizeClaimForm claim={claim} message={actionData?.message ?? null} /> : null}
           <PostalRoute page={page} />
         </aside>
       </div>

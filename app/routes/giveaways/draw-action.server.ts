@@ -1,6 +1,7 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { addEntriesToCart } from "~/features/draws/cart-entries.server";
 import { enterGiveaway } from "~/features/draws/enter.server";
+import { claimPrize } from "~/features/draws/results.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 
@@ -10,8 +11,10 @@ function readEntryForm(form: FormData) {
     const text = typeof value === "string" ? value.trim() : "";
     return /^\d{1,4}$/.test(text) ? Number(text) : null;
   };
+  const intent = form.get("intent");
   return {
-    intent: form.get("intent") === "enter" ? ("enter" as const) : ("add" as const),
+    intent: intent === "enter" || intent === "claim" ? intent : ("add" as const),
+    choice: form.get("choice") === "cash" ? ("cash" as const) : ("prize" as const),
     answer: whole(form.get("answer")),
     bundle: whole(form.get("bundle")) ?? 1,
     adult: form.get("adult") === "yes",
@@ -19,8 +22,8 @@ function readEntryForm(form: FormData) {
 }
 
 /**
- * The draw page's form: a paid competition's bundle goes into the cart with the answer; a
- * giveaway's one entry is made at once. Refusals come back as a 400 with the message to show.
+ * The draw page's forms: a paid competition's bundle goes into the cart with the answer; a
+ * giveaway's one entry is made at once; the winner claims the prize or its cash alternative. Refusals come back as a 400 with the message to show.
  */
 export async function drawPageAction(args: {
   request: Request;
@@ -32,6 +35,17 @@ export async function drawPageAction(args: {
   const user = args.context.get(userContext);
   if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(`/giveaways/${args.slug}`)}`);
   const form = readEntryForm(await args.request.formData());
+  if (form.intent === "claim") {
+    const result = await claimPrize(db, { drawId: args.drawId, userId: user.id, choice: form.choice, now: new Date() });
+    if (!result.ok) return data({ message: result.problem }, { status: 400 });
+    return redirectWithFlash(`/giveaways/${args.slug}`, {
+      kind: "success",
+      message:
+        result.choice === "cash"
+          ? "You chose the cash alternative. We will be in touch to pay it."
+          : "You chose the prize. We will be in touch to arrange it.",
+    });
+  }
   if (form.answer === null) return data({ message: "Choose an answer to the question" }, { status: 400 });
   const now = new Date();
   if (form.intent === "enter") {

@@ -69,6 +69,21 @@ export default function VerifyDraw({ loaderData }: Route.ComponentProps) {
             value={page.winner ? `${page.winner.number}${page.winner.name ? ` (${page.winner.name})` : ""}` : null}
             pending="After the draw"
           />
+          {page.instantWins ? (
+            <>
+              <Value
+                label={`Instant wins (${page.instantWins.count}): commitment published at go-live`}
+                value={page.instantWins.commitment}
+                pending="Published when the draw goes live"
+              />
+              <Value label="Instant wins: salt" value={page.instantWins.salt} pending="Revealed when the draw closes" />
+              <Value
+                label="Instant wins: the list"
+                value={page.instantWins.revealed?.map((win) => `${win.number}: ${win.prize}`).join("; ") ?? null}
+                pending="Revealed when the draw closes"
+              />
+            </>
+          ) : null}
         </dl>
       </Card>
       {closed ? (
