@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 
 /**
- * A stand-in for the part of Stripe's API the site uses (Checkout Sessions and refunds), served
+ * A stand-in for the part of Stripe's API the site uses (Checkout Sessions, the card behind a
+ * PaymentIntent, and refunds), served
  * over HTTP so real app servers can be pointed at it with STRIPE_API_URL, and a sender of signed
  * webhook notifications. The test plays the buyer (`pay`) and Stripe's delivery (`deliver`).
  * Requests with a repeated Idempotency-Key get the first answer, as Stripe's do.
@@ -43,6 +44,8 @@ export async function startFakeStripe(options: { webhookSecret: string }) {
   const sessions = new Map<string, Session>();
   const answered = new Map<string, { status: number; body: unknown }>();
   const refunds: { id: string; payment_intent: string; amount: number }[] = [];
+  /** The funding type of the card behind each PaymentIntent made by `pay`. */
+  const cardFundings = new Map<string, "credit" | "debit" | "prepaid">();
   const deliveries: WebhookDelivery[] = [];
   const signer = new Stripe("sk_test_fake_signer");
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
@@ -78,6 +81,27 @@ export async function startFakeStripe(options: { webhookSecret: string }) {
         session.url = null;
         return { status: 200, body: session };
       }
+    }
+    const intentPath = path.match(/^\/v1\/payment_intents\/([^/]+)$/);
+    if (method === "GET" && intentPath) {
+      const intentId = intentPath[1]!;
+      const funding = cardFundings.get(intentId);
+      if (!funding) return invalid(`No such payment_intent: '${intentId}'`, 404);
+      // Answered as with `expand[]=latest_charge`, the only way the site asks.
+      return {
+        status: 200,
+        body: {
+          id: intentId,
+          object: "payment_intent",
+          status: "succeeded",
+          latest_charge: {
+            id: id("ch"),
+            object: "charge",
+            payment_intent: intentId,
+            payment_method_details: { type: "card", card: { brand: "visa", funding, last4: "4242" } },
+          },
+        },
+      };
     }
     if (method === "POST" && path === "/v1/refunds") {
       const refund = {
@@ -153,16 +177,24 @@ export async function startFakeStripe(options: { webhookSecret: string }) {
       const sessionId = location.match(/\/pay\/(cs_test_[0-9a-f]+)$/)?.[1];
       return sessionId ? (sessions.get(sessionId) ?? null) : null;
     },
-    /** The buyer pays: the session completes, paid. Returns the `checkout.session.completed` notification. */
-    pay(sessionId: string) {
+    /**
+     * The buyer pays, by a debit card unless `funding` says otherwise: the session completes,
+     * paid. Returns the `checkout.session.completed` notification.
+     */
+    pay(sessionId: string, options: { funding?: "credit" | "debit" | "prepaid" } = {}) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`No session ${sessionId}`);
       if (session.status !== "open") throw new Error(`Session ${sessionId} is ${session.status}`);
       session.status = "complete";
       session.payment_status = "paid";
       session.payment_intent = id("pi");
+      cardFundings.set(session.payment_intent, options.funding ?? "debit");
       session.url = null;
       return notification("checkout.session.completed", structuredClone(session));
+    },
+    /** The Stripe-Signature header Stripe would send with a notification. */
+    signatureOf(event: { payload: string }) {
+      return signer.webhooks.generateTestHeaderString({ payload: event.payload, secret: options.webhookSecret });
     },
     /** Posts a notification to a server's webhook, signed with the shared secret. */
     async deliver(target: string, event: { eventId: string; payload: string }, init: { signature?: string } = {}) {

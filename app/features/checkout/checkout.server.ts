@@ -3,6 +3,8 @@ import { entrantOf } from "~/features/draws/cart-entries.server";
 import { bundleFor, type EntryProblem, entrantProblem, entryLineProblem } from "~/features/draws/draw-rules";
 import { readDrawStock } from "~/features/draws/entries.server";
 import { recordOrderChanges } from "~/features/orders/order-history.server";
+import type { PlayProblem } from "~/features/play/play-rules";
+import { entryPlayProblem } from "~/features/play/play-settings.server";
 import {
   attendeeNamesProblem,
   type LineProblem,
@@ -33,6 +35,8 @@ export const MAX_ORDER_TOTAL = 99_999_999;
 export type CheckoutProblem =
   | (LineProblem & { drawId?: undefined })
   | (EntryProblem & { ticketTypeId?: undefined })
+  /** Responsible play: a cool-off, a self-exclusion or a spending limit (the whole cart's entries). */
+  | (PlayProblem & { ticketTypeId?: undefined; drawId?: undefined })
   | {
       code: "cart_not_found" | "empty_cart" | "total_too_large";
       message: string;
@@ -267,6 +271,12 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
       unitPrice: bundleFor(draw, line.entriesPerUnit)!.price,
       quantity: line.quantity,
     });
+  }
+  if (entryLines.length > 0) {
+    // Responsible play (docs/responsible-play.md): checked on what these entries cost now.
+    const adding = items.reduce((sum, item) => (item.kind === "entry" ? sum + item.unitPrice * item.quantity : sum), 0);
+    const play = await entryPlayProblem(tx, { userId: input.userId, adding, now, currency: input.currency });
+    if (play) problems.push(play);
   }
   if (problems.length > 0) throw new Refused(problems);
 

@@ -68,7 +68,13 @@ export async function handlePaymentNotification(
       case "checkout.session.async_payment_succeeded":
         // `completed` with an unpaid session is a bank payment still on its way: its own
         // notification (succeeded or failed) follows.
-        applied = await applyPaymentState(db, { orderId, provider: gateway.provider, state: payment, now: input.now });
+        applied = await applyPaymentState(db, {
+          orderId,
+          provider: gateway.provider,
+          state: payment,
+          now: input.now,
+          gateway,
+        });
         break;
       // A session that closed unpaid ends its order only if it is the order's own session: one
       // left over from a double-clicked Pay (closed at once by startOrderPayment) must not end

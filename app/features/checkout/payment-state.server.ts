@@ -4,8 +4,8 @@ import { cancelOrder } from "~/features/orders/cancel.server";
 import { expireOrder } from "~/features/orders/expire.server";
 import { type SettleOutcome, settleOrder } from "~/features/orders/settle.server";
 import type { Db } from "~/server/db/client.server";
-import type { PaymentState } from "~/server/payments/payments.server";
-import { orders, type PaymentProvider } from "../../../db/schema";
+import type { PaymentGateway, PaymentState } from "~/server/payments/payments.server";
+import { orderItems, orders, type PaymentProvider } from "../../../db/schema";
 import { followUpsOf, NO_FOLLOW_UPS, type PaymentFollowUps } from "./payment-follow-ups";
 
 /** Shown to the buyer back at their cart (back to /cart with the reason). */
@@ -41,7 +41,14 @@ export async function isOrdersSession(db: Db, orderId: string, sessionId: string
  */
 export async function applyPaymentState(
   db: Db,
-  input: { orderId: string; provider: PaymentProvider; state: PaymentState; now: Date },
+  input: {
+    orderId: string;
+    provider: PaymentProvider;
+    state: PaymentState;
+    now: Date;
+    /** The provider, asked which kind of card paid for an order of draw entries. */
+    gateway?: Pick<PaymentGateway, "cardFunding">;
+  },
 ): Promise<AppliedPaymentState> {
   const { state, now } = input;
   if (state.status === "paid") {
@@ -54,6 +61,7 @@ export async function applyPaymentState(
       paymentReference: state.paymentReference,
       amount: state.amount,
       currency: state.currency ?? undefined,
+      cardFunding: await entryCardFunding(db, input.gateway, input.orderId, state.paymentReference),
       now,
     });
     return { outcome: { kind: "settlement", settlement }, followUps: followUpsOf([settlement]) };
@@ -71,4 +79,25 @@ export async function failPayment(db: Db, input: { orderId: string; now: Date })
   // An order that had already expired while the debit was on its way: nothing more to wait for.
   await db.update(orders).set({ bankPaymentDueBy: null }).where(eq(orders.id, input.orderId));
   return { outcome: { kind: cancelled.kind === "cancelled" ? "cancelled" : "unchanged" }, followUps: NO_FOLLOW_UPS };
+}
+
+/**
+ * The funding type of the card that paid for an order with draw entries (credit cards have their
+ * own rules there, docs/responsible-play.md); not asked for other orders. A provider that cannot
+ * be reached throws, and the notification or the reconciliation tries again.
+ */
+async function entryCardFunding(
+  db: Db,
+  gateway: Pick<PaymentGateway, "cardFunding"> | undefined,
+  orderId: string,
+  paymentReference: string,
+) {
+  if (!gateway?.cardFunding) return undefined;
+  const [entry] = await db
+    .select({ id: orderItems.id })
+    .from(orderItems)
+    .where(and(eq(orderItems.orderId, orderId), eq(orderItems.kind, "entry")))
+    .limit(1);
+  if (!entry) return undefined;
+  return gateway.cardFunding(paymentReference);
 }

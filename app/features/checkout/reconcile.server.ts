@@ -141,7 +141,7 @@ async function sweep(
         continue;
       }
     }
-    const applied = await applyPaymentState(db, { orderId: order.id, provider: gateway.provider, state, now });
+    const applied = await applyPaymentState(db, { orderId: order.id, provider: gateway.provider, state, now, gateway });
     // Only once the payment is settled (an error above leaves it to be asked about again).
     if (order.awaitingBank) await stopAwaitingBank(db, order.id);
     if (applied.outcome.kind === "settlement" && applied.outcome.settlement.kind === "settled") result.settled++;

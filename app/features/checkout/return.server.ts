@@ -66,8 +66,14 @@ export async function confirmReturn(
         now: input.now,
       });
     } else if (state) {
-      followUps = (await applyPaymentState(db, { orderId: order.id, provider: order.provider, state, now: input.now }))
-        .followUps;
+      const applied = await applyPaymentState(db, {
+        orderId: order.id,
+        provider: order.provider,
+        state,
+        now: input.now,
+        gateway,
+      });
+      followUps = applied.followUps;
     }
   }
 

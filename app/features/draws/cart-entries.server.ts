@@ -1,5 +1,7 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getOrCreateCart } from "~/features/cart/cart.server";
+import type { PlayProblem } from "~/features/play/play-rules";
+import { entryPlayProblem } from "~/features/play/play-settings.server";
 import type { Db } from "~/server/db/client.server";
 import { cartItems, carts, draws, MAX_LINE_QUANTITY, users } from "../../../db/schema";
 import { bundleFor, type Entrant, type EntryProblem, entrantProblem, entryLineProblem } from "./draw-rules";
@@ -36,7 +38,12 @@ async function otherCartEntries(db: Db, cartId: string, drawId: string, exceptEn
   return Number(row?.entries ?? 0);
 }
 
-export type AddEntriesResult = { ok: true; entries: number; title: string } | { ok: false; problem: EntryProblem };
+/** Responsible play refuses entries for the member, whatever the draw (docs/responsible-play.md). */
+export type EntrantPlayProblem = PlayProblem & { drawId: string };
+
+export type AddEntriesResult =
+  | { ok: true; entries: number; title: string }
+  | { ok: false; problem: EntryProblem | EntrantPlayProblem };
 
 /**
  * Adds one bundle of entries, with the answer, to the member's cart. Nothing is stored when it
@@ -71,6 +78,9 @@ export async function addEntriesToCart(
       const entrant: Entrant = { ...(await entrantOf(tx, input.userId)), confirmedAdult: input.confirmedAdult };
       const notAllowed = entrantProblem(draw, entrant, input.now);
       if (notAllowed) throw new Refused(notAllowed);
+      const adding = bundleFor(draw, input.entriesPerUnit)?.price ?? 0;
+      const play = await entryPlayProblem(tx, { userId: input.userId, adding, now: input.now });
+      if (play) throw new Refused({ ...play, drawId });
 
       const cartId = await getOrCreateCart(tx, { userId: input.userId });
       const [line] = await tx
@@ -126,7 +136,7 @@ export async function addEntriesToCart(
 }
 
 class Refused extends Error {
-  constructor(readonly problem: EntryProblem) {
+  constructor(readonly problem: EntryProblem | EntrantPlayProblem) {
     super(problem.message);
   }
 }

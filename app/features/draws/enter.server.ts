@@ -1,7 +1,8 @@
 import { recordAudit } from "~/features/admin/audit.server";
+import { entryPlayProblem } from "~/features/play/play-settings.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
-import { entrantOf } from "./cart-entries.server";
+import { type EntrantPlayProblem, entrantOf } from "./cart-entries.server";
 import { type EntryProblem, entrantProblem, entryLineProblem } from "./draw-rules";
 import { allocateEntries, readDrawStock } from "./entries.server";
 
@@ -11,7 +12,7 @@ import { allocateEntries, readDrawStock } from "./entries.server";
  * the same caps as paid entries, under the same lock.
  */
 
-export type EnterResult = { ok: true; numbers: number[] } | { ok: false; problem: EntryProblem };
+export type EnterResult = { ok: true; numbers: number[] } | { ok: false; problem: EntryProblem | EntrantPlayProblem };
 
 /** A member's one free entry in a giveaway, with their answer. */
 export async function enterGiveaway(
@@ -36,6 +37,8 @@ export async function enterGiveaway(
       entrantProblem(draw, entrant, input.now) ??
       entryLineProblem(draw, stock.counts(drawId), { entriesPerUnit: 1, quantity: 1, answer: input.answer }, input.now);
     if (problem) return { ok: false, problem };
+    const play = await entryPlayProblem(tx, { userId: input.userId, adding: 0, now: input.now });
+    if (play) return { ok: false, problem: { ...play, drawId } };
     const numbers = await allocateEntries(tx, draw, {
       drawId,
       userId: input.userId,

@@ -3,6 +3,7 @@ import { releaseHolds } from "~/features/checkout/holds.server";
 import { drawPhase } from "~/features/draws/draw-rules";
 import { allocateEntries, readDrawStock } from "~/features/draws/entries.server";
 import { ticketRemaining } from "~/features/events/sales";
+import { creditCardRefusal } from "~/features/play/credit-cards.server";
 import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
 import type { Db } from "~/server/db/client.server";
@@ -30,6 +31,8 @@ export type SettleInput = {
   amount: number;
   /** When the provider says which currency was paid (Stripe does), it must be the order's. */
   currency?: string;
+  /** The paying card's funding type (credit, debit, prepaid), when the provider said. */
+  cardFunding?: string | null;
   now: Date;
 };
 
@@ -185,6 +188,15 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
     }
     if (counts.allocated + counts.held + entries > draw.totalEntries) {
       return refuse(tx, order, status, input, LATE_SOLD_OUT_REASON, "expired");
+    }
+  }
+
+  // Credit cards and prize draws (docs/responsible-play.md): no instant wins, a monthly cap.
+  if (input.cardFunding && entryItems.length > 0) {
+    await tx.update(orders).set({ cardFunding: input.cardFunding }).where(eq(orders.id, order.id));
+    if (input.cardFunding === "credit") {
+      const refusal = await creditCardRefusal(tx, { orderId: order.id, userId: order.userId, now });
+      if (refusal) return refuse(tx, order, status, input, refusal, "cancelled");
     }
   }
 

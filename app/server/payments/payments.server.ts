@@ -64,6 +64,12 @@ export type PaymentGateway = {
   expirePayment(sessionId: string): Promise<PaymentState>;
   refund(input: RefundInput): Promise<{ reference: string }>;
   retrievePayment(sessionId: string): Promise<PaymentState>;
+  /**
+   * The funding type (credit, debit, prepaid) of the card that made a payment, null when it was
+   * not a card. Only providers that can tell implement it (credit cards and prize draws,
+   * docs/responsible-play.md).
+   */
+  cardFunding?(paymentReference: string): Promise<string | null>;
   /** Verifies and reads a notification; throws WebhookSignatureError when it cannot be trusted. */
   parseWebhook(rawBody: string | Uint8Array, signature: string | null): PaymentNotification;
 };

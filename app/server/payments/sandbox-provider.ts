@@ -8,6 +8,8 @@ type SandboxSession = {
   currency: string;
   status: PaymentState["status"];
   paymentReference: string | null;
+  /** The paying card's funding type, as `pay` was told (debit unless said). */
+  cardFunding: string;
   expiresAt: Date;
   idempotencyKey: string;
 };
@@ -64,6 +66,7 @@ export function sandboxGateway() {
         currency: input.order.currency,
         status: "open" as const,
         paymentReference: null,
+        cardFunding: "debit",
         expiresAt: input.expiresAt,
         idempotencyKey: input.idempotencyKey,
       };
@@ -89,6 +92,12 @@ export function sandboxGateway() {
       refunds.set(idempotencyKey, { reference, paymentReference, amount });
       return { reference };
     },
+    async cardFunding(paymentReference) {
+      if (controls.unreachable) throw new Error("connect ECONNREFUSED");
+      return (
+        [...sessions.values()].find((session) => session.paymentReference === paymentReference)?.cardFunding ?? null
+      );
+    },
     parseWebhook() {
       throw new WebhookSignatureError("The sandbox sends no notifications");
     },
@@ -101,9 +110,10 @@ export function sandboxGateway() {
     refunds,
     calls,
     /** The buyer pays an open session (a bank payment: it completes unpaid, and `settleBank` follows). */
-    pay(sessionId: string, options: { amount?: number; bank?: boolean } = {}) {
+    pay(sessionId: string, options: { amount?: number; bank?: boolean; cardFunding?: "credit" | "debit" } = {}) {
       const session = find(sessionId);
       if (session.status !== "open") throw new Error(`Session ${sessionId} is ${session.status}`);
+      if (options.cardFunding) session.cardFunding = options.cardFunding;
       session.status = options.bank ? "unpaid" : "paid";
       session.paymentReference = `pi_sandbox_${++count}`;
       if (options.amount !== undefined) session.amount = options.amount;

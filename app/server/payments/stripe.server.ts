@@ -98,6 +98,14 @@ export function stripeGateway(options: {
       }
     },
 
+    async cardFunding(paymentReference) {
+      // A free order's reference is its session: no card paid.
+      if (!paymentReference.startsWith("pi_")) return null;
+      const intent = await stripe.paymentIntents.retrieve(paymentReference, { expand: ["latest_charge"] });
+      const charge = typeof intent.latest_charge === "object" ? intent.latest_charge : null;
+      return charge?.payment_method_details?.card?.funding ?? null;
+    },
+
     parseWebhook(rawBody, signature) {
       if (!options.webhookSecret) throw new WebhookSignatureError("STRIPE_WEBHOOK_SECRET is not set");
       if (!signature) throw new WebhookSignatureError("The Stripe-Signature header is missing");
