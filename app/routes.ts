@@ -55,8 +55,16 @@ export default [
       route("check-in", "routes/admin/check-in.tsx"),
       route("orders", "routes/admin/orders/list.tsx"),
       route("orders/:orderId", "routes/admin/orders/order.tsx"),
+      route("draws", "routes/admin/draws/list.tsx"),
+      route("draws/new", "routes/admin/draws/new.tsx"),
+      route("draws/:drawId", "routes/admin/draws/draw.tsx", [
+        index("routes/admin/draws/details.tsx"),
+        route("images", "routes/admin/draws/images.tsx"),
+        route("entries", "routes/admin/draws/entries.tsx"),
+      ]),
     ]),
     route("events/:eventId/attendees.csv", "routes/admin/events/attendees-csv.ts"),
+    route("draws/:drawId/entries.csv", "routes/admin/draws/entries-csv.ts"),
   ]),
 
   // The members' area: signed in and onboarded (garage, tickets and orders join it later).

@@ -1,0 +1,381 @@
+import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Check, CircleAlert } from "lucide-react";
+import type { ReactNode } from "react";
+import { Form, Link } from "react-router";
+import { InputField, TextAreaField } from "~/features/events/organizer/fields";
+import { Checkbox, FormErrors, SubmitButton } from "~/ui/form";
+import type { DrawState } from "./queries.server";
+import { BeaconSchema, CancelDrawSchema, ConfirmSchema } from "./schemas";
+
+type Intent = "publish" | "close" | "beacon" | "draw" | "cancel" | "refunds";
+type Results = Partial<Record<Intent, SubmissionResult<string[]>>>;
+
+const number = new Intl.NumberFormat("en-GB");
+
+function Card({ title, children, tone = "plain" }: { title: string; children: ReactNode; tone?: "plain" | "danger" }) {
+  return (
+    <section
+      aria-label={title}
+      className={`space-y-3 rounded-2xl border p-5 ${tone === "danger" ? "border-red-700/30 bg-surface" : "border-line bg-surface-raised"}`}
+    >
+      <h2 className="wide text-base font-extrabold">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function ChecklistItem({ done, children }: { done: boolean; children: ReactNode }) {
+  return (
+    <li className="flex items-start gap-2 text-sm">
+      {done ? (
+        <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-700 dark:text-emerald-400" />
+      ) : (
+        <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-accent-ink" />
+      )}
+      <span>
+        <span className="sr-only">{done ? "Done: " : "To do: "}</span>
+        {children}
+      </span>
+    </li>
+  );
+}
+
+/** A long hex value that wraps anywhere and reads as code. */
+function Hash({ value }: { value: string | null }) {
+  if (!value) return <span className="text-muted">Not yet</span>;
+  return <code className="block font-mono text-xs break-all">{value}</code>;
+}
+
+/** One step's form: its errors, and a button (with a confirming tick box when it cannot be undone). */
+function StepForm({
+  id,
+  intent,
+  label,
+  pending,
+  lastResult,
+  confirm,
+  variant = "primary",
+}: {
+  id: string;
+  intent: Intent;
+  label: string;
+  pending: string;
+  lastResult?: SubmissionResult<string[]>;
+  confirm?: string;
+  variant?: "primary" | "secondary";
+}) {
+  const [form, fields] = useForm({
+    id,
+    lastResult,
+    constraint: confirm ? getZodConstraint(ConfirmSchema) : undefined,
+    onValidate: confirm ? ({ formData }) => parseWithZod(formData, { schema: ConfirmSchema }) : undefined,
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-3">
+      <FormErrors id={form.errorId} errors={form.errors} />
+      {confirm ? <Checkbox meta={fields.confirm}>{confirm}</Checkbox> : null}
+      <SubmitButton name="intent" value={intent} pendingLabel={pending} variant={variant}>
+        {label}
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function BeaconForm({ draw, lastResult }: { draw: DrawState; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: "draw-beacon",
+    lastResult,
+    constraint: getZodConstraint(BeaconSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: BeaconSchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-3">
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <InputField
+        meta={fields.beaconValue}
+        label="Beacon value"
+        hint={`Read it from “${draw.beaconSource}” once published, and copy it exactly.`}
+        inputProps={{ spellCheck: false, autoComplete: "off" }}
+      />
+      <SubmitButton name="intent" value="beacon" pendingLabel="Recording…">
+        Record beacon value
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function CancelForm({ draw, lastResult }: { draw: DrawState; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: "cancel-draw",
+    lastResult,
+    constraint: getZodConstraint(CancelDrawSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CancelDrawSchema }),
+  });
+  const open = Boolean(lastResult?.error && Object.keys(lastResult.error).length > 0);
+  const paid = draw.counts.paid;
+  return (
+    <Card title="Cancel draw" tone="danger">
+      <p className="text-sm">
+        {paid === 0
+          ? "No paid entries yet."
+          : `${number.format(paid)} paid ${paid === 1 ? "entry" : "entries"} will be refunded.`}{" "}
+        <span className="text-muted">Cancelling cannot be undone; the draw's page will say why.</span>
+      </p>
+      <details open={open}>
+        <summary className="cursor-pointer rounded text-sm font-bold text-red-700 dark:text-red-300">
+          Cancel this draw…
+        </summary>
+        <Form method="post" {...getFormProps(form)} className="mt-3 space-y-3">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <TextAreaField meta={fields.reason} label="Reason, shown to entrants" rows={3} />
+          <SubmitButton name="intent" value="cancel" variant="danger" pendingLabel="Cancelling…">
+            Cancel draw and refund entries
+          </SubmitButton>
+        </Form>
+      </details>
+    </Card>
+  );
+}
+
+/** The next step of the draw's life, as its status allows it. */
+function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results: Results }) {
+  if (draw.status === "draft") {
+    const closesLater = draw.closesAt > now;
+    return (
+      <Card title="Draft: not on the site yet">
+        <ul className="space-y-1.5">
+          <ChecklistItem done>Details saved</ChecklistItem>
+          <ChecklistItem done={draw.imageCount > 0}>
+            {draw.imageCount > 0 ? (
+              `${draw.imageCount} prize ${draw.imageCount === 1 ? "photo" : "photos"}`
+            ) : (
+              <>
+                No photos yet.{" "}
+                <Link to={`/admin/draws/${draw.id}/images`} className="font-semibold text-link underline">
+                  Add photos
+                </Link>
+              </>
+            )}
+          </ChecklistItem>
+          <ChecklistItem done={closesLater}>
+            {closesLater ? `Closes ${draw.closesLabel}` : "Its closing time has passed: change it first"}
+          </ChecklistItem>
+        </ul>
+        <p className="text-sm text-muted">
+          Publishing fixes the terms and publishes the commitment to the draw's secret seed.
+        </p>
+        <StepForm
+          id="publish-draw"
+          intent="publish"
+          label="Publish draw"
+          pending="Publishing…"
+          lastResult={results.publish}
+        />
+      </Card>
+    );
+  }
+  if (draw.status === "live") {
+    const due = draw.closesAt <= now;
+    return (
+      <Card title="Live: taking entries">
+        <p className="text-sm">
+          {due
+            ? "Its closing time has passed. The close job closes it within a minute, or close it now."
+            : `Closes ${draw.closesLabel}, or as soon as it sells out. Nothing needs doing until then.`}
+        </p>
+        {due ? (
+          <StepForm
+            id="close-draw"
+            intent="close"
+            label="Close now"
+            pending="Closing…"
+            lastResult={results.close}
+            confirm="Freeze the entry list now"
+          />
+        ) : null}
+      </Card>
+    );
+  }
+  if (draw.status === "closed" && !draw.listHash) {
+    return (
+      <Card title="Sold out">
+        <p className="text-sm">Every entry is taken. Closing freezes the list of eligible entries.</p>
+        <StepForm
+          id="close-draw"
+          intent="close"
+          label="Close now"
+          pending="Closing…"
+          lastResult={results.close}
+          confirm="Freeze the entry list now"
+        />
+      </Card>
+    );
+  }
+  if (draw.status === "closed" && draw.beaconValue === null) {
+    return (
+      <Card title="Closed: waiting for the beacon">
+        <p className="text-sm">
+          {number.format(draw.eligibleCount ?? 0)} eligible entries are frozen. Record the beacon's value as soon as its
+          source publishes it; the winner is drawn from it.
+        </p>
+        <BeaconForm draw={draw} lastResult={results.beacon} />
+      </Card>
+    );
+  }
+  if (draw.status === "closed") {
+    return (
+      <Card title="Ready to draw">
+        <p className="text-sm">
+          The beacon is recorded. The draw job draws within a minute, or draw now: the seed is revealed with the result.
+        </p>
+        <StepForm
+          id="draw-winner"
+          intent="draw"
+          label="Draw the winner"
+          pending="Drawing…"
+          lastResult={results.draw}
+          confirm="Draw now: the result is final"
+        />
+      </Card>
+    );
+  }
+  if (draw.status === "drawn") {
+    return (
+      <Card title="Drawn">
+        {draw.winner ? (
+          <dl className="space-y-1 text-sm">
+            <div>
+              <dt className="inline font-semibold">Winning entry: </dt>
+              <dd className="tabular inline">{draw.winner.number}</dd>
+            </div>
+            <div>
+              <dt className="inline font-semibold">Winner: </dt>
+              <dd className="inline">{draw.winner.name ?? "Unknown"}</dd>
+            </div>
+            {draw.winner.email ? (
+              <div>
+                <dt className="inline font-semibold">Email: </dt>
+                <dd className="inline break-all">{draw.winner.email}</dd>
+              </div>
+            ) : null}
+            {draw.winner.postalAddress ? (
+              <div>
+                <dt className="inline font-semibold">Postal address: </dt>
+                <dd className="inline whitespace-pre-line">{draw.winner.postalAddress}</dd>
+              </div>
+            ) : null}
+            {draw.cashPrize ? <p>Drawn for the cash alternative (too few entries).</p> : null}
+          </dl>
+        ) : (
+          <p className="text-sm">There were no eligible entries, so nobody won.</p>
+        )}
+        <p className="text-sm text-muted">Drawn {draw.drawnLabel}.</p>
+      </Card>
+    );
+  }
+  return (
+    <Card title="Cancelled">
+      <p className="text-sm">Cancelled {draw.cancelledLabel ? `on ${draw.cancelledLabel}` : ""}. The reason given:</p>
+      <blockquote className="border-l-4 border-line pl-3 text-sm italic text-muted">{draw.cancelReason}</blockquote>
+      <p className="text-sm text-muted">Paid entries are refunded. If a refund failed, try again:</p>
+      <StepForm
+        id="draw-refunds"
+        intent="refunds"
+        label="Refund paid entries again"
+        pending="Refunding…"
+        lastResult={results.refunds}
+        variant="secondary"
+      />
+    </Card>
+  );
+}
+
+/** Counts by route, and the published fairness record as it stands. */
+function DrawRecord({ draw }: { draw: DrawState }) {
+  const rows: [string, ReactNode][] = [
+    ["Commitment", <Hash key="c" value={draw.commitment} />],
+    ...(draw.instantWinCount > 0
+      ? ([["Instant-win commitment", <Hash key="i" value={draw.instantCommitment} />]] as [string, ReactNode][])
+      : []),
+    ["Entry list hash", <Hash key="l" value={draw.listHash} />],
+    ["Beacon", <span key="b">{draw.beaconSource}</span>],
+    [
+      "Beacon value",
+      draw.beaconValue ? (
+        <Hash key="v" value={draw.beaconValue} />
+      ) : (
+        <span key="v" className="text-muted">
+          Not yet
+        </span>
+      ),
+    ],
+    [
+      "Seed",
+      draw.seed ? (
+        <Hash key="s" value={draw.seed} />
+      ) : (
+        <span key="s" className="text-muted">
+          Secret until the draw
+        </span>
+      ),
+    ],
+  ];
+  return (
+    <Card title="Entries and fairness">
+      <dl className="tabular grid grid-cols-2 gap-2 text-sm">
+        {(
+          [
+            ["Paid", draw.counts.paid],
+            ["Postal", draw.counts.postal],
+            ["Free", draw.counts.free],
+            ["Void (refunded)", draw.counts.voided],
+          ] as const
+        ).map(([label, value]) => (
+          <div key={label} className="rounded-xl bg-surface px-3 py-2 ring-1 ring-line">
+            <dt className="text-muted">{label}</dt>
+            <dd className="text-lg font-bold">{number.format(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="text-sm">
+        Eligible at close:{" "}
+        <span className="tabular font-semibold">
+          {draw.eligibleCount === null ? "counted when it closes" : number.format(draw.eligibleCount)}
+        </span>
+      </p>
+      <p className="text-sm">
+        Right answer: <span className="font-semibold">{draw.options[draw.answer]}</span>
+      </p>
+      <dl className="space-y-2 text-sm">
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt className="font-semibold">{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {draw.status === "drawn" ? (
+        <Link to={`/giveaways/${draw.slug}/verify`} className="text-sm font-semibold text-link underline">
+          Check the draw on its verify page
+        </Link>
+      ) : null}
+    </Card>
+  );
+}
+
+/** The draw's state and what can happen to it next. */
+export function DrawStatePanel({ draw, now, results }: { draw: DrawState; now: Date; results: Results }) {
+  return (
+    <div className="space-y-4">
+      <NextStep draw={draw} now={now} results={results} />
+      <DrawRecord draw={draw} />
+      {draw.status === "draft" || draw.status === "live" || draw.status === "closed" ? (
+        <CancelForm draw={draw} lastResult={results.cancel} />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,450 @@
+import { z } from "zod";
+import { moneyField } from "~/features/events/organizer/schemas";
+import { parseLocalDateTime } from "~/features/events/time-zones";
+import { isUuid } from "~/server/db/uuid";
+import { MAX_PRICE_MINOR, parseMoney } from "~/ui/money";
+import {
+  DRAW_KINDS,
+  type DrawBundle,
+  type DrawKind,
+  type InstantWin,
+  UNDERSOLD_POLICIES,
+  type UndersoldPolicy,
+} from "../../../../db/schema/draws";
+
+// The organizer's draw forms: one schema per form, run in the browser for instant feedback and
+// again on the server as the authority. Times are typed in the site's time zone
+// (docs/draws-organizer.md, "Times").
+
+export const DRAW_LIMITS = {
+  title: 120,
+  slug: 80,
+  summary: 280,
+  description: 20_000,
+  rules: 20_000,
+  prize: 200,
+  question: 200,
+  option: 120,
+  options: 5,
+  postalRoute: 2_000,
+  beaconSource: 300,
+  beaconValue: 500,
+  totalEntries: 1_000_000,
+  extendDays: 60,
+  bundles: 10,
+  instantWins: 200,
+  instantPrize: 120,
+  cancelReason: 500,
+  imageAlt: 200,
+  images: 8,
+  postalName: 120,
+  postalAddress: 500,
+  email: 254,
+} as const;
+
+export const DRAW_KIND_LABELS = {
+  competition: "Competition (paid entries)",
+  giveaway: "Giveaway (free, one entry each)",
+} as const satisfies Record<DrawKind, string>;
+
+export const UNDERSOLD_LABELS = {
+  extend: "Extend once by the days below",
+  cash: "Draw anyway, for the cash alternative",
+  refund: "Cancel and refund every paid entry",
+} as const satisfies Record<UndersoldPolicy, string>;
+
+/** Slugs that would shadow a page under /giveaways/. */
+const RESERVED_SLUGS = new Set(["new", "verify", "admin", "api", "all", "page", "search", "feed", "rss"]);
+const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const LINE_BREAK_OR_CONTROL = /[\u0000-\u001f\u007f]/;
+const ANGLE = /[<>]/;
+
+const tooLong = (max: number) => `Use at most ${max.toLocaleString("en-GB")} characters`;
+
+/** One line of plain text: titles, the prize, options. */
+function line(max: number, missing: string) {
+  return z
+    .string({ error: missing })
+    .trim()
+    .min(1, missing)
+    .max(max, tooLong(max))
+    .refine((value) => !LINE_BREAK_OR_CONTROL.test(value), "Use one line of ordinary text")
+    .refine((value) => !ANGLE.test(value), "Leave out < and >");
+}
+
+const normalizeProse = (value: string) => value.replace(/\r\n?/g, "\n").trim();
+
+/** Text shown escaped or rendered as Markdown with raw HTML escaped. */
+function prose(max: number) {
+  return z
+    .string()
+    .max(max, tooLong(max))
+    .refine((value) => !CONTROL.test(value), "Remove the invisible control characters")
+    .transform(normalizeProse)
+    .optional()
+    .transform((value) => value ?? "");
+}
+
+function requiredProse(max: number, missing: string) {
+  return z
+    .string({ error: missing })
+    .max(max, tooLong(max))
+    .refine((value) => !CONTROL.test(value), "Remove the invisible control characters")
+    .transform(normalizeProse)
+    .refine((value) => value.length > 0, missing);
+}
+
+function wholeNumber(min: number, max: number, what: string) {
+  return z
+    .number({ error: `Enter ${what} as a whole number` })
+    .int(`Enter ${what} as a whole number`)
+    .min(min, `Enter at least ${min.toLocaleString("en-GB")}`)
+    .max(max, `Enter at most ${max.toLocaleString("en-GB")}`);
+}
+
+const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?$/;
+function localTime(missing: string) {
+  return z
+    .string({ error: missing })
+    .trim()
+    .max(32, "Enter a date and time like 2027-06-12 09:30")
+    .regex(LOCAL_TIME, "Enter a date and time like 2027-06-12 09:30");
+}
+
+const slugField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(DRAW_LIMITS.slug, tooLong(DRAW_LIMITS.slug))
+  .regex(SLUG_PATTERN, "Use lowercase letters, numbers and single hyphens, like porsche-911-2027")
+  .refine((slug) => !RESERVED_SLUGS.has(slug), "This word is used by the site's own pages: choose another")
+  .refine((slug) => !isUuid(slug), "Choose words rather than an id")
+  .optional()
+  .transform((value) => value || null);
+
+export function isUsableDrawSlug(slug: string) {
+  return SLUG_PATTERN.test(slug) && slug.length <= DRAW_LIMITS.slug && !RESERVED_SLUGS.has(slug) && !isUuid(slug);
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
+const splitLines = (text: string) =>
+  text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((row) => row.trim())
+    .filter(Boolean);
+
+/**
+ * Bundles typed one a line as "entries price": "5 8.00", "5 for £8", "10 x 15". A single entry
+ * is always sold at the entry price, so bundles start at 2 entries.
+ */
+export function parseBundles(text: string): Parsed<DrawBundle[]> {
+  const rows = splitLines(text);
+  if (rows.length > DRAW_LIMITS.bundles) return { ok: false, message: `Offer at most ${DRAW_LIMITS.bundles} bundles` };
+  const bundles: DrawBundle[] = [];
+  for (const [index, row] of rows.entries()) {
+    const match = /^(\d{1,7})\s*(?:for|x|×|:|=|@)?\s*(\S+)$/i.exec(row);
+    const where = `Line ${index + 1}`;
+    if (!match) return { ok: false, message: `${where}: write the entries then the price, like “5 8.00”` };
+    const entries = Number(match[1]);
+    const price = parseMoney(match[2]!);
+    if (entries < 2) return { ok: false, message: `${where}: a bundle has 2 entries or more` };
+    if (price === null || price > MAX_PRICE_MINOR) return { ok: false, message: `${where}: write the price like 8.00` };
+    if (price === 0) return { ok: false, message: `${where}: a bundle needs a price above 0` };
+    if (bundles.some((bundle) => bundle.entries === entries))
+      return { ok: false, message: `${where}: there is already a bundle of ${entries} entries` };
+    bundles.push({ entries, price });
+  }
+  return { ok: true, value: bundles.sort((a, b) => a.entries - b.entries) };
+}
+
+/**
+ * Instant wins typed one a line as "entry number, then the prize": "17 £50 fuel card",
+ * "250: A set of mats". Numbers are unique; the prize is one line of text (no tabs), as the
+ * committed list (ADR 0013) needs.
+ */
+export function parseInstantWins(text: string): Parsed<InstantWin[]> {
+  const rows = splitLines(text);
+  if (rows.length > DRAW_LIMITS.instantWins)
+    return { ok: false, message: `Add at most ${DRAW_LIMITS.instantWins} instant wins` };
+  const wins: InstantWin[] = [];
+  for (const [index, row] of rows.entries()) {
+    const where = `Line ${index + 1}`;
+    const match = /^#?(\d{1,7})\s*(?:[:=→-]|->)?\s*(.*)$/.exec(row);
+    if (!match) return { ok: false, message: `${where}: start with the entry number, like “17 £50 fuel card”` };
+    const number = Number(match[1]);
+    const prize = match[2]!.trim();
+    if (number < 1) return { ok: false, message: `${where}: entry numbers start at 1` };
+    if (!prize) return { ok: false, message: `${where}: say what entry ${number} wins` };
+    if (/\t/.test(prize) || LINE_BREAK_OR_CONTROL.test(prize))
+      return { ok: false, message: `${where}: write the prize as ordinary text, without tabs` };
+    if (ANGLE.test(prize)) return { ok: false, message: `${where}: leave out < and >` };
+    if (prize.length > DRAW_LIMITS.instantPrize)
+      return { ok: false, message: `${where}: describe the prize in at most ${DRAW_LIMITS.instantPrize} characters` };
+    if (wins.some((win) => win.number === number))
+      return { ok: false, message: `${where}: entry ${number} already has an instant win` };
+    wins.push({ number, prize });
+  }
+  return { ok: true, value: wins.sort((a, b) => a.number - b.number) };
+}
+
+/** The lines the bundles and instant-win boxes show for saved values. */
+export const bundlesText = (bundles: DrawBundle[]) =>
+  bundles.map((bundle) => `${bundle.entries} ${(bundle.price / 100).toFixed(2)}`).join("\n");
+export const instantWinsText = (wins: InstantWin[]) => wins.map((win) => `${win.number} ${win.prize}`).join("\n");
+
+const listText = (max: number) =>
+  z
+    .string()
+    .max(max, tooLong(max))
+    .optional()
+    .transform((value) => value ?? "");
+
+/** The fields that stay editable once a draw is live: its words, never its terms of entry. */
+export function safeDrawFields() {
+  return z.object({
+    summary: prose(DRAW_LIMITS.summary),
+    description: prose(DRAW_LIMITS.description),
+    rules: prose(DRAW_LIMITS.rules),
+    postalRoute: prose(DRAW_LIMITS.postalRoute),
+  });
+}
+
+export const SafeDrawSchema = safeDrawFields();
+export type SafeDrawInput = z.output<typeof SafeDrawSchema>;
+
+/** Every field of the draw form, one by one; the browser's constraints come from these. */
+export function drawFormFields(options: { currency: string }) {
+  return safeDrawFields().extend({
+    title: line(DRAW_LIMITS.title, "Enter the draw's title"),
+    slug: slugField,
+    kind: z.enum(DRAW_KINDS, { error: "Choose a competition or a giveaway" }),
+    prize: line(DRAW_LIMITS.prize, "Say what the prize is"),
+    prizeValue: moneyField(options.currency, "Enter the prize's value"),
+    cashAlternative: moneyField(options.currency, "")
+      .optional()
+      .transform((value) => value ?? null),
+    price: moneyField(options.currency, "Enter the price of one entry (0 for a giveaway)")
+      .optional()
+      .transform((value) => value ?? 0),
+    bundles: listText(2_000),
+    totalEntries: wholeNumber(1, DRAW_LIMITS.totalEntries, "the number of entries"),
+    maxPerMember: wholeNumber(1, DRAW_LIMITS.totalEntries, "the limit per person"),
+    minEntries: wholeNumber(1, DRAW_LIMITS.totalEntries, "the minimum")
+      .optional()
+      .transform((value) => value ?? 1),
+    undersoldPolicy: z.enum(UNDERSOLD_POLICIES, { error: "Choose what happens if too few enter" }),
+    extendDays: wholeNumber(1, DRAW_LIMITS.extendDays, "the days")
+      .optional()
+      .transform((value) => value ?? 7),
+    opensAt: localTime("Enter when entries open"),
+    closesAt: localTime("Enter when entries close"),
+    question: line(DRAW_LIMITS.question, "Ask the skill question"),
+    options: z
+      .array(
+        z
+          .string()
+          .trim()
+          .max(DRAW_LIMITS.option, tooLong(DRAW_LIMITS.option))
+          .refine((value) => !LINE_BREAK_OR_CONTROL.test(value), "Use one line of ordinary text")
+          .refine((value) => !ANGLE.test(value), "Leave out < and >")
+          .optional(),
+      )
+      .max(DRAW_LIMITS.options, `Offer at most ${DRAW_LIMITS.options} answers`)
+      .optional()
+      .transform((value) => value ?? []),
+    answer: wholeNumber(0, DRAW_LIMITS.options - 1, "the right answer").optional(),
+    beaconSource: line(DRAW_LIMITS.beaconSource, "Name the public value that will decide the draw"),
+    instantWins: listText(30_000),
+  });
+}
+
+type Issue = { path: string[]; message: string };
+
+/** The whole draw form, on /admin/draws/new and on a draft's page. */
+export function drawFormSchema(options: { currency: string; timeZone: string }) {
+  const { timeZone } = options;
+  return drawFormFields(options).transform((value, ctx) => {
+    const issues: Issue[] = [];
+    const at = (local: string, path: string) => {
+      const read = parseLocalDateTime(local, timeZone);
+      if (read.ok) return read.instant;
+      issues.push({
+        path: [path],
+        message:
+          read.reason === "missing"
+            ? `This time does not exist in ${timeZone}: the clocks go forward then. Choose a time an hour later.`
+            : "Enter a real date and time like 2027-06-12 09:30",
+      });
+      return null;
+    };
+    const opensAt = at(value.opensAt, "opensAt");
+    const closesAt = at(value.closesAt, "closesAt");
+    if (opensAt && closesAt && closesAt <= opensAt)
+      issues.push({ path: ["closesAt"], message: "Entries must close after they open" });
+    if (opensAt && opensAt.getUTCFullYear() < 2000)
+      issues.push({ path: ["opensAt"], message: "Enter a date in 2000 or later" });
+
+    // The answer is the position of a box, so a gap among the options moves nothing.
+    const filled = value.options.map((text, index) => ({ text: text ?? "", index })).filter((row) => row.text);
+    if (filled.length < 2) issues.push({ path: ["options"], message: "Offer between 2 and 5 answers" });
+    const texts = filled.map((row) => row.text.toLowerCase());
+    if (new Set(texts).size !== texts.length)
+      issues.push({ path: ["options"], message: "Make every answer different" });
+    const answer = filled.findIndex((row) => row.index === value.answer);
+    if (value.answer === undefined) issues.push({ path: ["answer"], message: "Choose the right answer" });
+    else if (answer < 0)
+      issues.push({ path: ["answer"], message: "The right answer must be one of the answers filled in" });
+
+    const bundles = parseBundles(value.bundles);
+    if (!bundles.ok) issues.push({ path: ["bundles"], message: bundles.message });
+    const wins = parseInstantWins(value.instantWins);
+    if (!wins.ok) issues.push({ path: ["instantWins"], message: wins.message });
+
+    const total = value.totalEntries;
+    if (value.maxPerMember > total)
+      issues.push({ path: ["maxPerMember"], message: "The limit per person cannot be more than the entries" });
+    if (value.minEntries > total)
+      issues.push({ path: ["minEntries"], message: "The minimum cannot be more than the entries" });
+    if (bundles.ok && bundles.value.some((bundle) => bundle.entries > total))
+      issues.push({ path: ["bundles"], message: "A bundle cannot hold more entries than the draw has" });
+    if (wins.ok && wins.value.some((win) => win.number > total))
+      issues.push({ path: ["instantWins"], message: `Instant wins must be entry numbers from 1 to ${total}` });
+
+    if (value.kind === "giveaway") {
+      if (value.price !== 0) issues.push({ path: ["price"], message: "A giveaway is free: leave the price at 0" });
+      if (bundles.ok && bundles.value.length > 0)
+        issues.push({ path: ["bundles"], message: "A giveaway has one free entry each: remove the bundles" });
+    } else {
+      if (value.price === 0) issues.push({ path: ["price"], message: "Enter the price of one entry" });
+      if (value.undersoldPolicy === "cash" && value.cashAlternative === null)
+        issues.push({ path: ["cashAlternative"], message: "Drawing for the cash alternative needs one: enter it" });
+    }
+    if (value.cashAlternative !== null && value.cashAlternative > value.prizeValue)
+      issues.push({ path: ["cashAlternative"], message: "The cash alternative cannot be more than the prize's value" });
+
+    for (const issue of issues) ctx.addIssue({ code: "custom", ...issue });
+    if (issues.length > 0 || !opensAt || !closesAt || !bundles.ok || !wins.ok) return z.NEVER;
+    return {
+      title: value.title,
+      slug: value.slug,
+      kind: value.kind,
+      summary: value.summary,
+      description: value.description,
+      rules: value.rules,
+      postalRoute: value.postalRoute,
+      prize: value.prize,
+      prizeValue: value.prizeValue,
+      cashAlternative: value.cashAlternative,
+      price: value.price,
+      bundles: bundles.value,
+      totalEntries: total,
+      maxPerMember: value.maxPerMember,
+      minEntries: value.minEntries,
+      undersoldPolicy: value.undersoldPolicy,
+      extendDays: value.extendDays,
+      opensAt,
+      closesAt,
+      question: value.question,
+      options: filled.map((row) => row.text),
+      answer,
+      beaconSource: value.beaconSource,
+      instantWins: wins.value,
+    };
+  });
+}
+
+export type DrawInput = z.output<ReturnType<typeof drawFormSchema>>;
+export type DrawFormShape = z.input<ReturnType<typeof drawFormFields>>;
+export type DrawFormDefaults = { [Field in keyof DrawFormShape]?: Field extends "options" ? string[] : string | null };
+
+export const CancelDrawSchema = z.object({
+  reason: requiredProse(DRAW_LIMITS.cancelReason, "Say why the draw is cancelled: entrants will read it"),
+});
+
+export const BeaconSchema = z.object({
+  beaconValue: line(DRAW_LIMITS.beaconValue, "Enter the beacon's value, exactly as its source published it"),
+});
+
+/** Closing and drawing cannot be undone: the organizer ticks a box first. */
+export const ConfirmSchema = z.object({
+  confirm: z
+    .boolean()
+    .optional()
+    .refine((value) => value === true, "Tick the box to confirm"),
+});
+
+export function postalEntryFields(options: { optionCount: number }) {
+  return z.object({
+    name: line(DRAW_LIMITS.postalName, "Enter the entrant's name, as on the envelope"),
+    address: requiredProse(DRAW_LIMITS.postalAddress, "Enter the entrant's address"),
+    receivedAt: localTime("Enter when the entry arrived"),
+    answer: wholeNumber(0, Math.max(0, options.optionCount - 1), "the answer").optional(),
+    email: z
+      .email({ error: "Enter an email address like name@example.com, or leave it empty" })
+      .max(DRAW_LIMITS.email, tooLong(DRAW_LIMITS.email))
+      .optional()
+      .transform((value) => value?.toLowerCase() ?? null),
+  });
+}
+
+export function postalEntrySchema(options: { timeZone: string; optionCount: number }) {
+  return postalEntryFields(options).transform((value, ctx) => {
+    if (value.answer === undefined) {
+      ctx.addIssue({ code: "custom", path: ["answer"], message: "Choose the answer the entrant gave" });
+      return z.NEVER;
+    }
+    const read = parseLocalDateTime(value.receivedAt, options.timeZone);
+    if (!read.ok) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["receivedAt"],
+        message: "Enter a real date and time like 2027-06-12 09:30",
+      });
+      return z.NEVER;
+    }
+    return { ...value, answer: value.answer, receivedAt: read.instant };
+  });
+}
+
+export type PostalEntryFormInput = z.output<ReturnType<typeof postalEntrySchema>>;
+
+export const IMAGE_ACCEPT = "image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.heif";
+export const IMAGE_UPLOAD_MAX_BYTES = 15 * 1024 * 1024;
+
+export const AddImageSchema = z.object({
+  image: z
+    .file({ error: "Choose an image" })
+    .max(IMAGE_UPLOAD_MAX_BYTES, "Choose an image of at most 15 MB")
+    .optional()
+    .transform((file) => (file && file.size > 0 ? file : undefined))
+    .refine((file) => file !== undefined, "Choose an image"),
+  alt: line(DRAW_LIMITS.imageAlt, "Describe the photo for people who cannot see it"),
+});
+
+export const ImageHashSchema = z.object({ hash: z.string().regex(/^[0-9a-f]{32}$/, "That photo is gone: reload") });
+
+export const ImageAltSchema = ImageHashSchema.extend({
+  alt: line(DRAW_LIMITS.imageAlt, "Describe the photo for people who cannot see it"),
+});
+
+/** The draws list's address: `?show=…`. Nonsense falls back to the default. */
+export const DRAW_FILTERS = {
+  active: "Draft and live",
+  ended: "Closed and drawn",
+  cancelled: "Cancelled",
+  all: "All",
+} as const;
+export type DrawFilter = keyof typeof DRAW_FILTERS;
+
+export const DrawsQuerySchema = z.object({
+  show: z.enum(Object.keys(DRAW_FILTERS) as [DrawFilter, ...DrawFilter[]]).catch("active"),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+
+export const DrawIdSchema = z.uuid();

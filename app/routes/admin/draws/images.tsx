@@ -1,0 +1,53 @@
+import { DrawGalleryEditor } from "~/features/draws/organizer/gallery-form";
+import { getDrawImages } from "~/features/draws/organizer/queries.server";
+import { requireRole } from "~/server/auth/session.server";
+import { requestContext, runtimeContext } from "~/server/context.server";
+import { notFound } from "~/ui/not-found";
+import { pageTitle } from "~/ui/page-title";
+import type { Route } from "./+types/images";
+import { drawIdFrom, drawImagesAction, readForm } from "./draw-forms.server";
+
+// The one draw form that sends a file: server.ts lets bodies of up to 16 MB through to this path
+// (a 15 MB photo and the form around it).
+export async function loader({ context, url, params }: Route.LoaderArgs) {
+  requireRole({ context, url }, "organizer");
+  const drawId = drawIdFrom(params.drawId);
+  const draw = await getDrawImages(context.get(runtimeContext).db, drawId);
+  if (!draw) notFound();
+  return draw;
+}
+
+export async function action({ request, context, url, params }: Route.ActionArgs) {
+  const user = requireRole({ context, url }, "organizer");
+  const drawId = drawIdFrom(params.drawId);
+  const { db, env, jobs, storage } = context.get(runtimeContext);
+  const ip = context.get(requestContext).ip;
+  const call = { db, jobs, storage, ip, actorId: user.id, currency: env.CURRENCY, timeZone: env.TIME_ZONE };
+  return drawImagesAction({ ...call, drawId, now: new Date() }, await readForm(request), url.pathname);
+}
+
+export default function DrawImages({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <section aria-labelledby="photos-title" className="max-w-[820px]">
+      <h2 id="photos-title" className="wide text-xl font-extrabold">
+        Prize photos
+      </h2>
+      <p className="mt-1 max-w-prose text-muted">
+        Up to eight photos of the prize, in the order the draw's page shows them. The first is on its tile.
+      </p>
+      <div className="mt-6">
+        <DrawGalleryEditor images={loaderData.images} status={loaderData.status} results={actionData} />
+      </div>
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const draw = matches.find((match) => match?.id === "routes/admin/draws/draw")?.data as
+    | { draw?: { title: string } }
+    | undefined;
+  return [
+    { title: pageTitle(matches, "Photos", draw?.draw?.title ?? "Draw", "Dashboard") },
+    { name: "robots", content: "noindex" },
+  ];
+};
