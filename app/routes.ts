@@ -28,6 +28,7 @@ export default [
 
     route("privacy", "routes/site/legal-page.tsx", { id: "privacy" }),
     route("terms", "routes/site/legal-page.tsx", { id: "terms" }),
+    route("responsible-play", "routes/site/responsible-play.tsx"),
     route("offline", "routes/site/offline.tsx"),
 
     // Payment: the provider sends the buyer back to /return; the test checkout stands in for Stripe.
@@ -72,6 +73,7 @@ export default [
     route("members", "routes/members/overview.tsx"),
     route("settings", "routes/members/settings.tsx"),
     route("settings/twoFactor", "routes/members/two-factor.tsx"),
+    route("settings/responsiblePlay", "routes/members/responsible-play.tsx"),
     route("members/events", "routes/members/events.tsx"),
     route("transactions", "routes/members/transactions.tsx"),
     route("transactions/:orderId", "routes/members/receipt.tsx"),

@@ -67,6 +67,10 @@ const EnvSchema = z
     APPLE_CLIENT_ID: optional,
     APPLE_CLIENT_SECRET: optional,
     SITE_NAME: z.string().trim().min(1).max(60).default("Pitlane"),
+    /** Where members send complaints about prize draws (/responsible-play); unset, the address in MAIL_FROM. */
+    COMPLAINTS_EMAIL: optional.pipe(
+      z.email({ message: "COMPLAINTS_EMAIL must be an email address such as complaints@club.example" }).optional(),
+    ),
     CURRENCY: z
       .string()
       .regex(/^[A-Z]{3}$/, "CURRENCY must be an ISO 4217 code such as GBP")

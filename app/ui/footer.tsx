@@ -14,6 +14,7 @@ export function Footer() {
         { to: "/login", label: "Sign in" },
         { to: "/privacy", label: "Privacy" },
         { to: "/terms", label: "Terms" },
+        { to: "/responsible-play", label: "Responsible play" },
       ],
     },
   ];

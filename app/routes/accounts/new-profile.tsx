@@ -7,7 +7,9 @@ import { AvatarField } from "~/features/accounts/avatar-field";
 import { hasPassword } from "~/features/accounts/passwords.server";
 import { getProfile, saveProfile, suggestHandle } from "~/features/accounts/profile.server";
 import { ProfileFields } from "~/features/accounts/profile-fields";
-import { ProfileSchema } from "~/features/accounts/schemas";
+import { DrawLimitOffer } from "~/features/play/draw-limit-offer";
+import { recordLimitsOffer } from "~/features/play/play-settings.server";
+import { limitsOffered, OnboardingSchema } from "~/features/play/schemas";
 import { requireUser, safeRedirect } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -34,7 +36,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 export async function action({ request, context, url }: Route.ActionArgs) {
   const user = requireUser({ context, url });
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: ProfileSchema });
+  const submission = parseWithZod(formData, { schema: OnboardingSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { db, env, storage } = context.get(runtimeContext);
   if (submission.value.avatar) {
@@ -44,6 +46,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   if (!outcome.ok) {
     return data({ result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) }, { status: 400 });
   }
+  // Onboarding offers a spending limit for prize draws; the offer is recorded whatever the answer.
+  await recordLimitsOffer(db, { userId: user.id, limits: limitsOffered(submission.value), now: new Date() });
   return redirectWithFlash(safeRedirect(formData.get("redirectTo"), env.SITE_URL, "/members"), {
     kind: "success",
     message: `Welcome to the club, @${submission.value.handle}!`,
@@ -54,7 +58,7 @@ export default function NewProfile({ loaderData, actionData }: Route.ComponentPr
   const { profile } = loaderData;
   const [form, fields] = useForm({
     lastResult: actionData?.result,
-    constraint: getZodConstraint(ProfileSchema),
+    constraint: getZodConstraint(OnboardingSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     defaultValue: {
@@ -64,8 +68,9 @@ export default function NewProfile({ loaderData, actionData }: Route.ComponentPr
       dateOfBirth: profile.dateOfBirth ?? "",
       instagram: profile.instagram ?? "",
       marketingConsent: profile.marketingConsent ? "on" : undefined,
+      drawLimit: "none",
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: OnboardingSchema }),
   });
   return (
     <AuthCard
@@ -85,6 +90,7 @@ export default function NewProfile({ loaderData, actionData }: Route.ComponentPr
         <FormErrors id={form.errorId} errors={form.errors} />
         <AvatarField meta={fields.avatar} image={profile.image} name={profile.name} />
         <ProfileFields fields={fields} askTerms={!profile.termsAccepted} />
+        <DrawLimitOffer fields={fields} />
         <SubmitButton pendingLabel="Saving…">Save and continue</SubmitButton>
       </Form>
     </AuthCard>

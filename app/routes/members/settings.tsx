@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
+import { data, Link } from "react-router";
 import { signedInDevices } from "~/features/accounts/devices.server";
 import { SettingsSchema } from "~/features/accounts/schemas";
 import { getAccountSettings } from "~/features/accounts/settings.server";
@@ -12,6 +12,7 @@ import { type EmailLinkState, EmailSection } from "./settings/email-section";
 import { NotificationsSection } from "./settings/notifications-section";
 import { PrivacySection } from "./settings/privacy-section";
 import { ProfileSection } from "./settings/profile-section";
+import { linkButton, SettingsSection } from "./settings/section";
 import { runSettingsIntent, settingsCall } from "./settings/settings-intents.server";
 import { SignInSection } from "./settings/sign-in-section";
 
@@ -58,6 +59,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           ["#sign-in", "Sign-in"],
           ["#devices", "Devices"],
           ["#notifications", "Emails"],
+          ["#prize-draws", "Prize draws"],
           ["#my-data", "My data"],
           ["#delete", "Delete"],
         ].map(([href, label]) => (
@@ -86,6 +88,15 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       />
       <DevicesSection devices={devices} errors={resultFor("sign-out-device")?.error?.[""] ?? undefined} />
       <NotificationsSection notifications={settings.notifications} lastResult={resultFor("notifications")} />
+      <SettingsSection
+        id="prize-draws"
+        title="Prize draws"
+        description="Spending limits for paid entries, a break from draws, or self-exclusion."
+      >
+        <Link to="/settings/responsiblePlay" className={linkButton}>
+          Responsible play settings
+        </Link>
+      </SettingsSection>
       <PrivacySection email={settings.email} hasPassword={settings.hasPassword} lastResult={resultFor("delete")} />
     </div>
   );
