@@ -259,3 +259,8 @@ export async function getEntriesPage(db: Db, drawId: string, timeZone: string) {
   }));
   return { ...draw, entries, total: Number(total?.count ?? 0) };
 }
+
+export async function drawExists(db: Db, drawId: string) {
+  const [row] = await db.select({ id: draws.id }).from(draws).where(eq(draws.id, drawId));
+  return Boolean(row);
+}

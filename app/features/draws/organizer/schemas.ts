@@ -373,10 +373,7 @@ export const BeaconSchema = z.object({
 
 /** Closing and drawing cannot be undone: the organizer ticks a box first. */
 export const ConfirmSchema = z.object({
-  confirm: z
-    .boolean()
-    .optional()
-    .refine((value) => value === true, "Tick the box to confirm"),
+  confirm: z.boolean({ error: "Tick the box to confirm" }).refine((value) => value, "Tick the box to confirm"),
 });
 
 export function postalEntryFields(options: { optionCount: number }) {

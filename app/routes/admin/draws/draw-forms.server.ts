@@ -18,6 +18,7 @@ import {
   retryDrawRefunds,
 } from "~/features/draws/organizer/draw-steps.server";
 import type { NotFound, Refusal } from "~/features/draws/organizer/editable-draw.server";
+import { drawExists } from "~/features/draws/organizer/queries.server";
 import {
   AddImageSchema,
   BeaconSchema,
@@ -105,6 +106,7 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
   const { db, actorId, drawId, now } = call;
   const step = { drawId, actorId, now };
   const done = (message: string) => redirectWithFlash(here, { kind: "success", message });
+  if (!(await drawExists(db, drawId))) notFound();
   switch (intent) {
     case "save": {
       // A live draw's form sends only its words; the editor checks the status again under the lock.

@@ -1,0 +1,273 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { count, eq } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
+import sharp from "sharp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
+import { goodDrawFields } from "~/features/draws/organizer/test-draw-form";
+import { requestContext, runtimeContext, userContext } from "~/server/context.server";
+import { freshDatabasePerFile } from "~/server/db/test-database";
+import { type Env, parseEnv, setEnv } from "~/server/env.server";
+import type { Runtime } from "~/server/runtime.server";
+import { testSessionUser } from "~/server/session-user.test-support";
+import { storageFor } from "~/server/storage/storage.server";
+import { drawEntries, draws } from "../../../../db/schema";
+import * as detailsRoute from "./details";
+import * as drawRoute from "./draw";
+import * as entriesRoute from "./entries";
+import * as csvRoute from "./entries-csv";
+import * as imagesRoute from "./images";
+import * as listRoute from "./list";
+import * as newRoute from "./new";
+
+// The organizer's draw pages called as React Router calls them, for each role, with hostile
+// input: every bad submission answers 400 with field messages and changes nothing.
+const database = freshDatabasePerFile();
+type Who = "organizer" | "admin" | "member";
+const accounts: Record<Who, StaffMember> = {} as never;
+let env: Env;
+
+beforeAll(async () => {
+  env = parseEnv({
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-admin-draws-")),
+    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+  });
+  setEnv(env);
+  for (const role of ["organizer", "admin", "member"] as const) {
+    accounts[role] = await insertAccount(database().db, {
+      email: `${role}@club.example`,
+      name: `The ${role}`,
+      role,
+      passwordHash: "x",
+    });
+  }
+});
+
+function contextFor(who: Who | null) {
+  const context = new RouterContextProvider();
+  const jobs = { enqueue: async () => null };
+  context.set(runtimeContext, { db: database().db, env, storage: storageFor(env), jobs } as unknown as Runtime);
+  context.set(requestContext, { ip: "192.0.2.30", nonce: "n", requestId: "r" });
+  const account = who ? accounts[who] : null;
+  context.set(userContext, account ? testSessionUser(account) : null);
+  return context;
+}
+
+type Fields = Record<string, string | File>;
+
+function post(pathname: string, fields: Fields, params: Record<string, string> = {}, who: Who | null = "organizer") {
+  const url = new URL(`http://localhost${pathname}`);
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) body.append(name, value);
+  const request = new Request(url, { method: "POST", body });
+  return { request, url, params, context: contextFor(who), unstable_pattern: pathname } as never;
+}
+
+function get(pathname: string, params: Record<string, string> = {}, who: Who | null = "organizer") {
+  const url = new URL(`http://localhost${pathname}`);
+  return { request: new Request(url), url, params, context: contextFor(who), unstable_pattern: pathname } as never;
+}
+
+async function statusOf(run: () => unknown) {
+  try {
+    const answer = await run();
+    if (answer instanceof Response) return `${answer.status} ${answer.headers.get("Location")}`;
+    return (answer as { init?: { status?: number } } | undefined)?.init?.status ?? "no error";
+  } catch (thrown) {
+    if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location")}`;
+    return (thrown as { init?: { status?: number } }).init?.status;
+  }
+}
+
+function errorsOf(answer: unknown) {
+  const { data, init } = answer as { data: { result: { error?: Record<string, string[]> } }; init: { status: number } };
+  expect(init.status).toBe(400);
+  return Object.fromEntries(Object.entries(data.result.error ?? {}).map(([field, messages]) => [field, messages[0]]));
+}
+
+/** A draft that opens now and closes in a month, in the site's zone. */
+function futureDraw(overrides: Fields = {}): Fields {
+  const local = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 16);
+  return { ...goodDrawFields, opensAt: local(-1), closesAt: local(30), ...overrides };
+}
+
+async function createOne(fields: Fields = {}, who: Who = "organizer") {
+  const answer = (await newRoute.action(post("/admin/draws/new", futureDraw(fields), {}, who))) as Response;
+  expect(answer.status).toBe(302);
+  return answer.headers.get("Location")!.split("/").at(-1)!;
+}
+
+async function drawCount() {
+  const [row] = await database().db.select({ count: count() }).from(draws);
+  return row?.count ?? 0;
+}
+
+async function row(drawId: string) {
+  const [found] = await database().db.select().from(draws).where(eq(draws.id, drawId));
+  return found!;
+}
+
+describe("who may use the draw pages", () => {
+  it("sends visitors to sign in, gives members the 403 page, and lets organizers and admins in", async () => {
+    const drawId = await createOne({ title: "Guarded Draw" });
+    const params = { drawId };
+    const pages = [
+      { module: listRoute, path: "/admin/draws", params: {} },
+      { module: newRoute, path: "/admin/draws/new", params: {} },
+      { module: drawRoute, path: `/admin/draws/${drawId}`, params },
+      { module: detailsRoute, path: `/admin/draws/${drawId}`, params },
+      { module: imagesRoute, path: `/admin/draws/${drawId}/images`, params },
+      { module: entriesRoute, path: `/admin/draws/${drawId}/entries`, params },
+      { module: csvRoute, path: `/admin/draws/${drawId}/entries.csv`, params },
+    ];
+    for (const { module, path: pathname, params: routeParams } of pages) {
+      expect(await statusOf(() => module.loader(get(pathname, routeParams, null))), pathname).toMatch(
+        /^302 \/login\?redirectTo=/,
+      );
+      expect(await statusOf(() => module.loader(get(pathname, routeParams, "member"))), pathname).toBe(403);
+      for (const who of ["organizer", "admin"] as const) {
+        const answer = await statusOf(() => module.loader(get(pathname, routeParams, who)));
+        expect(answer, `${pathname} as ${who}`).toMatch(/^(no error|200 null)$/);
+      }
+    }
+    const actions = [
+      { module: newRoute, path: "/admin/draws/new", fields: futureDraw({ title: "Sneaky" }) },
+      { module: detailsRoute, path: `/admin/draws/${drawId}`, fields: { intent: "publish" } },
+      {
+        module: imagesRoute,
+        path: `/admin/draws/${drawId}/images`,
+        fields: { intent: "remove", hash: "0".repeat(32) },
+      },
+      { module: entriesRoute, path: `/admin/draws/${drawId}/entries`, fields: { intent: "postal" } },
+    ];
+    const before = await drawCount();
+    for (const { module, path: pathname, fields } of actions) {
+      expect(await statusOf(() => module.action(post(pathname, fields, params, null))), pathname).toMatch(
+        /^302 \/login/,
+      );
+      expect(await statusOf(() => module.action(post(pathname, fields, params, "member"))), pathname).toBe(403);
+    }
+    expect(await drawCount()).toBe(before);
+    expect((await row(drawId)).status).toBe("draft");
+  });
+
+  it("answers 404 for an address that is not a draw id, or a draw that does not exist", async () => {
+    for (const drawId of ["not-a-uuid", "1' or '1'='1", "00000000-0000-4000-8000-000000000000"]) {
+      const params = { drawId };
+      for (const module of [drawRoute, detailsRoute, imagesRoute, entriesRoute, csvRoute]) {
+        expect(await statusOf(() => module.loader(get(`/admin/draws/${drawId}`, params)))).toBe(404);
+      }
+      expect(
+        await statusOf(() => detailsRoute.action(post(`/admin/draws/${drawId}`, { intent: "publish" }, params))),
+      ).toBe(404);
+    }
+  });
+});
+
+describe("creating and running a draw, as an organizer and as an admin", () => {
+  it("creates a draft and answers bad input with field messages, storing nothing", async () => {
+    const drawId = await createOne({ title: "Admin's Draw" }, "admin");
+    expect(await row(drawId)).toMatchObject({ title: "Admin's Draw", createdBy: accounts.admin.id, status: "draft" });
+    const before = await drawCount();
+    const cases: [Fields, Record<string, string>][] = [
+      [{ price: "£2.505" }, { price: "Enter an amount like 12.50 in £ (0 for free)" }],
+      [{ instantWins: "9999 fuel" }, { instantWins: "Instant wins must be entry numbers from 1 to 5000" }],
+      [{ totalEntries: "lots" }, { totalEntries: "Enter the number of entries as a whole number" }],
+      [{ title: "x".repeat(3 * 1024 * 1024) }, { title: "Use at most 120 characters" }],
+      [{ "options[7]": "Eighth" }, { options: "Offer at most 5 answers" }],
+    ];
+    for (const [fields, expected] of cases) {
+      const answer = await newRoute.action(post("/admin/draws/new", futureDraw(fields)));
+      expect(errorsOf(answer), JSON.stringify(fields).slice(0, 60)).toMatchObject(expected);
+    }
+    expect(await drawCount()).toBe(before);
+  });
+
+  it("publishes, refuses a change of terms once live, takes words, records a postal entry and exports it", async () => {
+    const drawId = await createOne({ title: "Live Draw" });
+    const params = { drawId };
+    const here = `/admin/draws/${drawId}`;
+    expect(await statusOf(() => detailsRoute.action(post(here, { intent: "publish" }, params, "admin")))).toBe(
+      `302 ${here}`,
+    );
+    expect((await row(drawId)).commitment).toMatch(/^[0-9a-f]{64}$/);
+
+    // A form sent as if the draw were still a draft is refused under the lock.
+    const terms = await detailsRoute.action(post(here, { intent: "save", ...futureDraw({ price: "0.10" }) }, params));
+    expect((terms as { data: { result: { error: Record<string, string[]> } } }).data.result.error[""]?.[0]).toContain(
+      "This draw is live",
+    );
+    expect((await row(drawId)).price).toBe(250);
+    const words = { intent: "save", scope: "wording", summary: "Fresh words", rules: "Be nice", price: "0.10" };
+    expect(await statusOf(() => detailsRoute.action(post(here, words, params)))).toBe(`302 ${here}`);
+    expect(await row(drawId)).toMatchObject({ summary: "Fresh words", rules: "Be nice", price: 250 });
+
+    const entries = `${here}/entries`;
+    const received = new Date(Date.now() - 3_600_000).toISOString().slice(0, 16);
+    const postal = {
+      intent: "postal",
+      name: "Pat Postal",
+      address: "2 Low Road, York",
+      receivedAt: received,
+      answer: "0",
+    };
+    expect(errorsOf(await entriesRoute.action(post(entries, { ...postal, name: "" }, params)))).toEqual({
+      name: "Enter the entrant's name, as on the envelope",
+    });
+    expect(
+      errorsOf(await entriesRoute.action(post(entries, { ...postal, email: "ghost@club.example" }, params))),
+    ).toEqual({
+      email: "No member has this email address. Leave it empty for someone without an account.",
+    });
+    expect(errorsOf(await entriesRoute.action(post(entries, { ...postal, answer: "4" }, params)))).toEqual({
+      answer: "Choose an answer to the question.",
+    });
+    expect(await statusOf(() => entriesRoute.action(post(entries, postal, params, "admin")))).toBe(`302 ${entries}`);
+    const stored = await database().db.select().from(drawEntries).where(eq(drawEntries.drawId, drawId));
+    expect(stored).toMatchObject([{ source: "postal", postalName: "Pat Postal", eligible: true }]);
+
+    const csv = (await csvRoute.loader(get(`${here}/entries.csv`, params))) as Response;
+    expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(await csv.text()).toContain("Pat Postal");
+
+    const cancel = await detailsRoute.action(post(here, { intent: "cancel", reason: "" }, params));
+    expect(errorsOf(cancel)).toEqual({ reason: "Say why the draw is cancelled: entrants will read it" });
+    const close = await detailsRoute.action(post(here, { intent: "close" }, params));
+    expect(errorsOf(close)).toEqual({ confirm: "Tick the box to confirm" });
+    const early = await detailsRoute.action(post(here, { intent: "close", confirm: "on" }, params));
+    expect((early as { init: { status: number } }).init.status).toBe(400);
+    expect(
+      await statusOf(() => detailsRoute.action(post(here, { intent: "cancel", reason: "Prize withdrawn" }, params))),
+    ).toBe(`302 ${here}`);
+    expect(await row(drawId)).toMatchObject({ status: "cancelled", cancelReason: "Prize withdrawn" });
+    expect(await statusOf(() => detailsRoute.action(post(here, { intent: "fly" }, params)))).toBe(400);
+  });
+
+  it("takes prize photos only with a description, and refuses a file that is not a photo", async () => {
+    const drawId = await createOne({ title: "Photo Draw" });
+    const params = { drawId };
+    const here = `/admin/draws/${drawId}/images`;
+    const photo = await sharp({ create: { width: 800, height: 450, channels: 3, background: "#d04010" } })
+      .jpeg()
+      .toBuffer();
+    const file = new File([new Uint8Array(photo)], "car.jpg", { type: "image/jpeg" });
+    expect(errorsOf(await imagesRoute.action(post(here, { intent: "add", image: file, alt: "" }, params)))).toEqual({
+      alt: "Describe the photo for people who cannot see it",
+    });
+    const text = new File(["not a photo"], "car.jpg", { type: "image/jpeg" });
+    expect(
+      errorsOf(await imagesRoute.action(post(here, { intent: "add", image: text, alt: "A car" }, params))),
+    ).toEqual({
+      image: "Choose a JPEG, PNG, WebP or HEIC image.",
+    });
+    expect(
+      await statusOf(() =>
+        imagesRoute.action(post(here, { intent: "add", image: file, alt: "An orange car" }, params, "admin")),
+      ),
+    ).toBe(`302 ${here}`);
+    expect((await row(drawId)).images).toMatchObject([{ alt: "An orange car" }]);
+    expect(await statusOf(() => imagesRoute.action(post(here, { intent: "up", hash: "nope" }, params)))).toBe(400);
+  });
+});
