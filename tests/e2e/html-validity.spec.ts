@@ -80,6 +80,7 @@ test("every public page is valid HTML", async ({ request }) => {
     "/forgotPassword",
     "/privacy",
     "/terms",
+    "/responsible-play",
     "/offline",
     "/cart",
   ]) {
@@ -99,6 +100,7 @@ test("the members' pages are valid HTML", async ({ page }) => {
     "/transactions",
     "/settings",
     "/settings/twoFactor",
+    "/settings/responsiblePlay",
     "/verifyPhone",
   ]) {
     const response = await page.request.get(url);
