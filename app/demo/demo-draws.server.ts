@@ -7,7 +7,7 @@ import { drawEntries, draws, users } from "../../db/schema";
 import { type CoverArt, storeDemoCovers } from "./demo-covers.server";
 
 /**
- * Demo prize draws for a new install: a live competition, one closing within hours, a free
+ * Demo prize draws for a new install: a live competition with instant wins, one closing within hours, a free
  * giveaway and one sold out and drawn, so a newcomer sees every state. Entries already in
  * them are postal entries from made-up entrants; the drawn one is closed and drawn through the
  * same functions as a real draw, so its verify page checks out.
@@ -54,6 +54,16 @@ function demoDraws(now: Date): DemoDraw[] {
       extendDays: 7,
       opensAt: at(-5 * DAY),
       closesAt: at(10 * DAY),
+      instantWins: [
+        { number: 17, prize: "£50 fuel card" },
+        { number: 404, prize: "Pitlane hoodie" },
+        { number: 999, prize: "£50 fuel card" },
+        { number: 1234, prize: "Detailing kit" },
+        { number: 2024, prize: "£100 fuel card" },
+        { number: 3333, prize: "Pitlane hoodie" },
+        { number: 4096, prize: "£50 fuel card" },
+        { number: 5150, prize: "Track-day passenger ride" },
+      ],
       question: "Which company makes the Golf?",
       options: ["Ford", "Volkswagen", "Vauxhall"],
       answer: 1,

@@ -1,6 +1,7 @@
 import { data, Link, type MiddlewareFunction, redirect, useParams, useRouteError } from "react-router";
 import { hashPassword, insertAccount } from "~/features/accounts/staff.server";
 import { startFixtureOrder } from "~/features/checkout/fixture-order.server";
+import { liveFixtureDraw, setEntrantProfile } from "~/features/draws/draw-fixture.server";
 import { formatOrderNumber } from "~/features/orders/order-number";
 import { paidTicketFor } from "~/features/tickets/checkin-fixture.server";
 import { requireUser } from "~/server/auth/session.server";
@@ -33,18 +34,24 @@ export const middleware: MiddlewareFunction<Response>[] = [
  * the whole suite), so only the specs about joining go through the sign-up form.
  */
 export async function action({ params, request, context }: Route.ActionArgs) {
+  const { auth, db } = context.get(runtimeContext);
+  // A live competition of the journey's own (20 entries, 5 each, "5 for £8").
+  if (params.fixture === "draw") throw redirect(`/giveaways/${(await liveFixtureDraw(db, new Date())).slug}`);
   if (params.fixture !== "member") notFound();
   const form = await request.formData();
   const field = (name: string) => String(form.get(name) ?? "");
-  const { auth, db } = context.get(runtimeContext);
   const email = field("email").toLowerCase();
   await insertAccount(db, {
     email,
     name: field("name"),
     role: "member",
     passwordHash: await hashPassword(field("password")),
-    profile: { handle: field("handle"), town: "" },
+    profile: { handle: field("handle"), town: field("town") },
   });
+  // An entrant for the prize draws: a date of birth and a verified phone, when asked for.
+  if (field("dateOfBirth") || field("phone")) {
+    await setEntrantProfile(db, email, { dateOfBirth: field("dateOfBirth") || null, phone: field("phone") || null });
+  }
   const signedIn = await auth.api.signInEmail({
     body: { email, password: field("password") },
     returnHeaders: true,
