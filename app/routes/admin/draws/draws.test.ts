@@ -132,7 +132,11 @@ describe("who may use the draw pages", () => {
         expect(answer, `${pathname} as ${who}`).toMatch(/^(no error|200 null)$/);
       }
     }
-    const actions = [
+    const actions: {
+      module: typeof newRoute | typeof detailsRoute | typeof imagesRoute | typeof entriesRoute;
+      path: string;
+      fields: Fields;
+    }[] = [
       { module: newRoute, path: "/admin/draws/new", fields: futureDraw({ title: "Sneaky" }) },
       { module: detailsRoute, path: `/admin/draws/${drawId}`, fields: { intent: "publish" } },
       {
