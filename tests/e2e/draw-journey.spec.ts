@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import type { Browser } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { latestMessage, type NewMember, newMember, saveStaffSession } from "./accounts-helpers";
 import { expect, test, visit } from "./fixtures";
 
@@ -161,45 +161,59 @@ test.describe("an adult member", () => {
 test.describe("the organizer and everyone after the draw", () => {
   test.use({ storageState: sessionFile("organizer") });
 
-  test("records a postal entry, which takes a number from the same pool", async ({ page }) => {
+  async function openDraw(page: Page) {
     await visit(page, "/admin/draws");
-    await page.getByRole("link", { name: journey.title }).click();
-    const postal = page.getByRole("region", { name: /Postal entries/ });
-    await postal.getByLabel("Name").fill("Pat Postal");
-    await postal.getByLabel("Address").fill("1 High Street, Testbury TE1 1ST");
-    await postal.getByLabel("Answer").selectOption({ label: "Semi-slicks" });
-    await postal.getByRole("button", { name: /Record/ }).click();
-    await expect(page.getByRole("status")).toContainText(/entry number \d+/i);
+    await page.getByRole("link", { name: journey.title, exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: journey.title })).toBeVisible();
+  }
+
+  test("records a postal entry, which takes a number from the same pool", async ({ page }) => {
+    await openDraw(page);
+    await page
+      .getByRole("navigation", { name: "Draw pages" })
+      .getByRole("link", { name: /Entries/ })
+      .click();
+    await page.getByLabel("Entrant's name").fill("Pat Postal");
+    await page.getByLabel("Entrant's address").fill("1 High Street, Testbury TE1 1ST");
+    await page.getByLabel("Their answer").selectOption({ label: "Semi-slicks" });
+    await page.getByRole("button", { name: "Record postal entry" }).click();
+    await expect(page.getByRole("status").filter({ hasText: /entry number \d+/i })).toBeVisible();
 
     await visit(page, `/giveaways/${journey.slug}`);
     // 5 paid + 1 postal of 20.
     await expect(page.getByRole("progressbar", { name: /entries sold/ })).toHaveAttribute("aria-valuenow", "30");
   });
 
-  test("closes the draw, records the beacon and draws; the page, the verify page and verify-draw agree", async ({
+  test("closes the draw at its time, records the beacon and draws; the page, the verify page and verify-draw agree", async ({
     page,
     baseURL,
   }) => {
-    await visit(page, "/admin/draws");
-    await page.getByRole("link", { name: journey.title }).click();
-    page.once("dialog", (dialog) => dialog.accept());
-    await page.getByRole("button", { name: /Close now/ }).click();
-    await expect(page.getByRole("status")).toBeVisible();
-    await page.getByLabel(/Beacon value/).fill("drand quicknet round 12345678: 9f2c4e");
-    await page.getByRole("button", { name: /Record the beacon/ }).click();
-    await expect(page.getByRole("status")).toBeVisible();
-    page.once("dialog", (dialog) => dialog.accept());
-    await page.getByRole("button", { name: /Draw the winner/ }).click();
-    await expect(page.getByRole("status")).toContainText(/winning entry/i);
+    // The clock moves on to the closing time.
+    const due = await page.request.post(`/dev/fixtures/draw-due?slug=${journey.slug}`, {
+      headers: { Origin: new URL(baseURL!).origin },
+    });
+    expect(due.ok()).toBe(true);
+    await openDraw(page);
+    const live = page.getByRole("region", { name: "Live: taking entries" });
+    await live.getByLabel("Freeze the entry list now").check();
+    await live.getByRole("button", { name: "Close now" }).click();
+    const waiting = page.getByRole("region", { name: "Closed: waiting for the beacon" });
+    await expect(waiting).toContainText("6 eligible entries are frozen");
+    await waiting.getByLabel("Beacon value").fill("drand quicknet round 12345678: 9f2c4e");
+    await waiting.getByRole("button", { name: "Record beacon value" }).click();
+    const ready = page.getByRole("region", { name: "Ready to draw" });
+    await ready.getByLabel("Draw now: the result is final").check();
+    await ready.getByRole("button", { name: "Draw the winner" }).click();
+    const drawn = page.getByRole("region", { name: "Drawn" });
+    journey.winner = ((await drawn.getByText(/^\d+$/).first().textContent()) ?? "").trim();
+    expect(journey.winner).toMatch(/^\d+$/);
 
     await visit(page, `/giveaways/${journey.slug}`);
     const result = page.getByRole("region", { name: "Result" });
-    const winning = (await result.getByText(/Winning entry/).textContent()) ?? "";
-    journey.winner = /Winning entry (\d+)/.exec(winning)?.[1] ?? "";
-    expect(journey.winner).not.toBe("");
+    await expect(result).toContainText(`Winning entry ${journey.winner}`);
     await expect(result).toContainText("The answer was Semi-slicks.");
 
-    // The entry list after close: six entries, the paid ones and the postal one.
+    // The entry list after close: the five paid entries and the postal one.
     await result.getByRole("link", { name: "The entry list" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Entry list" })).toBeVisible();
     await expect(page.getByRole("table").getByRole("row")).toHaveCount(7);

@@ -42,6 +42,17 @@ export async function liveFixtureDraw(db: Db, now: Date) {
   return draw!;
 }
 
+/** The clock moves on for a journey's own draw: its closing time is now past, so it can be closed. */
+export async function makeFixtureDrawDue(db: Db, slug: string, now: Date) {
+  if (!slug.startsWith("journey-draw-")) return false;
+  const updated = await db
+    .update(draws)
+    .set({ closesAt: new Date(now.getTime() - 1000), opensAt: new Date(now.getTime() - 2000) })
+    .where(eq(draws.slug, slug))
+    .returning({ id: draws.id });
+  return updated.length === 1;
+}
+
 /** Makes a member an entrant as their profile would: a date of birth and, if asked, a verified phone. */
 export async function setEntrantProfile(
   db: Db,

@@ -1,7 +1,7 @@
 import { data, Link, type MiddlewareFunction, redirect, useParams, useRouteError } from "react-router";
 import { hashPassword, insertAccount } from "~/features/accounts/staff.server";
 import { startFixtureOrder } from "~/features/checkout/fixture-order.server";
-import { liveFixtureDraw, setEntrantProfile } from "~/features/draws/draw-fixture.server";
+import { liveFixtureDraw, makeFixtureDrawDue, setEntrantProfile } from "~/features/draws/draw-fixture.server";
 import { formatOrderNumber } from "~/features/orders/order-number";
 import { paidTicketFor } from "~/features/tickets/checkin-fixture.server";
 import { requireUser } from "~/server/auth/session.server";
@@ -37,6 +37,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const { auth, db } = context.get(runtimeContext);
   // A live competition of the journey's own (20 entries, 5 each, "5 for £8").
   if (params.fixture === "draw") throw redirect(`/giveaways/${(await liveFixtureDraw(db, new Date())).slug}`);
+  // That draw's closing time moves to now, as if the journey had waited for it.
+  if (params.fixture === "draw-due") {
+    const slug = new URL(request.url).searchParams.get("slug") ?? "";
+    if (!(await makeFixtureDrawDue(db, slug, new Date()))) notFound();
+    throw redirect(`/giveaways/${slug}`);
+  }
   if (params.fixture !== "member") notFound();
   const form = await request.formData();
   const field = (name: string) => String(form.get(name) ?? "");

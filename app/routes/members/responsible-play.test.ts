@@ -53,11 +53,12 @@ describe("/settings/responsiblePlay", () => {
   it("sends a visitor to sign in, for the page and every form", async () => {
     const toLogin = { status: 302, location: "/login?redirectTo=%2Fsettings%2FresponsiblePlay" };
     expect(await answerOf(() => loader(argsFor(null)))).toEqual(toLogin);
-    for (const body of [
+    const bodies: Record<string, string>[] = [
       { intent: "limits", weekly: "0" },
       { intent: "cool-off", period: "24h" },
       { intent: "exclude", period: "6m", confirm: "on" },
-    ]) {
+    ];
+    for (const body of bodies) {
       expect(await answerOf(() => action(argsFor(null, body)))).toEqual(toLogin);
     }
   });

@@ -32,6 +32,7 @@ import {
   postalEntrySchema,
   SafeDrawSchema,
 } from "~/features/draws/organizer/schemas";
+import { drawResultsJob } from "~/features/draws/results.server";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { JobQueue } from "~/server/jobs/queue.server";
@@ -156,6 +157,8 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
       if (submission.status !== "success") return invalid(intent, submission);
       const outcome = await drawWinner(db, step);
       if (!outcome.ok) return refused(intent, submission, { ok: false, field: "", message: outcome.problem });
+      // The result emails go out now rather than at the close job's next run.
+      await call.jobs.enqueue(drawResultsJob, { drawId: step.drawId }, { singletonKey: step.drawId });
       return done(
         outcome.winner === null ? "Drawn: there were no eligible entries." : `Drawn: entry ${outcome.winner} wins.`,
       );
