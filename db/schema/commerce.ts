@@ -13,6 +13,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
+import { showCarApplications } from "./applications";
 import { draws } from "./draws";
 import { events, ticketTypes } from "./events";
 
@@ -23,7 +24,7 @@ import { events, ticketTypes } from "./events";
  * foreign key. Tickets and prize-draw entries now; merch variants and show-car application fees
  * add their kind and column here.
  */
-export const ITEM_KINDS = ["ticket", "entry"] as const;
+export const ITEM_KINDS = ["ticket", "entry", "application"] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
 export const ORDER_STATUSES = [
@@ -87,6 +88,8 @@ export const cartItems = pgTable(
     entriesPerUnit: integer("entries_per_unit").notNull().default(1),
     /** Entries: the option chosen for the draw's question, sent with the entries. */
     answer: integer("answer"),
+    /** Applications: the approved show-car application whose fee this line pays. */
+    applicationId: uuid("application_id").references(() => showCarApplications.id, { onDelete: "cascade" }),
     quantity: integer("quantity").notNull(),
     /** Multi-day passes: one name per ticket, in order; blank until the buyer fills them in. */
     attendeeNames: text("attendee_names").array().notNull().default(sql`'{}'::text[]`),
@@ -96,6 +99,7 @@ export const cartItems = pgTable(
   (table) => [
     uniqueIndex("cart_items_cart_ticket_type_key").on(table.cartId, table.ticketTypeId),
     uniqueIndex("cart_items_cart_draw_bundle_key").on(table.cartId, table.drawId, table.entriesPerUnit),
+    uniqueIndex("cart_items_cart_application_key").on(table.cartId, table.applicationId),
     index("cart_items_ticket_type_idx").on(table.ticketTypeId),
     index("cart_items_draw_idx").on(table.drawId),
     check("cart_items_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
@@ -105,6 +109,10 @@ export const cartItems = pgTable(
       sql`(${table.kind} = 'entry') = (${table.drawId} is not null and ${table.answer} is not null)`,
     ),
     check("cart_items_entries_per_unit_positive", sql`${table.entriesPerUnit} > 0`),
+    check(
+      "cart_items_application_reference",
+      sql`(${table.kind} = 'application') = (${table.applicationId} is not null)`,
+    ),
   ],
 );
 
@@ -182,6 +190,7 @@ export const orderItems = pgTable(
     /** Entries: entries in one unit of the line (the bundle bought), and the answer given. */
     entriesPerUnit: integer("entries_per_unit").notNull().default(1),
     answer: integer("answer"),
+    applicationId: uuid("application_id").references(() => showCarApplications.id, { onDelete: "restrict" }),
     /** "Summer Sunday Meet — Weekend pass". */
     description: text("description").notNull(),
     unitPrice: integer("unit_price").notNull(),
@@ -194,11 +203,16 @@ export const orderItems = pgTable(
     index("order_items_order_idx").on(table.orderId),
     index("order_items_ticket_type_idx").on(table.ticketTypeId),
     index("order_items_draw_idx").on(table.drawId),
+    index("order_items_application_idx").on(table.applicationId),
     check("order_items_unit_price_non_negative", sql`${table.unitPrice} >= 0`),
     check("order_items_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
     check(
       "order_items_refunded_within_quantity",
       sql`${table.refundedQuantity} >= 0 and ${table.refundedQuantity} <= ${table.quantity}`,
+    ),
+    check(
+      "order_items_application_reference",
+      sql`(${table.kind} = 'application') = (${table.applicationId} is not null)`,
     ),
     check(
       "order_items_ticket_reference",
@@ -287,6 +301,39 @@ export const tickets = pgTable(
     index("tickets_order_item_idx").on(table.orderItemId),
     index("tickets_user_idx").on(table.userId),
     index("tickets_event_idx").on(table.eventId, table.status),
+  ],
+);
+
+export const PASS_STATUSES = ["valid", "cancelled"] as const;
+
+/**
+ * An exhibitor pass: what an approved (and, with a fee, paid) show-car application gives its
+ * member, shown with a QR code in /members/events and checked in at the gate like a ticket,
+ * where the scanner shows the car. `code` is unguessable, like a ticket's.
+ */
+export const exhibitorPasses = pgTable(
+  "exhibitor_passes",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    applicationId: uuid("application_id")
+      .notNull()
+      .references(() => showCarApplications.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "restrict" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    code: text("code").notNull(),
+    status: text("status", { enum: PASS_STATUSES }).notNull().default("valid"),
+    checkedInAt: timestamp("checked_in_at", { withTimezone: true }),
+    checkedInBy: text("checked_in_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("exhibitor_passes_code_key").on(table.code),
+    uniqueIndex("exhibitor_passes_application_key").on(table.applicationId),
+    index("exhibitor_passes_event_idx").on(table.eventId),
+    index("exhibitor_passes_user_idx").on(table.userId),
   ],
 );
 

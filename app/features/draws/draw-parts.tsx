@@ -254,11 +254,14 @@ export function EntryForm({
   page,
   viewer,
   mine,
+  play,
   message,
 }: {
   page: DrawPage;
   viewer: "visitor" | "member";
   mine: number;
+  /** The member's responsible-play state: a break that stops entries, and what is left under their limits. */
+  play: { blocked: string | null; left: { week: number | null; month: number | null } } | null;
   message: string | null;
 }) {
   const { currency } = useSite();
@@ -291,6 +294,13 @@ export function EntryForm({
         >
           Sign in to enter
         </Link>
+      ) : play?.blocked ? (
+        <p className="font-semibold">
+          {play.blocked}.{" "}
+          <Link to="/settings/responsiblePlay" className="text-link underline">
+            Responsible play settings
+          </Link>
+        </p>
       ) : left === 0 ? (
         <p className="font-semibold">You have reached the limit for this draw.</p>
       ) : (
@@ -308,6 +318,21 @@ export function EntryForm({
             ))}
           </fieldset>
           {free ? null : <PricingTable bundles={page.bundles} price={price} left={left} />}
+          {!free && play && (play.left.week !== null || play.left.month !== null) ? (
+            <p className="text-sm text-muted">
+              Your spending limit leaves{" "}
+              {[
+                play.left.week === null ? null : `${price(play.left.week)} this week`,
+                play.left.month === null ? null : `${price(play.left.month)} this month`,
+              ]
+                .filter(Boolean)
+                .join(" and ")}
+              .{" "}
+              <Link to="/settings/responsiblePlay" className="text-link underline">
+                Change it
+              </Link>
+            </p>
+          ) : null}
           <label className="flex items-start gap-3">
             <input type="checkbox" name="adult" value="yes" required className="mt-1 size-4 accent-accent" />
             <span>I am 18 or over and I accept this draw's rules.</span>

@@ -16,6 +16,7 @@ import { drawJsonLd } from "~/features/draws/json-ld";
 import { prizeClaimFor } from "~/features/draws/results.server";
 import { formatEventInstant } from "~/features/events/event-dates";
 import { serializeJsonLd } from "~/features/events/json-ld";
+import { playStatus } from "~/features/play/play-settings.server";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { useNonce } from "~/ui/nonce";
@@ -32,18 +33,20 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const now = new Date();
   const page = await drawPage(db, params.slug, now);
   if (!page) notFound();
-  const [mine, claim] = user
+  const [mine, claim, play] = user
     ? await Promise.all([
         memberEntries(db, page.id, user.id),
         page.status === "drawn" ? prizeClaimFor(db, page.id, user.id) : null,
+        page.phase === "open" ? playStatus(db, user.id, now, env.TIME_ZONE) : null,
       ])
-    : [[], null];
+    : [[], null, null];
   const pageUrl = `${env.SITE_URL}/giveaways/${page.slug}`;
   return data(
     {
       page,
       mine: mine.map((entry) => entry.number),
       claim,
+      play: play ? { blocked: play.blocked?.message ?? null, left: play.left } : null,
       viewer: user ? ("member" as const) : ("visitor" as const),
       now: now.getTime(),
       timeZone: env.TIME_ZONE,
@@ -67,7 +70,7 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) =>
   loaderHeaders.get("Cache-Control") ? PRIVATE : publicPageHeaders();
 
 export default function DrawDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { page, mine, claim, viewer, now, timeZone } = loaderData;
+  const { page, mine, claim, play, viewer, now, timeZone } = loaderData;
   const nonce = useNonce();
   return (
     <main id="main" className="mx-auto max-w-[1200px] space-y-10 px-4 py-10 sm:px-6 md:py-14">
@@ -114,7 +117,7 @@ export default function DrawDetail({ loaderData, actionData }: Route.ComponentPr
               <p className="tabular">{mine.join(", ")}</p>
             </section>
           ) : null}
-          <EntryForm page={page} viewer={viewer} mine={mine.length} message={actionData?.message ?? null} />
+          <EntryForm page={page} viewer={viewer} mine={mine.length} play={play} message={actionData?.message ?? null} />
           <DrawResult page={page} />
           {claim ? <PrizeClaimForm claim={claim} message={actionData?.message ?? null} /> : null}
           <PostalRoute page={page} />
