@@ -9,6 +9,10 @@ export const PUBLIC_PAGES = [
   { path: "/events", routeId: "routes/events/list" },
   // The demo content's upcoming multi-day headline event.
   { path: "/events/silverstone-festival-of-speed", routeId: "routes/events/detail" },
+  { path: "/giveaways", routeId: "routes/giveaways/list" },
+  // The demo content's live competition, with bundles, instant wins and its gallery.
+  { path: "/giveaways/win-a-mk2-golf-gti", routeId: "routes/giveaways/detail" },
+  { path: "/responsible-play", routeId: "routes/site/responsible-play" },
   { path: "/privacy", routeId: "privacy" },
   { path: "/terms", routeId: "terms" },
   { path: "/signUp", routeId: "routes/accounts/sign-up" },

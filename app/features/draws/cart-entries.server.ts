@@ -14,13 +14,17 @@ import { readDrawStock } from "./entries.server";
  * advice against live counts; checkout checks again under the draw's lock.
  */
 
-/** The member as a draw sees them: date of birth and whether their phone is verified. */
+/** The member as a draw sees them: staff or not, date of birth, and whether their phone is verified. */
 export async function entrantOf(db: Db, userId: string) {
   const [user] = await db
-    .select({ dateOfBirth: users.dateOfBirth, phoneVerified: users.phoneNumberVerified })
+    .select({ role: users.role, dateOfBirth: users.dateOfBirth, phoneVerified: users.phoneNumberVerified })
     .from(users)
     .where(eq(users.id, userId));
-  return { dateOfBirth: user?.dateOfBirth ?? null, phoneVerified: Boolean(user?.phoneVerified) };
+  return {
+    staff: user?.role === "organizer" || user?.role === "admin",
+    dateOfBirth: user?.dateOfBirth ?? null,
+    phoneVerified: Boolean(user?.phoneVerified),
+  };
 }
 
 /** Entries of this draw already in the cart, except the line being changed. */

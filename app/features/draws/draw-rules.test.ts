@@ -1,7 +1,52 @@
 import { describe, expect, it } from "vitest";
-import { ageOn, bundlesOf, drawPhase, maskedName, oddsAtFullSale, percentSold } from "./draw-rules";
+import {
+  ageOn,
+  bundlesOf,
+  drawPhase,
+  entrantProblem,
+  instantWinsAmong,
+  instantWinsProblem,
+  maskedName,
+  oddsAtFullSale,
+  percentSold,
+} from "./draw-rules";
 
 describe("draw rules", () => {
+  it("lets an adult with a verified phone enter, and refuses staff, minors, the unconfirmed and the unverified", () => {
+    const draw = { id: "d", kind: "competition" as const };
+    const now = new Date("2027-05-01T12:00:00Z");
+    const adult = { dateOfBirth: "1990-01-01", phoneVerified: true, confirmedAdult: true };
+    expect(entrantProblem(draw, adult, now)).toBeNull();
+    expect(entrantProblem(draw, { ...adult, staff: true }, now)?.code).toBe("staff");
+    expect(entrantProblem(draw, { ...adult, dateOfBirth: null }, now)?.code).toBe("age");
+    expect(entrantProblem(draw, { ...adult, dateOfBirth: "2009-05-02" }, now)?.code).toBe("age");
+    expect(entrantProblem(draw, { ...adult, confirmedAdult: false }, now)?.code).toBe("age_unconfirmed");
+    expect(entrantProblem(draw, { ...adult, phoneVerified: false }, now)?.code).toBe("phone");
+    // A free giveaway needs no verified phone.
+    expect(entrantProblem({ id: "g", kind: "giveaway" }, { ...adult, phoneVerified: false }, now)).toBeNull();
+  });
+
+  it("checks instant wins before go-live and finds them among a member's numbers", () => {
+    const wins = [
+      { number: 7, prize: "A cap" },
+      { number: 3, prize: "A hoodie" },
+    ];
+    expect(instantWinsProblem(wins, 10)).toBeNull();
+    expect(instantWinsProblem([...wins, { number: 7, prize: "Again" }], 10)).toBe(
+      "Entry 7 is listed twice among the instant wins.",
+    );
+    expect(instantWinsProblem([{ number: 0, prize: "x" }], 10)).toBe(
+      "Instant-win entry numbers must be between 1 and 10.",
+    );
+    expect(instantWinsProblem([{ number: 2, prize: "two\nlines" }], 10)).toBe(
+      "Name the prize of instant win 2 on one line.",
+    );
+    expect(instantWinsAmong(wins, [1, 3, 7, 9])).toEqual([
+      { number: 3, prize: "A hoodie" },
+      { number: 7, prize: "A cap" },
+    ]);
+  });
+
   it("counts age in whole years, turning 18 on the birthday itself", () => {
     expect(ageOn("2009-05-02", new Date("2027-05-01T23:00:00Z"))).toBe(17);
     expect(ageOn("2009-05-01", new Date("2027-05-01T00:00:00Z"))).toBe(18);

@@ -38,7 +38,8 @@ export type EntryProblem = {
     | "free_once"
     | "age"
     | "age_unconfirmed"
-    | "phone";
+    | "phone"
+    | "staff";
   message: string;
   drawId: string;
   /** Entries the member may still add, for "limit" and "not_enough". */
@@ -88,6 +89,8 @@ export function ageOn(dateOfBirth: string, now: Date) {
 }
 
 export type Entrant = {
+  /** Organizers and admins run the draws: they may not enter them. */
+  staff?: boolean;
   dateOfBirth: string | null;
   phoneVerified: boolean;
   /** The entrant ticked "I am 18 or over" with these entries. */
@@ -101,6 +104,9 @@ export function entrantProblem(
   now: Date,
 ): EntryProblem | null {
   const drawId = draw.id;
+  if (entrant.staff) {
+    return { code: "staff", message: "Staff run the club's prize draws, so they cannot enter them", drawId };
+  }
   if (!entrant.dateOfBirth) {
     return {
       code: "age",

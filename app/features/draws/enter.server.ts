@@ -76,6 +76,12 @@ export async function recordPostalEntry(db: Db, input: PostalEntryInput): Promis
     const counts = input.userId ? stock.counts(drawId) : { ...stock.counts(drawId), mine: 0 };
     const problem = entryLineProblem(draw, counts, { entriesPerUnit: 1, quantity: 1, answer: input.answer }, input.now);
     if (problem) return { ok: false, problem };
+    if (input.userId && (await entrantOf(tx, input.userId)).staff) {
+      return {
+        ok: false,
+        problem: { code: "staff", message: "Staff run the club's prize draws, so they cannot enter them", drawId },
+      };
+    }
     if (input.receivedAt > draw.closesAt) {
       return { ok: false, problem: { code: "closed", message: "This entry arrived after the draw closed", drawId } };
     }

@@ -1,0 +1,254 @@
+import { eq } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import { closeDraw, drawWinner, recordBeacon } from "~/features/draws/closing.server";
+import { recordPostalEntry } from "~/features/draws/enter.server";
+import { createEntrants, createTestDraw, DRAW_NOW } from "~/features/draws/test-draws";
+import { requestContext, runtimeContext, userContext } from "~/server/context.server";
+import { freshDatabasePerFile } from "~/server/db/test-database";
+import type { Runtime } from "~/server/runtime.server";
+import { testSessionUser } from "~/server/session-user.test-support";
+import { cartItems, carts, draws, users } from "../../../db/schema";
+import { action as detailAction, loader as detailLoader } from "./detail";
+import { loader as entriesLoader } from "./entries";
+import { loader as listLoader } from "./list";
+import { loader as verifyLoader } from "./verify";
+import { loader as verifyJsonLoader } from "./verify-json";
+
+// The public draw routes, called as React Router calls them, for a visitor and each role.
+const database = freshDatabasePerFile();
+const ROLES = ["member", "organizer", "admin"] as const;
+type Role = (typeof ROLES)[number];
+const ENV = {
+  TIME_ZONE: "Europe/London",
+  CURRENCY: "GBP",
+  SITE_URL: "http://localhost:3000",
+  SITE_NAME: "Pitlane",
+};
+const HOUR = 60 * 60 * 1000;
+
+async function signedIn(role: Role) {
+  const [account] = await createEntrants(database().db, 1);
+  await database().db.update(users).set({ role }).where(eq(users.id, account!.id));
+  return testSessionUser({ id: account!.id, email: account!.email, role });
+}
+
+type Who = ReturnType<typeof testSessionUser> | null;
+
+function argsFor(who: Who, path: string, params: Record<string, string>, body?: Record<string, string>) {
+  const context = new RouterContextProvider();
+  context.set(runtimeContext, { db: database().db, env: ENV } as unknown as Runtime);
+  context.set(requestContext, { ip: "10.8.0.1", nonce: "n", requestId: "r" });
+  context.set(userContext, who);
+  const url = new URL(`http://localhost:3000${path}`);
+  const request = new Request(url, {
+    method: body ? "POST" : "GET",
+    body: body ? new URLSearchParams(body) : undefined,
+  });
+  return { request, url, params, context, unstable_pattern: path } as never;
+}
+
+async function answerOf(call: () => unknown) {
+  try {
+    const answer = (await call()) as { data?: unknown; init?: { status?: number; headers?: HeadersInit } };
+    if (answer instanceof Response) {
+      const type = answer.headers.get("Content-Type") ?? "";
+      return {
+        status: answer.status,
+        location: answer.headers.get("Location"),
+        json: type.includes("json") ? await answer.json() : undefined,
+      };
+    }
+    return { status: answer.init?.status ?? 200, data: (answer.data ?? answer) as Record<string, unknown> };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("Location") };
+    // notFound() throws `data(message, { status: 404 })`.
+    const init = (thrown as { init?: { status?: number } } | null)?.init;
+    if (init?.status) return { status: init.status, location: null };
+    throw thrown;
+  }
+}
+
+/** A live draw opened an hour ago, closing in a day, and a draft nobody outside staff sees. */
+async function liveAndDraft() {
+  const { db } = database();
+  const now = Date.now();
+  const live = await createTestDraw(db, {
+    opensAt: new Date(now - HOUR),
+    closesAt: new Date(now + 24 * HOUR),
+  });
+  const draft = await createTestDraw(db, {
+    status: "draft",
+    opensAt: new Date(now - HOUR),
+    closesAt: new Date(now + 24 * HOUR),
+  });
+  return { live, draft };
+}
+
+/** A draw closed and drawn a while ago, with two postal entries. */
+async function drawnDraw() {
+  const { db } = database();
+  const [staff] = await createEntrants(db, 1);
+  const draw = await createTestDraw(db);
+  for (const name of ["Pat Postal", "Sam Stamp"]) {
+    await recordPostalEntry(db, {
+      drawId: draw.id,
+      name,
+      address: "1 High Street",
+      receivedAt: DRAW_NOW,
+      answer: 1,
+      userId: null,
+      actorId: staff!.id,
+      now: DRAW_NOW,
+    });
+  }
+  const later = new Date(DRAW_NOW.getTime() + 8 * 24 * HOUR);
+  await closeDraw(db, { drawId: draw.id, actorId: null, now: later });
+  await recordBeacon(db, { drawId: draw.id, value: "round 1", actorId: null, now: later });
+  await drawWinner(db, { drawId: draw.id, actorId: null, now: later });
+  return draw;
+}
+
+const visitorAndRoles = async () => [null, ...(await Promise.all(ROLES.map(signedIn)))];
+
+describe("/giveaways", () => {
+  it("lists live draws for everyone and never a draft", async () => {
+    const { live, draft } = await liveAndDraft();
+    for (const who of await visitorAndRoles()) {
+      const answer = await answerOf(() => listLoader(argsFor(who, "/giveaways", {})));
+      expect(answer.status).toBe(200);
+      const slugs = (answer.data!.live as { slug: string }[]).map((tile) => tile.slug);
+      expect(slugs).toContain(live.slug);
+      expect(slugs).not.toContain(draft.slug);
+    }
+  });
+});
+
+describe("/giveaways/:slug", () => {
+  it("shows a live draw to everyone, never its answer, and keeps a member's page out of shared caches", async () => {
+    const { live, draft } = await liveAndDraft();
+    for (const who of await visitorAndRoles()) {
+      const answer = await answerOf(() => detailLoader(argsFor(who, `/giveaways/${live.slug}`, { slug: live.slug })));
+      expect(answer.status).toBe(200);
+      const page = answer.data!.page as { correctAnswer: string | null; seed: string | null };
+      expect(page.correctAnswer).toBeNull();
+      expect(page.seed).toBeNull();
+      expect(answer.data!.viewer).toBe(who ? "member" : "visitor");
+      const hidden = await answerOf(() => detailLoader(argsFor(who, `/giveaways/${draft.slug}`, { slug: draft.slug })));
+      expect(hidden.status).toBe(404);
+    }
+  });
+
+  it("sends a visitor to sign in, puts a member's bundle in the cart, and refuses staff", async () => {
+    const { live } = await liveAndDraft();
+    const body = { intent: "add", answer: "1", bundle: "5", adult: "yes" };
+    const path = `/giveaways/${live.slug}`;
+    expect(await answerOf(() => detailAction(argsFor(null, path, { slug: live.slug }, body)))).toMatchObject({
+      status: 302,
+      location: `/login?redirectTo=${encodeURIComponent(path)}`,
+    });
+
+    const member = await signedIn("member");
+    const added = await answerOf(() => detailAction(argsFor(member, path, { slug: live.slug }, body)));
+    expect(added).toMatchObject({ status: 302, location: "/cart" });
+    const lines = await database()
+      .db.select({ entriesPerUnit: cartItems.entriesPerUnit, answer: cartItems.answer })
+      .from(cartItems)
+      .innerJoin(carts, eq(carts.id, cartItems.cartId))
+      .where(eq(carts.userId, member.id));
+    expect(lines).toEqual([{ entriesPerUnit: 5, answer: 1 }]);
+
+    for (const role of ["organizer", "admin"] as const) {
+      const staff = await signedIn(role);
+      const refused = await answerOf(() => detailAction(argsFor(staff, path, { slug: live.slug }, body)));
+      expect(refused).toMatchObject({
+        status: 400,
+        data: { message: "Staff run the club's prize draws, so they cannot enter them" },
+      });
+    }
+  });
+
+  it("refuses a form without an answer, an under-18 member, and a post to a draft", async () => {
+    const { live, draft } = await liveAndDraft();
+    const path = `/giveaways/${live.slug}`;
+    const member = await signedIn("member");
+    expect(
+      await answerOf(() => detailAction(argsFor(member, path, { slug: live.slug }, { intent: "add", adult: "yes" }))),
+    ).toMatchObject({ status: 400, data: { message: "Choose an answer to the question" } });
+
+    const young = await signedIn("member");
+    const seventeen = new Date();
+    seventeen.setUTCFullYear(seventeen.getUTCFullYear() - 17);
+    await database()
+      .db.update(users)
+      .set({ dateOfBirth: seventeen.toISOString().slice(0, 10) })
+      .where(eq(users.id, young.id));
+    const body = { intent: "add", answer: "1", bundle: "1", adult: "yes" };
+    expect(await answerOf(() => detailAction(argsFor(young, path, { slug: live.slug }, body)))).toMatchObject({
+      status: 400,
+      data: { message: "You must be 18 or over to enter prize draws" },
+    });
+
+    for (const who of await visitorAndRoles()) {
+      const answer = await answerOf(() =>
+        detailAction(argsFor(who, `/giveaways/${draft.slug}`, { slug: draft.slug }, body)),
+      );
+      expect(answer.status).toBe(404);
+    }
+  });
+
+  it("lets nobody but the winner claim a prize", async () => {
+    const draw = await drawnDraw(); // won by a postal entrant
+    for (const who of (await visitorAndRoles()).slice(1)) {
+      const answer = await answerOf(() =>
+        detailAction(argsFor(who, `/giveaways/${draw.slug}`, { slug: draw.slug }, { intent: "claim", choice: "cash" })),
+      );
+      expect(answer).toMatchObject({
+        status: 400,
+        data: { message: "Only the winner of a drawn draw can claim its prize." },
+      });
+    }
+    const [row] = await database().db.select({ choice: draws.prizeChoice }).from(draws).where(eq(draws.id, draw.id));
+    expect(row!.choice).toBeNull();
+  });
+});
+
+describe("/giveaways/:slug/verify, verify.json and entries", () => {
+  it("show every input of a drawn draw, its record and its entry list to everyone", async () => {
+    const draw = await drawnDraw();
+    for (const who of await visitorAndRoles()) {
+      const params = { slug: draw.slug };
+      const verify = await answerOf(() => verifyLoader(argsFor(who, `/giveaways/${draw.slug}/verify`, params)));
+      expect(verify.status).toBe(200);
+      expect((verify.data!.page as { seed: string | null }).seed).toMatch(/^[0-9a-f]{64}$/);
+      const record = await answerOf(() =>
+        verifyJsonLoader(argsFor(who, `/giveaways/${draw.slug}/verify.json`, params)),
+      );
+      expect(record.status).toBe(200);
+      expect((record.json as { entries: number[] }).entries).toHaveLength(2);
+      const entries = await answerOf(() => entriesLoader(argsFor(who, `/giveaways/${draw.slug}/entries`, params)));
+      expect(entries.status).toBe(200);
+      const list = entries.data!.list as { entries: { name: string; source: string }[] };
+      expect(list.entries.map((entry) => entry.name).sort()).toEqual(["Pat P.", "Sam S."]);
+    }
+  });
+
+  it("publish no record and no entry list before close", async () => {
+    const { live, draft } = await liveAndDraft();
+    for (const who of await visitorAndRoles()) {
+      for (const slug of [live.slug, draft.slug]) {
+        const params = { slug };
+        expect(
+          (await answerOf(() => verifyJsonLoader(argsFor(who, `/giveaways/${slug}/verify.json`, params)))).status,
+        ).toBe(404);
+        expect((await answerOf(() => entriesLoader(argsFor(who, `/giveaways/${slug}/entries`, params)))).status).toBe(
+          404,
+        );
+      }
+      expect(
+        (await answerOf(() => verifyLoader(argsFor(who, `/giveaways/${draft.slug}/verify`, { slug: draft.slug }))))
+          .status,
+      ).toBe(404);
+    }
+  });
+});
