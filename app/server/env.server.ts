@@ -59,6 +59,25 @@ const EnvSchema = z
       .min(1, "HOLD_MINUTES must be from 1 to 1440")
       .max(1440, "HOLD_MINUTES must be from 1 to 1440")
       .default(15),
+    /** Media in an S3-compatible bucket instead of DATA_DIR/media (docs/media.md). */
+    S3_BUCKET: optional.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "S3_BUCKET must be a bucket name such as club-media")
+        .optional(),
+    ),
+    S3_REGION: optional,
+    /** An S3-compatible service's address (MinIO, Cloudflare R2, Backblaze B2…); unset for AWS. */
+    S3_ENDPOINT: optional.pipe(
+      z.url({ message: "S3_ENDPOINT must be an absolute URL such as https://s3.example.com" }).optional(),
+    ),
+    S3_ACCESS_KEY_ID: optional,
+    S3_SECRET_ACCESS_KEY: optional,
+    /** Where browsers load public media from: the bucket's public address or a CDN in front of it. */
+    S3_PUBLIC_URL: optional.pipe(
+      z.url({ message: "S3_PUBLIC_URL must be an absolute URL such as https://media.club.example" }).optional(),
+    ),
+    S3_FORCE_PATH_STYLE: flag,
     GOOGLE_MAPS_API_KEY: optional,
     GOOGLE_CLIENT_ID: optional,
     GOOGLE_CLIENT_SECRET: optional,
@@ -154,6 +173,17 @@ const EnvSchema = z
         code: "custom",
         path: ["ENABLE_TEST_FIXTURES"],
         message: "ENABLE_TEST_FIXTURES is only for a site on http://localhost, 127.0.0.1 or [::1]: unset it",
+      });
+    }
+    const s3 = [env.S3_REGION, env.S3_ENDPOINT, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY, env.S3_PUBLIC_URL];
+    if (!env.S3_BUCKET && (s3.some(Boolean) || env.S3_FORCE_PATH_STYLE)) {
+      ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "set S3_BUCKET with the other S3_ settings" });
+    }
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["S3_ACCESS_KEY_ID"],
+        message: "set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the AWS default credentials)",
       });
     }
     if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.AUTH_SECRET) {

@@ -1,51 +1,36 @@
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Env } from "../env.server";
+import { checkKey, contentTypeOf, isPrivateKey, isValidKey, MEDIA_PATH, PRIVATE_PREFIX, type Storage } from "./keys";
+import { type S3Setting, s3SettingsOf, s3Storage } from "./s3.server";
+
+export { isPrivateKey, isValidKey, MEDIA_PATH, PRIVATE_PREFIX, type Storage } from "./keys";
 
 /**
- * Where uploaded files live. Keys are content-addressed ("avatars/<sha256>.webp"), so a stored
- * file never changes and may be cached for a year. The local adapter keeps files under
- * DATA_DIR/media and the site serves them at /media/*; an object-store adapter (S3) implements
- * the same four calls and answers `url` with its own address.
+ * Files on the local disk: public ones under `root`, private ones under `privateRoot` (by
+ * default `root` + "-private", beside it, never served). Writes go through a temporary file, so
+ * a reader never sees half a file.
  */
-export type Storage = {
-  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
-  /** The address a browser loads the file from. */
-  url(key: string): string;
-  delete(key: string): Promise<void>;
-  /** The stored bytes, for the /media/* route; null when there is no such file. */
-  get(key: string): Promise<{ bytes: Uint8Array; contentType: string } | null>;
-};
-
-export const MEDIA_PATH = "/media/";
-
-const CONTENT_TYPES: Record<string, string> = {
-  avif: "image/avif",
-  webp: "image/webp",
-  jpg: "image/jpeg",
-  png: "image/png",
-};
-
-/** Lowercase path segments and one known extension: no "..", no absolute paths, no surprises. */
-const KEY_PATTERN = /^(?:[a-z0-9][a-z0-9_-]{0,63}\/){0,4}[a-z0-9][a-z0-9_-]{0,127}\.([a-z0-9]{2,5})$/;
-
-export function isValidKey(key: string) {
-  const match = KEY_PATTERN.exec(key);
-  return Boolean(match && CONTENT_TYPES[match[1]!]);
-}
-
-function contentTypeOf(key: string) {
-  return CONTENT_TYPES[key.slice(key.lastIndexOf(".") + 1)] ?? "application/octet-stream";
-}
-
-function checkKey(key: string) {
-  if (!isValidKey(key)) throw new Error(`Invalid storage key: ${key}`);
-}
-
-/** Files on the local disk, under `root`. Writes go through a temporary file, so a reader never sees half a file. */
-export function localStorage(root: string): Storage {
-  const fileOf = (key: string) => path.join(root, ...key.split("/"));
+export function localStorage(root: string, privateRoot = `${root.replace(/[\\/]+$/, "")}-private`): Storage {
+  const fileOf = (key: string) =>
+    isPrivateKey(key)
+      ? path.join(privateRoot, ...key.slice(PRIVATE_PREFIX.length).split("/"))
+      : path.join(root, ...key.split("/"));
+  async function* walk(base: string, prefix: string): AsyncGenerator<string> {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = await readdir(base, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const key = `${prefix}${entry.name}`;
+      if (entry.isDirectory()) yield* walk(path.join(base, entry.name), `${key}/`);
+      else if (isValidKey(key)) yield key;
+    }
+  }
   return {
+    publicBase: MEDIA_PATH,
     async put(key, bytes, contentType) {
       checkKey(key);
       if (contentType !== contentTypeOf(key)) throw new Error(`${key} cannot be stored as ${contentType}`);
@@ -57,7 +42,21 @@ export function localStorage(root: string): Storage {
     },
     url(key) {
       checkKey(key);
+      if (isPrivateKey(key)) throw new Error(`${key} is private and has no address`);
       return `${MEDIA_PATH}${key}`;
+    },
+    async exists(key) {
+      if (!isValidKey(key)) return false;
+      try {
+        await stat(fileOf(key));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async *list(prefix = "") {
+      for await (const key of walk(root, "")) if (key.startsWith(prefix)) yield key;
+      for await (const key of walk(privateRoot, PRIVATE_PREFIX)) if (key.startsWith(prefix)) yield key;
     },
     async delete(key) {
       checkKey(key);
@@ -77,13 +76,26 @@ export function localStorage(root: string): Storage {
 
 const storages = new Map<string, Storage>();
 
-/** The storage the site is configured with (local disk until an object store is added). */
-export function storageFor(env: Pick<Env, "DATA_DIR">): Storage {
+export type StorageEnv = Pick<Env, "DATA_DIR"> & Partial<Pick<Env, S3Setting>>;
+
+/** The local store of DATA_DIR (also the source of `npm run media:migrate`). */
+export function localStorageFor(env: Pick<Env, "DATA_DIR">) {
   const root = path.join(env.DATA_DIR, "media");
-  let storage = storages.get(root);
+  return cached(`local:${root}`, () => localStorage(root));
+}
+
+/** The storage the site is configured with: the S3 bucket when S3_BUCKET is set, else the local disk. */
+export function storageFor(env: StorageEnv): Storage {
+  const settings = s3SettingsOf(env);
+  if (settings) return cached(`s3:${settings.endpoint ?? ""}:${settings.bucket}`, () => s3Storage(settings));
+  return localStorageFor(env);
+}
+
+function cached(id: string, make: () => Storage) {
+  let storage = storages.get(id);
   if (!storage) {
-    storage = localStorage(root);
-    storages.set(root, storage);
+    storage = make();
+    storages.set(id, storage);
   }
   return storage;
 }
