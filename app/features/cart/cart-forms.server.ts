@@ -32,6 +32,10 @@ export const CartActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("update-entries"), drawId, bundle, quantity }),
   z.object({ intent: z.literal("remove-entries"), drawId, bundle }),
   z.object({
+    intent: z.literal("remove-application"),
+    applicationId: z.uuid({ message: "That application fee is no longer in your cart" }),
+  }),
+  z.object({
     intent: z.literal("pay"),
     idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Refresh the page and press Pay again"),
   }),
@@ -55,6 +59,7 @@ export function cartFormValues(formData: FormData) {
     orderId: text(formData.get("orderId")),
     drawId: text(formData.get("drawId")),
     bundle: text(formData.get("bundle")),
+    applicationId: text(formData.get("applicationId")),
   };
 }
 

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { applicationCartLines, type CartApplicationLine } from "~/features/applications/applications.server";
 import { type CartEntryLine, entryCartLines } from "~/features/draws/cart-entries.server";
 import { formatLocalDay } from "~/features/events/event-dates";
 import { ticketSalesState } from "~/features/events/sales";
@@ -118,11 +119,18 @@ export type CartPageLine = {
   closed: boolean;
 };
 
-export type CartPage = { lines: CartPageLine[]; entries: CartEntryLine[]; subtotal: number; payable: boolean };
+export type CartPage = {
+  lines: CartPageLine[];
+  entries: CartEntryLine[];
+  applications: CartApplicationLine[];
+  subtotal: number;
+  payable: boolean;
+};
 
 /** The cart's lines with today's prices and whatever stands in the way of paying for each. */
 export async function loadCartPage(db: Db, input: { cartId: string | null; userId?: string; now: Date }) {
-  if (!input.cartId) return { lines: [], entries: [], subtotal: 0, payable: false } satisfies CartPage;
+  if (!input.cartId)
+    return { lines: [], entries: [], applications: [], subtotal: 0, payable: false } satisfies CartPage;
   const rows = await db
     .select({
       ticketTypeId: ticketTypes.id,
@@ -169,9 +177,16 @@ export async function loadCartPage(db: Db, input: { cartId: string | null; userI
     };
   });
   const entries = await entryCartLines(db, { cartId: input.cartId, userId: input.userId, now: input.now });
-  const subtotal = [...lines, ...entries].reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
-  const all = [...lines, ...entries];
-  return { lines, entries, subtotal, payable: all.length > 0 && all.every((line) => !line.problem) } satisfies CartPage;
+  const applications = await applicationCartLines(db, { cartId: input.cartId, now: input.now });
+  const all = [...lines, ...entries, ...applications];
+  const subtotal = all.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
+  return {
+    lines,
+    entries,
+    applications,
+    subtotal,
+    payable: all.length > 0 && all.every((line) => !line.problem),
+  } satisfies CartPage;
 }
 
 /** Whether a line for this ticket type is in the cart (updates only change existing lines). */

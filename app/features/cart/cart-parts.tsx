@@ -1,5 +1,6 @@
 import { AlertTriangle, Lock, Trash2 } from "lucide-react";
 import { Form, Link } from "react-router";
+import type { CartApplicationLine } from "~/features/applications/applications.server";
 import type { CartEntryLine } from "~/features/draws/cart-entries.server";
 import { Card } from "~/ui/card";
 import { MobileActionBar } from "~/ui/mobile-action-bar";
@@ -106,7 +107,13 @@ function LineHeader({
   );
 }
 
-function RemoveButton({ intent, label }: { intent: "remove" | "remove-entries"; label: string }) {
+function RemoveButton({
+  intent,
+  label,
+}: {
+  intent: "remove" | "remove-entries" | "remove-application";
+  label: string;
+}) {
   return (
     <button
       type="submit"
@@ -315,6 +322,46 @@ export function CartCompetitions({
             currency={currency}
             message={messages.get(line.drawId)}
           />
+        ))}
+      </Card>
+    </section>
+  );
+}
+
+/** Fees of approved show-car applications (seed: CartApplication): one line each, no quantity. */
+export function CartApplication({ lines, currency }: { lines: CartApplicationLine[]; currency: string }) {
+  if (lines.length === 0) return null;
+  const price = (minor: number) => formatMoney(minor, currency);
+  return (
+    <section aria-labelledby="cart-applications" className="space-y-3">
+      <h2 id="cart-applications" className="wide text-xl font-extrabold">
+        Show-car applications
+      </h2>
+      <p className="text-muted">Your exhibitor pass is issued when you pay.</p>
+      <Card as="ul" variant="list" className="overflow-hidden">
+        {lines.map((line) => (
+          <li
+            key={line.applicationId}
+            className="space-y-4 p-5 sm:p-6"
+            aria-label={`${line.eventTitle}, ${line.carLabel}`}
+          >
+            <LineHeader
+              href={`/events/${line.eventSlug}`}
+              of={line.eventTitle}
+              name="Show-car fee"
+              detail={line.carLabel}
+              unitPrice={line.unitPrice}
+              quantity={1}
+              price={price}
+            />
+            {line.problem ? (
+              <LineProblem id={`application-problem-${line.applicationId}`} message={line.problem} closed />
+            ) : null}
+            <Form method="post">
+              <input type="hidden" name="applicationId" value={line.applicationId} />
+              <RemoveButton intent="remove-application" label={`Remove the show-car fee for ${line.eventTitle}`} />
+            </Form>
+          </li>
         ))}
       </Card>
     </section>

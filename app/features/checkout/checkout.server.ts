@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { applicationCheckoutItems } from "~/features/applications/applications.server";
 import { entrantOf } from "~/features/draws/cart-entries.server";
 import { bundleFor, type EntryProblem, entrantProblem, entryLineProblem } from "~/features/draws/draw-rules";
 import { readDrawStock } from "~/features/draws/entries.server";
@@ -37,6 +38,8 @@ export type CheckoutProblem =
   | (EntryProblem & { ticketTypeId?: undefined })
   /** Responsible play: a cool-off, a self-exclusion or a spending limit (the whole cart's entries). */
   | (PlayProblem & { ticketTypeId?: undefined; drawId?: undefined })
+  /** A show-car application's fee that can no longer be paid (not approved, past the deadline). */
+  | { code: "application"; message: string; applicationId: string; ticketTypeId?: undefined; drawId?: undefined }
   | {
       code: "cart_not_found" | "empty_cart" | "total_too_large";
       message: string;
@@ -124,6 +127,14 @@ type CheckoutItem =
       description: string;
       unitPrice: number;
       quantity: number;
+    }
+  | {
+      kind: "application";
+      applicationId: string;
+      eventId: string;
+      description: string;
+      unitPrice: number;
+      quantity: number;
     };
 
 async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Promise<CheckoutResult> {
@@ -155,7 +166,12 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
     .from(cartItems)
     .where(and(eq(cartItems.cartId, cart.id), eq(cartItems.kind, "entry")))
     .orderBy(cartItems.createdAt, cartItems.id);
-  if (lines.length === 0 && entryLines.length === 0) {
+  const [applicationLine] = await tx
+    .select({ id: cartItems.id })
+    .from(cartItems)
+    .where(and(eq(cartItems.cartId, cart.id), eq(cartItems.kind, "application")))
+    .limit(1);
+  if (lines.length === 0 && entryLines.length === 0 && !applicationLine) {
     throw new Refused([{ code: "empty_cart", message: "Your cart is empty" }]);
   }
 
@@ -278,6 +294,23 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
     const play = await entryPlayProblem(tx, { userId: input.userId, adding, now, currency: input.currency });
     if (play) problems.push(play);
   }
+  // Application fees hold no places: approval reserved the spot. Their rows are locked last.
+  if (applicationLine) {
+    for (const line of await applicationCheckoutItems(tx, { cartId: cart.id, now })) {
+      if (line.problem) {
+        problems.push({ code: "application", message: line.problem, applicationId: line.applicationId });
+        continue;
+      }
+      items.push({
+        kind: "application" as const,
+        applicationId: line.applicationId,
+        eventId: line.eventId,
+        description: line.description,
+        unitPrice: line.unitPrice,
+        quantity: 1,
+      });
+    }
+  }
   if (problems.length > 0) throw new Refused(problems);
 
   const subtotal = items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
@@ -303,18 +336,20 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
     })
     .returning({ id: orders.id, number: orders.number });
   await tx.insert(orderItems).values(items.map((item) => ({ ...item, orderId: order!.id, createdAt: now })));
-  await tx.insert(holds).values(
-    items.map((item) => ({
-      orderId: order!.id,
-      kind: item.kind,
-      ...(item.kind === "ticket"
-        ? { ticketTypeId: item.ticketTypeId, eventId: item.eventId, quantity: item.quantity }
-        : { drawId: item.drawId, quantity: item.quantity * item.entriesPerUnit }),
-      expiresAt: holdExpiresAt,
-      createdAt: now,
-      updatedAt: now,
-    })),
-  );
+  const held = items.filter((item) => item.kind !== "application");
+  if (held.length > 0)
+    await tx.insert(holds).values(
+      held.map((item) => ({
+        orderId: order!.id,
+        kind: item.kind,
+        ...(item.kind === "ticket"
+          ? { ticketTypeId: item.ticketTypeId, eventId: item.eventId, quantity: item.quantity }
+          : { drawId: item.drawId, quantity: item.quantity * item.entriesPerUnit }),
+        expiresAt: holdExpiresAt,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
   await recordOrderChanges(tx, [
     { orderId: order!.id, fromStatus: null, toStatus: "pending", note: "Checkout started", at: now },
   ]);

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
+import { cancelRefundedApplications } from "~/features/applications/applications.server";
 import { voidEntries } from "~/features/draws/entries.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
@@ -7,6 +8,7 @@ import {
   drawEntries,
   draws,
   events,
+  exhibitorPasses,
   type OrderStatus,
   orderItems,
   orders,
@@ -131,6 +133,7 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
       ticketTypeId: orderItems.ticketTypeId,
       drawId: orderItems.drawId,
       entriesPerUnit: orderItems.entriesPerUnit,
+      applicationId: orderItems.applicationId,
     })
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id))
@@ -152,11 +155,31 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
     .from(drawEntries)
     .where(eq(drawEntries.orderId, order.id))
     .orderBy(asc(drawEntries.number));
+  const applicationIds = items.flatMap((item) => (item.applicationId ? [item.applicationId] : []));
+  const orderPasses =
+    applicationIds.length === 0
+      ? []
+      : await tx
+          .select({
+            applicationId: exhibitorPasses.applicationId,
+            status: exhibitorPasses.status,
+            checkedInAt: exhibitorPasses.checkedInAt,
+          })
+          .from(exhibitorPasses)
+          .where(inArray(exhibitorPasses.applicationId, applicationIds))
+          .for("update");
   /**
    * A line's units as refund sees them: its tickets, or its bundles of entries. A bundle is
    * valid while all its entries are and the draw is open; used units are tickets checked in.
    */
   const unitsOf = (item: (typeof items)[number]) => {
+    // An application fee: one unit, its exhibitor pass (a pass used at the gate is kept).
+    if (item.applicationId) {
+      if (item.refundedQuantity >= item.quantity) return [];
+      const pass = orderPasses.find((candidate) => candidate.applicationId === item.applicationId);
+      const status = !pass || pass.status === "cancelled" ? "valid" : pass.checkedInAt ? "checked_in" : "valid";
+      return [{ ids: [item.applicationId], status }];
+    }
     if (!item.drawId) {
       return orderTickets
         .filter((ticket) => ticket.orderItemId === item.id)
@@ -217,7 +240,9 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
     }
   }
 
-  const refundedIds = chosen.filter((choice) => !choice.item.drawId).flatMap((choice) => choice.units.flat());
+  const refundedIds = chosen
+    .filter((choice) => !choice.item.drawId && !choice.item.applicationId)
+    .flatMap((choice) => choice.units.flat());
   // The status condition keeps a ticket from being refunded twice even without the order lock.
   const marked = await tx
     .update(tickets)
@@ -225,6 +250,11 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
     .where(and(inArray(tickets.id, refundedIds), eq(tickets.status, "valid")))
     .returning({ id: tickets.id });
   if (marked.length !== refundedIds.length) throw new Error("Tickets changed under the order lock");
+  // Application fees: the passes are cancelled and the spots freed.
+  const refundedApplications = chosen
+    .filter((choice) => choice.item.applicationId)
+    .map((choice) => choice.item.applicationId!);
+  await cancelRefundedApplications(tx, refundedApplications, now);
   // Entries of a draw still open are voided, and their places go back to the draw.
   const voidedIds = chosen.filter((choice) => choice.item.drawId).flatMap((choice) => choice.units.flat());
   const voided = await voidEntries(tx, voidedIds, now);
@@ -288,6 +318,11 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
   const what = [
     count > 0 ? (count === 1 ? "1 ticket" : `${count} tickets`) : null,
     entryCount > 0 ? (entryCount === 1 ? "1 entry" : `${entryCount} entries`) : null,
+    refundedApplications.length > 0
+      ? refundedApplications.length === 1
+        ? "1 application fee"
+        : `${refundedApplications.length} application fees`
+      : null,
   ]
     .filter(Boolean)
     .join(" and ");

@@ -1,4 +1,5 @@
 import { and, eq, gt, inArray, or, sql } from "drizzle-orm";
+import { applicationFeesProblem, settleApplicationFees } from "~/features/applications/applications.server";
 import { releaseHolds } from "~/features/checkout/holds.server";
 import { drawPhase } from "~/features/draws/draw-rules";
 import { allocateEntries, readDrawStock } from "~/features/draws/entries.server";
@@ -102,11 +103,13 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
       drawId: orderItems.drawId,
       entriesPerUnit: orderItems.entriesPerUnit,
       answer: orderItems.answer,
+      applicationId: orderItems.applicationId,
     })
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id));
   const ticketItems = items.filter((item) => item.kind === "ticket");
   const entryItems = items.filter((item) => item.kind === "entry");
+  const applicationIds = items.flatMap((item) => (item.kind === "application" ? [item.applicationId!] : []));
   const stock = await readTicketStock(
     tx,
     ticketItems.map((item) => item.eventId!),
@@ -165,10 +168,13 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
     const key = hold.ticketTypeId ?? hold.drawId!;
     held.set(key, (held.get(key) ?? 0) + hold.quantity);
   }
+  // Application fees hold nothing: approval reserved the spot.
   const late = items.some((item) =>
     item.kind === "ticket"
       ? (held.get(item.ticketTypeId!) ?? 0) < item.quantity
-      : (held.get(item.drawId!) ?? 0) < item.quantity * item.entriesPerUnit,
+      : item.kind === "entry"
+        ? (held.get(item.drawId!) ?? 0) < item.quantity * item.entriesPerUnit
+        : false,
   );
   for (const hold of liveHolds) if (hold.ticketTypeId) stock.take(hold.ticketTypeId, -hold.quantity);
 
@@ -190,6 +196,10 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
       return refuse(tx, order, status, input, LATE_SOLD_OUT_REASON, "expired");
     }
   }
+
+  // Show-car application fees: still approved and before the deadline, under the application locks.
+  const applicationProblem = await applicationFeesProblem(tx, applicationIds, now);
+  if (applicationProblem) return refuse(tx, order, status, input, applicationProblem, "cancelled");
 
   // Credit cards and prize draws (docs/responsible-play.md): no instant wins, a monthly cap.
   if (input.cardFunding && entryItems.length > 0) {
@@ -265,6 +275,7 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
     });
     entries += numbers.length;
   }
+  await settleApplicationFees(tx, { orderId: order.id, userId: order.userId, applicationIds, now });
   // A free order settles with nothing charged, and so no charge to record.
   if (input.amount > 0) {
     await tx.insert(transactions).values({
@@ -303,6 +314,7 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
             cartItems.drawId,
             entryItems.map((item) => item.drawId!),
           ),
+          inArray(cartItems.applicationId, applicationIds),
         ),
       ),
     );

@@ -1,4 +1,5 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
+import { removeFeeFromCart } from "~/features/applications/applications.server";
 import { findCart, removeCartItem, setCartItem } from "~/features/cart/cart.server";
 import { type CartAction, CartActionSchema, cartFormValues, firstIssue } from "~/features/cart/cart-forms.server";
 import { cartHasLine } from "~/features/cart/cart-page.server";
@@ -36,6 +37,10 @@ export async function cartAction({ request, context }: { request: Request; conte
   const owner = cartOwner(context, request);
   const cartId = owner ? await findCart(db, owner) : null;
   const now = new Date();
+  if (form.intent === "remove-application") {
+    if (cartId) await removeFeeFromCart(db, { cartId, applicationId: form.applicationId, now });
+    return redirectWithFlash("/cart", { kind: "success", message: "Removed from your cart." });
+  }
   if (form.intent === "update-entries" || form.intent === "remove-entries") {
     const user = context.get(userContext);
     if (!user || !cartId) return refused([{ ticketTypeId: null, message: "Those entries are no longer in your cart" }]);

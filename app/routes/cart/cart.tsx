@@ -4,6 +4,7 @@ import { data, Link } from "react-router";
 import { findCart } from "~/features/cart/cart.server";
 import { heldOrder, loadCartPage } from "~/features/cart/cart-page.server";
 import {
+  CartApplication,
   CartCompetitions,
   CartPayBar,
   CartPayment,
@@ -62,8 +63,8 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
-  const { lines, entries, currency } = loaderData;
-  const empty = lines.length === 0 && entries.length === 0;
+  const { lines, entries, applications, currency } = loaderData;
+  const empty = lines.length === 0 && entries.length === 0 && applications.length === 0;
   const problems = actionData?.problems ?? [];
   const messages = new Map(
     problems.flatMap((problem) => (problem.ticketTypeId ? [[problem.ticketTypeId, problem.message]] : [])),
@@ -102,6 +103,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
             <CartTickets lines={lines.filter((line) => !line.multiDay)} currency={currency} messages={messages} />
             <CartTicketsMulti lines={lines.filter((line) => line.multiDay)} currency={currency} messages={messages} />
             <CartCompetitions lines={entries} currency={currency} messages={messages} />
+            <CartApplication lines={applications} currency={currency} />
           </div>
           <CartPayment
             subtotal={loaderData.subtotal}
