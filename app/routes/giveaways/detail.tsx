@@ -9,9 +9,8 @@ import {
   InstantWinList,
   PostalRoute,
   PrizeClaimForm,
-  SoldBar,
-  timeLeft,
 } from "~/features/draws/draw-parts";
+import { SoldBar, timeLeft } from "~/features/draws/draw-tiles";
 import { drawJsonLd } from "~/features/draws/json-ld";
 import { prizeClaimFor } from "~/features/draws/results.server";
 import { formatEventInstant } from "~/features/events/event-dates";

@@ -1,6 +1,6 @@
 import { Trophy } from "lucide-react";
 import { listDraws } from "~/features/draws/catalogue.server";
-import { DrawTiles } from "~/features/draws/draw-parts";
+import { DrawTiles } from "~/features/draws/draw-tiles";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
