@@ -88,6 +88,8 @@ export const cartItems = pgTable(
     entriesPerUnit: integer("entries_per_unit").notNull().default(1),
     /** Entries: the option chosen for the draw's question, sent with the entries. */
     answer: integer("answer"),
+    /** Entries of a draw that allows it: the numbers the member chose, given to this line's first entries. */
+    pickedNumbers: integer("picked_numbers").array().notNull().default(sql`'{}'::integer[]`),
     /** Applications: the approved show-car application whose fee this line pays. */
     applicationId: uuid("application_id").references(() => showCarApplications.id, { onDelete: "cascade" }),
     quantity: integer("quantity").notNull(),
@@ -191,6 +193,7 @@ export const orderItems = pgTable(
     entriesPerUnit: integer("entries_per_unit").notNull().default(1),
     answer: integer("answer"),
     applicationId: uuid("application_id").references(() => showCarApplications.id, { onDelete: "restrict" }),
+    pickedNumbers: integer("picked_numbers").array().notNull().default(sql`'{}'::integer[]`),
     /** "Summer Sunday Meet — Weekend pass". */
     description: text("description").notNull(),
     unitPrice: integer("unit_price").notNull(),
@@ -245,6 +248,8 @@ export const holds = pgTable(
     /** Entries: the draw; `quantity` is then the number of entries held (bundles × their size). */
     drawId: uuid("draw_id").references(() => draws.id, { onDelete: "restrict" }),
     quantity: integer("quantity").notNull(),
+    /** Entries: numbers chosen by the buyer, kept from everyone else while the hold lasts. */
+    pickedNumbers: integer("picked_numbers").array().notNull().default(sql`'{}'::integer[]`),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     status: text("status", { enum: HOLD_STATUSES }).notNull().default("active"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -89,6 +89,8 @@ export const draws = pgTable(
     options: text("options").array().notNull(),
     /** Index into `options` of the right answer. */
     answer: integer("answer").notNull(),
+    /** Members may choose their entry numbers (the rest are chosen at random). */
+    allowPicks: boolean("allow_picks").notNull().default(false),
     /** Where free postal entries go, and what they must contain. */
     postalRoute: text("postal_route").notNull().default(""),
     /** The public value named before opening, only known after close (a drand round, a lottery draw). */
