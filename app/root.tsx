@@ -22,7 +22,7 @@ import { appleSplashLinks } from "./ui/web-app-icons";
 export const middleware = steps("auth", "cart");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { env } = context.get(runtimeContext);
+  const { env, storage } = context.get(runtimeContext);
   const user = context.get(userContext);
   const taken = await takeFlash(request);
   // A visitor's cart just joined their account's with changes: say so on this page.
@@ -31,7 +31,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { headers } = taken;
   const flash = notice?.flash ?? taken.flash;
   const rootData: RootData = {
-    site: { name: env.SITE_NAME, currency: env.CURRENCY, timeZone: env.TIME_ZONE },
+    site: { name: env.SITE_NAME, currency: env.CURRENCY, timeZone: env.TIME_ZONE, mediaBase: storage.publicBase },
     user: user ? { name: user.name, role: user.role, handle: user.handle, image: user.image } : null,
     flash,
   };

@@ -4,6 +4,8 @@ export type SiteSettings = {
   name: string;
   currency: string;
   timeZone: string;
+  /** What media keys are prefixed with: "/media/", or the S3 bucket's public address (docs/media.md). */
+  mediaBase: string;
 };
 
 export type RootData = {
@@ -13,7 +15,12 @@ export type RootData = {
 };
 
 /** What the pages show when the root loader's data is not there (an error page, say). */
-export const DEFAULT_SITE: SiteSettings = { name: "Pitlane", currency: "GBP", timeZone: "Europe/London" };
+export const DEFAULT_SITE: SiteSettings = {
+  name: "Pitlane",
+  currency: "GBP",
+  timeZone: "Europe/London",
+  mediaBase: "/media/",
+};
 
 export function useRootData() {
   return useRouteLoaderData("root") as RootData | undefined;
@@ -21,6 +28,11 @@ export function useRootData() {
 
 export function useSite(): SiteSettings {
   return useRootData()?.site ?? DEFAULT_SITE;
+}
+
+/** The media base for `carPhotoSources`, `coverSources` and the like. */
+export function useMediaBase() {
+  return useSite().mediaBase;
 }
 
 /** What a route module may declare in its `handle` export. */
