@@ -331,7 +331,11 @@ function parseSize(size: string) {
  * (15 MB), each checked again by its page.
  */
 const UPLOAD_PATHS = new Set(["/settings", "/newProfile"]);
-const UPLOAD_PATTERNS = [/^\/admin\/events\/[^/]+\/cover$/, /^\/admin\/draws\/[^/]+\/images$/];
+const UPLOAD_PATTERNS = [
+  /^\/admin\/events\/[^/]+\/cover$/,
+  /^\/admin\/draws\/[^/]+\/images$/,
+  /^\/members\/garage\/[^/]+\/photos$/,
+];
 const UPLOAD_LIMIT = 16 * 1024 * 1024;
 /**
  * A refused body up to this size is read to its end before the refusal goes out, so the visitor

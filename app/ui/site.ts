@@ -63,6 +63,7 @@ export const publicAreas = [
 export const memberAreas = [
   { to: "/members", label: "My account", end: true },
   { to: "/members/events", label: "My tickets" },
+  { to: "/members/garage", label: "My garage" },
   { to: "/transactions", label: "Orders" },
   { to: "/settings", label: "Settings" },
 ] as const;

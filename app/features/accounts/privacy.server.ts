@@ -1,4 +1,7 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
+import { carPhotoMedia } from "~/features/garage/car-photo-media.server";
+import { deleteMemberPhotoFiles, garageMemberData, memberPhotoFiles } from "~/features/garage/member-data.server";
+import { carPhotoSources } from "~/features/media/car-photo-urls";
 import { commerceMemberData } from "~/features/orders/member-data.server";
 import type { Db } from "~/server/db/client.server";
 import { containing, endingWith } from "~/server/db/like";
@@ -118,6 +121,8 @@ const sections: MemberDataSection[] = [
   connectedAccountData,
   messageData,
   ...commerceMemberData,
+  // Cars, photos, likes, reports and show-car applications (app/features/garage/member-data.server.ts).
+  ...garageMemberData((hash) => carPhotoSources(hash, "gallery").src),
 ];
 
 /** "Password" for the email-and-password sign-in, the provider's name for the others. */
@@ -241,6 +246,8 @@ export async function deleteMemberAccount(
   userId: string,
   options: { storage?: Storage } = {},
 ): Promise<DeletedMember | null> {
+  // The rows go with the account; the photo files in storage are deleted after it.
+  const photoFiles = await memberPhotoFiles(db, userId);
   const deleted = await db.transaction(async (tx) => {
     const [member] = await tx
       .select({ email: users.email, name: users.name, phoneNumber: users.phoneNumber, image: users.image })
@@ -309,6 +316,9 @@ export async function deleteMemberAccount(
     return { email: member.email, name: member.name, image: member.image };
   });
   if (!deleted) return null;
-  if (options.storage) await deleteAvatarFiles(db, options.storage, deleted.image, userId);
+  if (options.storage) {
+    await deleteAvatarFiles(db, options.storage, deleted.image, userId);
+    await deleteMemberPhotoFiles(db, options.storage, carPhotoMedia, photoFiles);
+  }
   return { email: deleted.email, name: deleted.name };
 }

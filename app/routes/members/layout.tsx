@@ -1,4 +1,4 @@
-import { type LucideIcon, Receipt, Settings, Ticket, UserRound } from "lucide-react";
+import { CarFront, type LucideIcon, Receipt, Settings, Ticket, UserRound } from "lucide-react";
 import { Outlet, redirect, useRouteError, useRouteLoaderData } from "react-router";
 import { requireUser } from "~/server/auth/session.server";
 import { DashboardShell } from "~/ui/dashboard";
@@ -10,6 +10,7 @@ const MEMBERS_TITLE = "Members";
 const icons: Record<(typeof memberAreas)[number]["to"], LucideIcon> = {
   "/members": UserRound,
   "/members/events": Ticket,
+  "/members/garage": CarFront,
   "/transactions": Receipt,
   "/settings": Settings,
 };

@@ -1,0 +1,22 @@
+import { type AttemptRule, limitAttempts } from "~/features/accounts/attempts.server";
+import { ipKey } from "~/features/accounts/ip-key";
+import type { Db } from "~/server/db/client.server";
+
+/**
+ * Car photos come in batches (a car has up to 20), so their limit is wider than the avatar's, but
+ * each one is decoded and encoded at five widths in two formats: counted per member and per
+ * network before that work starts.
+ */
+export const CAR_PHOTO_UPLOAD_RULES = {
+  byMember: { max: 60, windowSeconds: 10 * 60 },
+  byIp: { max: 150, windowSeconds: 10 * 60 },
+} satisfies Record<string, AttemptRule>;
+
+export async function limitCarPhotoUploads(db: Db, who: { userId: string; ip: string }, count = 1) {
+  for (let i = 0; i < count; i++) {
+    await limitAttempts(db, [
+      [`car-photo-upload:${who.userId}`, CAR_PHOTO_UPLOAD_RULES.byMember],
+      [`car-photo-upload-ip:${ipKey(who.ip)}`, CAR_PHOTO_UPLOAD_RULES.byIp],
+    ]);
+  }
+}

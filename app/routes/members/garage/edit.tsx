@@ -1,0 +1,102 @@
+import { ArrowLeft, EyeOff } from "lucide-react";
+import { Link } from "react-router";
+import { CarForm } from "~/features/garage/car-form";
+import { carLabel, getMyCar } from "~/features/garage/cars.server";
+import { mediaBaseOf } from "~/features/garage/media-base.server";
+import { PhotoList } from "~/features/garage/photo-list";
+import { PhotoUploads } from "~/features/garage/photo-uploads";
+import { carFormDefaults } from "~/features/garage/schemas";
+import { CAR_PHOTO_MAX_BYTES, CAR_PHOTOS_PER_CAR } from "~/features/media/car-photos.server";
+import { requireUser } from "~/server/auth/session.server";
+import { requestContext, runtimeContext } from "~/server/context.server";
+import { Card } from "~/ui/card";
+import { FormErrors } from "~/ui/form";
+import { notFound } from "~/ui/not-found";
+import { pageTitle } from "~/ui/page-title";
+import type { Route } from "./+types/edit";
+import { editCarAction, readForm } from "./garage-forms.server";
+
+export async function loader({ context, url, params }: Route.LoaderArgs) {
+  const user = requireUser({ context, url });
+  const { db, storage } = context.get(runtimeContext);
+  const car = await getMyCar(db, user.id, params.carId);
+  if (!car) notFound();
+  const { photos, coverPhotoId, hidden, hiddenReason, likeCount, id, ...details } = car;
+  return {
+    car: { id, name: carLabel(car), hidden, hiddenReason, likeCount, visibility: car.visibility },
+    defaults: carFormDefaults(details),
+    photos,
+    coverPhotoId,
+    mediaBase: mediaBaseOf(storage),
+    limits: { maxPhotos: CAR_PHOTOS_PER_CAR, maxBytes: CAR_PHOTO_MAX_BYTES },
+  };
+}
+
+export async function action({ request, context, url, params }: Route.ActionArgs) {
+  const user = requireUser({ context, url });
+  const { db, storage } = context.get(runtimeContext);
+  const ip = context.get(requestContext).ip;
+  return editCarAction(
+    { db, storage, ownerId: user.id, ip, carId: params.carId },
+    await readForm(request),
+    url.pathname,
+  );
+}
+
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export default function EditCar({ loaderData, actionData }: Route.ComponentProps) {
+  const { car, defaults, photos, coverPhotoId, mediaBase, limits } = loaderData;
+  const photoError = actionData && actionData.intent !== "save" ? actionData.result.error?.[""] : undefined;
+  return (
+    <div className="space-y-10">
+      <div>
+        <Link
+          to="/members/garage"
+          className="inline-flex items-center gap-1.5 text-sm font-semibold text-muted hover:text-text"
+        >
+          <ArrowLeft aria-hidden className="size-4" /> My garage
+        </Link>
+        <h1 className="wide mt-2 text-3xl font-black sm:text-4xl">{car.name}</h1>
+        {car.hidden ? (
+          <Card className="mt-4 flex gap-3 p-4">
+            <EyeOff aria-hidden className="mt-0.5 size-5 shrink-0" />
+            <p>
+              A moderator has hidden this car from everyone but you.
+              {car.hiddenReason ? ` Their note: ${car.hiddenReason}` : ""}
+            </p>
+          </Card>
+        ) : null}
+      </div>
+      <section id="photos" aria-labelledby="photos-title" className="space-y-5">
+        <div>
+          <h2 id="photos-title" className="wide text-2xl font-extrabold">
+            Photos
+          </h2>
+          <p className="mt-1 text-muted">
+            Up to {limits.maxPhotos}. Drag them or use the buttons to change their order; the cover leads the car's
+            page.
+          </p>
+        </div>
+        {photoError ? <FormErrors id="photo-errors" errors={photoError} /> : null}
+        <PhotoUploads carId={car.id} count={photos.length} maxPhotos={limits.maxPhotos} maxBytes={limits.maxBytes} />
+        <PhotoList photos={photos} coverPhotoId={coverPhotoId} carName={car.name} mediaBase={mediaBase} />
+      </section>
+      <section aria-labelledby="details-title" className="space-y-5">
+        <h2 id="details-title" className="wide text-2xl font-extrabold">
+          Details
+        </h2>
+        <CarForm
+          lastResult={actionData?.intent === "save" ? actionData.result : undefined}
+          defaultValue={defaults}
+          submitLabel="Save changes"
+        />
+      </section>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
+  { title: pageTitle(matches, loaderData?.car.name ?? "Car", "My garage", "Members") },
+  { name: "robots", content: "noindex" },
+];

@@ -1,0 +1,212 @@
+import type { Submission } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
+import { z } from "zod";
+import { TooManyAttempts } from "~/features/accounts/attempts.server";
+import { carPhotoMedia } from "~/features/garage/car-photo-media.server";
+import { createCar, getMyCar, setCarVisibility, updateCar } from "~/features/garage/cars.server";
+import {
+  addCarPhoto,
+  blurCarPhoto,
+  deleteCar,
+  describeCarPhoto,
+  moveCarPhoto,
+  orderCarPhotos,
+  removeCarPhoto,
+  setCarCover,
+} from "~/features/garage/photos.server";
+import {
+  BlurFormSchema,
+  carSchema,
+  PhotoIntentSchema,
+  parseBlurRegions,
+  regionFromPercent,
+} from "~/features/garage/schemas";
+import { limitCarPhotoUploads } from "~/features/garage/upload-limits.server";
+import type { Db } from "~/server/db/client.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import type { Storage } from "~/server/storage/storage.server";
+import { notFound } from "~/ui/not-found";
+import { CAR_VISIBILITIES } from "../../../../db/schema/garage";
+
+// The garage's forms: read the form, check it with its schema, call the garage rule, and answer
+// a redirect with a flash message or the form's errors (400).
+
+export type GarageCall = { db: Db; storage: Storage; ownerId: string; ip: string };
+
+/** A body that is not a form at all (or a broken multipart one) is the sender's mistake, not ours. */
+export async function readForm(request: Request) {
+  try {
+    return await request.formData();
+  } catch {
+    throw data("The form could not be read. Reload the page and try again.", { status: 400 });
+  }
+}
+
+function intentOf(formData: FormData) {
+  const intent = formData.get("intent");
+  return typeof intent === "string" ? intent.slice(0, 40) : "";
+}
+
+function invalid<T>(intent: string, submission: Submission<T>, extra: { photoId?: string } = {}) {
+  return data({ intent, result: submission.reply(), ...extra }, { status: 400 });
+}
+
+function refusedWith<T>(intent: string, submission: Submission<T>, message: string, extra: { photoId?: string } = {}) {
+  return data({ intent, result: submission.reply({ formErrors: [message] }), ...extra }, { status: 400 });
+}
+
+export async function createCarAction(call: GarageCall, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: carSchema() });
+  if (submission.status !== "success") return invalid("save", submission);
+  const created = await createCar(call.db, { ownerId: call.ownerId, car: submission.value });
+  return redirectWithFlash(`/members/garage/${created.id}#photos`, {
+    kind: "success",
+    message: "Car saved. Now add its photos.",
+  });
+}
+
+const ListIntentSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("delete"), carId: z.string().max(64) }),
+  z.object({
+    intent: z.literal("visibility"),
+    carId: z.string().max(64),
+    visibility: z.enum(CAR_VISIBILITIES, { error: "Choose who can see the car." }),
+  }),
+]);
+
+/** The forms of /members/garage: delete a car, change who sees it. */
+export async function garageListAction(call: GarageCall, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: ListIntentSchema });
+  if (submission.status !== "success") return invalid(intentOf(formData), submission);
+  const value = submission.value;
+  if (value.intent === "delete") {
+    const outcome = await deleteCar({ ...call, media: carPhotoMedia }, { ownerId: call.ownerId, carId: value.carId });
+    if (!outcome.ok) notFound();
+    return redirectWithFlash("/members/garage", { kind: "success", message: "Car deleted, with its photos." });
+  }
+  const outcome = await setCarVisibility(call.db, { ownerId: call.ownerId, ...value });
+  if (!outcome.ok) notFound();
+  return redirectWithFlash("/members/garage", { kind: "success", message: "Visibility changed." });
+}
+
+/** The forms of a car's edit page: its details, and each photo's order, cover, description and blur. */
+export async function editCarAction(call: GarageCall & { carId: string }, formData: FormData, here: string) {
+  const intent = intentOf(formData);
+  const { db, ownerId, carId } = call;
+  const done = (message: string, hash = "") => redirectWithFlash(`${here}${hash}`, { kind: "success", message });
+  if (intent === "save") {
+    const submission = parseWithZod(formData, { schema: carSchema() });
+    if (submission.status !== "success") return invalid(intent, submission);
+    const outcome = await updateCar(db, { ownerId, carId, car: submission.value });
+    if (!outcome.ok) notFound();
+    return done("Changes saved.");
+  }
+  if (intent.startsWith("blur")) return blurAction(call, formData, here);
+  const submission = parseWithZod(formData, { schema: PhotoIntentSchema });
+  if (submission.status !== "success") return invalid(intent, submission);
+  const value = submission.value;
+  const photo = "photoId" in value ? { photoId: value.photoId } : {};
+  switch (value.intent) {
+    case "cover":
+      if (!(await setCarCover(db, { ownerId, carId, photoId: value.photoId })).ok) notFound();
+      return done("Cover chosen.", "#photos");
+    case "move":
+      if (!(await moveCarPhoto(db, { ownerId, carId, ...value })).ok) notFound();
+      return done(value.direction === "up" ? "Photo moved earlier." : "Photo moved later.", "#photos");
+    case "order":
+      if (!(await orderCarPhotos(db, { ownerId, carId, order: value.order })).ok) notFound();
+      return done("Photos reordered.", "#photos");
+    case "alt":
+      if (!(await describeCarPhoto(db, { ownerId, carId, photoId: value.photoId, alt: value.alt })).ok) notFound();
+      return done("Description saved.", "#photos");
+    case "remove": {
+      const outcome = await removeCarPhoto(
+        { ...call, media: carPhotoMedia },
+        { ownerId, carId, photoId: value.photoId },
+      );
+      if (!outcome.ok) notFound();
+      return done("Photo removed.", "#photos");
+    }
+  }
+  return refusedWith(intent, submission, "Choose what to do with the photo.", photo);
+}
+
+/**
+ * Blur areas are changed one at a time, so a keyboard or a page without JavaScript can mark
+ * them: add an area by its position in per cent (or the plate preset), remove one, or clear.
+ * Each change applies the whole set again to every stored size.
+ */
+async function blurAction(call: GarageCall & { carId: string }, formData: FormData, here: string) {
+  const submission = parseWithZod(formData, { schema: BlurFormSchema });
+  const intent = intentOf(formData);
+  if (submission.status !== "success") {
+    return invalid(intent, submission, { photoId: String(formData.get("photoId") ?? "") });
+  }
+  const { photoId } = submission.value;
+  const car = await getMyCar(call.db, call.ownerId, call.carId);
+  const photo = car?.photos.find((candidate) => candidate.id === photoId);
+  if (!photo) notFound();
+  let regions = photo.blur;
+  const value = submission.value;
+  if (value.intent === "blur-add") regions = [...regions, regionFromPercent(value)];
+  if (value.intent === "blur-remove") regions = regions.filter((_, index) => index !== value.index);
+  if (value.intent === "blur-clear") regions = [];
+  if (value.intent === "blur-set") {
+    const parsed = parseBlurRegions(value.regions);
+    if (!parsed.ok) return refusedWith(intent, submission, parsed.message, { photoId });
+    regions = parsed.regions;
+  }
+  const checked = parseBlurRegions(JSON.stringify(regions));
+  if (!checked.ok) return refusedWith(intent, submission, checked.message, { photoId });
+  const outcome = await blurCarPhoto(
+    { ...call, media: carPhotoMedia },
+    { ownerId: call.ownerId, carId: call.carId, photoId, regions: checked.regions },
+  );
+  if (!outcome.ok) {
+    if ("notFound" in outcome) notFound();
+    return refusedWith(intent, submission, outcome.message, { photoId });
+  }
+  const message = regions.length === 0 ? "Blur removed from the photo." : "Blur applied to every size of the photo.";
+  return redirectWithFlash(`${here}#photo-${photoId}`, { kind: "success", message });
+}
+
+export type UploadOutcome =
+  | { ok: true; photoId: string; name: string }
+  | { ok: false; name: string; message: string; status: number };
+
+/**
+ * Stores each uploaded file as a photo of the car, in the order sent. A file refused for its type,
+ * size or content, or past the car's limit, gets its own message; the rest are kept.
+ */
+export async function uploadCarPhotos(
+  call: GarageCall & { carId: string },
+  formData: FormData,
+): Promise<UploadOutcome[]> {
+  const car = await getMyCar(call.db, call.ownerId, call.carId);
+  if (!car) notFound();
+  const files = formData.getAll("photos").filter((file): file is File => file instanceof File && file.size > 0);
+  if (files.length === 0) return [{ ok: false, name: "", message: "Choose at least one photo.", status: 400 }];
+  const outcomes: UploadOutcome[] = [];
+  const media = carPhotoMedia;
+  for (const file of files) {
+    const name = file.name.slice(0, 120);
+    if (file.size > media.maxBytes) {
+      outcomes.push({ ok: false, name, status: 413, message: `${name} is over 15 MB. Choose a smaller photo.` });
+      continue;
+    }
+    try {
+      await limitCarPhotoUploads(call.db, { userId: call.ownerId, ip: call.ip });
+    } catch (error) {
+      if (!(error instanceof TooManyAttempts)) throw error;
+      outcomes.push({ ok: false, name, status: 429, message: error.message });
+      continue;
+    }
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const outcome = await addCarPhoto({ ...call, media }, { ownerId: call.ownerId, carId: call.carId, bytes });
+    if (outcome.ok) outcomes.push({ ok: true, name, photoId: outcome.photoId });
+    else if ("notFound" in outcome) notFound();
+    else outcomes.push({ ok: false, name, status: 400, message: `${name}: ${outcome.message}` });
+  }
+  return outcomes;
+}
