@@ -270,7 +270,7 @@ function CartEntryItem({ line, currency, message }: { line: CartEntryLine; curre
         href={`/giveaways/${line.drawSlug}`}
         of={line.drawTitle}
         name={bundle}
-        detail={`Your answer: ${line.answerText}`}
+        detail={`Your answer: ${line.answerText}${line.picks.length > 0 ? ` · Your numbers: ${line.picks.join(", ")}` : ""}`}
         unitPrice={line.unitPrice}
         quantity={line.quantity}
         price={price}

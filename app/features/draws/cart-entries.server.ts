@@ -4,8 +4,16 @@ import type { PlayProblem } from "~/features/play/play-rules";
 import { entryPlayProblem } from "~/features/play/play-settings.server";
 import type { Db } from "~/server/db/client.server";
 import { cartItems, carts, draws, MAX_LINE_QUANTITY, users } from "../../../db/schema";
-import { bundleFor, type Entrant, type EntryProblem, entrantProblem, entryLineProblem } from "./draw-rules";
-import { readDrawStock } from "./entries.server";
+import {
+  bundleFor,
+  type Entrant,
+  type EntryProblem,
+  entrantProblem,
+  entryLineProblem,
+  picksProblem,
+  takenProblem,
+} from "./draw-rules";
+import { readDrawStock, takenNumbers } from "./entries.server";
 
 /**
  * Competition entries in the one cart (seed: CartCompetitions). Only members add entries: a
@@ -25,6 +33,21 @@ export async function entrantOf(db: Db, userId: string) {
     dateOfBirth: user?.dateOfBirth ?? null,
     phoneVerified: Boolean(user?.phoneVerified),
   };
+}
+
+/** Numbers chosen on this draw's other lines in the cart. */
+async function cartPicks(db: Db, cartId: string, drawId: string, exceptEntriesPerUnit: number) {
+  const rows = await db
+    .select({ picks: cartItems.pickedNumbers })
+    .from(cartItems)
+    .where(
+      and(
+        eq(cartItems.cartId, cartId),
+        eq(cartItems.drawId, drawId),
+        ne(cartItems.entriesPerUnit, exceptEntriesPerUnit),
+      ),
+    );
+  return rows.flatMap((row) => row.picks);
 }
 
 /** Entries of this draw already in the cart, except the line being changed. */
@@ -61,6 +84,8 @@ export async function addEntriesToCart(
     entriesPerUnit: number;
     answer: number;
     confirmedAdult: boolean;
+    /** Numbers the member chose, for a draw that allows it. */
+    picks?: readonly number[];
     now: Date;
   },
 ): Promise<AddEntriesResult> {
@@ -88,7 +113,7 @@ export async function addEntriesToCart(
 
       const cartId = await getOrCreateCart(tx, { userId: input.userId });
       const [line] = await tx
-        .select({ quantity: cartItems.quantity })
+        .select({ quantity: cartItems.quantity, picks: cartItems.pickedNumbers })
         .from(cartItems)
         .where(
           and(
@@ -110,6 +135,18 @@ export async function addEntriesToCart(
               others,
             );
       if (problem) throw new Refused(problem);
+      const picks = [...(line?.picks ?? []), ...(input.picks ?? [])];
+      if (input.picks?.length) {
+        const inCart = await cartPicks(tx, cartId, drawId, input.entriesPerUnit);
+        const pickProblem =
+          picksProblem(draw, [...inCart, ...picks], Number.POSITIVE_INFINITY) ??
+          picksProblem(draw, picks, quantity * input.entriesPerUnit) ??
+          takenProblem(
+            drawId,
+            await takenNumbers(tx, drawId, input.picks, { now: input.now, exceptUserId: input.userId }),
+          );
+        if (pickProblem) throw new Refused(pickProblem);
+      }
 
       await tx
         .insert(cartItems)
@@ -120,10 +157,11 @@ export async function addEntriesToCart(
           entriesPerUnit: input.entriesPerUnit,
           answer: input.answer,
           quantity,
+          pickedNumbers: picks,
         })
         .onConflictDoUpdate({
           target: [cartItems.cartId, cartItems.drawId, cartItems.entriesPerUnit],
-          set: { quantity, answer: input.answer, updatedAt: input.now },
+          set: { quantity, answer: input.answer, pickedNumbers: picks, updatedAt: input.now },
         });
       // One answer per draw: the latest one goes with every bundle of it.
       await tx
@@ -152,7 +190,7 @@ export async function setEntryLineQuantity(
 ): Promise<{ ok: true } | { ok: false; problem: EntryProblem }> {
   const { drawId } = input;
   const [line] = await db
-    .select({ answer: cartItems.answer })
+    .select({ answer: cartItems.answer, picks: cartItems.pickedNumbers })
     .from(cartItems)
     .where(
       and(
@@ -181,7 +219,12 @@ export async function setEntryLineQuantity(
   if (problem) return { ok: false, problem };
   await db
     .update(cartItems)
-    .set({ quantity: input.quantity, updatedAt: input.now })
+    // Fewer entries keep the first numbers chosen.
+    .set({
+      quantity: input.quantity,
+      pickedNumbers: line.picks.slice(0, input.quantity * input.entriesPerUnit),
+      updatedAt: input.now,
+    })
     .where(
       and(
         eq(cartItems.cartId, input.cartId),
@@ -218,6 +261,8 @@ export type CartEntryLine = {
   quantity: number;
   /** The option chosen, as text (the answer itself is never shown before close). */
   answerText: string;
+  /** Numbers the member chose for this line's first entries. */
+  picks: number[];
   /** Entries left to the member in this draw, beyond what the cart holds (for the picker). */
   maxQuantity: number;
   problem: string | null;
@@ -238,6 +283,7 @@ export async function entryCartLines(
       entriesPerUnit: cartItems.entriesPerUnit,
       quantity: cartItems.quantity,
       answer: cartItems.answer,
+      picks: cartItems.pickedNumbers,
     })
     .from(cartItems)
     .innerJoin(draws, eq(draws.id, cartItems.drawId))
@@ -271,6 +317,7 @@ export async function entryCartLines(
       unitPrice: bundleFor(draw, row.entriesPerUnit)?.price ?? 0,
       quantity: row.quantity,
       answerText: row.options[row.answer ?? -1] ?? "",
+      picks: row.picks,
       maxQuantity: Math.max(row.quantity, Math.floor(room / row.entriesPerUnit)),
       problem: problem?.message ?? null,
       closed: ["closed", "not_found", "bundle"].includes(problem?.code ?? ""),

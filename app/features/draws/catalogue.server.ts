@@ -129,6 +129,7 @@ export type DrawPage = {
   status: DrawStatus;
   question: string;
   options: string[];
+  allowPicks: boolean;
   postalRoute: string;
   beaconSource: string;
   beaconValue: string | null;
@@ -212,6 +213,7 @@ export async function drawPage(db: Db, slug: string, now: Date): Promise<DrawPag
     status: draw.status,
     question: draw.question,
     options: draw.options,
+    allowPicks: draw.allowPicks,
     postalRoute: draw.postalRoute,
     beaconSource: draw.beaconSource,
     beaconValue: draw.beaconValue,

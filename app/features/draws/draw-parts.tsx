@@ -211,6 +211,26 @@ export function EntryForm({
             ))}
           </fieldset>
           {free ? null : <PricingTable bundles={page.bundles} price={price} left={left} />}
+          {!free && page.allowPicks ? (
+            <div className="space-y-1">
+              <label htmlFor="picks" className="font-bold">
+                Choose your numbers (optional)
+              </label>
+              <p id="picks-hint" className="text-sm text-muted">
+                From 1 to {page.totalEntries.toLocaleString("en-GB")}, separated by commas, up to one per entry. Any
+                entries without a number get one at random when you pay.
+              </p>
+              <input
+                id="picks"
+                name="picks"
+                inputMode="numeric"
+                autoComplete="off"
+                aria-describedby="picks-hint"
+                placeholder="7, 77, 777"
+                className="h-11 w-full rounded-lg border border-line bg-surface px-3"
+              />
+            </div>
+          ) : null}
           {!free && play && (play.left.week !== null || play.left.month !== null) ? (
             <p className="text-sm text-muted">
               Your spending limit leaves{" "}

@@ -20,6 +20,8 @@ export type DrawForEntry = {
   opensAt: Date;
   closesAt: Date;
   optionCount: number;
+  /** Members may choose their entry numbers. */
+  allowPicks: boolean;
 };
 
 /** Counts read for a draw: entries allocated, entries held by buyers paying, and the member's. */
@@ -39,7 +41,9 @@ export type EntryProblem = {
     | "age"
     | "age_unconfirmed"
     | "phone"
-    | "staff";
+    | "staff"
+    | "picks"
+    | "taken";
   message: string;
   drawId: string;
   /** Entries the member may still add, for "limit" and "not_enough". */
@@ -211,4 +215,63 @@ export function instantWinsProblem(wins: readonly { number: number; prize: strin
 export function instantWinsAmong(wins: readonly { number: number; prize: string }[], numbers: readonly number[]) {
   const mine = new Set(numbers);
   return wins.filter((win) => mine.has(win.number)).sort((a, b) => a.number - b.number);
+}
+
+/** The most numbers one form may name: more than any one bundle holds. */
+export const MAX_PICKS = 100;
+
+/**
+ * Reads the numbers a member typed ("7, 77 1234"), or null when the text is not a list of whole
+ * numbers. Blank is no picks.
+ */
+export function parsePicks(text: string): number[] | null {
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  if (parts.length > MAX_PICKS || parts.some((part) => !/^\d{1,7}$/.test(part))) return null;
+  return parts.map(Number);
+}
+
+/**
+ * Why these chosen numbers cannot go with `entries` entries of this draw, or null: the draw must
+ * allow picks, each number be within it and chosen once, and no more numbers than entries.
+ */
+export function picksProblem(
+  draw: Pick<DrawForEntry, "id" | "allowPicks" | "totalEntries">,
+  picks: readonly number[],
+  entries: number,
+): EntryProblem | null {
+  const drawId = draw.id;
+  if (picks.length === 0) return null;
+  if (!draw.allowPicks) return { code: "picks", message: "This draw chooses every number at random", drawId };
+  const seen = new Set<number>();
+  for (const number of picks) {
+    if (!Number.isInteger(number) || number < 1 || number > draw.totalEntries) {
+      return {
+        code: "picks",
+        message: `Choose numbers from 1 to ${draw.totalEntries.toLocaleString("en-GB")}`,
+        drawId,
+      };
+    }
+    if (seen.has(number)) return { code: "picks", message: `You chose ${number} twice`, drawId };
+    seen.add(number);
+  }
+  if (picks.length > entries) {
+    return {
+      code: "picks",
+      message: `You chose ${picks.length} numbers for ${entries} ${entries === 1 ? "entry" : "entries"}`,
+      drawId,
+    };
+  }
+  return null;
+}
+
+/** "Number 77 is taken", "Numbers 7 and 77 are taken": for numbers someone else has or holds. */
+export function takenProblem(drawId: string, taken: readonly number[]): EntryProblem | null {
+  if (taken.length === 0) return null;
+  const list =
+    taken.length === 1 ? String(taken[0]) : `${taken.slice(0, -1).join(", ")} and ${taken[taken.length - 1]}`;
+  return {
+    code: "taken",
+    message: `${taken.length === 1 ? "Number" : "Numbers"} ${list} ${taken.length === 1 ? "is" : "are"} already taken: choose another`,
+    drawId,
+  };
 }

@@ -26,6 +26,7 @@ const drawForEntryColumns = {
   allocated: draws.allocated,
   answer: draws.answer,
   instantWins: draws.instantWins,
+  allowPicks: draws.allowPicks,
 };
 
 export type LockedDraw = DrawForEntry & { allocated: number; answer: number; instantWins: InstantWin[] };
@@ -114,8 +115,20 @@ export async function readDrawStock(
  * twice, even after a refund voids an entry, so the range grows by one for each void entry: there
  * are always `total_entries` numbers for valid entries. Call only with the draw's row locked.
  */
-export async function pickFreeNumbers(db: Db, drawId: string, count: number): Promise<number[]> {
+export async function pickFreeNumbers(
+  db: Db,
+  drawId: string,
+  count: number,
+  options: { now?: Date; exceptOrderId?: string; besides?: readonly number[] } = {},
+): Promise<number[]> {
   if (count <= 0) return [];
+  const besides = options.besides?.length
+    ? sql`and n not in (${sql.join(
+        options.besides.map((number) => sql`${number}::int`),
+        sql`, `,
+      )})`
+    : sql``;
+  const now = (options.now ?? new Date()).toISOString();
   const result = (await db.execute(sql`
     select n from generate_series(
       1,
@@ -123,11 +136,47 @@ export async function pickFreeNumbers(db: Db, drawId: string, count: number): Pr
         + (select count(*)::int from draw_entries where draw_id = ${drawId} and status = 'void')
     ) as n
     where not exists (select 1 from draw_entries e where e.draw_id = ${drawId} and e.number = n)
+      and n not in (${heldPicks(drawId, now, options.exceptOrderId)})
+      ${besides}
     order by random()
     limit ${count}`)) as unknown as { rows: { n: number }[] };
   const numbers = result.rows.map((row) => Number(row.n));
   if (numbers.length < count) throw new Error(`Draw ${drawId} has ${numbers.length} numbers left, ${count} wanted`);
   return numbers;
+}
+
+/** Numbers other buyers chose and hold while they pay: kept from everyone else. */
+function heldPicks(drawId: string, now: string, exceptOrderId: string | undefined) {
+  return sql`select unnest(h.picked_numbers) from holds h
+    where h.draw_id = ${drawId} and h.status = 'active' and h.expires_at > ${now}::timestamptz
+      ${exceptOrderId ? sql`and h.order_id <> ${exceptOrderId}` : sql``}`;
+}
+
+/**
+ * Which of `numbers` are taken in this draw: given to an entry (even one voided since: numbers
+ * are never reused) or chosen by another buyer who is paying. Ascending.
+ */
+export async function takenNumbers(
+  db: Db,
+  drawId: string,
+  numbers: readonly number[],
+  options: { now: Date; exceptOrderId?: string; exceptUserId?: string },
+): Promise<number[]> {
+  if (numbers.length === 0) return [];
+  const list = sql.join(
+    numbers.map((number) => sql`${number}::int`),
+    sql`, `,
+  );
+  const result = (await db.execute(sql`
+    select n from unnest(array[${list}]) as n
+    where exists (select 1 from draw_entries e where e.draw_id = ${drawId} and e.number = n)
+      or n in (select unnest(h.picked_numbers) from holds h
+        join orders o on o.id = h.order_id
+        where h.draw_id = ${drawId} and h.status = 'active' and h.expires_at > ${options.now.toISOString()}::timestamptz
+          ${options.exceptOrderId ? sql`and h.order_id <> ${options.exceptOrderId}` : sql``}
+          ${options.exceptUserId ? sql`and not (o.user_id = ${options.exceptUserId} and o.status = 'pending')` : sql``})
+    order by n`)) as unknown as { rows: { n: number }[] };
+  return result.rows.map((row) => Number(row.n));
 }
 
 export type NewEntries = {
@@ -138,6 +187,8 @@ export type NewEntries = {
   count: number;
   orderId?: string;
   orderItemId?: string;
+  /** Numbers the buyer chose, given first when still free; the rest are chosen at random. */
+  picks?: readonly number[];
   postal?: { name: string; address: string; receivedAt: Date; recordedBy: string | null };
   now: Date;
 };
@@ -148,7 +199,19 @@ export type NewEntries = {
  * that this fills is sold out, and closes at once.
  */
 export async function allocateEntries(db: Db, draw: LockedDraw, input: NewEntries) {
-  const numbers = await pickFreeNumbers(db, draw.id, input.count);
+  const wanted = (input.picks ?? []).slice(0, input.count);
+  const taken = new Set(
+    await takenNumbers(db, draw.id, wanted, { now: input.now, exceptOrderId: input.orderId ?? undefined }),
+  );
+  const picked = wanted.filter((number) => !taken.has(number));
+  const numbers = [
+    ...picked,
+    ...(await pickFreeNumbers(db, draw.id, input.count - picked.length, {
+      now: input.now,
+      exceptOrderId: input.orderId,
+      besides: picked,
+    })),
+  ];
   const eligible = input.answer === draw.answer;
   await db.insert(drawEntries).values(
     numbers.map((number) => ({

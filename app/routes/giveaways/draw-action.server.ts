@@ -1,5 +1,6 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { addEntriesToCart } from "~/features/draws/cart-entries.server";
+import { parsePicks } from "~/features/draws/draw-rules";
 import { enterGiveaway } from "~/features/draws/enter.server";
 import { claimPrize } from "~/features/draws/results.server";
 import { runtimeContext, userContext } from "~/server/context.server";
@@ -18,6 +19,7 @@ function readEntryForm(form: FormData) {
     answer: whole(form.get("answer")),
     bundle: whole(form.get("bundle")) ?? 1,
     adult: form.get("adult") === "yes",
+    picks: parsePicks(typeof form.get("picks") === "string" ? String(form.get("picks")).slice(0, 2000) : ""),
   };
 }
 
@@ -47,6 +49,9 @@ export async function drawPageAction(args: {
     });
   }
   if (form.answer === null) return data({ message: "Choose an answer to the question" }, { status: 400 });
+  if (form.picks === null) {
+    return data({ message: "Type the numbers you want as whole numbers, separated by commas" }, { status: 400 });
+  }
   const now = new Date();
   if (form.intent === "enter") {
     const result = await enterGiveaway(db, {
@@ -68,6 +73,7 @@ export async function drawPageAction(args: {
     entriesPerUnit: form.bundle,
     answer: form.answer,
     confirmedAdult: form.adult,
+    picks: form.picks,
     now,
   });
   if (!result.ok) return data({ message: result.problem.message }, { status: 400 });
