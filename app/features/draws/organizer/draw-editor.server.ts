@@ -42,6 +42,7 @@ const KEY_FIELDS = new Set([
   "options",
   "answer",
   "beaconSource",
+  "allowPicks",
 ]);
 
 function draftValues(input: DrawInput) {

@@ -4,7 +4,7 @@ import { Lock } from "lucide-react";
 import { useMemo } from "react";
 import { Form } from "react-router";
 import { FormSection, InputField, SelectField, TextAreaField } from "~/features/events/organizer/fields";
-import { FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
+import { Checkbox, FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
 import { currencySymbol } from "~/ui/money";
 import {
   DRAW_KIND_LABELS,
@@ -238,6 +238,11 @@ export function DrawForm({
             hint="One a line: the entry number, then the prize, like “17 £50 fuel card”. Kept secret until the close; only their commitment is published."
             textareaProps={{ spellCheck: false, ...lockedInput }}
           />
+          {locked ? null : (
+            <Checkbox meta={fields.allowPicks}>
+              Let members choose their entry numbers (entries without a chosen number get one at random)
+            </Checkbox>
+          )}
         </FormSection>
 
         <FormSection id="terms" title="Terms and the free route">

@@ -128,6 +128,7 @@ export async function getDrawFormValues(db: Db, drawId: string, timeZone: string
     answer: String(draw.answer),
     beaconSource: draw.beaconSource,
     instantWins: instantWinsText(draw.instantWins),
+    allowPicks: draw.allowPicks ? "on" : null,
   };
 }
 

@@ -261,6 +261,11 @@ export function drawFormFields(options: { currency: string }) {
     answer: wholeNumber(0, DRAW_LIMITS.options - 1, "the right answer").optional(),
     beaconSource: line(DRAW_LIMITS.beaconSource, "Name the public value that will decide the draw"),
     instantWins: listText(30_000),
+    /** A checkbox: "on" when ticked. */
+    allowPicks: z
+      .string()
+      .optional()
+      .transform((value) => value === "on"),
   });
 }
 
@@ -320,6 +325,8 @@ export function drawFormSchema(options: { currency: string; timeZone: string }) 
       if (value.price !== 0) issues.push({ path: ["price"], message: "A giveaway is free: leave the price at 0" });
       if (bundles.ok && bundles.value.length > 0)
         issues.push({ path: ["bundles"], message: "A giveaway has one free entry each: remove the bundles" });
+      if (value.allowPicks)
+        issues.push({ path: ["allowPicks"], message: "A giveaway's one free entry gets its number at random" });
     } else {
       if (value.price === 0) issues.push({ path: ["price"], message: "Enter the price of one entry" });
       if (value.undersoldPolicy === "cash" && value.cashAlternative === null)
@@ -355,6 +362,7 @@ export function drawFormSchema(options: { currency: string; timeZone: string }) 
       answer,
       beaconSource: value.beaconSource,
       instantWins: wins.value,
+      allowPicks: value.allowPicks,
     };
   });
 }
