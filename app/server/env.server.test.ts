@@ -242,6 +242,34 @@ describe("parseEnv", () => {
     expect(parseEnv({ DATA_DIR: dataDir }).AUTH_SECRET).not.toBe(first);
   });
 
+  it("keeps media on disk unless S3_BUCKET is set, and checks the S3 settings", () => {
+    const local = parseEnv({ DATA_DIR: dataDir });
+    expect(local.S3_BUCKET).toBeUndefined();
+    const s3 = parseEnv({
+      DATA_DIR: dataDir,
+      S3_BUCKET: "club-media",
+      S3_REGION: "auto",
+      S3_ENDPOINT: "https://account.r2.cloudflarestorage.com",
+      S3_ACCESS_KEY_ID: "key",
+      S3_SECRET_ACCESS_KEY: "secret",
+      S3_PUBLIC_URL: "https://media.club.example",
+      S3_FORCE_PATH_STYLE: "1",
+    });
+    expect(s3).toMatchObject({ S3_BUCKET: "club-media", S3_FORCE_PATH_STYLE: true });
+    expect(problemsOf({ DATA_DIR: dataDir, S3_BUCKET: "Club Media" }).join(" ")).toMatch(
+      /S3_BUCKET must be a bucket name/,
+    );
+    expect(problemsOf({ DATA_DIR: dataDir, S3_ENDPOINT: "http://127.0.0.1:9000" }).join(" ")).toMatch(
+      /set S3_BUCKET with the other S3_ settings/,
+    );
+    expect(problemsOf({ DATA_DIR: dataDir, S3_BUCKET: "club-media", S3_ACCESS_KEY_ID: "key" }).join(" ")).toMatch(
+      /S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/,
+    );
+    expect(problemsOf({ DATA_DIR: dataDir, S3_BUCKET: "club-media", S3_PUBLIC_URL: "media" }).join(" ")).toMatch(
+      /S3_PUBLIC_URL must be an absolute URL/,
+    );
+  });
+
   it("uses a configured AUTH_SECRET without writing one", () => {
     expect(parseEnv({ DATA_DIR: dataDir, AUTH_SECRET: SECRET }).AUTH_SECRET).toBe(SECRET);
     expect(() => statSync(path.join(dataDir, "auth-secret"))).toThrow(/ENOENT/);

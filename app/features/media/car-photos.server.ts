@@ -22,6 +22,8 @@ const CAR_PHOTO_MIN_SIDE = 320;
 /** The private original is kept at most this wide or high: enough for every public size and a new blur. */
 const ORIGINAL_MAX_SIDE = 3200;
 
+const STORAGE_TROUBLE = "The photo could not be saved just now. Try again in a moment.";
+
 export type StoredCarPhoto = { hash: string; sourceKey: string; width: number; height: number; color: string };
 export type CarPhotoResult = { ok: true; photo: StoredCarPhoto } | { ok: false; message: string };
 
@@ -56,18 +58,21 @@ export async function storeCarPhoto(
   const written: string[] = [];
   const tracked: Storage = {
     ...storage,
+    // Keys are content-addressed: a file already there may belong to another photo, so only
+    // files this upload created are taken back on failure.
     async put(key, data, contentType) {
-      written.push(key);
+      if (!(await storage.exists(key))) written.push(key);
       await storage.put(key, data, contentType);
     },
   };
   try {
-    const sourceKey = await storeOriginal(tracked, prepared.master, "cars");
-    const stored = await storeRenditions(tracked, prepared.master, options?.blur ?? []);
-    return { ok: true, photo: { ...stored, sourceKey } };
-  } catch (error) {
+    const original = await storeOriginal(tracked, prepared.master, "cars");
+    const stored = await storeRenditions(tracked, original.master, options?.blur ?? []);
+    return { ok: true, photo: { ...stored, sourceKey: original.key } };
+  } catch {
+    // A storage outage: whatever was written goes again, and the member may simply retry.
     await Promise.allSettled(written.map((key) => storage.delete(key)));
-    throw error;
+    return { ok: false, message: STORAGE_TROUBLE };
   }
 }
 
@@ -78,7 +83,7 @@ export async function reblurCarPhoto(
   blur: BlurRegion[],
   options?: { keepOld?: boolean },
 ): Promise<StoredCarPhoto> {
-  const master = await masterFromStored(storage, photo.sourceKey, ORIGINAL_MAX_SIDE);
+  const master = await masterFromStored(storage, photo.sourceKey);
   const stored = await storeRenditions(storage, master, blur);
   if (stored.hash !== photo.hash && !options?.keepOld) {
     await Promise.all(renditionKeys(photo.hash).map((key) => storage.delete(key)));

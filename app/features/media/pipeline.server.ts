@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import sharp, { type Sharp } from "sharp";
-import type { Storage } from "~/server/storage/storage.server";
+import { PRIVATE_PREFIX, type Storage } from "~/server/storage/storage.server";
 import type { BlurRegion } from "../../../db/schema/garage";
 import { checkImageStructure, type ImageKind, sniffImage } from "./image-checks.server";
 
@@ -183,11 +183,12 @@ export async function applyBlur(master: Master, regions: BlurRegion[]): Promise<
       return { input: patch, raw: { width: area.width, height: area.height, channels: master.channels }, ...area };
     }),
   );
-  const { data } = await sharp(master.data, { raw })
-    .composite(patches.map(({ input, raw: patchRaw, left, top }) => ({ input, raw: patchRaw, left, top })))
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { ...master, data };
+  // Compositing adds an alpha channel; a picture that had none keeps none.
+  const composed = sharp(master.data, { raw }).composite(
+    patches.map(({ input, raw: patchRaw, left, top }) => ({ input, raw: patchRaw, left, top })),
+  );
+  const blurred = await toMaster(master.channels % 2 === 1 ? composed.removeAlpha() : composed);
+  return { ...blurred, color: master.color };
 }
 
 export type MediaFile = { key: string; bytes: Buffer; contentType: string };
@@ -220,35 +221,39 @@ export function encodeRenditions(
   );
 }
 
-/** Stores every file, or none: when one write fails the others are deleted again. */
+/**
+ * Stores every file, or none: when one write fails, the files this call created are deleted
+ * again (a file already there, under its content-addressed key, may belong to someone else).
+ */
 export async function putAll(storage: Storage, files: MediaFile[]) {
+  const existed = new Set(
+    (await Promise.all(files.map(async (file) => ((await storage.exists(file.key)) ? file.key : null)))).filter(
+      Boolean,
+    ),
+  );
   const results = await Promise.allSettled(files.map((file) => storage.put(file.key, file.bytes, file.contentType)));
   const failed = results.find((result) => result.status === "rejected");
   if (failed) {
-    await Promise.allSettled(files.map((file) => storage.delete(file.key)));
+    await Promise.allSettled(files.filter((file) => !existed.has(file.key)).map((file) => storage.delete(file.key)));
     throw failed.reason;
   }
 }
 
-/** Keys under this prefix are never served to browsers (see the storage adapters). */
-export const PRIVATE_PREFIX = "private/";
-
 /**
  * Keeps the metadata-free master as the private original a new blur is made from: WebP at high
- * quality, under `private/<area>/<hash>.webp`.
+ * quality, under `private/<area>/<hash>.webp`. Answers its key and the master decoded back from
+ * it, so renditions made now and after a later new blur come from exactly the same pixels.
  */
 export async function storeOriginal(storage: Storage, master: Master, area: string) {
   const bytes = await fromMaster(master).webp({ quality: 90, effort: 4 }).toBuffer();
   const key = `${PRIVATE_PREFIX}${area}/${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}.webp`;
   await storage.put(key, bytes, "image/webp");
-  return key;
+  return { key, master: await toMaster(sharp(bytes)) };
 }
 
 /** The master again, from a stored private original. */
-export async function masterFromStored(storage: Storage, key: string, maxSide: number): Promise<Master> {
+export async function masterFromStored(storage: Storage, key: string): Promise<Master> {
   const file = await storage.get(key);
   if (!file) throw new Error(`The original ${key} is not in storage`);
-  return toMaster(
-    sharp(file.bytes, { failOn: "error" }).resize(maxSide, maxSide, { fit: "inside", withoutEnlargement: true }),
-  );
+  return toMaster(sharp(file.bytes, { failOn: "error" }));
 }
