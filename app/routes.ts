@@ -26,6 +26,10 @@ export default [
     route("giveaways/:slug/verify", "routes/giveaways/verify.tsx"),
     route("giveaways/:slug/entries", "routes/giveaways/entries.tsx"),
 
+    route("community", "routes/community/list.tsx"),
+    route("community/cars/:carId", "routes/community/car.tsx"),
+    route("community/:handle", "routes/community/profile.tsx"),
+
     route("privacy", "routes/site/legal-page.tsx", { id: "privacy" }),
     route("terms", "routes/site/legal-page.tsx", { id: "terms" }),
     route("responsible-play", "routes/site/responsible-play.tsx"),
@@ -63,6 +67,7 @@ export default [
         route("images", "routes/admin/draws/images.tsx"),
         route("entries", "routes/admin/draws/entries.tsx"),
       ]),
+      route("moderation", "routes/admin/moderation/queue.tsx"),
     ]),
     route("events/:eventId/attendees.csv", "routes/admin/events/attendees-csv.ts"),
     route("draws/:drawId/entries.csv", "routes/admin/draws/entries-csv.ts"),

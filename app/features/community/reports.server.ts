@@ -1,32 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "~/server/db/client.server";
-import { carPhotos, carReports, cars, REPORT_REASONS } from "../../../db/schema";
+import { carPhotos, carReports, cars, type ReportReason } from "../../../db/schema";
 import { type Viewer, visibleCars, visiblePhotos } from "./visibility.server";
 
-export const REPORT_REASON_LABELS: Record<(typeof REPORT_REASONS)[number], string> = {
-  plate: "Shows a number plate or a face that should be hidden",
-  offensive: "Offensive or inappropriate",
-  spam: "Spam or advertising",
-  not_theirs: "Not their car or not their photo",
-  other: "Something else",
-};
-
-export const MAX_REPORT_NOTE = 1000;
-
-export const ReportSchema = z.object({
-  intent: z.literal("report"),
-  photoId: z.uuid({ message: "Choose a photo from this car" }).optional(),
-  reason: z.enum(REPORT_REASONS, { message: "Choose why you are reporting this" }),
-  note: z
-    .string()
-    .trim()
-    .max(MAX_REPORT_NOTE, { message: `Use at most ${MAX_REPORT_NOTE} characters` })
-    .optional()
-    .default(""),
-});
-
-export type ReportInput = { carId: string; photoId?: string; reason: (typeof REPORT_REASONS)[number]; note: string };
+export type ReportInput = { carId: string; photoId?: string; reason: ReportReason; note: string };
 
 export type ReportOutcome =
   | { ok: true; alreadyReported: boolean }

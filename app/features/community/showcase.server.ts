@@ -224,6 +224,7 @@ export async function getCommunityCar(db: Db, viewer: Viewer, carId: string) {
       coverPhotoId: cars.coverPhotoId,
       likeCount: cars.likeCount,
       hiddenAt: cars.hiddenAt,
+      featuredAt: cars.featuredAt,
       createdAt: cars.createdAt,
       updatedAt: cars.updatedAt,
       ownerName: users.name,

@@ -1,3 +1,4 @@
+import { sitemapCommunity } from "~/features/community/showcase.server";
 import { sitemapEvents } from "~/features/events/catalogue.server";
 import { sitePages } from "../../../db/schema";
 import type { Db } from "../../server/db/client.server";
@@ -8,6 +9,7 @@ export type SitemapEntry = { path: string; lastModified?: string };
 export async function sitemapEntries(db: Db): Promise<SitemapEntry[]> {
   const pages = await db.select({ slug: sitePages.slug, updatedAt: sitePages.updatedAt }).from(sitePages);
   const events = await sitemapEvents(db);
+  const community = await sitemapCommunity(db);
   return [
     { path: "/" },
     { path: "/events" },
@@ -16,5 +18,11 @@ export async function sitemapEntries(db: Db): Promise<SitemapEntry[]> {
       lastModified: event.updatedAt.toISOString().slice(0, 10),
     })),
     ...pages.map((page) => ({ path: `/${page.slug}`, lastModified: page.updatedAt.toISOString().slice(0, 10) })),
+    { path: "/community" },
+    ...community.handles.map((handle) => ({ path: `/community/${encodeURIComponent(handle)}` })),
+    ...community.cars.map((car) => ({
+      path: `/community/cars/${car.id}`,
+      lastModified: car.updatedAt.toISOString().slice(0, 10),
+    })),
   ];
 }

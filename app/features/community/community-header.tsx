@@ -1,0 +1,199 @@
+import { ArrowLeft, ArrowRight, Search } from "lucide-react";
+import type { ChangeEvent } from "react";
+import { Form, Link } from "react-router";
+
+export type CommunityFilters = { make: string; era: string; q: string; sort: "newest" | "liked" };
+
+/** The /community address for a set of filters, leaving out defaults so links stay short. */
+export function communityHref(filters: Partial<CommunityFilters> & { page?: number }) {
+  const params = new URLSearchParams();
+  if (filters.q) params.set("q", filters.q);
+  if (filters.make) params.set("make", filters.make);
+  if (filters.era) params.set("era", filters.era);
+  if (filters.sort === "liked") params.set("sort", "liked");
+  if (filters.page && filters.page > 1) params.set("page", String(filters.page));
+  const query = params.toString();
+  return query ? `/community?${query}` : "/community";
+}
+
+/** Decades from the 1950s to this one, newest first, for the era filter. */
+export function eraOptions(now = new Date()) {
+  const latest = Math.floor(now.getUTCFullYear() / 10) * 10;
+  const eras: { value: string; label: string }[] = [];
+  for (let decade = latest; decade >= 1950; decade -= 10) eras.push({ value: String(decade), label: `${decade}s` });
+  eras.push({ value: "1940", label: "1940s" });
+  return eras;
+}
+
+const control =
+  "h-12 w-full min-w-0 rounded-xl border border-white/15 bg-white/[0.06] px-3 text-base sm:px-4 text-white transition-colors hover:border-white/30 focus:border-accent-strong";
+const label = "mb-1.5 block text-xs font-bold uppercase tracking-[0.16em] text-asphalt-300";
+
+// A choice in a select shows its results at once; the search box waits for Enter or the button.
+const submitOnChange = (event: ChangeEvent<HTMLSelectElement>) => event.currentTarget.form?.requestSubmit();
+
+/**
+ * The seed's CommunityHeader: the page title and the filters, as a GET form so it works before
+ * scripts load and every result has its own address.
+ */
+export function CommunityHeader({
+  filters,
+  makes,
+}: {
+  filters: CommunityFilters;
+  makes: { make: string; count: number }[];
+}) {
+  const makeOptions =
+    filters.make && !makes.some((row) => row.make.toLowerCase() === filters.make.toLowerCase())
+      ? [...makes, { make: filters.make, count: 0 }]
+      : makes;
+  return (
+    <section className="dark-band relative isolate overflow-hidden bg-asphalt-950 text-white [color-scheme:dark]">
+      <div
+        aria-hidden="true"
+        className="absolute inset-0 -z-10 bg-[radial-gradient(ellipse_60%_90%_at_15%_-10%,rgb(255_122_26/0.3),transparent_70%),radial-gradient(ellipse_40%_60%_at_90%_110%,rgb(255_255_255/0.06),transparent_70%)]"
+      />
+      <div className="mx-auto max-w-[1200px] px-4 py-10 sm:px-6 md:py-16">
+        <p className="text-sm font-bold uppercase tracking-[0.25em] text-accent-strong">Members' garages</p>
+        <h1 className="wide mt-2 text-4xl font-black leading-none sm:text-6xl">Community</h1>
+        <p className="mt-4 max-w-xl text-lg text-asphalt-300">
+          Builds, daily drivers and weekend toys from the club. Find one like yours, or the one you want next.
+        </p>
+        <Form
+          method="get"
+          action="/community"
+          role="search"
+          aria-label="Find cars"
+          className="mt-8 grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto] lg:items-end"
+        >
+          <div className="col-span-2 lg:col-span-1">
+            <label htmlFor="community-q" className={label}>
+              Search
+            </label>
+            <input
+              id="community-q"
+              type="search"
+              name="q"
+              defaultValue={filters.q}
+              maxLength={80}
+              placeholder="Make, model or @owner"
+              className={`${control} placeholder:text-asphalt-400`}
+            />
+          </div>
+          <div>
+            <label htmlFor="community-make" className={label}>
+              Make
+            </label>
+            <select
+              id="community-make"
+              name="make"
+              defaultValue={filters.make}
+              onChange={submitOnChange}
+              className={control}
+            >
+              <option value="">All makes</option>
+              {makeOptions.map((row) => (
+                <option key={row.make} value={row.make}>
+                  {row.make} ({row.count})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="community-era" className={label}>
+              Era
+            </label>
+            <select
+              id="community-era"
+              name="era"
+              defaultValue={filters.era}
+              onChange={submitOnChange}
+              className={control}
+            >
+              <option value="">Any era</option>
+              {eraOptions().map((era) => (
+                <option key={era.value} value={era.value}>
+                  {era.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="col-span-2 lg:col-span-1">
+            <label htmlFor="community-sort" className={label}>
+              Sort
+            </label>
+            <select
+              id="community-sort"
+              name="sort"
+              defaultValue={filters.sort}
+              onChange={submitOnChange}
+              className={control}
+            >
+              <option value="newest">Newest first</option>
+              <option value="liked">Most liked</option>
+            </select>
+          </div>
+          <button
+            type="submit"
+            className="col-span-2 inline-flex h-12 items-center justify-center gap-2 rounded-xl bg-accent px-6 font-bold text-on-accent transition-colors hover:bg-accent-strong lg:col-span-1"
+          >
+            <Search aria-hidden className="size-5" />
+            Find cars
+          </button>
+        </Form>
+      </div>
+    </section>
+  );
+}
+
+export function CommunityPagination({
+  page,
+  pageCount,
+  filters,
+}: {
+  page: number;
+  pageCount: number;
+  filters: CommunityFilters;
+}) {
+  const step = "inline-flex h-11 items-center gap-1.5 rounded-full px-4 font-semibold ring-1 ring-line";
+  const pages = Array.from({ length: pageCount }, (_, i) => i + 1).filter(
+    (n) => n === 1 || n === pageCount || Math.abs(n - page) <= 1,
+  );
+  return (
+    <nav aria-label="Pages" className="mt-10 flex flex-wrap items-center justify-center gap-2">
+      {page > 1 ? (
+        <Link
+          to={communityHref({ ...filters, page: page - 1 })}
+          rel="prev"
+          className={`${step} hover:bg-surface-sunken`}
+        >
+          <ArrowLeft aria-hidden className="size-4" /> Previous
+        </Link>
+      ) : null}
+      <ul className="flex items-center gap-1">
+        {pages.map((n, i) => (
+          <li key={n} className="flex items-center gap-1">
+            {i > 0 && n - pages[i - 1]! > 1 ? <span className="px-1 text-muted">…</span> : null}
+            <Link
+              to={communityHref({ ...filters, page: n })}
+              aria-current={n === page ? "page" : undefined}
+              aria-label={`Page ${n}`}
+              className={`tabular grid size-11 place-items-center rounded-full font-bold ${n === page ? "bg-accent text-on-accent" : "hover:bg-surface-sunken"}`}
+            >
+              {n}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {page < pageCount ? (
+        <Link
+          to={communityHref({ ...filters, page: page + 1 })}
+          rel="next"
+          className={`${step} hover:bg-surface-sunken`}
+        >
+          Next <ArrowRight aria-hidden className="size-4" />
+        </Link>
+      ) : null}
+    </nav>
+  );
+}

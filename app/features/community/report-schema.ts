@@ -1,0 +1,27 @@
+import { z } from "zod";
+import type { ReportReason } from "../../../db/schema";
+
+/** Why a member reports a car or a photo, as the form words it (client safe). */
+export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
+  plate: "Shows a number plate or a face that should be hidden",
+  offensive: "Offensive or inappropriate",
+  spam: "Spam or advertising",
+  not_theirs: "Not their car or not their photo",
+  other: "Something else",
+};
+
+export const REPORT_REASON_LIST = Object.keys(REPORT_REASON_LABELS) as [ReportReason, ...ReportReason[]];
+
+export const MAX_REPORT_NOTE = 1000;
+
+export const ReportSchema = z.object({
+  intent: z.literal("report"),
+  photoId: z.uuid({ message: "Choose a photo from this car" }).optional(),
+  reason: z.enum(REPORT_REASON_LIST, { message: "Choose why you are reporting this" }),
+  note: z
+    .string()
+    .trim()
+    .max(MAX_REPORT_NOTE, { message: `Use at most ${MAX_REPORT_NOTE} characters` })
+    .optional()
+    .default(""),
+});

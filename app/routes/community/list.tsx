@@ -1,0 +1,106 @@
+import { Link } from "react-router";
+import { CarTiles } from "~/features/community/car-tile";
+import {
+  type CommunityFilters,
+  CommunityHeader,
+  CommunityPagination,
+  communityHref,
+} from "~/features/community/community-header";
+import { communityMakes, eraFrom, listCommunityCars, normaliseSearch } from "~/features/community/showcase.server";
+import { publicPageHeaders } from "~/server/cache.server";
+import { runtimeContext } from "~/server/context.server";
+import { pageTitle, siteNameOf } from "~/ui/page-title";
+import type { Route } from "./+types/list";
+import { mediaBaseOf, viewerFrom } from "./viewer.server";
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { db, storage } = context.get(runtimeContext);
+  const viewer = viewerFrom(context);
+  const params = url.searchParams;
+  // Whatever the address says, the page answers: unknown values are ignored, not refused.
+  const era = eraFrom(params.get("era"));
+  const filters: CommunityFilters = {
+    q: normaliseSearch(params.get("q")),
+    make: normaliseSearch(params.get("make")),
+    era: era ? String(era) : "",
+    sort: params.get("sort") === "liked" ? "liked" : "newest",
+  };
+  const [list, makes] = await Promise.all([
+    listCommunityCars(db, viewer, {
+      q: filters.q,
+      make: filters.make,
+      era,
+      sort: filters.sort,
+      page: Number.parseInt(params.get("page") ?? "1", 10),
+    }),
+    communityMakes(db, viewer),
+  ]);
+  return { ...list, makes, filters, signedIn: viewer !== null, mediaBase: mediaBaseOf(storage) };
+}
+
+// Visitors share a cached page; the auth step makes a signed-in member's answer private.
+export const headers: Route.HeadersFunction = () => publicPageHeaders();
+
+function describeResults(total: number, filters: CommunityFilters) {
+  const cars = total === 1 ? "1 car" : `${total.toLocaleString("en-GB")} cars`;
+  const parts = [
+    filters.make,
+    filters.era ? `from the ${filters.era}s` : "",
+    filters.q ? `matching “${filters.q}”` : "",
+  ];
+  return [cars, ...parts.filter(Boolean)].join(" ");
+}
+
+export default function CommunityPage({ loaderData }: Route.ComponentProps) {
+  const { cars, total, page, pageCount, makes, filters, signedIn, mediaBase } = loaderData;
+  const filtered = Boolean(filters.q || filters.make || filters.era);
+  return (
+    <main id="main">
+      <CommunityHeader filters={filters} makes={makes} />
+      <section aria-labelledby="results" className="mx-auto max-w-[1200px] px-4 py-10 sm:px-6 md:py-14">
+        <div className="mb-6 flex flex-wrap items-baseline justify-between gap-3">
+          <h2 id="results" className="text-lg font-bold" aria-live="polite">
+            {describeResults(total, filters)}
+          </h2>
+          {filtered ? (
+            <Link to={communityHref({ sort: filters.sort })} className="text-sm font-semibold text-link underline">
+              Clear filters
+            </Link>
+          ) : null}
+        </div>
+        {cars.length > 0 ? (
+          <CarTiles cars={cars} mediaBase={mediaBase} firstPriority />
+        ) : (
+          <div className="rounded-2xl border border-dashed border-line p-10 text-center">
+            <p className="text-lg font-semibold">{filtered ? "No cars match these filters." : "No cars yet."}</p>
+            <p className="mt-2 text-muted">
+              {filtered ? (
+                <Link to="/community" className="text-link underline">
+                  See every car
+                </Link>
+              ) : (
+                <Link to={signedIn ? "/members/newGarage" : "/signUp"} className="text-link underline">
+                  {signedIn ? "Add your first car" : "Join the club and add your car"}
+                </Link>
+              )}
+            </p>
+          </div>
+        )}
+        {pageCount > 1 ? <CommunityPagination page={page} pageCount={pageCount} filters={filters} /> : null}
+      </section>
+    </main>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteNameOf(matches);
+  const title = pageTitle(matches, "Community");
+  const description = `Members' cars from ${site}: builds, specs and stories.`;
+  return [
+    { title },
+    { name: "description", content: description },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:type", content: "website" },
+  ];
+};
