@@ -56,6 +56,7 @@ export default [
         route("cover", "routes/admin/events/cover.tsx"),
         route("tickets", "routes/admin/events/tickets.tsx"),
         route("checkin", "routes/admin/events/checkin.tsx"),
+        route("applications", "routes/admin/events/applications.tsx"),
       ]),
       route("check-in", "routes/admin/check-in.tsx"),
       route("orders", "routes/admin/orders/list.tsx"),

@@ -15,6 +15,7 @@ import {
   showCarApplications,
   users,
 } from "../../../db/schema";
+import { DECISION_NOTE_MAX, NOTE_MAX } from "./limits";
 
 /**
  * Show-car applications (docs/applications.md): a member applies with one of their garage cars
@@ -25,8 +26,7 @@ import {
  * a free one, or a paid fee, gives an exhibitor pass that the gate admits like a ticket.
  */
 
-export const NOTE_MAX = 2000;
-export const DECISION_NOTE_MAX = 1000;
+export { DECISION_NOTE_MAX, NOTE_MAX } from "./limits";
 
 /** Applications still holding, or waiting for, one of the event's spots. */
 export const SPOT_STATUSES: ApplicationStatus[] = ["approved", "paid"];
@@ -803,5 +803,50 @@ export async function checkInPass(
     ...shown,
     checkedInAt: pass.checkedInAt ?? input.now,
     checkedInBy: pass.checkedInBy,
+  };
+}
+
+export type ApplySection =
+  | { signedIn: false }
+  | {
+      signedIn: true;
+      cars: { id: string; label: string; applied: boolean }[];
+      mine: {
+        id: string;
+        carLabel: string;
+        status: ApplicationStatus;
+        statusLabel: string;
+        canWithdraw: boolean;
+      }[];
+    };
+
+/** What the event page's "Apply with your car" section shows the viewer. */
+export async function applySectionFor(
+  db: Db,
+  input: { userId: string | null; eventId: string },
+): Promise<ApplySection> {
+  if (!input.userId) return { signedIn: false };
+  const [garage, mine] = await Promise.all([
+    carsToApplyWith(db, { userId: input.userId, eventId: input.eventId }),
+    db
+      .select({
+        id: showCarApplications.id,
+        carLabel: showCarApplications.carLabel,
+        status: showCarApplications.status,
+      })
+      .from(showCarApplications)
+      .where(and(eq(showCarApplications.eventId, input.eventId), eq(showCarApplications.userId, input.userId)))
+      .orderBy(asc(showCarApplications.createdAt)),
+  ]);
+  return {
+    signedIn: true,
+    cars: garage,
+    mine: mine
+      .filter((row) => row.status !== "withdrawn")
+      .map((row) => ({
+        ...row,
+        statusLabel: STATUS_LABELS[row.status],
+        canWithdraw: WITHDRAWABLE.includes(row.status),
+      })),
   };
 }

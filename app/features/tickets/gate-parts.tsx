@@ -1,4 +1,5 @@
 import { CircleAlert, CircleCheck, CircleX, Download } from "lucide-react";
+import { CarThumb } from "~/features/applications/car-thumb";
 import { Card } from "~/ui/card";
 import { ListSearch } from "~/ui/list-search";
 import { ATTENDEE_STATUS_LABELS } from "./attendees-csv";
@@ -23,11 +24,12 @@ export function GateResultPanel({ result }: { result: GateResult | null }) {
   return (
     <div role="status" className={`flex items-start gap-4 rounded-2xl p-5 shadow-lg ${tone.box}`}>
       <tone.icon aria-hidden className="size-10 shrink-0" />
-      <div className="min-w-0 space-y-1">
+      <div className="min-w-0 flex-1 space-y-1">
         <p className="text-xs font-black uppercase tracking-[0.2em] opacity-80">{tone.label}</p>
         <p className="wide text-xl font-extrabold break-words sm:text-2xl">{result.headline}</p>
         {result.detail ? <p className="break-words font-semibold opacity-90">{result.detail}</p> : null}
       </div>
+      {result.car ? <CarThumb hash={result.car.coverHash} label={result.car.label} size="size-24" /> : null}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, ilike, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { checkInPass } from "~/features/applications/applications.server";
 import { localDate, parseLocalDateTime } from "~/features/events/time-zones";
 import type { Db } from "~/server/db/client.server";
 import { containing, endingWith } from "~/server/db/like";
@@ -12,6 +13,8 @@ export type GateResult = {
   tone: "admitted" | "warning" | "refused";
   headline: string;
   detail: string | null;
+  /** An exhibitor pass: the car to look for, with its cover photo's hash. */
+  car?: { label: string; coverHash: string | null };
 };
 
 export const NOT_A_TICKET = "This code is not a valid ticket";
@@ -49,6 +52,9 @@ export async function admitAtGate(
   const outcome = await checkInTicket(db, { code, eventId: input.eventId, staffId: input.staffId, now: input.now });
 
   if (outcome.kind === "not_found") {
+    // Not a ticket: an exhibitor pass shares the code format and the signing key.
+    const pass = await admitPass(db, { code, eventId: input.eventId, staffId: input.staffId, now: input.now }, event);
+    if (pass) return pass;
     // checkInTicket cannot tell a stranger's code from another event's ticket; the gate can.
     const [elsewhere] = await db
       .select({ title: events.title })
@@ -75,6 +81,48 @@ export async function admitAtGate(
       };
     case "not_valid":
       return { tone: "refused", headline: REFUSED_STATUS[outcome.status], detail: `${who}. Do not admit.` };
+  }
+}
+
+/** The gate's answer for an exhibitor pass, or null when the code is no pass at all. */
+async function admitPass(
+  db: Db,
+  input: { code: string; eventId: string; staffId: string; now: Date },
+  event: { timeZone: string },
+): Promise<GateResult | null> {
+  const outcome = await checkInPass(db, input);
+  switch (outcome.kind) {
+    case "not_found":
+      return null;
+    case "other_event":
+      return {
+        tone: "refused",
+        headline: `This exhibitor pass is for ${outcome.eventTitle}`,
+        detail: "It does not admit anyone here.",
+      };
+    case "checked_in":
+      return {
+        tone: "admitted",
+        headline: `Exhibitor: ${outcome.carLabel}`,
+        detail: outcome.holder,
+        car: { label: outcome.carLabel, coverHash: outcome.coverHash },
+      };
+    case "already_checked_in":
+      return {
+        tone: "warning",
+        headline: `Already checked in at ${gateTime(outcome.checkedInAt, event.timeZone, input.now)}${
+          outcome.checkedInBy ? ` by ${outcome.checkedInBy}` : ""
+        }`,
+        detail: `Exhibitor: ${outcome.carLabel}${outcome.holder ? `, ${outcome.holder}` : ""}`,
+        car: { label: outcome.carLabel, coverHash: outcome.coverHash },
+      };
+    case "cancelled":
+      return {
+        tone: "refused",
+        headline: "This exhibitor pass was cancelled",
+        detail: `Exhibitor: ${outcome.carLabel}. Do not admit.`,
+        car: { label: outcome.carLabel, coverHash: outcome.coverHash },
+      };
   }
 }
 

@@ -1,4 +1,6 @@
 import { redirect } from "react-router";
+import { applySectionFor } from "~/features/applications/applications.server";
+import { ApplyWithYourCar } from "~/features/applications/apply-section";
 import { addToCartQuantities } from "~/features/cart/quantities";
 import { eventLocation } from "~/features/events/calendar";
 import { getEventPage } from "~/features/events/catalogue.server";
@@ -13,12 +15,13 @@ import {
 import { coverImageUrl, eventJsonLd, serializeJsonLd } from "~/features/events/json-ld";
 import { TicketList } from "~/features/events/ticket-list";
 import { publicPageHeaders } from "~/server/cache.server";
-import { runtimeContext } from "~/server/context.server";
+import { runtimeContext, userContext } from "~/server/context.server";
 import { useNonce } from "~/ui/nonce";
 import { notFound } from "~/ui/not-found";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
 import type { Route } from "./+types/detail";
 import { addToCartFromEventPage } from "./add-to-cart.server";
+import { APPLY_INTENTS, applyFromEventPage } from "./apply-action.server";
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { db, env } = context.get(runtimeContext);
@@ -26,9 +29,14 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   if (!page) notFound();
   // One address per event: a link by id moves to the slug for good.
   if (params.id !== page.event.slug) throw redirect(`/events/${page.event.slug}${url.search}`, 301);
+  const user = context.get(userContext);
+  const apply = page.applications
+    ? await applySectionFor(db, { userId: user?.id ?? null, eventId: page.event.id })
+    : null;
   const site = { name: env.SITE_NAME, url: env.SITE_URL, currency: env.CURRENCY, countryCode: env.DEFAULT_COUNTRY };
   return {
     ...page,
+    apply,
     tickets: page.tickets.map((ticket) => ({ ...ticket, quantities: addToCartQuantities(ticket) })),
     pageUrl: `${env.SITE_URL}/events/${page.event.slug}`,
     imageUrl: page.event.cover.hash ? coverImageUrl(env.SITE_URL, page.event.cover.hash) : null,
@@ -38,8 +46,16 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   };
 }
 
-/** Add to cart: a plain form per ticket type, so it works before (or without) JavaScript. */
-export function action({ request, context, params }: Route.ActionArgs) {
+/**
+ * Add to cart: a plain form per ticket type, so it works before (or without) JavaScript; and the
+ * "Apply with your car" section's apply and withdraw.
+ */
+export async function action({ request, context, params, url }: Route.ActionArgs) {
+  const form = await request.clone().formData();
+  const intent = form.get("intent");
+  if (typeof intent === "string" && APPLY_INTENTS.includes(intent)) {
+    return applyFromEventPage({ request, context, url, idOrSlug: params.id, form });
+  }
   return addToCartFromEventPage({ request, context, idOrSlug: params.id });
 }
 
@@ -61,9 +77,16 @@ export default function EventDetail({ loaderData, actionData }: Route.ComponentP
             <h2 id="tickets-heading" className="wide text-2xl font-extrabold">
               Tickets
             </h2>
-            <TicketList tickets={tickets} problems={actionData?.cart} />
+            <TicketList tickets={tickets} problems={actionData && "cart" in actionData ? actionData.cart : undefined} />
           </section>
           {applications ? <ApplicationPanel applications={applications} /> : null}
+          {loaderData.apply ? (
+            <ApplyWithYourCar
+              section={loaderData.apply}
+              eventSlug={event.slug}
+              errors={actionData && "apply" in actionData ? actionData.apply : undefined}
+            />
+          ) : null}
           {event.descriptionHtml ? (
             <section aria-labelledby="about" className="space-y-4">
               <h2 id="about" className="wide text-2xl font-extrabold">

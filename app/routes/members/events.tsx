@@ -1,17 +1,22 @@
 import { Ticket } from "lucide-react";
-import { Link } from "react-router";
+import { data, Link } from "react-router";
+import { addFeeToCart, applicationsOfMember, withdrawApplication } from "~/features/applications/applications.server";
+import { MyApplications } from "~/features/applications/my-applications";
+import { PayFeeSchema, WithdrawSchema } from "~/features/applications/schemas";
+import { eventDateLabels } from "~/features/events/event-dates";
 import type { EventTickets } from "~/features/orders/order-views.server";
 import { ticketsForMember } from "~/features/orders/order-views.server";
-import { withQrSvgs } from "~/features/tickets/qr.server";
+import { qrSvg, withQrSvgs } from "~/features/tickets/qr.server";
 import { TicketCard, type TicketWithQr } from "~/features/tickets/ticket-card";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { redirectWithFlash } from "~/server/flash.server";
 import { Card } from "~/ui/card";
 import type { Route } from "./+types/events";
 
 /**
- * "My tickets": upcoming events with each ticket's QR code, and
- * past ones for the record, without codes. Show-car applications join this page when they exist.
+ * "My tickets": upcoming events with each ticket's QR code, and past ones for the record, without
+ * codes; then the member's show-car applications, with "Pay the fee" and their exhibitor passes.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
@@ -19,20 +24,68 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { upcoming, past } = await ticketsForMember(db, { userId: user.id, now: new Date(), secret: env.AUTH_SECRET });
   const withCodes = (groups: EventTickets[]) =>
     Promise.all(groups.map(async (group) => ({ ...group, tickets: await withQrSvgs(group.tickets) })));
-  return { upcoming: await withCodes(upcoming), past: await withCodes(past) };
+  const now = new Date();
+  const mine = await applicationsOfMember(db, { userId: user.id, secret: env.AUTH_SECRET, now });
+  const applications = await Promise.all(
+    mine.map(async ({ event, pass, ...application }) => ({
+      ...application,
+      event: {
+        slug: event.slug,
+        title: event.title,
+        when: eventDateLabels(event.startsAt, event.endsAt, event.timeZone).dates,
+      },
+      pass: pass ? { ...pass, qrSvg: pass.qrPayload ? await qrSvg(pass.qrPayload) : null } : null,
+    })),
+  );
+  return {
+    upcoming: await withCodes(upcoming),
+    past: await withCodes(past),
+    applications,
+    currency: env.CURRENCY,
+  };
+}
+
+/** "Pay the fee" puts an approved application's fee in the cart; "Withdraw" withdraws it. */
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const user = requireUser({ context, url });
+  const { db } = context.get(runtimeContext);
+  const values = Object.fromEntries(await request.formData());
+  const now = new Date();
+  const refused = (applicationId: string, message: string) =>
+    data({ error: { applicationId, message } }, { status: 400 });
+  if (values.intent === "pay-application") {
+    const parsed = PayFeeSchema.safeParse(values);
+    if (!parsed.success) return refused("", parsed.error.issues[0]!.message);
+    const result = await addFeeToCart(db, { userId: user.id, applicationId: parsed.data.applicationId, now });
+    if (!result.ok) return refused(parsed.data.applicationId, result.message);
+    return redirectWithFlash("/cart", { kind: "success", message: "The show-car fee is in your cart." });
+  }
+  const parsed = WithdrawSchema.safeParse(values);
+  if (!parsed.success) return refused("", parsed.error.issues[0]?.message ?? "Choose what to do");
+  const result = await withdrawApplication(db, { userId: user.id, applicationId: parsed.data.applicationId, now });
+  if (!result.ok) return refused(parsed.data.applicationId, result.message);
+  return redirectWithFlash("/members/events#applications-title", {
+    kind: "success",
+    message: "Application withdrawn.",
+  });
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
-export default function MyTickets({ loaderData }: Route.ComponentProps) {
-  const { upcoming, past } = loaderData;
+export default function MyTickets({ loaderData, actionData }: Route.ComponentProps) {
+  const { upcoming, past, applications } = loaderData;
   return (
     <div className="space-y-10" data-print-page>
       <header>
         <h1 className="wide text-3xl font-black sm:text-4xl">My tickets</h1>
         <p className="mt-1 text-muted">Show the QR code at the gate, on your phone or printed.</p>
       </header>
-      {upcoming.length === 0 && past.length === 0 ? (
+      {actionData?.error && !actionData.error.applicationId ? (
+        <p role="alert" className="font-semibold text-red-700 dark:text-red-300">
+          {actionData.error.message}
+        </p>
+      ) : null}
+      {upcoming.length === 0 && past.length === 0 && applications.length === 0 ? (
         <Card variant="empty" className="p-10">
           <Ticket aria-hidden className="mx-auto size-10 text-muted" />
           <p className="mt-3 text-lg font-semibold">
@@ -44,6 +97,7 @@ export default function MyTickets({ loaderData }: Route.ComponentProps) {
         </Card>
       ) : null}
       {upcoming.length > 0 ? <EventGroups id="upcoming" title="Upcoming" groups={upcoming} /> : null}
+      <MyApplications applications={applications} currency={loaderData.currency} error={actionData?.error} />
       {past.length > 0 ? <EventGroups id="past" title="Past events" groups={past} /> : null}
     </div>
   );

@@ -1,4 +1,4 @@
-import { ArrowLeft, ExternalLink, ImageIcon, Info, ScanLine, Ticket } from "lucide-react";
+import { ArrowLeft, Car, ExternalLink, ImageIcon, Info, ScanLine, Ticket } from "lucide-react";
 import { Link, NavLink } from "react-router";
 import { TrackArt } from "~/ui/track-art";
 import { coverSources } from "../cover-urls";
@@ -62,6 +62,7 @@ export function EventHeader({ event, now }: { event: HeaderEvent; now: Date }) {
       note: String(event.ticketTypeCount),
     },
     { to: `/admin/events/${event.id}/checkin`, label: "Check-in", icon: ScanLine, end: false, note: null },
+    { to: `/admin/events/${event.id}/applications`, label: "Applications", icon: Car, end: false, note: null },
   ];
   return (
     <header className="space-y-4">

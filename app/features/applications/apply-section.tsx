@@ -1,0 +1,160 @@
+import { Car } from "lucide-react";
+import { Form, Link } from "react-router";
+import { Card } from "~/ui/card";
+import { FieldErrors, inputClass, SubmitButton } from "~/ui/form";
+import type { ApplySection } from "./applications.server";
+import { NOTE_MAX } from "./limits";
+
+export type ApplyErrors = { carId?: string[]; note?: string[]; form?: string[] };
+
+/**
+ * "Apply with your car" on an event page while applications are open: visitors are asked to
+ * sign in; members pick a garage car and write a note. A plain form, so it works without
+ * JavaScript; the server's messages show by the field they are about.
+ */
+export function ApplyWithYourCar({
+  section,
+  eventSlug,
+  errors,
+}: {
+  section: ApplySection;
+  eventSlug: string;
+  errors?: ApplyErrors;
+}) {
+  const here = `/events/${eventSlug}#apply`;
+  return (
+    <Card as="section" aria-labelledby="apply-heading" className="scroll-mt-24 space-y-5 p-6 sm:p-8" id="apply">
+      <h2 id="apply-heading" className="wide flex items-center gap-2 text-2xl font-extrabold">
+        <Car aria-hidden className="size-6 text-accent-ink" /> Apply with your car
+      </h2>
+      {!section.signedIn ? (
+        <p>
+          <Link to={`/login?redirectTo=${encodeURIComponent(here)}`} className="font-semibold text-link underline">
+            Sign in
+          </Link>{" "}
+          to apply with a car from your garage.
+        </p>
+      ) : (
+        <MemberApply section={section} errors={errors} />
+      )}
+    </Card>
+  );
+}
+
+function MemberApply({
+  section,
+  errors,
+}: {
+  section: Extract<ApplySection, { signedIn: true }>;
+  errors?: ApplyErrors;
+}) {
+  const available = section.cars.filter((car) => !car.applied);
+  return (
+    <>
+      {section.mine.length > 0 ? (
+        <div className="space-y-2">
+          <h3 className="font-bold">Your applications</h3>
+          <ul className="divide-y divide-line rounded-xl border border-line">
+            {section.mine.map((application) => (
+              <li key={application.id} className="flex flex-wrap items-center justify-between gap-3 p-3">
+                <span>
+                  <span className="font-semibold">{application.carLabel}</span> — {application.statusLabel}
+                </span>
+                {application.canWithdraw ? (
+                  <Form method="post">
+                    <input type="hidden" name="applicationId" value={application.id} />
+                    <SubmitButton
+                      name="intent"
+                      value="withdraw-application"
+                      variant="secondary"
+                      pendingLabel="Withdrawing…"
+                      fit
+                    >
+                      Withdraw
+                    </SubmitButton>
+                  </Form>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+          <p className="text-sm text-muted">
+            Decisions, the fee and your exhibitor pass are in{" "}
+            <Link to="/members/events" className="text-link underline">
+              My events
+            </Link>
+            .
+          </p>
+        </div>
+      ) : null}
+      {section.cars.length === 0 ? (
+        <p>
+          Your garage is empty.{" "}
+          <Link to="/members/newGarage" className="font-semibold text-link underline">
+            Add your car
+          </Link>{" "}
+          to apply with it.
+        </p>
+      ) : available.length === 0 ? (
+        <p className="text-muted">
+          Every car in your garage has an application for this event.{" "}
+          <Link to="/members/newGarage" className="text-link underline">
+            Add another car
+          </Link>
+          .
+        </p>
+      ) : (
+        <Form method="post" className="space-y-4" aria-describedby={errors?.form ? "apply-form-error" : undefined}>
+          <FieldErrors id="apply-form-error" errors={errors?.form} />
+          <div className="space-y-1.5">
+            <label htmlFor="apply-car" className="block font-semibold">
+              Your car
+            </label>
+            <select
+              id="apply-car"
+              name="carId"
+              required
+              aria-invalid={errors?.carId ? true : undefined}
+              aria-describedby={errors?.carId ? "apply-car-error" : undefined}
+              className={inputClass(Boolean(errors?.carId))}
+            >
+              {available.map((car) => (
+                <option key={car.id} value={car.id}>
+                  {car.label}
+                </option>
+              ))}
+            </select>
+            <FieldErrors id="apply-car-error" errors={errors?.carId} />
+            <p className="text-sm text-muted">
+              Not listed?{" "}
+              <Link to="/members/newGarage" className="text-link underline">
+                Add a car to your garage
+              </Link>
+              .
+            </p>
+          </div>
+          <div className="space-y-1.5">
+            <label htmlFor="apply-note" className="block font-semibold">
+              A note for the organizers (optional)
+            </label>
+            <textarea
+              id="apply-note"
+              name="note"
+              rows={4}
+              maxLength={NOTE_MAX}
+              aria-invalid={errors?.note ? true : undefined}
+              aria-describedby={errors?.note ? "apply-note-hint apply-note-error" : "apply-note-hint"}
+              className={inputClass(Boolean(errors?.note))}
+            />
+            <p id="apply-note-hint" className="text-sm text-muted">
+              What makes it worth showing: history, modifications, awards.
+            </p>
+            <FieldErrors id="apply-note-error" errors={errors?.note} />
+          </div>
+          <SubmitButton name="intent" value="apply" pendingLabel="Sending…" fit>
+            Send application
+          </SubmitButton>
+        </Form>
+      )}
+    </>
+  );
+}
