@@ -4,6 +4,7 @@ import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor, createBuyers } from "~/features/checkout/test-stock";
 import { refundOrder } from "~/features/orders/refund.server";
 import { settleOrder } from "~/features/orders/settle.server";
+import { admitAtGate } from "~/features/tickets/gate.server";
 import { verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
@@ -297,5 +298,38 @@ describe("the fee through the cart", () => {
     expect(
       await db.select().from(exhibitorPasses).where(eq(exhibitorPasses.applicationId, applicationId)),
     ).toHaveLength(0);
+  });
+});
+
+describe("the gate", () => {
+  it("admits an exhibitor pass by its typed or scanned code, showing the car, and tells a second scan who and when", async () => {
+    const { db } = database();
+    const { event, member, applicationId } = await applied(db, { fee: 0 });
+    const staffId = await staff(db);
+    await decideApplication(db, { applicationId, eventId: event.eventId, decision: "approve", note: "", staffId, now });
+    const [mine] = await applicationsOfMember(db, { userId: member.id, secret: SECRET, now });
+    const typed = mine!.pass!.shortCode.toLowerCase();
+    const first = await admitAtGate(db, { value: typed, eventId: event.eventId, staffId, secret: SECRET, now });
+    expect(first).toMatchObject({
+      tone: "admitted",
+      headline: expect.stringMatching(/^Exhibitor: 1991 Mazda MX-5/),
+      car: { coverHash: null },
+    });
+    const second = await admitAtGate(db, {
+      value: mine!.pass!.qrPayload!,
+      eventId: event.eventId,
+      staffId,
+      secret: SECRET,
+      now,
+    });
+    expect(second).toMatchObject({ tone: "warning", headline: expect.stringMatching(/^Already checked in at/) });
+    const forged = await admitAtGate(db, {
+      value: `${mine!.pass!.qrPayload!.split(".")[0]}.${"0".repeat(26)}`,
+      eventId: event.eventId,
+      staffId,
+      secret: SECRET,
+      now,
+    });
+    expect(forged.tone).toBe("refused");
   });
 });
