@@ -1,8 +1,15 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { applicationCheckoutItems } from "~/features/applications/applications.server";
 import { entrantOf } from "~/features/draws/cart-entries.server";
-import { bundleFor, type EntryProblem, entrantProblem, entryLineProblem } from "~/features/draws/draw-rules";
-import { readDrawStock } from "~/features/draws/entries.server";
+import {
+  bundleFor,
+  type EntryProblem,
+  entrantProblem,
+  entryLineProblem,
+  picksProblem,
+  takenProblem,
+} from "~/features/draws/draw-rules";
+import { readDrawStock, takenNumbers } from "~/features/draws/entries.server";
 import { recordOrderChanges } from "~/features/orders/order-history.server";
 import type { PlayProblem } from "~/features/play/play-rules";
 import { entryPlayProblem } from "~/features/play/play-settings.server";
@@ -124,6 +131,7 @@ type CheckoutItem =
       drawId: string;
       entriesPerUnit: number;
       answer: number;
+      pickedNumbers: number[];
       description: string;
       unitPrice: number;
       quantity: number;
@@ -162,6 +170,7 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
       entriesPerUnit: cartItems.entriesPerUnit,
       answer: cartItems.answer,
       quantity: cartItems.quantity,
+      pickedNumbers: cartItems.pickedNumbers,
     })
     .from(cartItems)
     .where(and(eq(cartItems.cartId, cart.id), eq(cartItems.kind, "entry")))
@@ -256,6 +265,7 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
     });
   }
   const entrant = entryLines.length > 0 ? await entrantOf(tx, input.userId) : null;
+  const pickedInOrder = new Map<string, number[]>();
   for (const line of entryLines) {
     const drawId = line.drawId!;
     const draw = drawStock.draws.get(drawId);
@@ -277,12 +287,24 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
       continue;
     }
     const entries = line.entriesPerUnit * line.quantity;
+    // Chosen numbers: each once in the order, and nobody else's (given, or held by a buyer paying).
+    const picks = line.pickedNumbers;
+    const picksTrouble =
+      picksProblem(draw, picks, entries) ??
+      picksProblem(draw, [...(pickedInOrder.get(drawId) ?? []), ...picks], Number.POSITIVE_INFINITY) ??
+      takenProblem(drawId, await takenNumbers(tx, drawId, picks, { now, exceptUserId: input.userId }));
+    if (picksTrouble) {
+      problems.push(picksTrouble);
+      continue;
+    }
+    pickedInOrder.set(drawId, [...(pickedInOrder.get(drawId) ?? []), ...picks]);
     drawStock.take(drawId, entries);
     items.push({
       kind: "entry" as const,
       drawId,
       entriesPerUnit: line.entriesPerUnit,
       answer: line.answer!,
+      pickedNumbers: picks,
       description: `${draw.title} — ${line.entriesPerUnit === 1 ? "1 entry" : `${line.entriesPerUnit} entries`}`,
       unitPrice: bundleFor(draw, line.entriesPerUnit)!.price,
       quantity: line.quantity,
@@ -344,7 +366,7 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
         kind: item.kind,
         ...(item.kind === "ticket"
           ? { ticketTypeId: item.ticketTypeId, eventId: item.eventId, quantity: item.quantity }
-          : { drawId: item.drawId, quantity: item.quantity * item.entriesPerUnit }),
+          : { drawId: item.drawId, quantity: item.quantity * item.entriesPerUnit, pickedNumbers: item.pickedNumbers }),
         expiresAt: holdExpiresAt,
         createdAt: now,
         updatedAt: now,

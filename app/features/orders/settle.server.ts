@@ -103,6 +103,7 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
       drawId: orderItems.drawId,
       entriesPerUnit: orderItems.entriesPerUnit,
       answer: orderItems.answer,
+      pickedNumbers: orderItems.pickedNumbers,
       applicationId: orderItems.applicationId,
     })
     .from(orderItems)
@@ -271,6 +272,7 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
       count: item.quantity * item.entriesPerUnit,
       orderId: order.id,
       orderItemId: item.id,
+      picks: item.pickedNumbers,
       now,
     });
     entries += numbers.length;
