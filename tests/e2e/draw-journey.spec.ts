@@ -9,7 +9,7 @@ import { expect, test, visit } from "./fixtures";
 /**
  * A prize draw from entry to proof, as people see it: a draw of its own (20 entries, at most 5
  * each, "5 for £8"); a 17-year-old is refused; an adult member adds a 5-entry bundle with the
- * right answer without JavaScript, pays in the test checkout and sees five numbers on /success,
+ * right answer and one number of their choosing without JavaScript, pays in the test checkout and sees five numbers on /success,
  * in the email and in their account; at their limit they cannot add more; the organizer records
  * a postal entry, which takes a number from the same pool; the organizer closes the draw, records
  * the beacon and draws; the verify page recomputes the same winner in the browser and
@@ -100,12 +100,14 @@ test.describe("an adult member", () => {
       await expect(page.getByText("Up to 5 entries per person.")).toBeVisible();
       await page.getByLabel("Semi-slicks").check();
       await page.getByLabel(/^5 entries/).check();
+      // One number chosen; the other four come at random.
+      await page.getByLabel("Choose your numbers (optional)").fill("3");
       await page.getByLabel(/I am 18 or over/).check();
       await page.getByRole("button", { name: "Add to cart" }).click();
       await expect(page).toHaveURL("/cart");
       await expect(page.getByRole("status").filter({ hasText: `5 entries for ${journey.title}` })).toBeVisible();
       const line = page.getByRole("listitem", { name: `${journey.title}, 5 entries` });
-      await expect(line).toContainText("Your answer: Semi-slicks");
+      await expect(line).toContainText("Your answer: Semi-slicks · Your numbers: 3");
     });
   });
 
@@ -125,6 +127,7 @@ test.describe("an adult member", () => {
     journey.numbers = text!.split(",").map((n) => Number(n.trim()));
     expect(journey.numbers).toHaveLength(5);
     expect(new Set(journey.numbers).size).toBe(5);
+    expect(journey.numbers).toContain(3);
     for (const number of journey.numbers) expect(number).toBeGreaterThanOrEqual(1);
     for (const number of journey.numbers) expect(number).toBeLessThanOrEqual(20);
 

@@ -7,12 +7,14 @@ test("a visitor sees live draws ending soonest first, then the drawn one with it
   await visit(page, "/giveaways");
   await expect(page.getByRole("heading", { level: 1, name: "Competitions and giveaways" })).toBeVisible();
   const open = page.getByRole("region", { name: "Open now" });
-  const titles = await open.getByRole("heading", { level: 3 }).allTextContents();
-  expect(titles).toEqual([
+  const demo = [
     "Track day for two at Brands Hatch",
     "Win a 1989 Mk2 Golf GTI 16v",
     "Free giveaway: a pro detailing kit",
-  ]);
+  ];
+  // Other specs publish draws of their own meanwhile: the demo ones keep their order among them.
+  const titles = await open.getByRole("heading", { level: 3 }).allTextContents();
+  expect(titles.filter((title) => demo.includes(title))).toEqual(demo);
   await expect(open.getByRole("progressbar", { name: /Track day for two.*entries sold/ })).toHaveAttribute(
     "aria-valuenow",
     "87",

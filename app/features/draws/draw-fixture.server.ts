@@ -6,7 +6,7 @@ import { publishDraw } from "./closing.server";
 
 /**
  * For end-to-end tests only (the fixture route exists with ENABLE_TEST_FIXTURES): a small live
- * competition of its own, published through the real step, so a journey can fill it, close it
+ * competition of its own (members may choose numbers), published through the real step, so a journey can fill it, close it
  * and draw it without touching the demo draws other specs look at.
  */
 export async function liveFixtureDraw(db: Db, now: Date) {
@@ -26,6 +26,7 @@ export async function liveFixtureDraw(db: Db, now: Date) {
       bundles: [{ entries: 5, price: 800 }],
       totalEntries: 20,
       maxPerMember: 5,
+      allowPicks: true,
       minEntries: 1,
       undersoldPolicy: "cash",
       opensAt: new Date(now.getTime() - 60_000),
