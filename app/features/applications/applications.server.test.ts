@@ -2,6 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor, createBuyers } from "~/features/checkout/test-stock";
+import { orderEmail } from "~/features/orders/order-email.server";
+import { orderForBuyer } from "~/features/orders/order-views.server";
 import { refundOrder } from "~/features/orders/refund.server";
 import { settleOrder } from "~/features/orders/settle.server";
 import { admitAtGate } from "~/features/tickets/gate.server";
@@ -246,6 +248,19 @@ describe("the fee through the cart", () => {
     const [pass] = await db.select().from(exhibitorPasses).where(eq(exhibitorPasses.applicationId, applicationId));
     expect(pass).toMatchObject({ status: "valid", orderId: checkout.order.id, userId: member.id });
     expect(await db.select().from(cartItems).where(eq(cartItems.applicationId, applicationId))).toHaveLength(0);
+    // /success and the order email show the pass.
+    const view = await orderForBuyer(db, {
+      orderId: checkout.order.id,
+      userId: member.id,
+      secret: SECRET,
+      siteTimeZone: "Europe/London",
+    });
+    expect(view!.passes).toEqual([expect.objectContaining({ carLabel: expect.stringMatching(/Mazda/) })]);
+    expect(view!.passes[0]!.qrPayload).toBeTruthy();
+    const email = await orderEmail({ siteName: "Pitlane", siteUrl: "https://example.test" }, view!);
+    expect(email.subject).toMatch(/^Your exhibitor pass — order/);
+    expect(email.text).toContain(view!.passes[0]!.shortCode);
+    expect(email.attachments).toHaveLength(1);
 
     const refund = await refundOrder(db, {
       orderId: checkout.order.id,

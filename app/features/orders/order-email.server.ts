@@ -19,8 +19,11 @@ function escapeHtml(text: string) {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-export function orderEmailSubject(order: Pick<OrderView, "number" | "tickets" | "entries">) {
+export function orderEmailSubject(
+  order: Pick<OrderView, "number" | "tickets" | "entries"> & { passes?: OrderView["passes"] },
+) {
   const titles = [...new Set(order.tickets.map((ticket) => ticket.event.title))];
+  if (titles.length === 0 && order.passes?.length) return `Your exhibitor pass — order ${order.number}`;
   if (titles.length === 0) {
     if (order.entries.some((draw) => draw.instantWins.length > 0))
       return `You have an instant win — order ${order.number}`;
@@ -44,6 +47,17 @@ export async function orderEmail(brand: Brand, order: OrderView): Promise<Outbou
       cid: `ticket-${index + 1}-${order.id}@pitlane`,
     });
   }
+  for (const [index, pass] of order.passes.entries()) {
+    if (!pass.qrPayload) continue;
+    attachments.push({
+      filename: `exhibitor-pass-${index + 1}.png`,
+      contentType: "image/png",
+      contentBase64: (await qrPng(pass.qrPayload)).toString("base64"),
+      cid: `exhibitor-pass-${index + 1}-${order.id}@pitlane`,
+    });
+  }
+  const passCid = (index: number) =>
+    attachments.find((file) => file.filename === `exhibitor-pass-${index + 1}.png`)?.cid;
   const cidOf = (index: number) => attachments.find((file) => file.filename === `ticket-${index + 1}.png`)?.cid;
   const paid = order.paidAt ? `Paid ${order.paidAt}` : `Placed ${order.placedAt}`;
 
@@ -62,6 +76,9 @@ export async function orderEmail(brand: Brand, order: OrderView): Promise<Outbou
         .map((win) => `  INSTANT WIN: entry ${win.number} wins ${win.prize}. We will be in touch to arrange it.\n`)
         .join("")}  ${brand.siteUrl}/giveaways/${draw.drawSlug}`,
   );
+  const passText = order.passes.map((pass) =>
+    [`Exhibitor pass: ${pass.carLabel} at ${pass.eventTitle}`, `  Code: ${pass.shortCode}`].join("\n"),
+  );
   const receiptText = [
     ...order.items.map(
       (item) => `${item.description}  ${item.quantity} × ${money(item.unitPrice)} = ${money(item.lineTotal)}`,
@@ -78,6 +95,9 @@ export async function orderEmail(brand: Brand, order: OrderView): Promise<Outbou
     "",
     ...ticketText.flatMap((block) => [block, ""]),
     ...(entryText.length > 0 ? ["Your competition entries:", ...entryText, ""] : []),
+    ...(passText.length > 0
+      ? ["Show this exhibitor pass at the gate; staff can also type the code.", ...passText, ""]
+      : []),
     `Receipt — order ${order.number}`,
     paid,
     ...receiptText,
@@ -127,6 +147,19 @@ ${ticket.attendeeName ? `<div>Attendee: <strong>${escapeHtml(ticket.attendeeName
 ${order.tickets.length > 0 ? `<p style="margin:0 0 20px">Show the QR code at the gate, on your phone or printed. Staff can also type the code under it.</p>` : ""}
 </td></tr>
 ${order.tickets.length > 0 ? `<tr><td style="padding:0 28px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0">${ticketHtml}</table></td></tr>` : ""}
+${order.passes
+  .map((pass, index) => {
+    const cid = passCid(index);
+    return `<tr><td style="padding:0 28px 16px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border:2px solid #16181b;border-radius:14px"><tr>
+<td width="150" style="padding:14px;vertical-align:top">${cid ? `<img src="cid:${cid}" width="132" height="132" alt="QR code for exhibitor pass ${escapeHtml(pass.shortCode)}" style="display:block;background:#ffffff">` : ""}</td>
+<td style="padding:14px 14px 14px 0;vertical-align:top;font-size:14px;line-height:1.5">
+<div style="font-size:12px;font-weight:700;letter-spacing:.08em;text-transform:uppercase;color:#a3410a">Exhibitor pass</div>
+<div style="font-size:17px;font-weight:800">${escapeHtml(pass.carLabel)}</div>
+<div>${escapeHtml(pass.eventTitle)}</div>
+<div style="margin-top:6px;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;letter-spacing:.04em">${escapeHtml(pass.shortCode)}</div>
+</td></tr></table></td></tr>`;
+  })
+  .join("\n")}
 ${
   order.entries.length > 0
     ? `<tr><td style="padding:0 28px 12px;font-size:15px;line-height:1.6"><p style="margin:0 0 4px;font-size:18px;font-weight:800">Your entry numbers</p>${order.entries

@@ -6,9 +6,11 @@ import {
   drawEntries,
   draws,
   events,
+  exhibitorPasses,
   type OrderStatus,
   orderItems,
   orders,
+  showCarApplications,
   type TicketStatus,
   tickets,
   ticketTypes,
@@ -95,7 +97,20 @@ export type OrderView = {
   tickets: TicketView[];
   /** Competition entries bought on this order: per draw, the numbers allocated at payment. */
   entries: EntryNumbersView[];
+  /** Exhibitor passes issued when this order paid show-car application fees. */
+  passes: PassView[];
   transactions: TransactionView[];
+};
+
+/** An exhibitor pass as its holder sees it: the car, the event, and the code to show at the gate. */
+export type PassView = {
+  id: string;
+  carLabel: string;
+  eventTitle: string;
+  eventSlug: string;
+  shortCode: string;
+  /** What the QR carries; null once the pass was cancelled. */
+  qrPayload: string | null;
 };
 
 /** A draw's entries on one order: the numbers, and the instant wins among them. */
@@ -144,7 +159,7 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
     .where(where);
   if (!order) return null;
 
-  const [items, ticketRows, money, entryRows] = await Promise.all([
+  const [items, ticketRows, money, entryRows, passRows] = await Promise.all([
     db
       .select({ id: orderItems.id, ...orderLineColumns })
       .from(orderItems)
@@ -177,6 +192,20 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
       .innerJoin(draws, eq(draws.id, drawEntries.drawId))
       .where(and(eq(drawEntries.orderId, order.id), eq(drawEntries.status, "valid")))
       .orderBy(asc(draws.title), asc(drawEntries.number)),
+    db
+      .select({
+        id: exhibitorPasses.id,
+        code: exhibitorPasses.code,
+        status: exhibitorPasses.status,
+        carLabel: showCarApplications.carLabel,
+        eventTitle: events.title,
+        eventSlug: events.slug,
+      })
+      .from(exhibitorPasses)
+      .innerJoin(showCarApplications, eq(showCarApplications.id, exhibitorPasses.applicationId))
+      .innerJoin(events, eq(events.id, exhibitorPasses.eventId))
+      .where(eq(exhibitorPasses.orderId, order.id))
+      .orderBy(asc(exhibitorPasses.createdAt), asc(exhibitorPasses.id)),
   ]);
   const entries = new Map<string, EntryNumbersView>();
   for (const row of entryRows) {
@@ -212,6 +241,14 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
     items: items.map((item) => ({ ...item, lineTotal: item.unitPrice * item.quantity })),
     tickets: ticketRows.map((row) => ticketView(row, { secret, withQr: true })),
     entries: [...entries.values()],
+    passes: passRows.map((row) => ({
+      id: row.id,
+      carLabel: row.carLabel,
+      eventTitle: row.eventTitle,
+      eventSlug: row.eventSlug,
+      shortCode: formatTicketCode(row.code),
+      qrPayload: row.status === "valid" ? signTicketCode(row.code, secret) : null,
+    })),
     transactions: money.map((row) => ({
       id: row.id,
       kind: row.kind,

@@ -1,5 +1,6 @@
 import { CircleCheck, Printer, Receipt, Ticket } from "lucide-react";
 import { Link, redirect } from "react-router";
+import { PassCard } from "~/features/applications/pass-card";
 import { OrderLines } from "~/features/orders/order-summary";
 import { orderForBuyer, SETTLED_ORDER_STATUSES } from "~/features/orders/order-views.server";
 import { withQrSvgs } from "~/features/tickets/qr.server";
@@ -27,7 +28,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   });
   if (!order) notFound("We could not find that order");
   if (!SETTLED_ORDER_STATUSES.includes(order.status)) throw redirect(`/return?order=${order.id}`);
-  return { order: { ...order, tickets: await withQrSvgs(order.tickets) } };
+  return { order: { ...order, tickets: await withQrSvgs(order.tickets), passes: await withQrSvgs(order.passes) } };
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -38,6 +39,7 @@ export default function Success({ loaderData }: Route.ComponentProps) {
   const sent = [
     ...(count > 0 ? [count === 1 ? "ticket" : "tickets"] : []),
     ...(order.entries.length > 0 ? ["entry numbers"] : []),
+    ...(order.passes.length > 0 ? ["exhibitor pass"] : []),
   ];
   const emailed = `${sent.join(", ")}${sent.length > 0 ? " and " : ""}receipt`;
   return (
@@ -101,7 +103,21 @@ export default function Success({ loaderData }: Route.ComponentProps) {
               </ul>
             </section>
           ) : null}
-          {order.tickets.length > 0 || order.entries.length === 0 ? (
+          {order.passes.length > 0 ? (
+            <section aria-labelledby="passes-title" className="space-y-4">
+              <h2 id="passes-title" className="wide text-2xl font-extrabold">
+                Your exhibitor pass
+              </h2>
+              <ul className="grid gap-4">
+                {order.passes.map((pass) => (
+                  <li key={pass.id}>
+                    <PassCard pass={pass} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          {order.tickets.length > 0 || (order.entries.length === 0 && order.passes.length === 0) ? (
             <section aria-labelledby="tickets-title" className="min-w-0">
               <h2 id="tickets-title" className="wide text-2xl font-extrabold">
                 Your e-tickets <span className="text-muted tabular">({count})</span>
