@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
 import { formatMoney } from "~/ui/money";
-import { useSite } from "~/ui/site";
+import { useMediaBase, useSite } from "~/ui/site";
 import type { EventCover, EventTileData } from "./catalogue.server";
 import { coverSources } from "./cover-urls";
 import { EVENT_TYPE_LABELS } from "./event-types";
@@ -25,6 +25,7 @@ export function CoverPicture({
   priority?: boolean;
   className?: string;
 }) {
+  const mediaBase = useMediaBase();
   if (!cover.hash) {
     return (
       <div
@@ -33,7 +34,7 @@ export function CoverPicture({
       />
     );
   }
-  const sources = coverSources(cover.hash);
+  const sources = coverSources(cover.hash, mediaBase);
   return (
     <picture>
       <source type="image/avif" srcSet={sources.avif} sizes={sizes} />

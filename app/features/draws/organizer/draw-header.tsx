@@ -1,12 +1,14 @@
 import { ArrowLeft, ExternalLink, ImageIcon, Info, ListOrdered } from "lucide-react";
 import { Link, NavLink } from "react-router";
 import { coverSources } from "~/features/events/cover-urls";
+import { useMediaBase } from "~/ui/site";
 import { TrackArt } from "~/ui/track-art";
 import { DrawStatusBadge, EntriesMeter, KIND_LABELS } from "./draw-list";
 import type { DrawSummary } from "./queries.server";
 
 /** The top of every page of one draw: what, when, its state, and the tabs between its pages. */
 export function DrawHeader({ draw }: { draw: DrawSummary }) {
+  const mediaBase = useMediaBase();
   const tabs = [
     { to: `/admin/draws/${draw.id}`, label: "Details", icon: Info, end: true, note: null },
     {
@@ -24,7 +26,7 @@ export function DrawHeader({ draw }: { draw: DrawSummary }) {
       note: String(draw.allocated),
     },
   ];
-  const sources = draw.cover ? coverSources(draw.cover.hash) : null;
+  const sources = draw.cover ? coverSources(draw.cover.hash, mediaBase) : null;
   return (
     <header className="space-y-4">
       <Link

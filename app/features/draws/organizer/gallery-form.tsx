@@ -5,6 +5,7 @@ import { Form } from "react-router";
 import { coverSources } from "~/features/events/cover-urls";
 import { InputField } from "~/features/events/organizer/fields";
 import { FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
+import { useMediaBase } from "~/ui/site";
 import type { DrawImage } from "../../../../db/schema/draws";
 import { AddImageSchema, DRAW_LIMITS, IMAGE_ACCEPT, ImageAltSchema } from "./schemas";
 
@@ -37,7 +38,7 @@ function GalleryItem({
     defaultValue: { alt: image.alt, hash: image.hash },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ImageAltSchema }),
   });
-  const sources = coverSources(image.hash);
+  const sources = coverSources(image.hash, useMediaBase());
   const position = `Photo ${index + 1} of ${count}`;
   return (
     <li className="grid gap-4 rounded-2xl border border-line bg-surface-raised p-4 sm:grid-cols-[14rem_minmax(0,1fr)]">

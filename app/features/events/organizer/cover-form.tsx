@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Form } from "react-router";
 import { FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
+import { useMediaBase } from "~/ui/site";
 import { TrackArt } from "~/ui/track-art";
 import { coverSources } from "../cover-urls";
 import { InputField } from "./fields";
@@ -12,6 +13,7 @@ type Cover = { coverHash: string | null; coverAlt: string; coverColor: string | 
 
 /** The cover as tiles and the event page will crop it: 16:9, or the plain placeholder without one. */
 function CoverPreview({ cover, preview }: { cover: Cover; preview: string | null }) {
+  const mediaBase = useMediaBase();
   const frame = "aspect-video w-full overflow-hidden rounded-2xl border border-line";
   if (preview)
     return (
@@ -24,7 +26,7 @@ function CoverPreview({ cover, preview }: { cover: Cover; preview: string | null
         <p className="relative rounded-full bg-black/50 px-4 py-2 text-sm font-semibold">No cover yet</p>
       </div>
     );
-  const sources = coverSources(cover.coverHash);
+  const sources = coverSources(cover.coverHash, mediaBase);
   return (
     <picture>
       <source type="image/avif" srcSet={sources.avif} sizes="(min-width: 1024px) 640px, 100vw" />

@@ -1,5 +1,6 @@
 import { ArrowLeft, Car, ExternalLink, ImageIcon, Info, ScanLine, Ticket } from "lucide-react";
 import { Link, NavLink } from "react-router";
+import { useMediaBase } from "~/ui/site";
 import { TrackArt } from "~/ui/track-art";
 import { coverSources } from "../cover-urls";
 import { DateBlock, SoldMeter, StatusBadge } from "./event-parts";
@@ -23,8 +24,9 @@ type HeaderEvent = Pick<
 
 /** The event's cover (or the track drawing) behind its header, faded so the text stays readable. */
 function HeaderBackdrop({ coverHash }: { coverHash: string | null }) {
+  const mediaBase = useMediaBase();
   if (!coverHash) return <TrackArt className="absolute inset-0 size-full opacity-70" />;
-  const sources = coverSources(coverHash);
+  const sources = coverSources(coverHash, mediaBase);
   return (
     <>
       <picture>
