@@ -81,6 +81,11 @@ test("every public page is valid HTML", async ({ request }) => {
     "/privacy",
     "/terms",
     "/responsible-play",
+    "/giveaways",
+    "/giveaways/win-a-mk2-golf-gti",
+    "/giveaways/forged-wheel-set",
+    "/giveaways/forged-wheel-set/verify",
+    "/giveaways/forged-wheel-set/entries",
     "/offline",
     "/cart",
   ]) {
