@@ -266,7 +266,7 @@ export function LikeButton({
         className={`${pill} ${liked ? "bg-accent text-on-accent ring-accent" : "ring-line hover:bg-surface-sunken"}`}
       >
         <Heart aria-hidden className={`size-5 ${liked ? "fill-current" : ""}`} />
-        <span>{liked ? "Liked" : "Like"}</span>
+        <span>{liked ? "Liked" : "Like"}</span>{" "}
         <span className="tabular">
           {count}
           <span className="sr-only"> {count === 1 ? "like" : "likes"}</span>

@@ -1,6 +1,7 @@
 import { data, Link, type MiddlewareFunction, redirect, useParams, useRouteError } from "react-router";
 import { hashPassword, insertAccount } from "~/features/accounts/staff.server";
 import { startFixtureOrder } from "~/features/checkout/fixture-order.server";
+import { communityFixtureCar } from "~/features/community/community-fixture.server";
 import { liveFixtureDraw, makeFixtureDrawDue, setEntrantProfile } from "~/features/draws/draw-fixture.server";
 import { formatOrderNumber } from "~/features/orders/order-number";
 import { paidTicketFor } from "~/features/tickets/checkin-fixture.server";
@@ -37,6 +38,11 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const { auth, db } = context.get(runtimeContext);
   // A live competition of the journey's own (20 entries, 5 each, "5 for £8").
   if (params.fixture === "draw") throw redirect(`/giveaways/${(await liveFixtureDraw(db, new Date())).slug}`);
+  // A public car with a private plate and a real photo, owned by a member of its own.
+  if (params.fixture === "community-car") {
+    const made = await communityFixtureCar(db, context.get(runtimeContext).storage);
+    throw redirect(`/community/cars/${made.carId}`);
+  }
   // That draw's closing time moves to now, as if the journey had waited for it.
   if (params.fixture === "draw-due") {
     const slug = new URL(request.url).searchParams.get("slug") ?? "";
