@@ -1,5 +1,6 @@
 import { data, Link, type MiddlewareFunction, redirect, useParams, useRouteError } from "react-router";
 import { hashPassword, insertAccount } from "~/features/accounts/staff.server";
+import { applicationFixture } from "~/features/applications/application-fixture.server";
 import { startFixtureOrder } from "~/features/checkout/fixture-order.server";
 import { communityFixtureCar } from "~/features/community/community-fixture.server";
 import { liveFixtureDraw, makeFixtureDrawDue, setEntrantProfile } from "~/features/draws/draw-fixture.server";
@@ -42,6 +43,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   if (params.fixture === "community-car") {
     const made = await communityFixtureCar(db, context.get(runtimeContext).storage);
     throw redirect(`/community/cars/${made.carId}`);
+  }
+  // An event taking show-car applications, and a car in the signed-in member's garage.
+  if (params.fixture === "application-event") {
+    const user = requireUser({ context, url: new URL(request.url) });
+    const made = await applicationFixture(db, { userId: user.id, now: new Date() });
+    throw redirect(`/events/${made.slug}?event=${made.eventId}`);
   }
   // That draw's closing time moves to now, as if the journey had waited for it.
   if (params.fixture === "draw-due") {
