@@ -5,6 +5,7 @@
 // see how the site is put together (docs/architecture.md draws it).
 
 import { demoAccountsSeeder, demoContentWanted } from "./demo/demo-accounts.server";
+import { demoApplicationsSeeder } from "./demo/demo-applications.server";
 import { demoCarsSeeder } from "./demo/demo-cars.server";
 import { demoDrawsSeeder } from "./demo/demo-draws.server";
 import { demoEventsSeeder } from "./demo/demo-events.server";
@@ -40,7 +41,14 @@ const jobs: AnyJobDefinition[] = [...messageJobs, orderEmailJob, ...paymentJobs,
 const routeSteps: Record<string, RouteStep> = { auth: authStep, cart: cartStep };
 
 /** In the order they depend on each other: the demo events and draws are run by the demo staff. */
-const seeders: Seeder[] = [legalPagesSeeder, demoAccountsSeeder, demoCarsSeeder, demoEventsSeeder, demoDrawsSeeder];
+const seeders: Seeder[] = [
+  legalPagesSeeder,
+  demoAccountsSeeder,
+  demoCarsSeeder,
+  demoEventsSeeder,
+  demoApplicationsSeeder,
+  demoDrawsSeeder,
+];
 
 // One runtime per process, kept across dev reloads so a reload never opens a second database.
 const globalApp = globalThis as unknown as { __pitlaneApp?: Promise<Runtime> };
