@@ -13,6 +13,7 @@ import type { RequestInfo } from "./app/server/context.server";
 import { EnvError, getEnv, isLocalSite } from "./app/server/env.server";
 import { getLog } from "./app/server/log.server";
 import type { Runtime } from "./app/server/runtime.server";
+import { s3SettingsOf } from "./app/server/storage/s3.server";
 
 /** What app/entry.server.tsx exports besides the renderer. */
 type AppEntry = {
@@ -59,7 +60,7 @@ export async function createServer() {
 
   app.use(requestLog(log));
 
-  app.use(securityHeaders(env.SITE_URL.startsWith("https://"), Boolean(env.GOOGLE_MAPS_API_KEY)));
+  app.use(securityHeaders(env.SITE_URL.startsWith("https://"), Boolean(env.GOOGLE_MAPS_API_KEY), mediaOrigin(env)));
   app.use(compression());
   app.use(coalesceFlushes);
   // After compression, so that the answer it holds back is the whole (compressed) answer.
@@ -256,13 +257,19 @@ export function requestLog(logger: Logger) {
   });
 }
 
+/** With media in an S3 bucket, pages load images from its public address (docs/media.md). */
+function mediaOrigin(env: Parameters<typeof s3SettingsOf>[0]) {
+  const s3 = s3SettingsOf(env);
+  return s3 ? new URL(s3.publicUrl).origin : null;
+}
+
 /**
  * CSP with a fresh nonce per response (React Router's inline scripts carry it), framing
  * forbidden, HSTS when served over HTTPS, and the usual hardening headers. Google's map hosts
  * are allowed only when a Maps key is configured (Places autocomplete on the event forms, maps
  * on event pages); the API's own scripts load through 'strict-dynamic' from the nonced bundle.
  */
-function securityHeaders(https: boolean, maps: boolean) {
+function securityHeaders(https: boolean, maps: boolean, media: string | null) {
   const mapsHosts = (...hosts: string[]) => (maps ? ` ${hosts.join(" ")}` : "");
   return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString("base64");
@@ -272,7 +279,7 @@ function securityHeaders(https: boolean, maps: boolean) {
       `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${mapsHosts("https://maps.googleapis.com")}`,
       `style-src 'self' 'nonce-${nonce}'${mapsHosts("https://fonts.googleapis.com")}`,
       "style-src-attr 'unsafe-inline'",
-      `img-src 'self' data: blob:${mapsHosts("https://*.googleapis.com", "https://*.gstatic.com", "https://*.google.com", "https://*.googleusercontent.com")}`,
+      `img-src 'self' data: blob:${media ? ` ${media}` : ""}${mapsHosts("https://*.googleapis.com", "https://*.gstatic.com", "https://*.google.com", "https://*.googleusercontent.com")}`,
       `font-src 'self'${mapsHosts("https://fonts.gstatic.com")}`,
       `connect-src 'self'${mapsHosts("https://*.googleapis.com", "https://*.google.com", "https://*.gstatic.com")}`,
       // Event pages embed Google's map only when a Maps key is configured.
