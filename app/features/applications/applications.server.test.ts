@@ -4,7 +4,7 @@ import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor, createBuyers } from "~/features/checkout/test-stock";
 import { orderEmail } from "~/features/orders/order-email.server";
 import { orderForBuyer } from "~/features/orders/order-views.server";
-import { refundOrder } from "~/features/orders/refund.server";
+import { refundEventHolders, refundOrder } from "~/features/orders/refund.server";
 import { settleOrder } from "~/features/orders/settle.server";
 import { admitAtGate } from "~/features/tickets/gate.server";
 import { verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
@@ -277,6 +277,28 @@ describe("the fee through the cart", () => {
       .from(orderItems)
       .where(and(eq(orderItems.orderId, checkout.order.id), eq(orderItems.kind, "application")));
     expect(line!.refundedQuantity).toBe(1);
+  });
+
+  it("is refunded with the holders of a cancelled event, once", async () => {
+    const { db } = database();
+    const { event, member, applicationId, staffId } = await approvedWithFee(db);
+    const added = await addFeeToCart(db, { userId: member.id, applicationId, now });
+    if (!added.ok) throw new Error(added.message);
+    const checkout = await startCheckout(db, checkoutFor(member, added.cartId, now));
+    if (!checkout.ok) throw new Error("checkout refused");
+    await settleOrder(db, {
+      orderId: checkout.order.id,
+      provider: "test",
+      paymentReference: `pay_${checkout.order.id}`,
+      amount: 2500,
+      now,
+    });
+    const input = { eventId: event.eventId, actorId: staffId, reason: "Event cancelled", now };
+    const first = await refundEventHolders(db, input);
+    expect(first.refunded).toEqual([expect.objectContaining({ amount: 2500, status: "refunded" })]);
+    expect((await refundEventHolders(db, input)).refunded).toHaveLength(0);
+    const [pass] = await db.select().from(exhibitorPasses).where(eq(exhibitorPasses.applicationId, applicationId));
+    expect(pass!.status).toBe("cancelled");
   });
 
   it("is refused in the cart, at checkout and at settlement once it is no longer approved or past the deadline", async () => {

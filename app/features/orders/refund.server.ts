@@ -413,14 +413,42 @@ export async function refundEachOrder(
   return { refunded, failed };
 }
 
-/** Refunds every holder of a cancelled event's tickets: only that event's tickets (an order may hold others). */
+/**
+ * Paid orders with a show-car application fee for this event whose exhibitor pass is still valid
+ * and unused: a cancelled event refunds them too.
+ */
+async function applicationLinesForEvent(db: Db, eventId: string, orderId?: string) {
+  return db
+    .select({ orderId: orderItems.orderId, id: orderItems.id })
+    .from(orderItems)
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .innerJoin(exhibitorPasses, eq(exhibitorPasses.applicationId, orderItems.applicationId))
+    .where(
+      and(
+        eq(orderItems.kind, "application"),
+        eq(orderItems.eventId, eventId),
+        orderId ? eq(orderItems.orderId, orderId) : undefined,
+        sql`${orderItems.refundedQuantity} < ${orderItems.quantity}`,
+        eq(exhibitorPasses.status, "valid"),
+        sql`${exhibitorPasses.checkedInAt} is null`,
+        inArray(orders.status, REFUNDABLE_ORDER_STATUSES),
+      ),
+    );
+}
+
+/**
+ * Refunds every holder of a cancelled event's tickets and show-car application fees: only that
+ * event's lines (an order may hold others).
+ */
 export async function refundEventHolders(
   db: Db,
   input: { eventId: string; actorId: string | null; reason: string; now: Date },
 ): Promise<BulkRefundOutcome> {
+  const ticketOrders = await ordersToRefundForEvent(db, input.eventId);
+  const feeOrders = (await applicationLinesForEvent(db, input.eventId)).map((line) => line.orderId);
   return refundEachOrder(db, {
     ...input,
-    orderIds: await ordersToRefundForEvent(db, input.eventId),
+    orderIds: [...new Set([...ticketOrders, ...feeOrders])],
     linesOf: async (orderId) => {
       const lines = await db
         .select({ id: orderItems.id, quantity: sql<number>`count(${tickets.id})::int` })
@@ -428,7 +456,11 @@ export async function refundEventHolders(
         .innerJoin(tickets, and(eq(tickets.orderItemId, orderItems.id), eq(tickets.status, "valid")))
         .where(and(eq(orderItems.orderId, orderId), eq(orderItems.eventId, input.eventId)))
         .groupBy(orderItems.id);
-      return lines.map((line) => ({ orderItemId: line.id, quantity: Number(line.quantity) }));
+      const fees = await applicationLinesForEvent(db, input.eventId, orderId);
+      return [
+        ...lines.map((line) => ({ orderItemId: line.id, quantity: Number(line.quantity) })),
+        ...fees.map((line) => ({ orderItemId: line.id, quantity: 1 })),
+      ];
     },
   });
 }
