@@ -14,6 +14,7 @@ import type { Runtime } from "~/server/runtime.server";
 import { testSessionUser } from "~/server/session-user.test-support";
 import { storageFor } from "~/server/storage/storage.server";
 import { auditLog, cars, cartItems, events, showCarApplications } from "../../../../db/schema";
+import * as cartRoute from "../../cart/cart";
 import * as eventPage from "../../events/detail";
 import * as memberEvents from "../../members/events";
 import * as reviewRoute from "./applications";
@@ -223,6 +224,22 @@ describe("staff review", () => {
     ).toBe("302 /cart");
     const lines = await database().db.select().from(cartItems).where(eq(cartItems.applicationId, member.id));
     expect(lines).toHaveLength(1);
+    const cart = (await cartRoute.loader(get("/cart", {}, "member"))) as {
+      data: { applications: { applicationId: string; unitPrice: number; problem: string | null }[]; payable: boolean };
+    };
+    expect(cart.data.applications).toEqual([
+      expect.objectContaining({ applicationId: member.id, unitPrice: 2000, problem: null }),
+    ]);
+    expect(cart.data.payable).toBe(true);
+    // Another member's removal finds nothing of theirs to remove; the owner's removes the line.
+    await cartRoute.action(post("/cart", { intent: "remove-application", applicationId: member.id }, {}, "admin"));
+    expect(await database().db.select().from(cartItems).where(eq(cartItems.applicationId, member.id))).toHaveLength(1);
+    expect(
+      await outcome(() =>
+        cartRoute.action(post("/cart", { intent: "remove-application", applicationId: member.id }, {}, "member")),
+      ),
+    ).toBe("302 /cart");
+    expect(await database().db.select().from(cartItems).where(eq(cartItems.applicationId, member.id))).toHaveLength(0);
     const junk = (await memberEvents.action(
       post("/members/events", { intent: "pay-application", applicationId: "nope" }, {}, "member"),
     )) as { init: { status: number } };
