@@ -13,6 +13,7 @@ export const PUBLIC_PAGES = [
   // The demo content's live competition, with bundles, instant wins and its gallery.
   { path: "/giveaways/win-a-mk2-golf-gti", routeId: "routes/giveaways/detail" },
   { path: "/responsible-play", routeId: "routes/site/responsible-play" },
+  { path: "/community", routeId: "routes/community/list" },
   { path: "/privacy", routeId: "privacy" },
   { path: "/terms", routeId: "terms" },
   { path: "/signUp", routeId: "routes/accounts/sign-up" },

@@ -70,7 +70,10 @@ test("every public page is valid HTML", async ({ request }) => {
   const events = await htmlOf(request, "/events");
   const eventPage = /href="(\/events\/[a-z0-9-]+)"/.exec(events)?.[1];
   expect(eventPage, "an event on /events").toBeTruthy();
-  const pages: Record<string, string> = { "/events": events };
+  const community = await htmlOf(request, "/community");
+  const carPage = /href="(\/community\/cars\/[0-9a-f-]+)"/.exec(community)?.[1];
+  expect(carPage, "a car on /community").toBeTruthy();
+  const pages: Record<string, string> = { "/events": events, "/community": community };
   for (const url of [
     "/",
     eventPage!,
@@ -86,6 +89,7 @@ test("every public page is valid HTML", async ({ request }) => {
     "/giveaways/forged-wheel-set",
     "/giveaways/forged-wheel-set/verify",
     "/giveaways/forged-wheel-set/entries",
+    carPage!,
     "/offline",
     "/cart",
   ]) {
