@@ -59,6 +59,7 @@ export default [
         route("applications", "routes/admin/events/applications.tsx"),
       ]),
       route("check-in", "routes/admin/check-in.tsx"),
+      route("applications", "routes/admin/applications.tsx"),
       route("orders", "routes/admin/orders/list.tsx"),
       route("orders/:orderId", "routes/admin/orders/order.tsx"),
       route("draws", "routes/admin/draws/list.tsx"),

@@ -23,7 +23,7 @@ export const dashboardAreas: (DashboardNavItem & { role: "organizer" | "admin"; 
   { to: "/admin", label: "Overview", icon: LayoutDashboard, end: true, role: "organizer", available: true },
   { to: "/admin/events", label: "Events", icon: CalendarDays, role: "organizer", available: true },
   { to: "/admin/check-in", label: "Check-in", icon: ScanLine, role: "organizer", available: true },
-  { to: "/admin/applications", label: "Applications", icon: ClipboardCheck, role: "organizer", available: false },
+  { to: "/admin/applications", label: "Applications", icon: ClipboardCheck, role: "organizer", available: true },
   { to: "/admin/draws", label: "Draws", icon: Trophy, role: "organizer", available: true },
   { to: "/admin/moderation", label: "Moderation", icon: ShieldAlert, role: "organizer", available: true },
   { to: "/admin/shop", label: "Shop", icon: ShoppingBag, role: "organizer", available: false },

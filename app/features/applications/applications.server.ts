@@ -850,3 +850,34 @@ export async function applySectionFor(
       })),
   };
 }
+
+/** The most the cross-event list shows; each event's own tab lists all of its applications. */
+export const PENDING_SHOWN = 200;
+
+/**
+ * Applications waiting for a decision (submitted or wait-listed) across every event that has not
+ * ended, oldest first, with the event and the car's cover photo, in one query.
+ */
+export async function pendingApplications(db: Db, now: Date) {
+  return db
+    .select({
+      id: showCarApplications.id,
+      status: showCarApplications.status,
+      carLabel: showCarApplications.carLabel,
+      coverHash: carPhotos.hash,
+      memberName: users.name,
+      createdAt: showCarApplications.createdAt,
+      eventId: events.id,
+      eventTitle: events.title,
+      eventStartsAt: events.startsAt,
+      timeZone: events.timeZone,
+    })
+    .from(showCarApplications)
+    .innerJoin(events, eq(events.id, showCarApplications.eventId))
+    .leftJoin(users, eq(users.id, showCarApplications.userId))
+    .leftJoin(cars, eq(cars.id, showCarApplications.carId))
+    .leftJoin(carPhotos, eq(carPhotos.id, cars.coverPhotoId))
+    .where(and(inArray(showCarApplications.status, ["submitted", "waitlisted"]), sql`${events.endsAt} > ${now}`))
+    .orderBy(asc(events.startsAt), asc(showCarApplications.createdAt), asc(showCarApplications.id))
+    .limit(PENDING_SHOWN);
+}

@@ -17,6 +17,7 @@ import { auditLog, cars, cartItems, events, showCarApplications } from "../../..
 import * as cartRoute from "../../cart/cart";
 import * as eventPage from "../../events/detail";
 import * as memberEvents from "../../members/events";
+import * as pendingRoute from "../applications";
 import * as reviewRoute from "./applications";
 import * as checkinRoute from "./checkin";
 
@@ -170,6 +171,18 @@ describe("staff review", () => {
     expect(
       await outcome(() => reviewRoute.loader(get("/admin/events/x/applications", { eventId: "x" }, "admin"))),
     ).toBe(404);
+  });
+
+  it("lists what waits for a decision across events, for organizers and admins only", async () => {
+    expect(await outcome(() => pendingRoute.loader(get("/admin/applications", {}, null)))).toMatch(/^302 \/login/);
+    expect(await outcome(() => pendingRoute.loader(get("/admin/applications", {}, "member")))).toBe(403);
+    for (const who of ["organizer", "admin"] as const) {
+      const page = (await pendingRoute.loader(get("/admin/applications", {}, who))) as {
+        applications: { carLabel: string; event: { id: string } }[];
+      };
+      expect(page.applications).toHaveLength(3);
+      expect(page.applications.every((row) => row.event.id === eventId)).toBe(true);
+    }
   });
 
   it("approves, wait-lists past the spots and rejects, emailing each member, audited", async () => {
