@@ -34,9 +34,10 @@ export function CarTile({
             <CarFront aria-hidden className="size-12" />
           </div>
         )}
-        {car.hidden ? (
+        {car.hidden || car.visibility !== "public" ? (
           <span className="absolute left-3 top-3 inline-flex items-center gap-1 rounded-full bg-asphalt-950/85 px-3 py-1 text-xs font-bold text-white">
-            <EyeOff aria-hidden className="size-3.5" /> Hidden by moderators
+            <EyeOff aria-hidden className="size-3.5" />
+            {car.hidden ? "Hidden by moderators" : car.visibility === "members" ? "Members only" : "Only you"}
           </span>
         ) : null}
       </div>

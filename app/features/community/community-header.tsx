@@ -16,12 +16,11 @@ export function communityHref(filters: Partial<CommunityFilters> & { page?: numb
   return query ? `/community?${query}` : "/community";
 }
 
-/** Decades from the 1950s to this one, newest first, for the era filter. */
+/** Decades from the 1900s to this one, newest first, for the era filter. */
 export function eraOptions(now = new Date()) {
   const latest = Math.floor(now.getUTCFullYear() / 10) * 10;
   const eras: { value: string; label: string }[] = [];
-  for (let decade = latest; decade >= 1950; decade -= 10) eras.push({ value: String(decade), label: `${decade}s` });
-  eras.push({ value: "1940", label: "1940s" });
+  for (let decade = latest; decade >= 1900; decade -= 10) eras.push({ value: String(decade), label: `${decade}s` });
   return eras;
 }
 

@@ -142,6 +142,8 @@ describe("the community grid", () => {
     expect((await listCommunityCars(db, null, { era: 1990, q: "grid_maker" })).total).toBe(10);
     expect((await listCommunityCars(db, null, { q: "eunos" })).cars.map((row) => row.id)).toEqual([made[4]]);
     expect((await listCommunityCars(db, null, { q: "mazda grid" })).total).toBe(10);
+    expect((await listCommunityCars(db, null, { q: "@grid_maker porsche" })).total).toBe(5);
+    expect((await listCommunityCars(db, null, { q: "@" })).total).toBeGreaterThan(CARS_PER_PAGE);
     expect((await listCommunityCars(db, null, { q: "100%_" })).total).toBe(0);
     const makes = await communityMakes(db, null);
     expect(makes.map((row) => row.make)).toEqual(expect.arrayContaining(["Mazda", "Porsche", "Honda"]));

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
-import { carLikes, carPhotos, cars, users } from "../../../db/schema";
+import { type CarVisibility, carLikes, carPhotos, cars, users } from "../../../db/schema";
 import { plateFor, type Viewer, visibleCars, visiblePhotos } from "./visibility.server";
 
 export const CARS_PER_PAGE = 12;
@@ -18,6 +18,7 @@ export type CarTileData = {
   year: number;
   variant: string;
   likeCount: number;
+  visibility: CarVisibility;
   ownerHandle: string | null;
   ownerName: string;
   cover: CarPhoto | null;
@@ -45,6 +46,7 @@ const tileColumns = {
   year: cars.year,
   variant: cars.variant,
   likeCount: cars.likeCount,
+  visibility: cars.visibility,
   ownerHandle: users.handle,
   ownerName: users.name,
   coverPhotoId: cars.coverPhotoId,
@@ -58,6 +60,7 @@ type TileRow = {
   year: number;
   variant: string;
   likeCount: number;
+  visibility: CarVisibility;
   ownerHandle: string | null;
   ownerName: string;
   coverPhotoId: string | null;
@@ -104,6 +107,7 @@ async function withCovers(db: Db, viewer: Viewer, rows: TileRow[]): Promise<CarT
       year: row.year,
       variant: row.variant,
       likeCount: row.likeCount,
+      visibility: row.visibility,
       ownerHandle: row.ownerHandle,
       ownerName: row.ownerName,
       cover: chosen
@@ -131,7 +135,12 @@ export async function listCommunityCars(db: Db, viewer: Viewer, query: Community
   const q = normaliseSearch(query.q);
   if (q) {
     // Every word must match the make, model, variant or the owner's handle.
-    for (const word of q.split(" ").slice(0, 6)) {
+    // "@name" finds a handle: handles are stored without the "@".
+    const words = q
+      .split(" ")
+      .map((word) => word.replace(/^@+/, ""))
+      .filter(Boolean);
+    for (const word of words.slice(0, 6)) {
       const pattern = containing(word);
       conditions.push(
         or(
