@@ -94,28 +94,31 @@ export function PhotoList({
                     {photo.hidden ? <Badge tone="danger">Hidden by a moderator</Badge> : null}
                   </div>
                   <div className="flex flex-wrap gap-2">
-                    <PhotoButton intent="move" photoId={photo.id} extra={{ direction: "up" }} disabled={index === 0}>
+                    <PhotoButton
+                      intent="move"
+                      photoId={photo.id}
+                      extra={{ direction: "up" }}
+                      disabled={index === 0}
+                      label={`Move earlier: ${label}`}
+                    >
                       <ArrowUp aria-hidden className="size-4" /> Move earlier
-                      <span className="sr-only">: {label}</span>
                     </PhotoButton>
                     <PhotoButton
                       intent="move"
                       photoId={photo.id}
                       extra={{ direction: "down" }}
                       disabled={index === shown.length - 1}
+                      label={`Move later: ${label}`}
                     >
                       <ArrowDown aria-hidden className="size-4" /> Move later
-                      <span className="sr-only">: {label}</span>
                     </PhotoButton>
                     {isCover ? null : (
-                      <PhotoButton intent="cover" photoId={photo.id}>
+                      <PhotoButton intent="cover" photoId={photo.id} label={`Make cover: ${label}`}>
                         <Star aria-hidden className="size-4" /> Make cover
-                        <span className="sr-only">: {label}</span>
                       </PhotoButton>
                     )}
-                    <PhotoButton intent="remove" photoId={photo.id}>
+                    <PhotoButton intent="remove" photoId={photo.id} label={`Remove: ${label}`}>
                       <Trash2 aria-hidden className="size-4" /> Remove
-                      <span className="sr-only">: {label}</span>
                     </PhotoButton>
                   </div>
                   <Form method="post" className="flex flex-wrap items-end gap-2">
@@ -154,12 +157,15 @@ function PhotoButton({
   photoId,
   extra = {},
   disabled,
+  label,
   children,
 }: {
   intent: string;
   photoId: string;
   extra?: Record<string, string>;
   disabled?: boolean;
+  /** The button's name for screen readers: its visible words and which photo. */
+  label: string;
   children: React.ReactNode;
 }) {
   return (
@@ -169,7 +175,7 @@ function PhotoButton({
       {Object.entries(extra).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <button type="submit" disabled={disabled} className={smallButton}>
+      <button type="submit" disabled={disabled} aria-label={label} className={smallButton}>
         {children}
       </button>
     </Form>
