@@ -33,7 +33,10 @@ test("a member's photo is served without EXIF or GPS, and a photo hiding an arch
     .setInputFiles({ name: "me.jpg", mimeType: "image/jpeg", buffer: upload });
   await profile.getByRole("button", { name: "Save profile" }).click();
   await expect(page.getByText("Your profile has been saved.")).toBeVisible();
-  const src = await profile.getByRole("img", { name: "Your current avatar" }).getAttribute("src");
+  const avatar = profile.getByRole("img", { name: "Your current avatar" });
+  // Loaded by the browser: from /media/, or from the bucket the content policy allows.
+  await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  const src = await avatar.getAttribute("src");
   expect(src).toMatch(/\/avatars\/[0-9a-f]{64}\.webp$/);
   for (const address of [src!, src!.replace(/\.webp$/, ".avif")]) {
     const image = await page.request.get(address);

@@ -1,4 +1,5 @@
-import { avatarAvifUrl } from "./avatar-urls";
+import { useMediaBase } from "~/ui/site";
+import { storedAvatarHash } from "./avatar-urls";
 
 const SIZES = { sm: "size-9 text-sm", md: "size-14 text-lg", lg: "size-24 text-3xl" } as const;
 const PIXELS = { sm: 36, md: 56, lg: 96 } as const;
@@ -28,8 +29,12 @@ export function Avatar({
   /** Empty when the name is written next to the photo. */
   alt?: string;
 }) {
-  const local = image?.startsWith("/") ? image : null;
-  const avif = avatarAvifUrl(local);
+  // Addressed from the media base, so a photo saved before the site moved its media to a
+  // bucket loads from the bucket too.
+  const mediaBase = useMediaBase();
+  const hash = storedAvatarHash(image);
+  const local = hash ? `${mediaBase}avatars/${hash}.webp` : null;
+  const avif = hash ? `${mediaBase}avatars/${hash}.avif` : null;
   if (!local) {
     const circle = `${SIZES[size]} wide inline-grid shrink-0 place-items-center rounded-full bg-accent font-extrabold text-on-accent`;
     if (alt === "") {
