@@ -47,7 +47,11 @@ export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private
 
 export default function EditCar({ loaderData, actionData }: Route.ComponentProps) {
   const { car, defaults, photos, coverPhotoId, mediaBase, limits } = loaderData;
-  const photoError = actionData && actionData.intent !== "save" ? actionData.result.error?.[""] : undefined;
+  // A photo form's refusal (a blur area outside the photo, an unknown photo) is shown above the photos.
+  const photoError =
+    actionData && actionData.intent !== "save"
+      ? Object.values(actionData.result.error ?? {}).flatMap((errors) => errors ?? [])
+      : undefined;
   return (
     <div className="space-y-10">
       <div>
@@ -78,7 +82,7 @@ export default function EditCar({ loaderData, actionData }: Route.ComponentProps
             page.
           </p>
         </div>
-        {photoError ? <FormErrors id="photo-errors" errors={photoError} /> : null}
+        {photoError?.length ? <FormErrors id="photo-errors" errors={photoError} /> : null}
         <PhotoUploads carId={car.id} count={photos.length} maxPhotos={limits.maxPhotos} maxBytes={limits.maxBytes} />
         <PhotoList photos={photos} coverPhotoId={coverPhotoId} carName={car.name} mediaBase={mediaBase} />
       </section>
