@@ -118,7 +118,12 @@ test.describe("the organizer at the gate", () => {
     await visit(page, `/admin/events/${journey.eventId}/checkin`);
     await page.getByLabel("Ticket code").fill(journey.code.toLowerCase());
     await page.getByRole("button", { name: "Check in" }).click();
-    await expect(page.getByRole("status").filter({ hasText: `Exhibitor: ${journey.carLabel}` })).toBeVisible();
+    const admitted = page.getByRole("status").filter({ hasText: `Exhibitor: ${journey.carLabel}` });
+    await expect(admitted).toBeVisible();
+    // The car's cover photo, to match the car at the gate.
+    const photo = admitted.getByRole("img", { name: journey.carLabel });
+    await expect(photo).toBeVisible();
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await page.getByLabel("Ticket code").fill(journey.code);
     await page.getByRole("button", { name: "Check in" }).click();
     await expect(page.getByRole("status").filter({ hasText: /Already checked in at .* by / })).toBeVisible();

@@ -47,7 +47,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   // An event taking show-car applications, and a car in the signed-in member's garage.
   if (params.fixture === "application-event") {
     const user = requireUser({ context, url: new URL(request.url) });
-    const made = await applicationFixture(db, { userId: user.id, now: new Date() });
+    const made = await applicationFixture(db, context.get(runtimeContext).storage, {
+      userId: user.id,
+      now: new Date(),
+    });
     throw redirect(`/events/${made.slug}?event=${made.eventId}`);
   }
   // That draw's closing time moves to now, as if the journey had waited for it.
