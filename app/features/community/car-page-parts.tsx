@@ -1,5 +1,4 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { ChevronLeft, ChevronRight, Expand, Flag, Heart, Link2, X } from "lucide-react";
 import { type KeyboardEvent, type TouchEvent, useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
@@ -7,7 +6,7 @@ import { SelectField, TextAreaField } from "~/features/events/organizer/fields";
 import { FormErrors, SubmitButton } from "~/ui/form";
 import { CarPicture, photoAlt } from "./car-picture";
 import { carTitle } from "./car-tile";
-import { REPORT_REASON_LABELS, REPORT_REASON_LIST, ReportSchema } from "./report-schema";
+import { MAX_REPORT_NOTE, REPORT_REASON_LABELS, REPORT_REASON_LIST } from "./report-labels";
 import type { CommunityCar } from "./showcase.server";
 
 type Photo = CommunityCar["photos"][number];
@@ -344,11 +343,11 @@ export function ReportForm({
   const [form, fields] = useForm({
     id: "report-car",
     lastResult,
-    constraint: getZodConstraint(ReportSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    defaultValue: { reason: "", photoId: "" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ReportSchema }),
+    // Checked on the server only (ReportSchema), so the car page ships no validation library;
+    // the browser still checks what the constraints say.
+    constraint: { reason: { required: true }, note: { maxLength: MAX_REPORT_NOTE } },
+    shouldValidate: "onSubmit",
+    defaultValue: { reason: "", photoId: "", note: "" },
   });
   const open = Boolean(lastResult?.error) || undefined;
   return (

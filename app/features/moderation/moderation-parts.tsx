@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { EyeOff, Star } from "lucide-react";
 import { Form, Link } from "react-router";
 import { CarPicture } from "~/features/community/car-picture";
-import { REPORT_REASON_LABELS } from "~/features/community/report-schema";
+import { REPORT_REASON_LABELS } from "~/features/community/report-labels";
 import { TextAreaField } from "~/features/events/organizer/fields";
 import { Card } from "~/ui/card";
 import { FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
