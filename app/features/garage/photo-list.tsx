@@ -69,8 +69,8 @@ export function PhotoList({
               data-photo-id={photo.id}
               className={`rounded-2xl border border-line bg-surface-raised p-4 ${dragging === photo.id ? "opacity-60" : ""}`}
             >
-              <div className="flex flex-wrap items-start gap-4">
-                <GripVertical aria-hidden className="mt-1 size-5 shrink-0 cursor-grab text-muted" />
+              <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:gap-4">
+                <GripVertical aria-hidden className="mt-1 hidden size-5 shrink-0 cursor-grab text-muted sm:block" />
                 <div className="w-40 shrink-0 overflow-hidden rounded-xl">
                   <CarPicture
                     photo={photo}
@@ -124,7 +124,7 @@ export function PhotoList({
                   <Form method="post" className="flex flex-wrap items-end gap-2">
                     <input type="hidden" name="intent" value="alt" />
                     <input type="hidden" name="photoId" value={photo.id} />
-                    <div className="min-w-48 flex-1">
+                    <div className="min-w-0 flex-1 basis-full sm:basis-48">
                       <label htmlFor={`alt-${photo.id}`} className="block text-sm font-semibold">
                         Description of photo {index + 1} (for people who cannot see it)
                       </label>
