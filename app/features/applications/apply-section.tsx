@@ -1,11 +1,28 @@
 import { Car } from "lucide-react";
 import { Form, Link } from "react-router";
 import { Card } from "~/ui/card";
-import { FieldErrors, inputClass, SubmitButton } from "~/ui/form";
+
 import type { ApplySection } from "./applications.server";
 import { NOTE_MAX } from "./limits";
 
 export type ApplyErrors = { carId?: string[]; note?: string[]; form?: string[] };
+
+// Plain markup rather than the shared form kit: this section sits on every event page, whose
+// first-load JavaScript has a budget, and needs nothing the kit adds.
+const field = (invalid: boolean) =>
+  `block w-full rounded-xl border bg-surface px-3.5 py-2.5 text-base text-text ${invalid ? "border-red-700 dark:border-red-400" : "border-line"} focus-visible:border-focus`;
+const button = "inline-flex h-11 items-center justify-center rounded-full px-5 font-bold";
+
+function Errors({ id, errors }: { id: string; errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="space-y-0.5 text-sm font-medium text-red-700 dark:text-red-300">
+      {errors.map((error) => (
+        <li key={error}>{error}</li>
+      ))}
+    </ul>
+  );
+}
 
 /**
  * "Apply with your car" on an event page while applications are open: visitors are asked to
@@ -63,15 +80,14 @@ function MemberApply({
                 {application.canWithdraw ? (
                   <Form method="post">
                     <input type="hidden" name="applicationId" value={application.id} />
-                    <SubmitButton
+                    <button
+                      type="submit"
                       name="intent"
                       value="withdraw-application"
-                      variant="secondary"
-                      pendingLabel="Withdrawing…"
-                      fit
+                      className={`${button} bg-surface-sunken text-text hover:bg-line`}
                     >
                       Withdraw
-                    </SubmitButton>
+                    </button>
                   </Form>
                 ) : null}
               </li>
@@ -104,7 +120,7 @@ function MemberApply({
         </p>
       ) : (
         <Form method="post" className="space-y-4" aria-describedby={errors?.form ? "apply-form-error" : undefined}>
-          <FieldErrors id="apply-form-error" errors={errors?.form} />
+          <Errors id="apply-form-error" errors={errors?.form} />
           <div className="space-y-1.5">
             <label htmlFor="apply-car" className="block font-semibold">
               Your car
@@ -115,7 +131,7 @@ function MemberApply({
               required
               aria-invalid={errors?.carId ? true : undefined}
               aria-describedby={errors?.carId ? "apply-car-error" : undefined}
-              className={inputClass(Boolean(errors?.carId))}
+              className={field(Boolean(errors?.carId))}
             >
               {available.map((car) => (
                 <option key={car.id} value={car.id}>
@@ -123,7 +139,7 @@ function MemberApply({
                 </option>
               ))}
             </select>
-            <FieldErrors id="apply-car-error" errors={errors?.carId} />
+            <Errors id="apply-car-error" errors={errors?.carId} />
             <p className="text-sm text-muted">
               Not listed?{" "}
               <Link to="/members/newGarage" className="text-link underline">
@@ -143,16 +159,21 @@ function MemberApply({
               maxLength={NOTE_MAX}
               aria-invalid={errors?.note ? true : undefined}
               aria-describedby={errors?.note ? "apply-note-hint apply-note-error" : "apply-note-hint"}
-              className={inputClass(Boolean(errors?.note))}
+              className={field(Boolean(errors?.note))}
             />
             <p id="apply-note-hint" className="text-sm text-muted">
               What makes it worth showing: history, modifications, awards.
             </p>
-            <FieldErrors id="apply-note-error" errors={errors?.note} />
+            <Errors id="apply-note-error" errors={errors?.note} />
           </div>
-          <SubmitButton name="intent" value="apply" pendingLabel="Sending…" fit>
+          <button
+            type="submit"
+            name="intent"
+            value="apply"
+            className={`${button} bg-accent text-on-accent hover:bg-accent-strong`}
+          >
             Send application
-          </SubmitButton>
+          </button>
         </Form>
       )}
     </>
