@@ -46,6 +46,8 @@ type DemoCar = {
   glow: string;
   /** Days before the seed the car was added, for "newest". */
   addedDaysAgo: number;
+  /** Picked by staff for the home page (DiscoverPG). */
+  featured?: boolean;
 };
 
 const NIGHT: [string, string] = ["#050a14", "#1d2b4a"];
@@ -70,6 +72,7 @@ export const DEMO_CARS: DemoCar[] = [
     plate: "8 EJT",
     platePublic: true,
     visibility: "public",
+    featured: true,
     shape: "roadster",
     paint: ["#9cc3d9", "#2c4a5e"],
     sky: DUSK,
@@ -90,6 +93,7 @@ export const DEMO_CARS: DemoCar[] = [
     story: "A US import that spent forty years in Arizona, which is why there is almost no rust.",
     plate: "JRX 240K",
     visibility: "public",
+    featured: true,
     shape: "coupe",
     paint: ["#e0a43a", "#6b3d0a"],
     sky: DUSK,
@@ -111,6 +115,7 @@ export const DEMO_CARS: DemoCar[] = [
     story: "One of the first 500 built. The whale-tail spoiler still turns heads at every fuel station.",
     plate: "D455 OHK",
     visibility: "public",
+    featured: true,
     shape: "wing",
     paint: ["#f4f6f8", "#7d8a96"],
     sky: NIGHT,
@@ -414,6 +419,7 @@ export const demoCarsSeeder: Seeder = {
           plate: car.plate,
           platePublic: car.platePublic ?? false,
           visibility: car.visibility,
+          featuredAt: car.featured && car.visibility === "public" ? added : null,
           createdAt: added,
           updatedAt: added,
         })
