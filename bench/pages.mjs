@@ -14,6 +14,8 @@ export const PUBLIC_PAGES = [
   { path: "/giveaways/win-a-mk2-golf-gti", routeId: "routes/giveaways/detail" },
   { path: "/responsible-play", routeId: "routes/site/responsible-play" },
   { path: "/community", routeId: "routes/community/list" },
+  // The demo 1963 Jaguar E-Type, whose id is the same on every install (demoCarId).
+  { path: "/community/cars/94b25da9-6704-5b1e-baa5-e3cabeffa6ca", routeId: "routes/community/car" },
   { path: "/privacy", routeId: "privacy" },
   { path: "/terms", routeId: "terms" },
   { path: "/signUp", routeId: "routes/accounts/sign-up" },

@@ -8,7 +8,7 @@ import { runSeeders } from "~/server/seed.server";
 import { localStorage } from "~/server/storage/storage.server";
 import { accounts, carLikes, carPhotos, cars, users } from "../../db/schema";
 import { demoAccountsSeeder } from "./demo-accounts.server";
-import { DEMO_CARS, DEMO_OWNERS, demoCarsSeeder } from "./demo-cars.server";
+import { DEMO_CARS, DEMO_OWNERS, demoCarId, demoCarsSeeder } from "./demo-cars.server";
 
 const database = freshDatabasePerFile();
 const storage = localStorage(mkdtempSync(path.join(tmpdir(), "pitlane-demo-cars-")));
@@ -36,6 +36,14 @@ describe("the demo garages", () => {
       expect(await storage.get(`cars/${photo.hash}-640.webp`)).not.toBeNull();
       expect(photo.alt).toMatch(/^Illustration of a /);
     }
+  });
+
+  it("keep the same ids on every install, three of them featured on the home page", async () => {
+    // bench/pages.mjs measures the E-Type's page by this id.
+    expect(demoCarId({ year: 1963, make: "Jaguar", model: "E-Type" })).toBe("94b25da9-6704-5b1e-baa5-e3cabeffa6ca");
+    const rows = await database().db.select({ id: cars.id, featuredAt: cars.featuredAt }).from(cars);
+    expect(rows.map((row) => row.id).sort()).toEqual(DEMO_CARS.map(demoCarId).sort());
+    expect(rows.filter((row) => row.featuredAt !== null)).toHaveLength(3);
   });
 
   it("have likes between members, counted on each car", async () => {

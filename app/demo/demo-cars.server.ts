@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { inArray, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { storeCarPhoto } from "~/features/media/car-photos.server";
@@ -53,6 +53,15 @@ type DemoCar = {
 const NIGHT: [string, string] = ["#050a14", "#1d2b4a"];
 const DUSK: [string, string] = ["#1a0b24", "#7a3b2e"];
 const DAY: [string, string] = ["#1f5f8f", "#a9d3ea"];
+
+/**
+ * A demo car's id, the same on every install (a name-based UUID), so the benchmarks and
+ * documentation can link to one car's page.
+ */
+export function demoCarId(car: Pick<DemoCar, "make" | "model" | "year">) {
+  const hex = createHash("sha256").update(`pitlane demo car: ${car.year} ${car.make} ${car.model}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 export const DEMO_CARS: DemoCar[] = [
   {
@@ -404,6 +413,7 @@ export const demoCarsSeeder: Seeder = {
       const [row] = await db
         .insert(cars)
         .values({
+          id: demoCarId(car),
           ownerId,
           make: car.make,
           model: car.model,
