@@ -1,9 +1,6 @@
-import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { ChevronLeft, ChevronRight, Expand, Flag, Heart, Link2, X } from "lucide-react";
 import { type KeyboardEvent, type TouchEvent, useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
-import { SelectField, TextAreaField } from "~/features/events/organizer/fields";
-import { FormErrors, SubmitButton } from "~/ui/form";
 import { CarPicture, photoAlt } from "./car-picture";
 import { carTitle } from "./car-tile";
 import { MAX_REPORT_NOTE, REPORT_REASON_LABELS, REPORT_REASON_LIST } from "./report-labels";
@@ -328,7 +325,31 @@ export function ShareLink({ url }: { url: string }) {
   );
 }
 
-/** A signed-in member reports the car or one of its photos. Works without scripts (a disclosure and a form). */
+/** What the server answered a report with: field messages and what was sent, kept in the form. */
+export type ReportReply = {
+  error?: Record<string, string[] | null> | null;
+  intendedValue?: Record<string, unknown> | null;
+} | null;
+
+const reportField =
+  "block w-full rounded-xl border border-line bg-surface px-3.5 py-2.5 text-base text-text focus-visible:border-focus";
+
+function ReportErrors({ id, errors }: { id: string; errors?: string[] | null }) {
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="space-y-0.5 text-sm font-medium text-red-700 dark:text-red-300">
+      {errors.map((error) => (
+        <li key={error}>{error}</li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * A signed-in member reports the car or one of its photos. Works without scripts (a disclosure
+ * and a form), checked on the server (ReportSchema): plain markup, so the car page ships no form
+ * library to the visitors who never see this form.
+ */
 export function ReportForm({
   car,
   photos,
@@ -337,19 +358,16 @@ export function ReportForm({
 }: {
   car: { year: number; make: string; model: string };
   photos: Photo[];
-  lastResult?: SubmissionResult<string[]>;
+  lastResult?: ReportReply;
   done?: string;
 }) {
-  const [form, fields] = useForm({
-    id: "report-car",
-    lastResult,
-    // Checked on the server only (ReportSchema), so the car page ships no validation library;
-    // the browser still checks what the constraints say.
-    constraint: { reason: { required: true }, note: { maxLength: MAX_REPORT_NOTE } },
-    shouldValidate: "onSubmit",
-    defaultValue: { reason: "", photoId: "", note: "" },
-  });
-  const open = Boolean(lastResult?.error) || undefined;
+  const errors = lastResult?.error ?? {};
+  const sent = (name: string) => {
+    const value = lastResult?.intendedValue?.[name];
+    return typeof value === "string" ? value : "";
+  };
+  const open = Object.values(errors).some((list) => list?.length) || undefined;
+  const describedBy = (name: string) => (errors[name]?.length ? `report-${name}-error` : undefined);
   return (
     <details open={open} className="rounded-2xl border border-line p-4">
       <summary className="inline-flex cursor-pointer items-center gap-2 font-semibold">
@@ -360,31 +378,76 @@ export function ReportForm({
           {done}
         </p>
       ) : null}
-      <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
+      <Form method="post" id="report-car" className="mt-4 space-y-4">
         <input type="hidden" name="intent" value="report" />
-        <FormErrors id={form.errorId} errors={form.errors} />
+        <ReportErrors id="report-form-error" errors={errors[""]} />
         {photos.length > 0 ? (
-          <SelectField
-            meta={fields.photoId}
-            label="What are you reporting?"
-            options={[
-              { value: "", label: `The whole ${carTitle(car)}` },
-              ...photos.map((photo, i) => ({ value: photo.id, label: `Photo ${i + 1}` })),
-            ]}
-          />
+          <div className="space-y-1.5">
+            <label htmlFor="report-photo" className="block font-semibold">
+              What are you reporting?
+            </label>
+            <select
+              id="report-photo"
+              name="photoId"
+              defaultValue={sent("photoId")}
+              aria-invalid={errors.photoId?.length ? true : undefined}
+              aria-describedby={describedBy("photoId")}
+              className={reportField}
+            >
+              <option value="">The whole {carTitle(car)}</option>
+              {photos.map((photo, i) => (
+                <option key={photo.id} value={photo.id}>
+                  Photo {i + 1}
+                </option>
+              ))}
+            </select>
+            <ReportErrors id="report-photoId-error" errors={errors.photoId} />
+          </div>
         ) : null}
-        <SelectField
-          meta={fields.reason}
-          label="Why?"
-          options={[
-            { value: "", label: "Choose a reason" },
-            ...REPORT_REASON_LIST.map((reason) => ({ value: reason, label: REPORT_REASON_LABELS[reason] })),
-          ]}
-        />
-        <TextAreaField meta={fields.note} label="Anything the moderators should know? (optional)" rows={3} />
-        <SubmitButton intent="report" pendingLabel="Sending…" fit variant="secondary">
+        <div className="space-y-1.5">
+          <label htmlFor="report-reason" className="block font-semibold">
+            Why?
+          </label>
+          <select
+            id="report-reason"
+            name="reason"
+            required
+            defaultValue={sent("reason")}
+            aria-invalid={errors.reason?.length ? true : undefined}
+            aria-describedby={describedBy("reason")}
+            className={reportField}
+          >
+            <option value="">Choose a reason</option>
+            {REPORT_REASON_LIST.map((reason) => (
+              <option key={reason} value={reason}>
+                {REPORT_REASON_LABELS[reason]}
+              </option>
+            ))}
+          </select>
+          <ReportErrors id="report-reason-error" errors={errors.reason} />
+        </div>
+        <div className="space-y-1.5">
+          <label htmlFor="report-note" className="block font-semibold">
+            Anything the moderators should know? (optional)
+          </label>
+          <textarea
+            id="report-note"
+            name="note"
+            rows={3}
+            maxLength={MAX_REPORT_NOTE}
+            defaultValue={sent("note")}
+            aria-invalid={errors.note?.length ? true : undefined}
+            aria-describedby={describedBy("note")}
+            className={reportField}
+          />
+          <ReportErrors id="report-note-error" errors={errors.note} />
+        </div>
+        <button
+          type="submit"
+          className="inline-flex h-11 items-center justify-center rounded-full bg-surface-sunken px-5 font-bold text-text hover:bg-line"
+        >
           Send report
-        </SubmitButton>
+        </button>
       </Form>
     </details>
   );

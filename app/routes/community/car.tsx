@@ -8,7 +8,6 @@ import { carPhotoShareUrl } from "~/features/media/car-photo-urls";
 import { hasRole } from "~/server/auth/session.server";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext, userContext } from "~/server/context.server";
-import { SubmitButton } from "~/ui/form";
 import { useNonce } from "~/ui/nonce";
 import { notFound } from "~/ui/not-found";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
@@ -138,9 +137,12 @@ export default function CommunityCarPage({ loaderData, actionData }: Route.Compo
               <p className="mb-3 text-sm text-muted">
                 {featured ? "This car is featured on the home page." : "Staff: show this car on the home page."}
               </p>
-              <SubmitButton intent="feature" variant="secondary" fit>
+              <button
+                type="submit"
+                className="inline-flex h-11 items-center justify-center rounded-full bg-surface-sunken px-5 font-bold text-text hover:bg-line"
+              >
                 {featured ? "Stop featuring" : "Feature on the home page"}
-              </SubmitButton>
+              </button>
             </Form>
           ) : null}
         </aside>
