@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import sharp, { type Sharp } from "sharp";
 import { PRIVATE_PREFIX, type Storage } from "~/server/storage/storage.server";
 import type { BlurRegion } from "../../../db/schema/garage";
+import { openHeic } from "./heic.server";
 import { checkImageStructure, type ImageKind, sniffImage } from "./image-checks.server";
 
 // The one way an uploaded picture becomes stored media (avatars, event covers, prize photos,
@@ -71,6 +72,7 @@ export async function prepareUpload(bytes: Uint8Array, limits: UploadLimits): Pr
   }
   const kind = sniffImage(bytes);
   if (!kind) return { ok: false, message: uploadMessages.notAnImage(noun) };
+  if (kind === "heic") return prepareHeic(bytes, limits);
   const size = await headerSize(bytes);
   if (size && size.width * size.height > limits.maxPixels) {
     return { ok: false, message: uploadMessages.tooLarge(noun, limits.maxPixels, size.width, size.height) };
@@ -78,7 +80,7 @@ export async function prepareUpload(bytes: Uint8Array, limits: UploadLimits): Pr
   const structure = checkImageStructure(bytes, kind);
   if (structure === "hidden") return { ok: false, message: uploadMessages.hidden(noun) };
   if (structure === "truncated" || !size) {
-    return { ok: false, message: kind === "heic" ? uploadMessages.heic(noun) : uploadMessages.damaged(noun) };
+    return { ok: false, message: uploadMessages.damaged(noun) };
   }
   const sizeProblem = limits.checkSize?.(size.width, size.height);
   if (sizeProblem) return { ok: false, message: sizeProblem };
@@ -90,7 +92,38 @@ export async function prepareUpload(bytes: Uint8Array, limits: UploadLimits): Pr
   } catch (error) {
     const message = error instanceof Error ? error.message : "";
     if (/pixel limit/i.test(message)) return { ok: false, message: uploadMessages.tooLarge(noun, limits.maxPixels) };
-    return { ok: false, message: kind === "heic" ? uploadMessages.heic(noun) : uploadMessages.damaged(noun) };
+    return { ok: false, message: uploadMessages.damaged(noun) };
+  }
+}
+
+/**
+ * HEIC through libheif (heic.server.ts): the same checks in the same order, with the size read
+ * from the container before decoding. libheif applies the picture's own rotation and mirroring,
+ * and hands over bare pixels, so nothing of its metadata survives either.
+ */
+async function prepareHeic(bytes: Uint8Array, limits: UploadLimits): Promise<Prepared> {
+  const { noun } = limits;
+  const structure = checkImageStructure(bytes, "heic");
+  if (structure === "hidden") return { ok: false, message: uploadMessages.hidden(noun) };
+  const { image, close } = await openHeic(bytes);
+  try {
+    if (!image.ok || structure === "truncated") return { ok: false, message: uploadMessages.heic(noun) };
+    if (image.width * image.height > limits.maxPixels) {
+      return { ok: false, message: uploadMessages.tooLarge(noun, limits.maxPixels, image.width, image.height) };
+    }
+    const sizeProblem = limits.checkSize?.(image.width, image.height);
+    if (sizeProblem) return { ok: false, message: sizeProblem };
+    const pixels = await image.decode();
+    const decoded = sharp(pixels, { raw: { width: image.width, height: image.height, channels: 4 } }).resize(
+      limits.maxSide,
+      limits.maxSide,
+      { fit: "inside", withoutEnlargement: true },
+    );
+    return { ok: true, kind: "heic", master: await toMaster(decoded) };
+  } catch {
+    return { ok: false, message: uploadMessages.heic(noun) };
+  } finally {
+    close();
   }
 }
 

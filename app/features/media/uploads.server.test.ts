@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareAvatar } from "~/features/accounts/avatar.server";
@@ -120,6 +121,27 @@ describe("refused uploads leave nothing in storage", () => {
 });
 
 describe("storeCarPhoto", () => {
+  it("takes an iPhone HEIC photo: decoded, cleaned and stored like any other; a cut-short one is refused", async () => {
+    const heic = new Uint8Array(readFileSync(new URL("./fixtures/photo.heic", import.meta.url)));
+    expect(latin1(heic.subarray(4, 12))).toBe("ftypheic");
+    const outcome = await storeCarPhoto(store.storage, heic);
+    if (!outcome.ok) throw new Error(outcome.message);
+    expect(outcome.photo).toMatchObject({ width: 640, height: 480 });
+    const webp = await served(store.storage, carPhotoKey(outcome.photo.hash, 640, "webp"));
+    const meta = await sharp(webp).metadata();
+    expect(meta).toMatchObject({ format: "webp", width: 640, height: 480 });
+    expect(meta.exif).toBeUndefined();
+    // The picture survives the trip: a red frame around a blue box.
+    const { data } = await sharp(webp)
+      .resize(4, 3, { fit: "fill" })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect(data[0]).toBeGreaterThan(150);
+
+    await expectRefused(heic.subarray(0, Math.floor(heic.length / 2)), /This HEIC photo could not be read/);
+  });
+
   it("cleans a JPEG with GPS: no EXIF, GPS or camera in any served rendition or the original", async () => {
     const upload = await photoWithGps();
     expect(latin1(upload)).toContain("PhoneCo");
