@@ -1,7 +1,8 @@
 import { ChevronLeft, ChevronRight, Expand, Flag, Heart, Link2, X } from "lucide-react";
 import { type KeyboardEvent, type TouchEvent, useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
-import { CarPicture, photoAlt } from "./car-picture";
+import { CarPicture } from "~/features/media/car-picture";
+import { photoAlt } from "./car-picture";
 import { carTitle } from "./car-tile";
 import { MAX_REPORT_NOTE, REPORT_REASON_LABELS, REPORT_REASON_LIST } from "./report-labels";
 import type { CommunityCar } from "./showcase.server";

@@ -1,6 +1,7 @@
 import { CarFront, EyeOff, Heart } from "lucide-react";
 import { Link } from "react-router";
-import { CarPicture, photoAlt } from "./car-picture";
+import { CarPicture } from "~/features/media/car-picture";
+import { photoAlt } from "./car-picture";
 import type { CarTileData } from "./showcase.server";
 
 export function carTitle(car: { year: number; make: string; model: string }) {

@@ -1,7 +1,7 @@
 import { type PointerEvent, useRef, useState } from "react";
 import { Form } from "react-router";
+import { CarPicture } from "~/features/media/car-picture";
 import { inputClass } from "~/ui/form";
-import { CarPicture } from "./car-picture";
 import type { GaragePhoto } from "./cars.server";
 import { PLATE_PRESET } from "./schemas";
 

@@ -1,9 +1,9 @@
 import { CarFront, EyeOff, Heart, Images, Pencil, Trash2 } from "lucide-react";
 import { Form, Link } from "react-router";
+import { CarPicture } from "~/features/media/car-picture";
 import { Badge, type BadgeTone } from "~/ui/badge";
 import { inputClass, SubmitButton } from "~/ui/form";
 import type { CarVisibility } from "../../../db/schema/garage";
-import { CarPicture } from "./car-picture";
 import type { GarageCar } from "./cars.server";
 import { VISIBILITY_NAMES } from "./schemas";
 

@@ -1,10 +1,10 @@
 import { ArrowDown, ArrowUp, GripVertical, Star, Trash2 } from "lucide-react";
 import { type DragEvent, useEffect, useState } from "react";
 import { Form, useFetcher } from "react-router";
+import { CarPicture } from "~/features/media/car-picture";
 import { Badge } from "~/ui/badge";
 import { inputClass } from "~/ui/form";
 import { BlurEditor } from "./blur-editor";
-import { CarPicture } from "./car-picture";
 import type { GaragePhoto } from "./cars.server";
 import { CAR_LIMITS } from "./schemas";
 

@@ -2,9 +2,9 @@ import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { EyeOff, Star } from "lucide-react";
 import { Form, Link } from "react-router";
-import { CarPicture } from "~/features/community/car-picture";
 import { REPORT_REASON_LABELS } from "~/features/community/report-labels";
 import { TextAreaField } from "~/features/events/organizer/fields";
+import { CarPicture } from "~/features/media/car-picture";
 import { Card } from "~/ui/card";
 import { FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
 import type { ModerationCar } from "./queue.server";

@@ -1,23 +1,25 @@
-import { type CarPhotoLayout, carPhotoSources } from "~/features/media/car-photo-urls";
+import { type CarPhotoLayout, carPhotoSources } from "./car-photo-urls";
 
 /**
- * A car photo at the layout's widths, AVIF first then WebP, with its own dimensions (no layout
- * shift) and its average colour showing while it loads.
+ * A car photo as AVIF with a WebP fallback at its layout's widths, with its own dimensions so the
+ * page never shifts and its average colour behind it while it loads. Used by the garage, the
+ * community and moderation alike.
  */
 export function CarPicture({
   photo,
+  alt,
   layout,
   mediaBase,
-  alt,
-  className = "",
   priority = false,
+  className = "",
 }: {
   photo: { hash: string; width: number; height: number; color: string };
-  layout: CarPhotoLayout;
-  mediaBase: string;
   alt: string;
-  className?: string;
+  layout: CarPhotoLayout;
+  /** Where the site's media lives: "/media/" locally, the bucket's public address with S3. */
+  mediaBase: string;
   priority?: boolean;
+  className?: string;
 }) {
   const sources = carPhotoSources(photo.hash, layout, mediaBase);
   return (
