@@ -67,6 +67,7 @@ export function installChunkReloadGuard() {
       sessionStorage.setItem(STORAGE_KEY, String(Date.now()));
     }
   };
+  document.addEventListener("click", rememberClickedLink, true);
   // Chunks Vite loads for a module (its CSS and shared dependencies).
   window.addEventListener("vite:preloadError", (event) => {
     event.preventDefault();
@@ -82,6 +83,22 @@ let navigationTarget: string | null = null;
 export function setPendingNavigation(path: string | null) {
   navigationTarget = path;
 }
+
+/**
+ * The link last clicked, for a failure that comes before the router has told the watchdog where
+ * it is going (a module that fails at once, on a busy device): a click within 10 s names the page.
+ */
+let clicked: { path: string; at: number } | null = null;
+const CLICK_WINDOW_MS = 10_000;
+
+function rememberClickedLink(event: MouseEvent) {
+  const anchor = event.target instanceof Element ? event.target.closest("a[href]") : null;
+  if (anchor instanceof HTMLAnchorElement && anchor.origin === window.location.origin) {
+    clicked = { path: anchor.pathname, at: Date.now() };
+  }
+}
+
 function pendingPath() {
-  return navigationTarget ?? window.location.pathname;
+  const recentClick = clicked && Date.now() - clicked.at < CLICK_WINDOW_MS ? clicked.path : null;
+  return navigationTarget ?? recentClick ?? window.location.pathname;
 }
