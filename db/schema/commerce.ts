@@ -19,7 +19,7 @@ import { events, ticketTypes } from "./events";
 
 /**
  * What a cart line, an order line or a hold is for. One cart, one order and one hold flow serve
- * every kind (PRODUCT.md "/cart"); each kind has its own nullable reference column, and a check
+ * every kind (docs/payments.md); each kind has its own nullable reference column, and a check
  * constraint makes the row's kind and its reference agree, so the database still enforces every
  * foreign key. Tickets and prize-draw entries now; merch variants and show-car application fees
  * add their kind and column here.
@@ -50,7 +50,7 @@ export const TRANSACTION_STATUSES = ["pending", "succeeded", "failed"] as const;
 
 /**
  * A member's cart, or a visitor's: visitors can fill a cart before they have an account
- * (PRODUCT.md "/cart"). A visitor's cart is found by the SHA-256 of a random token kept in their
+ * (docs/payments.md). A visitor's cart is found by the SHA-256 of a random token kept in their
  * cookie, so the table never holds a value that would let someone else open it.
  */
 export const carts = pgTable(
@@ -122,7 +122,7 @@ export const cartItems = pgTable(
  * An order: made when the buyer starts paying, with every price copied from the catalogue at
  * that moment (never from a form). `number` is the human reference (PL-000123); numbers come
  * from an identity sequence, so a checkout that rolls back leaves a gap, which is harmless.
- * Orders outlive the accounts that placed them (PRODUCT.md "Accounts").
+ * Orders outlive the accounts that placed them (docs/security.md).
  */
 export const orders = pgTable(
   "orders",
@@ -230,7 +230,7 @@ export const orderItems = pgTable(
 );
 
 /**
- * Places set aside while the buyer pays (PRODUCT.md "Business rules": available = capacity −
+ * Places set aside while the buyer pays (ADR 0007: available = capacity −
  * sold − active holds). A hold counts only while it is active and not past `expires_at`, so an
  * expired hold frees its places at once, before the expiry job marks it released. Paying turns
  * it into a sale (converted).
@@ -377,7 +377,7 @@ export const transactions = pgTable(
   ],
 );
 
-/** Every change of an order's status, with who made it and why (PRODUCT.md "Orders"). */
+/** Every change of an order's status, with who made it and why (docs/payments.md). */
 export const orderHistory = pgTable(
   "order_history",
   {
@@ -397,7 +397,7 @@ export const orderHistory = pgTable(
 
 /**
  * Provider notifications already handled, so a replayed webhook is acknowledged without being
- * processed twice (PRODUCT.md "Payment").
+ * processed twice (docs/payments.md).
  */
 export const paymentEvents = pgTable(
   "payment_events",

@@ -23,7 +23,7 @@ export const EVENT_STATUSES = ["draft", "published", "cancelled"] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
 /**
- * An event (PRODUCT.md "Entities"). Times are instants (UTC); `timeZone` is the IANA zone the
+ * An event (docs/events.md). Times are instants (UTC); `timeZone` is the IANA zone the
  * event happens in, used to show and edit its times. Money is integer minor units.
  */
 export const events = pgTable(

@@ -7,7 +7,7 @@ export const ORDER_EMAIL_KINDS = ["confirmation"] as const;
 export type OrderEmailKind = (typeof ORDER_EMAIL_KINDS)[number];
 
 /**
- * One row per email an order has had (PRODUCT.md "Payment": a repeated notification never emails
+ * One row per email an order has had (docs/payments.md: a repeated notification never emails
  * twice). The row is inserted in the same transaction that records the message, and its primary
  * key makes a second sender wait for the first and then find the email already sent, so a
  * replayed settlement or a job run twice can never send a second copy.

@@ -1,6 +1,6 @@
 import { expect, test, visit } from "./fixtures";
 
-// PRODUCT.md: an installable web app with a manifest (English, icons 64–512 px plus maskable), a
+// The site is an installable web app with a manifest (English, icons 64–512 px plus maskable), a
 // service worker at /sw.js with root scope, and an offline page.
 const ICON_SIZES = [64, 120, 144, 152, 192, 384, 512];
 

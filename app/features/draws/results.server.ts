@@ -12,7 +12,7 @@ import { maskedName } from "./draw-rules";
 
 /**
  * After a draw: the winner's claim (the prize or its cash alternative) and the result email every
- * entrant gets once (PRODUCT.md: buyers get emails for draw results). Sending is a job, asked for
+ * entrant gets once (docs/draws.md, "After the draw"). Sending is a job, asked for
  * by the close job for each draw drawn in the last two days, so a draw drawn from the organizer
  * pages or by the job is announced the same way, once per entrant whoever runs it.
  */
