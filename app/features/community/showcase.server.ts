@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { carDetailColumns } from "~/features/garage/car-columns";
 import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
+import { isUuid } from "~/server/db/uuid";
 import { type CarVisibility, carLikes, carPhotos, cars, users } from "../../../db/schema";
 import { plateFor, type Viewer, visibleCars, visiblePhotos } from "./visibility.server";
 
@@ -206,33 +208,16 @@ export async function getCommunityProfile(db: Db, viewer: Viewer, handle: string
   return { member, cars: await withCovers(db, viewer, rows), isMe: viewer?.id === member.id };
 }
 
-export const isCarId = (value: string | undefined): value is string =>
-  typeof value === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+export const isCarId = (value: string | undefined): value is string => isUuid(value);
 
 /** One car as `viewer` may see it, or null when it does not exist or they may not see it. */
 export async function getCommunityCar(db: Db, viewer: Viewer, carId: string) {
   if (!isCarId(carId)) return null;
   const [car] = await db
     .select({
-      id: cars.id,
+      ...carDetailColumns,
       ownerId: cars.ownerId,
-      make: cars.make,
-      model: cars.model,
-      year: cars.year,
-      variant: cars.variant,
-      colour: cars.colour,
-      engine: cars.engine,
-      powerBhp: cars.powerBhp,
-      drivetrain: cars.drivetrain,
-      gearbox: cars.gearbox,
-      modifications: cars.modifications,
-      story: cars.story,
-      plate: cars.plate,
-      platePublic: cars.platePublic,
-      visibility: cars.visibility,
       coverPhotoId: cars.coverPhotoId,
-      likeCount: cars.likeCount,
-      hiddenAt: cars.hiddenAt,
       featuredAt: cars.featuredAt,
       createdAt: cars.createdAt,
       updatedAt: cars.updatedAt,

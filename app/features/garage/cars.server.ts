@@ -4,6 +4,7 @@ import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";
 import { carPhotos, cars } from "../../../db/schema";
 import type { CarVisibility } from "../../../db/schema/garage";
+import { carDetailColumns } from "./car-columns";
 import type { CarInput } from "./schemas";
 
 // A member's own cars. Every query names the owner next to the car's id, so an id taken from an
@@ -106,23 +107,7 @@ export async function getMyCar(db: Db, ownerId: string, carId: string): Promise<
   if (!isUuid(carId)) return null;
   const [car] = await db
     .select({
-      id: cars.id,
-      make: cars.make,
-      model: cars.model,
-      year: cars.year,
-      variant: cars.variant,
-      colour: cars.colour,
-      engine: cars.engine,
-      powerBhp: cars.powerBhp,
-      drivetrain: cars.drivetrain,
-      gearbox: cars.gearbox,
-      modifications: cars.modifications,
-      story: cars.story,
-      plate: cars.plate,
-      platePublic: cars.platePublic,
-      visibility: cars.visibility,
-      likeCount: cars.likeCount,
-      hiddenAt: cars.hiddenAt,
+      ...carDetailColumns,
       hiddenReason: cars.hiddenReason,
       coverPhotoId: coverPhotoId.mapWith(String),
     })

@@ -11,6 +11,7 @@ import {
   orderItems,
   showCarApplications,
 } from "../../../db/schema";
+import { carDetailColumns } from "./car-columns";
 import { type CarPhotoMedia, deleteUnusedPhotoFiles, type PhotoFiles } from "./photos.server";
 
 // What the garage keeps about a member, for "Download my data" and for deleting an account:
@@ -27,23 +28,7 @@ function carData(photoAddress: PhotoAddress): MemberDataSection {
     async collect(db, userId) {
       const owned = await db
         .select({
-          id: cars.id,
-          make: cars.make,
-          model: cars.model,
-          year: cars.year,
-          variant: cars.variant,
-          colour: cars.colour,
-          engine: cars.engine,
-          powerBhp: cars.powerBhp,
-          drivetrain: cars.drivetrain,
-          gearbox: cars.gearbox,
-          modifications: cars.modifications,
-          story: cars.story,
-          plate: cars.plate,
-          platePublic: cars.platePublic,
-          visibility: cars.visibility,
-          likeCount: cars.likeCount,
-          hiddenAt: cars.hiddenAt,
+          ...carDetailColumns,
           hiddenReason: cars.hiddenReason,
           createdAt: cars.createdAt,
           updatedAt: cars.updatedAt,
