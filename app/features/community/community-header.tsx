@@ -1,6 +1,6 @@
-import { ArrowLeft, ArrowRight, Search } from "lucide-react";
-import type { ChangeEvent } from "react";
+import { ArrowLeft, ArrowRight } from "lucide-react";
 import { Form, Link } from "react-router";
+import { FilterSearch, FilterSelect, FilterSubmit } from "~/ui/catalogue-filters";
 
 export type CommunityFilters = { make: string; era: string; q: string; sort: "newest" | "liked" };
 
@@ -23,13 +23,6 @@ export function eraOptions(now = new Date()) {
   for (let decade = latest; decade >= 1900; decade -= 10) eras.push({ value: String(decade), label: `${decade}s` });
   return eras;
 }
-
-const control =
-  "h-12 w-full min-w-0 rounded-xl border border-white/15 bg-white/[0.06] px-3 text-base sm:px-4 text-white transition-colors hover:border-white/30 focus:border-accent-strong";
-const label = "mb-1.5 block text-xs font-bold uppercase tracking-[0.16em] text-asphalt-300";
-
-// A choice in a select shows its results at once; the search box waits for Enter or the button.
-const submitOnChange = (event: ChangeEvent<HTMLSelectElement>) => event.currentTarget.form?.requestSubmit();
 
 /**
  * The seed's CommunityHeader: the page title and the filters, as a GET form so it works before
@@ -65,80 +58,28 @@ export function CommunityHeader({
           aria-label="Find cars"
           className="mt-8 grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto] lg:items-end"
         >
-          <div className="col-span-2 lg:col-span-1">
-            <label htmlFor="community-q" className={label}>
-              Search
-            </label>
-            <input
-              id="community-q"
-              type="search"
-              name="q"
-              defaultValue={filters.q}
-              maxLength={80}
-              placeholder="Make, model or @owner"
-              className={`${control} placeholder:text-asphalt-400`}
-            />
-          </div>
-          <div>
-            <label htmlFor="community-make" className={label}>
-              Make
-            </label>
-            <select
-              id="community-make"
-              name="make"
-              defaultValue={filters.make}
-              onChange={submitOnChange}
-              className={control}
-            >
-              <option value="">All makes</option>
-              {makeOptions.map((row) => (
-                <option key={row.make} value={row.make}>
-                  {row.make} ({row.count})
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="community-era" className={label}>
-              Era
-            </label>
-            <select
-              id="community-era"
-              name="era"
-              defaultValue={filters.era}
-              onChange={submitOnChange}
-              className={control}
-            >
-              <option value="">Any era</option>
-              {eraOptions().map((era) => (
-                <option key={era.value} value={era.value}>
-                  {era.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="col-span-2 lg:col-span-1">
-            <label htmlFor="community-sort" className={label}>
-              Sort
-            </label>
-            <select
-              id="community-sort"
-              name="sort"
-              defaultValue={filters.sort}
-              onChange={submitOnChange}
-              className={control}
-            >
-              <option value="newest">Newest first</option>
-              <option value="liked">Most liked</option>
-            </select>
-          </div>
-          <button
-            type="submit"
-            className="col-span-2 inline-flex h-12 items-center justify-center gap-2 rounded-xl bg-accent px-6 font-bold text-on-accent transition-colors hover:bg-accent-strong lg:col-span-1"
-          >
-            <Search aria-hidden className="size-5" />
-            Find cars
-          </button>
+          <FilterSearch id="community-q" value={filters.q} maxLength={80} placeholder="Make, model or @owner" />
+          <FilterSelect id="community-make" name="make" label="Make" value={filters.make}>
+            <option value="">All makes</option>
+            {makeOptions.map((row) => (
+              <option key={row.make} value={row.make}>
+                {row.make} ({row.count})
+              </option>
+            ))}
+          </FilterSelect>
+          <FilterSelect id="community-era" name="era" label="Era" value={filters.era}>
+            <option value="">Any era</option>
+            {eraOptions().map((era) => (
+              <option key={era.value} value={era.value}>
+                {era.label}
+              </option>
+            ))}
+          </FilterSelect>
+          <FilterSelect id="community-sort" name="sort" label="Sort" value={filters.sort} wide>
+            <option value="newest">Newest first</option>
+            <option value="liked">Most liked</option>
+          </FilterSelect>
+          <FilterSubmit>Find cars</FilterSubmit>
         </Form>
       </div>
     </section>

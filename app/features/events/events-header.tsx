@@ -1,6 +1,5 @@
-import { Search } from "lucide-react";
-import type { ChangeEvent } from "react";
 import { Form, Link } from "react-router";
+import { FilterSearch, FilterSelect, FilterSubmit } from "~/ui/catalogue-filters";
 import type { MonthFacet } from "./catalogue.server";
 import { EVENT_TYPE_OPTIONS } from "./event-types";
 
@@ -17,13 +16,6 @@ export function eventsHref(filters: Partial<EventFilters> & { page?: number }) {
   const query = params.toString();
   return query ? `/events?${query}` : "/events";
 }
-
-const control =
-  "h-12 w-full min-w-0 rounded-xl border border-white/15 bg-white/[0.06] px-3 text-base sm:px-4 text-white transition-colors hover:border-white/30 focus:border-accent-strong";
-const label = "mb-1.5 block text-xs font-bold uppercase tracking-[0.16em] text-asphalt-300";
-
-// A choice in a select shows its results at once; the search box waits for Enter or the button.
-const submitOnChange = (event: ChangeEvent<HTMLSelectElement>) => event.currentTarget.form?.requestSubmit();
 
 /**
  * The seed's EventsHeader: a dark floodlit band with the page title, the filters (a GET form, so
@@ -68,65 +60,24 @@ export function EventsHeader({
           className="mt-8 grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)_minmax(0,1fr)_auto] lg:items-end"
         >
           {past ? <input type="hidden" name="when" value="past" /> : null}
-          <div className="col-span-2 lg:col-span-1">
-            <label htmlFor="events-q" className={label}>
-              Search
-            </label>
-            <input
-              id="events-q"
-              type="search"
-              name="q"
-              defaultValue={filters.q}
-              maxLength={100}
-              placeholder="Event, venue or town"
-              className={`${control} placeholder:text-asphalt-400`}
-            />
-          </div>
-          <div>
-            <label htmlFor="events-type" className={label}>
-              Type
-            </label>
-            <select
-              id="events-type"
-              name="type"
-              defaultValue={filters.type}
-              onChange={submitOnChange}
-              className={control}
-            >
-              <option value="">All types</option>
-              {EVENT_TYPE_OPTIONS.map(([value, text]) => (
-                <option key={value} value={value}>
-                  {text}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="events-month" className={label}>
-              Month
-            </label>
-            <select
-              id="events-month"
-              name="month"
-              defaultValue={filters.month}
-              onChange={submitOnChange}
-              className={control}
-            >
-              <option value="">Any month ({monthTotal})</option>
-              {months.map((month) => (
-                <option key={month.value} value={month.value}>
-                  {month.label} ({month.count})
-                </option>
-              ))}
-            </select>
-          </div>
-          <button
-            type="submit"
-            className="inline-flex h-12 items-center justify-center gap-2 rounded-xl bg-accent px-6 font-bold text-on-accent transition-colors hover:bg-accent-strong col-span-2 lg:col-span-1"
-          >
-            <Search aria-hidden className="size-5" />
-            Find events
-          </button>
+          <FilterSearch id="events-q" value={filters.q} maxLength={100} placeholder="Event, venue or town" />
+          <FilterSelect id="events-type" name="type" label="Type" value={filters.type}>
+            <option value="">All types</option>
+            {EVENT_TYPE_OPTIONS.map(([value, text]) => (
+              <option key={value} value={value}>
+                {text}
+              </option>
+            ))}
+          </FilterSelect>
+          <FilterSelect id="events-month" name="month" label="Month" value={filters.month}>
+            <option value="">Any month ({monthTotal})</option>
+            {months.map((month) => (
+              <option key={month.value} value={month.value}>
+                {month.label} ({month.count})
+              </option>
+            ))}
+          </FilterSelect>
+          <FilterSubmit>Find events</FilterSubmit>
         </Form>
 
         <nav aria-label="Upcoming or past events" className="mt-8 flex gap-6 text-base font-bold">
