@@ -1,4 +1,4 @@
-import { ArrowLeft, ArrowRight, CalendarSearch } from "lucide-react";
+import { CalendarSearch } from "lucide-react";
 import { Link } from "react-router";
 import { Card } from "~/ui/card";
 import { EVENT_TYPE_LABELS, isEventType } from "./event-types";
@@ -52,42 +52,5 @@ export function NoEvents({ filters }: { filters: EventFilters }) {
         </Link>
       </p>
     </Card>
-  );
-}
-
-/** Plain links to each page, so paging works before scripts load. */
-export function Pagination({ page, pageCount, filters }: { page: number; pageCount: number; filters: EventFilters }) {
-  const step = "inline-flex h-11 items-center gap-1.5 rounded-full px-4 font-semibold ring-1 ring-line";
-  const pages = Array.from({ length: pageCount }, (_, i) => i + 1).filter(
-    (n) => n === 1 || n === pageCount || Math.abs(n - page) <= 1,
-  );
-  return (
-    <nav aria-label="Pages" className="mt-10 flex flex-wrap items-center justify-center gap-2">
-      {page > 1 ? (
-        <Link to={eventsHref({ ...filters, page: page - 1 })} rel="prev" className={`${step} hover:bg-surface-sunken`}>
-          <ArrowLeft aria-hidden className="size-4" /> Previous
-        </Link>
-      ) : null}
-      <ul className="flex items-center gap-1">
-        {pages.map((n, i) => (
-          <li key={n} className="flex items-center gap-1">
-            {i > 0 && n - pages[i - 1]! > 1 ? <span className="px-1 text-muted">…</span> : null}
-            <Link
-              to={eventsHref({ ...filters, page: n })}
-              aria-current={n === page ? "page" : undefined}
-              aria-label={`Page ${n}`}
-              className={`tabular grid size-11 place-items-center rounded-full font-bold ${n === page ? "bg-accent text-on-accent" : "hover:bg-surface-sunken"}`}
-            >
-              {n}
-            </Link>
-          </li>
-        ))}
-      </ul>
-      {page < pageCount ? (
-        <Link to={eventsHref({ ...filters, page: page + 1 })} rel="next" className={`${step} hover:bg-surface-sunken`}>
-          Next <ArrowRight aria-hidden className="size-4" />
-        </Link>
-      ) : null}
-    </nav>
   );
 }

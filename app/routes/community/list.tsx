@@ -1,14 +1,10 @@
 import { Link } from "react-router";
 import { CarTiles } from "~/features/community/car-tile";
-import {
-  type CommunityFilters,
-  CommunityHeader,
-  CommunityPagination,
-  communityHref,
-} from "~/features/community/community-header";
+import { type CommunityFilters, CommunityHeader, communityHref } from "~/features/community/community-header";
 import { communityMakes, eraFrom, listCommunityCars, normaliseSearch } from "~/features/community/showcase.server";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
+import { PageLinks } from "~/ui/page-links";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
 import type { Route } from "./+types/list";
 import { mediaBaseOf, viewerFrom } from "./viewer.server";
@@ -86,7 +82,9 @@ export default function CommunityPage({ loaderData }: Route.ComponentProps) {
             </p>
           </div>
         )}
-        {pageCount > 1 ? <CommunityPagination page={page} pageCount={pageCount} filters={filters} /> : null}
+        {pageCount > 1 ? (
+          <PageLinks page={page} pageCount={pageCount} href={(n) => communityHref({ ...filters, page: n })} />
+        ) : null}
       </section>
     </main>
   );

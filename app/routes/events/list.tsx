@@ -1,11 +1,12 @@
 import { Link } from "react-router";
 import { isMonth, listEvents, monthLabel, normaliseQuery } from "~/features/events/catalogue.server";
-import { describeResults, NoEvents, Pagination } from "~/features/events/event-list-parts";
+import { describeResults, NoEvents } from "~/features/events/event-list-parts";
 import { EventTiles } from "~/features/events/event-tile";
 import { isEventType } from "~/features/events/event-types";
 import { type EventFilters, EventsHeader, eventsHref } from "~/features/events/events-header";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
+import { PageLinks } from "~/ui/page-links";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
 import type { Route } from "./+types/list";
 
@@ -62,7 +63,9 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
 
         {events.length > 0 ? <EventTiles events={events} firstPriority /> : <NoEvents filters={filters} />}
 
-        {pageCount > 1 ? <Pagination page={page} pageCount={pageCount} filters={filters} /> : null}
+        {pageCount > 1 ? (
+          <PageLinks page={page} pageCount={pageCount} href={(n) => eventsHref({ ...filters, page: n })} />
+        ) : null}
       </section>
     </main>
   );
