@@ -5,6 +5,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -16,15 +17,15 @@ import { users } from "./accounts";
 import { showCarApplications } from "./applications";
 import { draws } from "./draws";
 import { events, ticketTypes } from "./events";
+import { productVariants } from "./shop";
 
 /**
  * What a cart line, an order line or a hold is for. One cart, one order and one hold flow serve
  * every kind (docs/payments.md); each kind has its own nullable reference column, and a check
  * constraint makes the row's kind and its reference agree, so the database still enforces every
- * foreign key. Tickets and prize-draw entries now; merch variants and show-car application fees
- * add their kind and column here.
+ * foreign key: tickets, prize-draw entries, show-car application fees and merch variants.
  */
-export const ITEM_KINDS = ["ticket", "entry", "application"] as const;
+export const ITEM_KINDS = ["ticket", "entry", "application", "merch"] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
 export const ORDER_STATUSES = [
@@ -44,6 +45,29 @@ export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
 export const HOLD_STATUSES = ["active", "converted", "released"] as const;
 export const TICKET_STATUSES = ["valid", "checked_in", "cancelled", "refunded"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
+/** How an order's merch reaches the buyer: posted to an address, or collected at an event. */
+export const SHIPPING_METHODS = ["delivery", "collection"] as const;
+export type ShippingMethod = (typeof SHIPPING_METHODS)[number];
+
+/**
+ * Where an order with merch stands with staff: waiting to be packed, posted (carrier and
+ * tracking number), or put aside for collection and then handed over at the gate.
+ */
+export const FULFILMENT_STATUSES = ["unfulfilled", "shipped", "ready_for_collection", "collected"] as const;
+export type FulfilmentStatus = (typeof FULFILMENT_STATUSES)[number];
+
+/** A delivery address as the buyer gave it; `country` is ISO 3166-1 alpha-2. */
+export type ShippingAddress = {
+  name: string;
+  line1: string;
+  line2?: string;
+  town: string;
+  region?: string;
+  postcode: string;
+  country: string;
+  phone?: string;
+};
+
 export const TRANSACTION_KINDS = ["charge", "refund"] as const;
 /** A refund is recorded as pending first and sent to the provider by the payments job. */
 export const TRANSACTION_STATUSES = ["pending", "succeeded", "failed"] as const;
@@ -92,6 +116,8 @@ export const cartItems = pgTable(
     pickedNumbers: integer("picked_numbers").array().notNull().default(sql`'{}'::integer[]`),
     /** Applications: the approved show-car application whose fee this line pays. */
     applicationId: uuid("application_id").references(() => showCarApplications.id, { onDelete: "cascade" }),
+    /** Merch: the variant (size, colour) bought. */
+    variantId: uuid("variant_id").references(() => productVariants.id, { onDelete: "cascade" }),
     quantity: integer("quantity").notNull(),
     /** Multi-day passes: one name per ticket, in order; blank until the buyer fills them in. */
     attendeeNames: text("attendee_names").array().notNull().default(sql`'{}'::text[]`),
@@ -102,6 +128,8 @@ export const cartItems = pgTable(
     uniqueIndex("cart_items_cart_ticket_type_key").on(table.cartId, table.ticketTypeId),
     uniqueIndex("cart_items_cart_draw_bundle_key").on(table.cartId, table.drawId, table.entriesPerUnit),
     uniqueIndex("cart_items_cart_application_key").on(table.cartId, table.applicationId),
+    uniqueIndex("cart_items_cart_variant_key").on(table.cartId, table.variantId),
+    index("cart_items_variant_idx").on(table.variantId),
     index("cart_items_ticket_type_idx").on(table.ticketTypeId),
     index("cart_items_draw_idx").on(table.drawId),
     check("cart_items_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
@@ -115,6 +143,7 @@ export const cartItems = pgTable(
       "cart_items_application_reference",
       sql`(${table.kind} = 'application') = (${table.applicationId} is not null)`,
     ),
+    check("cart_items_merch_reference", sql`(${table.kind} = 'merch') = (${table.variantId} is not null)`),
   ],
 );
 
@@ -155,6 +184,19 @@ export const orders = pgTable(
     bankPaymentDueBy: timestamp("bank_payment_due_by", { withTimezone: true }),
     /** The paying card's funding type as the provider reported it (credit, debit, prepaid). */
     cardFunding: text("card_funding"),
+    /** Orders with merch: how it reaches the buyer, chosen at Pay and copied here with its price. */
+    shippingMethod: text("shipping_method", { enum: SHIPPING_METHODS }),
+    shippingAddress: jsonb("shipping_address").$type<ShippingAddress>(),
+    /** Collection: the event where the buyer picks the merch up. */
+    collectionEventId: uuid("collection_event_id").references(() => events.id, { onDelete: "restrict" }),
+    /** Null for an order with no merch. */
+    fulfilmentStatus: text("fulfilment_status", { enum: FULFILMENT_STATUSES }),
+    carrier: text("carrier"),
+    trackingNumber: text("tracking_number"),
+    trackingUrl: text("tracking_url"),
+    shippedAt: timestamp("shipped_at", { withTimezone: true }),
+    /** Shipped, put aside for collection, or handed over: who did it. */
+    fulfilledBy: text("fulfilled_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -167,9 +209,16 @@ export const orders = pgTable(
     index("orders_user_idx").on(table.userId, table.createdAt),
     index("orders_pending_expiry_idx").on(table.holdExpiresAt).where(sql`${table.status} = 'pending'`),
     index("orders_status_idx").on(table.status, table.createdAt),
+    index("orders_fulfilment_idx")
+      .on(table.fulfilmentStatus, table.paidAt)
+      .where(sql`${table.fulfilmentStatus} is not null`),
     index("orders_bank_payment_due_idx").on(table.bankPaymentDueBy).where(sql`${table.bankPaymentDueBy} is not null`),
     check("orders_amounts_non_negative", sql`${table.subtotal} >= 0 and ${table.shipping} >= 0`),
     check("orders_total_adds_up", sql`${table.total} = ${table.subtotal} + ${table.shipping}`),
+    check(
+      "orders_shipping_destination",
+      sql`${table.shippingMethod} is null or (${table.shippingMethod} = 'delivery') = (${table.shippingAddress} is not null and ${table.collectionEventId} is null) and (${table.shippingMethod} = 'collection') = (${table.collectionEventId} is not null)`,
+    ),
   ],
 );
 
@@ -194,6 +243,8 @@ export const orderItems = pgTable(
     answer: integer("answer"),
     applicationId: uuid("application_id").references(() => showCarApplications.id, { onDelete: "restrict" }),
     pickedNumbers: integer("picked_numbers").array().notNull().default(sql`'{}'::integer[]`),
+    /** Merch: the variant sold; its stock was taken at settlement and goes back on refund. */
+    variantId: uuid("variant_id").references(() => productVariants.id, { onDelete: "restrict" }),
     /** "Summer Sunday Meet — Weekend pass". */
     description: text("description").notNull(),
     unitPrice: integer("unit_price").notNull(),
@@ -207,6 +258,7 @@ export const orderItems = pgTable(
     index("order_items_ticket_type_idx").on(table.ticketTypeId),
     index("order_items_draw_idx").on(table.drawId),
     index("order_items_application_idx").on(table.applicationId),
+    index("order_items_variant_idx").on(table.variantId),
     check("order_items_unit_price_non_negative", sql`${table.unitPrice} >= 0`),
     check("order_items_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
     check(
@@ -226,6 +278,7 @@ export const orderItems = pgTable(
       sql`(${table.kind} = 'entry') = (${table.drawId} is not null and ${table.answer} is not null)`,
     ),
     check("order_items_entries_per_unit_positive", sql`${table.entriesPerUnit} > 0`),
+    check("order_items_merch_reference", sql`(${table.kind} = 'merch') = (${table.variantId} is not null)`),
   ],
 );
 
@@ -247,6 +300,8 @@ export const holds = pgTable(
     eventId: uuid("event_id").references(() => events.id, { onDelete: "restrict" }),
     /** Entries: the draw; `quantity` is then the number of entries held (bundles × their size). */
     drawId: uuid("draw_id").references(() => draws.id, { onDelete: "restrict" }),
+    /** Merch: the variant whose stock is set aside. */
+    variantId: uuid("variant_id").references(() => productVariants.id, { onDelete: "restrict" }),
     quantity: integer("quantity").notNull(),
     /** Entries: numbers chosen by the buyer, kept from everyone else while the hold lasts. */
     pickedNumbers: integer("picked_numbers").array().notNull().default(sql`'{}'::integer[]`),
@@ -261,6 +316,7 @@ export const holds = pgTable(
     index("holds_active_ticket_type_idx").on(table.ticketTypeId).where(sql`${table.status} = 'active'`),
     index("holds_active_event_idx").on(table.eventId).where(sql`${table.status} = 'active'`),
     index("holds_active_draw_idx").on(table.drawId).where(sql`${table.status} = 'active'`),
+    index("holds_active_variant_idx").on(table.variantId).where(sql`${table.status} = 'active'`),
     index("holds_active_expiry_idx").on(table.expiresAt).where(sql`${table.status} = 'active'`),
     check("holds_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
     check(
@@ -268,6 +324,7 @@ export const holds = pgTable(
       sql`(${table.kind} = 'ticket') = (${table.ticketTypeId} is not null and ${table.eventId} is not null)`,
     ),
     check("holds_entry_reference", sql`(${table.kind} = 'entry') = (${table.drawId} is not null)`),
+    check("holds_merch_reference", sql`(${table.kind} = 'merch') = (${table.variantId} is not null)`),
   ],
 );
 

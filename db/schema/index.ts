@@ -1,6 +1,7 @@
 export * from "./accounts";
 export * from "./admin";
 export * from "./applications";
+export * from "./articles";
 export * from "./commerce";
 export * from "./draw-entries";
 export * from "./draws";
@@ -8,4 +9,5 @@ export * from "./events";
 export * from "./garage";
 export * from "./order-emails";
 export * from "./play";
+export * from "./shop";
 export * from "./site";
