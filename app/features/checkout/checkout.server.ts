@@ -13,6 +13,11 @@ import { readDrawStock, takenNumbers } from "~/features/draws/entries.server";
 import { recordOrderChanges } from "~/features/orders/order-history.server";
 import type { PlayProblem } from "~/features/play/play-rules";
 import { entryPlayProblem } from "~/features/play/play-settings.server";
+import { checkDeliveryAddress } from "~/features/shipping/address";
+import { type ShippingChoice, shippingFee } from "~/features/shipping/rates";
+import { collectionEvents, readShippingSettings } from "~/features/shipping/shipping.server";
+import { type MerchProblem, merchLineProblem } from "~/features/shop/merch-rules";
+import { readVariantStock, variantDescription } from "~/features/shop/stock.server";
 import {
   attendeeNamesProblem,
   type LineProblem,
@@ -30,6 +35,8 @@ import {
   orderItems,
   orders,
   type PaymentProvider,
+  type ShippingAddress,
+  type ShippingMethod,
   ticketTypes,
 } from "../../../db/schema";
 import { DEFAULT_HOLD_MINUTES } from "./holds.server";
@@ -45,6 +52,10 @@ export type CheckoutProblem =
   | (EntryProblem & { ticketTypeId?: undefined })
   /** Responsible play: a cool-off, a self-exclusion or a spending limit (the whole cart's entries). */
   | (PlayProblem & { ticketTypeId?: undefined; drawId?: undefined })
+  /** A merch line: its variant is named, like a ticket type for tickets. */
+  | (MerchProblem & { ticketTypeId?: undefined; drawId?: undefined })
+  /** How the merch reaches the buyer: no choice made, a country not delivered to, an event not offered. */
+  | { code: "shipping"; message: string; ticketTypeId?: undefined; drawId?: undefined }
   /** A show-car application's fee that can no longer be paid (not approved, past the deadline). */
   | { code: "application"; message: string; applicationId: string; ticketTypeId?: undefined; drawId?: undefined }
   | {
@@ -78,6 +89,8 @@ export type CheckoutInput = {
   holdMinutes?: number;
   /** From the Pay form: a second submission of the same form answers the first one's order. */
   idempotencyKey?: string;
+  /** How merch reaches the buyer; needed when the cart holds merch, ignored otherwise. */
+  shipping?: ShippingChoice;
 };
 
 export const SUPERSEDED_REASON = "Replaced by a newer checkout";
@@ -143,7 +156,8 @@ type CheckoutItem =
       description: string;
       unitPrice: number;
       quantity: number;
-    };
+    }
+  | { kind: "merch"; variantId: string; description: string; unitPrice: number; quantity: number };
 
 async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Promise<CheckoutResult> {
   const { now } = input;
@@ -180,11 +194,16 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
     .from(cartItems)
     .where(and(eq(cartItems.cartId, cart.id), eq(cartItems.kind, "application")))
     .limit(1);
-  if (lines.length === 0 && entryLines.length === 0 && !applicationLine) {
+  const merchLines = await tx
+    .select({ variantId: cartItems.variantId, quantity: cartItems.quantity })
+    .from(cartItems)
+    .where(and(eq(cartItems.cartId, cart.id), eq(cartItems.kind, "merch")))
+    .orderBy(cartItems.createdAt, cartItems.id);
+  if (lines.length === 0 && entryLines.length === 0 && !applicationLine && merchLines.length === 0) {
     throw new Refused([{ code: "empty_cart", message: "Your cart is empty" }]);
   }
 
-  // Locks in the one order (ADR 0007): events, ticket types, draws, then orders.
+  // Locks in the one order (ADR 0007): events, ticket types, draws, variants, then orders.
   const stock = await readTicketStock(
     tx,
     lines.map((line) => line.eventId),
@@ -196,6 +215,13 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
     entryLines.map((line) => line.drawId!),
     now,
     { lock: true, userId: input.userId, exceptUserId: input.userId },
+  );
+  // The member's own unpaid order is replaced below, so its merch holds are not counted.
+  const variantStock = await readVariantStock(
+    tx,
+    merchLines.map((line) => line.variantId!),
+    now,
+    { lock: true, exceptUserId: input.userId },
   );
 
   // Checked under the locks: a double-clicked Pay button waits here for the first click's order.
@@ -218,7 +244,9 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
       .set({ status: "released", updatedAt: now })
       .where(and(inArray(holds.orderId, ids), eq(holds.status, "active")))
       .returning({ ticketTypeId: holds.ticketTypeId, quantity: holds.quantity, expiresAt: holds.expiresAt });
-    for (const hold of released) if (hold.expiresAt > now) stock.take(hold.ticketTypeId!, -hold.quantity);
+    for (const hold of released) {
+      if (hold.ticketTypeId && hold.expiresAt > now) stock.take(hold.ticketTypeId, -hold.quantity);
+    }
     await recordOrderChanges(
       tx,
       ids.map((orderId) => ({
@@ -333,10 +361,45 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
       });
     }
   }
+  // Merch: on sale, within the per-order maximum, and no more than the shelf less others' holds.
+  for (const line of merchLines) {
+    const variantId = line.variantId!;
+    const variant = variantStock.variants.get(variantId);
+    const problem = merchLineProblem(variant, variantId, line.quantity);
+    if (problem || !variant) {
+      problems.push(problem!);
+      continue;
+    }
+    variantStock.take(variantId, line.quantity);
+    items.push({
+      kind: "merch" as const,
+      variantId,
+      description: variantDescription(variant),
+      unitPrice: variant.price,
+      quantity: line.quantity,
+    });
+  }
+  const merchSubtotal = items.reduce(
+    (sum, item) => (item.kind === "merch" ? sum + item.unitPrice * item.quantity : sum),
+    0,
+  );
+  const delivery =
+    merchLines.length > 0
+      ? await shippingFor(tx, {
+          choice: input.shipping,
+          userId: input.userId,
+          orderEventIds: items.flatMap((item) => (item.kind === "ticket" ? [item.eventId] : [])),
+          merchSubtotal,
+          now,
+        })
+      : null;
+  if (delivery && "problem" in delivery) problems.push({ code: "shipping", message: delivery.problem });
   if (problems.length > 0) throw new Refused(problems);
+  const shipping = delivery && !("problem" in delivery) ? delivery : null;
 
   const subtotal = items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
-  if (subtotal > MAX_ORDER_TOTAL) {
+  const total = subtotal + (shipping?.fee ?? 0);
+  if (total > MAX_ORDER_TOTAL) {
     throw new Refused([{ code: "total_too_large", message: "This order is too large to pay in one payment" }]);
   }
 
@@ -349,7 +412,11 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
       status: "pending",
       currency: input.currency,
       subtotal,
-      total: subtotal,
+      shipping: shipping?.fee ?? 0,
+      total,
+      shippingMethod: shipping?.method ?? null,
+      shippingAddress: shipping?.address ?? null,
+      collectionEventId: shipping?.collectionEventId ?? null,
       holdExpiresAt,
       provider: input.provider,
       idempotencyKey: input.idempotencyKey ?? null,
@@ -366,7 +433,13 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
         kind: item.kind,
         ...(item.kind === "ticket"
           ? { ticketTypeId: item.ticketTypeId, eventId: item.eventId, quantity: item.quantity }
-          : { drawId: item.drawId, quantity: item.quantity * item.entriesPerUnit, pickedNumbers: item.pickedNumbers }),
+          : item.kind === "merch"
+            ? { variantId: item.variantId, quantity: item.quantity }
+            : {
+                drawId: item.drawId,
+                quantity: item.quantity * item.entriesPerUnit,
+                pickedNumbers: item.pickedNumbers,
+              }),
         expiresAt: holdExpiresAt,
         createdAt: now,
         updatedAt: now,
@@ -381,7 +454,7 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
     order: {
       id: order!.id,
       number: order!.number,
-      total: subtotal,
+      total,
       currency: input.currency,
       holdExpiresAt,
       status: "pending",
@@ -404,4 +477,64 @@ async function orderForKey(db: Db, userId: string, key: string): Promise<Checkou
   if (!order) return null;
   // Every order made by checkout has a hold expiry.
   return { ...order, holdExpiresAt: order.holdExpiresAt! };
+}
+
+type Shipping = {
+  method: ShippingMethod;
+  fee: number;
+  address: ShippingAddress | null;
+  collectionEventId: string | null;
+};
+
+/**
+ * How this order's merch reaches the buyer and what it costs (docs/shop.md "Shipping"), decided
+ * here from the shop settings and the order's own lines, never from the form's numbers: the
+ * address is checked again for the countries delivered to now, and a collection event must be
+ * one the buyer has a ticket for or is buying tickets for in this order.
+ */
+async function shippingFor(
+  tx: Db,
+  input: {
+    choice: ShippingChoice | undefined;
+    userId: string;
+    orderEventIds: string[];
+    merchSubtotal: number;
+    now: Date;
+  },
+): Promise<Shipping | { problem: string }> {
+  const { choice } = input;
+  if (!choice) return { problem: "Choose how your merch should reach you: delivery or collection at an event" };
+  const settings = await readShippingSettings(tx);
+  if (choice.method === "delivery") {
+    const { address } = choice;
+    const checked = checkDeliveryAddress(
+      {
+        name: address.name,
+        line1: address.line1,
+        line2: address.line2 ?? "",
+        town: address.town,
+        region: address.region ?? "",
+        postcode: address.postcode,
+        country: address.country,
+      },
+      settings.countries,
+    );
+    if (!checked.ok) return { problem: "Check the delivery address: we cannot deliver to it as it is" };
+    return {
+      method: "delivery",
+      fee: shippingFee(settings, "delivery", input.merchSubtotal),
+      address: checked.address,
+      collectionEventId: null,
+    };
+  }
+  if (!settings.collectionEnabled) return { problem: "Collection at events is not offered at the moment" };
+  const offered = await collectionEvents(tx, {
+    userId: input.userId,
+    withEventIds: input.orderEventIds,
+    now: input.now,
+  });
+  if (!offered.some((event) => event.id === choice.eventId)) {
+    return { problem: "Merch can only be collected at an upcoming event you have a ticket for" };
+  }
+  return { method: "collection", fee: 0, address: null, collectionEventId: choice.eventId };
 }

@@ -40,6 +40,8 @@ export async function startOrderPayment(
       email: orders.email,
       currency: orders.currency,
       total: orders.total,
+      shipping: orders.shipping,
+      shippingMethod: orders.shippingMethod,
       status: orders.status,
       provider: orders.provider,
       holdExpiresAt: orders.holdExpiresAt,
@@ -73,6 +75,14 @@ export async function startOrderPayment(
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id))
     .orderBy(asc(orderItems.createdAt), asc(orderItems.id));
+  // Shipping is a line of its own, so what the provider charges adds up to the order's total.
+  if (order.shipping > 0) {
+    lines.push({
+      description: order.shippingMethod === "collection" ? "Collection" : "Delivery",
+      unitAmount: order.shipping,
+      quantity: 1,
+    });
+  }
   const site = input.siteUrl.replace(/\/$/, "");
   const session = await gateway.startPayment({
     order,

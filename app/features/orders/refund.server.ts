@@ -12,6 +12,7 @@ import {
   type OrderStatus,
   orderItems,
   orders,
+  productVariants,
   tickets,
   ticketTypes,
   transactions,
@@ -57,8 +58,10 @@ const REFUNDABLE_ORDER_STATUSES: OrderStatus[] = ["paid", "fulfilled", "partly_r
 
 /**
  * Refunds a paid order, or some tickets of it (refunds are admin-only).
- * One transaction, locks in the ADR 0007 order — the events, then their ticket types, then the
- * order — because refunding gives places back (`sold` goes down) and changes the order's status.
+ * One transaction, locks in the ADR 0007 order — the events, their ticket types, the draws, the
+ * merch variants, then the order — because refunding gives places and stock back (`sold` goes
+ * down, a variant's `stock` goes up) and changes the order's status. When a refund leaves nothing
+ * of the order unrefunded, its shipping is refunded with it (docs/shop.md).
  * Tickets already checked in are never refunded: the place was used. Money back is the price
  * paid (the line's unit price snapshot) times the tickets refunded, recorded as a pending refund
  * that the payments job sends to the provider.
@@ -71,12 +74,13 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
   const { now } = input;
   // Order lines never change after checkout, so their events can be read before the locks.
   const lines = await tx
-    .select({ eventId: orderItems.eventId, drawId: orderItems.drawId })
+    .select({ eventId: orderItems.eventId, drawId: orderItems.drawId, variantId: orderItems.variantId })
     .from(orderItems)
     .where(eq(orderItems.orderId, input.orderId));
   if (lines.length === 0) return { ok: false, problem: "This order could not be found." };
   const eventIds = [...new Set(lines.flatMap((line) => (line.eventId ? [line.eventId] : [])))].sort();
   const drawIds = [...new Set(lines.flatMap((line) => (line.drawId ? [line.drawId] : [])))].sort();
+  const variantIds = [...new Set(lines.flatMap((line) => (line.variantId ? [line.variantId] : [])))].sort();
   await tx
     .select({ id: events.id })
     .from(events)
@@ -95,6 +99,12 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
     .where(inArray(draws.id, drawIds))
     .orderBy(asc(draws.id))
     .for("no key update");
+  await tx
+    .select({ id: productVariants.id })
+    .from(productVariants)
+    .where(inArray(productVariants.id, variantIds))
+    .orderBy(asc(productVariants.id))
+    .for("no key update");
   // Entries can be given back only while the entry list is open: once a draw closes, its list
   // is frozen and published, and voiding an entry would change it.
   const openDraws = new Set(
@@ -108,6 +118,7 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
       status: orders.status,
       currency: orders.currency,
       provider: orders.provider,
+      shipping: orders.shipping,
     })
     .from(orders)
     .where(eq(orders.id, input.orderId))
@@ -134,6 +145,7 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
       drawId: orderItems.drawId,
       entriesPerUnit: orderItems.entriesPerUnit,
       applicationId: orderItems.applicationId,
+      variantId: orderItems.variantId,
     })
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id))
@@ -179,6 +191,13 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
       const pass = orderPasses.find((candidate) => candidate.applicationId === item.applicationId);
       const status = !pass || pass.status === "cancelled" ? "valid" : pass.checkedInAt ? "checked_in" : "valid";
       return [{ ids: [item.applicationId], status }];
+    }
+    // Merch: its units not yet refunded (posted or not, goods can come back).
+    if (item.variantId) {
+      return Array.from({ length: item.quantity - item.refundedQuantity }, () => ({
+        ids: [] as string[],
+        status: "valid",
+      }));
     }
     if (!item.drawId) {
       return orderTickets
@@ -241,7 +260,7 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
   }
 
   const refundedIds = chosen
-    .filter((choice) => !choice.item.drawId && !choice.item.applicationId)
+    .filter((choice) => !choice.item.drawId && !choice.item.applicationId && !choice.item.variantId)
     .flatMap((choice) => choice.units.flat());
   // The status condition keeps a ticket from being refunded twice even without the order lock.
   const marked = await tx
@@ -276,7 +295,23 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
         .set({ sold: sql`greatest(${ticketTypes.sold} - ${quantity}, 0)`, updatedAt: now })
         .where(eq(ticketTypes.id, item.ticketTypeId));
     }
+    // Merch goes back on the shelf, under its variant's lock.
+    if (item.variantId) {
+      await tx
+        .update(productVariants)
+        .set({ stock: sql`${productVariants.stock} + ${quantity}`, updatedAt: now })
+        .where(eq(productVariants.id, item.variantId));
+    }
     refundedLines.push({ description: item.description, quantity, amount: item.unitPrice * quantity });
+  }
+
+  const remaining = items.reduce((sum, item) => {
+    const now = chosen.find((choice) => choice.item.id === item.id)?.units.length ?? 0;
+    return sum + item.quantity - item.refundedQuantity - now;
+  }, 0);
+  // Nothing left of the order: its shipping goes back too, once (the order ends refunded).
+  if (remaining === 0 && order.shipping > 0) {
+    refundedLines.push({ description: "Shipping", quantity: 1, amount: order.shipping });
   }
   const amount = refundedLines.reduce((sum, line) => sum + line.amount, 0);
 
@@ -307,17 +342,17 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
     transactionId = refund!.id;
   }
 
-  const remaining = items.reduce((sum, item) => {
-    const now = chosen.find((choice) => choice.item.id === item.id)?.units.length ?? 0;
-    return sum + item.quantity - item.refundedQuantity - now;
-  }, 0);
   const status: OrderStatus = remaining === 0 ? "refunded" : "partly_refunded";
   await tx.update(orders).set({ status, updatedAt: now }).where(eq(orders.id, order.id));
   const count = refundedIds.length;
   const entryCount = voidedIds.length;
+  const merchCount = chosen
+    .filter((choice) => choice.item.variantId)
+    .reduce((sum, choice) => sum + choice.units.length, 0);
   const what = [
     count > 0 ? (count === 1 ? "1 ticket" : `${count} tickets`) : null,
     entryCount > 0 ? (entryCount === 1 ? "1 entry" : `${entryCount} entries`) : null,
+    merchCount > 0 ? (merchCount === 1 ? "1 item of merch" : `${merchCount} items of merch`) : null,
     refundedApplications.length > 0
       ? refundedApplications.length === 1
         ? "1 application fee"
@@ -347,6 +382,7 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
       currency: order.currency,
       tickets: count,
       entries: entryCount,
+      merch: merchCount,
       reason: input.reason,
       to: status,
     },

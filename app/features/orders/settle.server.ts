@@ -5,6 +5,7 @@ import { drawPhase } from "~/features/draws/draw-rules";
 import { allocateEntries, readDrawStock } from "~/features/draws/entries.server";
 import { ticketRemaining } from "~/features/events/sales";
 import { creditCardRefusal } from "~/features/play/credit-cards.server";
+import { availableUnits, readVariantStock } from "~/features/shop/stock.server";
 import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
 import type { Db } from "~/server/db/client.server";
@@ -17,6 +18,7 @@ import {
   orderItems,
   orders,
   type PaymentProvider,
+  productVariants,
   tickets,
   ticketTypes,
   transactions,
@@ -60,7 +62,7 @@ const SETTLED_STATUSES: OrderStatus[] = ["paid", "fulfilled", "refunded", "partl
  * Turns a payment into a paid order, exactly once (a repeated or
  * out-of-order notification never pays, issues or emails twice). The test checkout and the Stripe
  * webhook both call this. In one transaction, with the stock rows locked in the same order as
- * checkout (events, then ticket types), then the order row:
+ * checkout (events, ticket types, draws, variants), then the order row:
  * - a payment already recorded answers as before (already settled, or refund required);
  * - a pending order whose holds are still live: holds become sales, tickets are issued;
  * - a payment after the holds ran out: availability is checked again under the locks and the
@@ -105,11 +107,13 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
       answer: orderItems.answer,
       pickedNumbers: orderItems.pickedNumbers,
       applicationId: orderItems.applicationId,
+      variantId: orderItems.variantId,
     })
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id));
   const ticketItems = items.filter((item) => item.kind === "ticket");
   const entryItems = items.filter((item) => item.kind === "entry");
+  const merchItems = items.filter((item) => item.kind === "merch");
   const applicationIds = items.flatMap((item) => (item.kind === "application" ? [item.applicationId!] : []));
   const stock = await readTicketStock(
     tx,
@@ -123,6 +127,14 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
     entryItems.map((item) => item.drawId!),
     now,
     { lock: true, userId: found.userId ?? undefined, exceptOrderId: found.id },
+  );
+  // Merch: the shelf is taken from under this lock. This order's own live holds are counted in
+  // `held` here and given back below, like ticket places.
+  const variantStock = await readVariantStock(
+    tx,
+    merchItems.map((item) => item.variantId!),
+    now,
+    { lock: true },
   );
   const [locked] = await tx
     .select({ status: orders.status, failureReason: orders.failureReason, paymentId: orders.providerPaymentId })
@@ -161,12 +173,17 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
 
   // Live holds already count these places as taken; without them, the places must still be free.
   const liveHolds = await tx
-    .select({ ticketTypeId: holds.ticketTypeId, drawId: holds.drawId, quantity: holds.quantity })
+    .select({
+      ticketTypeId: holds.ticketTypeId,
+      drawId: holds.drawId,
+      variantId: holds.variantId,
+      quantity: holds.quantity,
+    })
     .from(holds)
     .where(and(eq(holds.orderId, order.id), eq(holds.status, "active"), gt(holds.expiresAt, now)));
   const held = new Map<string, number>();
   for (const hold of liveHolds) {
-    const key = hold.ticketTypeId ?? hold.drawId!;
+    const key = hold.ticketTypeId ?? hold.drawId ?? hold.variantId!;
     held.set(key, (held.get(key) ?? 0) + hold.quantity);
   }
   // Application fees hold nothing: approval reserved the spot.
@@ -175,9 +192,14 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
       ? (held.get(item.ticketTypeId!) ?? 0) < item.quantity
       : item.kind === "entry"
         ? (held.get(item.drawId!) ?? 0) < item.quantity * item.entriesPerUnit
-        : false,
+        : item.kind === "merch"
+          ? (held.get(item.variantId!) ?? 0) < item.quantity
+          : false,
   );
-  for (const hold of liveHolds) if (hold.ticketTypeId) stock.take(hold.ticketTypeId, -hold.quantity);
+  for (const hold of liveHolds) {
+    if (hold.ticketTypeId) stock.take(hold.ticketTypeId, -hold.quantity);
+    if (hold.variantId) variantStock.take(hold.variantId, -hold.quantity);
+  }
 
   // Entries: the draw must still be open, and the caps hold under its lock, held or late.
   const wanted = new Map<string, number>();
@@ -225,6 +247,16 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
     }
   }
 
+  // Merch (ADR 0008 as for tickets): a late payment is honoured only if the units are still
+  // free of everyone else's holds; a held one still needs them on the shelf (staff may have
+  // counted the shelf down meanwhile).
+  for (const item of merchItems) {
+    const variant = variantStock.variants.get(item.variantId!);
+    const enough = variant && (late ? availableUnits(variant) : variant.stock) >= item.quantity;
+    if (!enough) return refuse(tx, order, status, input, LATE_SOLD_OUT_REASON, "expired");
+    variantStock.take(item.variantId!, item.quantity);
+  }
+
   // The status condition makes the change happen once even if the row lock were ever dropped.
   const paid = await tx
     .update(orders)
@@ -233,6 +265,8 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
       paidAt: now,
       providerPaymentId: input.paymentReference,
       failureReason: null,
+      // Merch waits for staff to post it or put it aside for collection.
+      ...(merchItems.length > 0 ? { fulfilmentStatus: "unfulfilled" as const } : {}),
       updatedAt: now,
     })
     .where(and(eq(orders.id, order.id), inArray(orders.status, ["pending", "expired"])))
@@ -262,6 +296,13 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
     }
   }
   if (issued.length > 0) await tx.insert(tickets).values(issued);
+  // The CHECK stock >= 0 is the last line of defence; the locked check above is the rule.
+  for (const item of merchItems) {
+    await tx
+      .update(productVariants)
+      .set({ stock: sql`${productVariants.stock} - ${item.quantity}`, updatedAt: now })
+      .where(eq(productVariants.id, item.variantId!));
+  }
   let entries = 0;
   for (const item of entryItems) {
     const numbers = await allocateEntries(tx, drawStock.draws.get(item.drawId!)!, {
@@ -317,6 +358,10 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
             entryItems.map((item) => item.drawId!),
           ),
           inArray(cartItems.applicationId, applicationIds),
+          inArray(
+            cartItems.variantId,
+            merchItems.map((item) => item.variantId!),
+          ),
         ),
       ),
     );

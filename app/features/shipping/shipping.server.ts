@@ -1,0 +1,60 @@
+import { and, asc, desc, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { events, orders, type ShippingAddress, shopSettings, tickets } from "../../../db/schema";
+import type { ShippingRates } from "./rates";
+
+export type ShopShipping = ShippingRates & { countries: string[] };
+
+/** The shop's delivery settings (one row, made by the migration); the defaults if it was lost. */
+export async function readShippingSettings(db: Db): Promise<ShopShipping> {
+  const [row] = await db
+    .select({
+      flatFee: shopSettings.flatFee,
+      freeOver: shopSettings.freeOver,
+      collectionEnabled: shopSettings.collectionEnabled,
+      countries: shopSettings.countries,
+    })
+    .from(shopSettings)
+    .where(eq(shopSettings.id, 1));
+  return row ?? { flatFee: 495, freeOver: 5000, collectionEnabled: true, countries: ["GB"] };
+}
+
+export type CollectionEvent = { id: string; title: string; startsAt: Date };
+
+/**
+ * Events where a buyer can collect their merch: published, not over yet, and either one they
+ * hold a valid ticket for or one whose tickets are in the order being paid (`withEventIds`).
+ */
+export async function collectionEvents(
+  db: Db,
+  input: { userId: string | null; withEventIds: readonly string[]; now: Date },
+): Promise<CollectionEvent[]> {
+  const ticketed = input.userId
+    ? inArray(
+        events.id,
+        db
+          .select({ id: tickets.eventId })
+          .from(tickets)
+          .where(and(eq(tickets.userId, input.userId), eq(tickets.status, "valid"))),
+      )
+    : undefined;
+  const inCart = input.withEventIds.length > 0 ? inArray(events.id, [...input.withEventIds]) : undefined;
+  if (!ticketed && !inCart) return [];
+  return db
+    .select({ id: events.id, title: events.title, startsAt: events.startsAt })
+    .from(events)
+    .where(and(eq(events.status, "published"), gt(events.endsAt, input.now), or(ticketed, inCart)))
+    .orderBy(asc(events.startsAt), asc(events.id))
+    .limit(20);
+}
+
+/** The address the member last had merch delivered to, to fill the form with next time. */
+export async function lastDeliveryAddress(db: Db, userId: string): Promise<ShippingAddress | null> {
+  const [row] = await db
+    .select({ address: orders.shippingAddress })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), isNotNull(orders.shippingAddress)))
+    .orderBy(desc(orders.createdAt))
+    .limit(1);
+  return row?.address ?? null;
+}
