@@ -1,5 +1,6 @@
 import { sitemapCommunity } from "~/features/community/showcase.server";
 import { sitemapEvents } from "~/features/events/catalogue.server";
+import { sitemapProducts } from "~/features/shop/catalogue.server";
 import { sitePages } from "../../../db/schema";
 import type { Db } from "../../server/db/client.server";
 
@@ -10,6 +11,7 @@ export async function sitemapEntries(db: Db): Promise<SitemapEntry[]> {
   const pages = await db.select({ slug: sitePages.slug, updatedAt: sitePages.updatedAt }).from(sitePages);
   const events = await sitemapEvents(db);
   const community = await sitemapCommunity(db);
+  const shop = await sitemapProducts(db);
   return [
     { path: "/" },
     { path: "/events" },
@@ -18,6 +20,11 @@ export async function sitemapEntries(db: Db): Promise<SitemapEntry[]> {
       lastModified: event.updatedAt.toISOString().slice(0, 10),
     })),
     ...pages.map((page) => ({ path: `/${page.slug}`, lastModified: page.updatedAt.toISOString().slice(0, 10) })),
+    { path: "/shop" },
+    ...shop.map((product) => ({
+      path: `/shop/${product.slug}`,
+      lastModified: product.updatedAt.toISOString().slice(0, 10),
+    })),
     { path: "/community" },
     ...community.handles.map((handle) => ({ path: `/community/${encodeURIComponent(handle)}` })),
     ...community.cars.map((car) => ({

@@ -58,6 +58,6 @@ export function productImageSources(
 /** The absolute address of a photo's largest WebP (Open Graph, JSON-LD), from the site's origin. */
 export function productImageShareUrl(hash: string, siteUrl: string, mediaBase = "/media/") {
   const base = mediaBase.endsWith("/") ? mediaBase : `${mediaBase}/`;
-  const largest = PRODUCT_IMAGE_WIDTHS[PRODUCT_IMAGE_WIDTHS.length - 1];
+  const largest = PRODUCT_IMAGE_WIDTHS[PRODUCT_IMAGE_WIDTHS.length - 1] ?? 1200;
   return new URL(`${base}${productImageKey(hash, largest, "webp")}`, siteUrl).href;
 }

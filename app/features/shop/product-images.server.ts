@@ -15,7 +15,7 @@ export const PRODUCT_IMAGE_MAX_BYTES = 15 * 1024 * 1024;
 /** A product has at most this many photos. */
 export const PRODUCT_IMAGES_MAX = 8;
 const MIN_WIDTH = 480;
-const LARGEST_WIDTH = PRODUCT_IMAGE_WIDTHS[PRODUCT_IMAGE_WIDTHS.length - 1];
+const LARGEST_WIDTH = PRODUCT_IMAGE_WIDTHS[PRODUCT_IMAGE_WIDTHS.length - 1] ?? 1200;
 
 export type PreparedProductImage =
   | { ok: true; hash: string; color: string; files: MediaFile[] }

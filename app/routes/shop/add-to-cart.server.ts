@@ -1,0 +1,102 @@
+import { data, type RouterContextProvider } from "react-router";
+import { getOrCreateCart } from "~/features/cart/cart.server";
+import { addVariantToCart, type MerchCartChange } from "~/features/shop/cart-merch.server";
+import { productVariantsBySlug } from "~/features/shop/catalogue.server";
+import { hasRole } from "~/server/auth/session.server";
+import { runtimeContext, userContext } from "~/server/context.server";
+import { redirectWithFlash } from "~/server/flash.server";
+import { notFound } from "~/ui/not-found";
+import { MAX_LINE_QUANTITY } from "../../../db/schema";
+import { cartOwner } from "../cart/cart-step.server";
+import { newVisitorCookie } from "../cart/visitor-cookie.server";
+
+/** What the product page shows again after a refused Add to cart: the message and what was picked. */
+export type AddToCartRefusal = {
+  error: string;
+  /** The option field the message is about (`option-0`…), or "quantity"; null for the whole form. */
+  field: string | null;
+  values: { options: string[]; quantity: string };
+};
+
+function text(value: FormDataEntryValue | null) {
+  return typeof value === "string" ? value.trim().slice(0, 100) : "";
+}
+
+/** Rolls back the cart made for a change the rules refused. */
+class Refused extends Error {
+  constructor(readonly change: Extract<MerchCartChange, { ok: false }>) {
+    super(change.problem.message);
+  }
+}
+
+/**
+ * The product page's Add to cart (a plain form, so it works without JavaScript): finds the
+ * variant from the options picked, puts it in the member's or visitor's cart (giving a
+ * first-time visitor their cart cookie) and goes back to the product with a message and a link
+ * to the cart; a refusal answers 400 with the message and what was picked.
+ */
+export async function addToCartFromProductPage(args: {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+  slug: string;
+}) {
+  const { db, env } = args.context.get(runtimeContext);
+  const user = args.context.get(userContext);
+  const staff = Boolean(user && hasRole(user, "organizer"));
+  const product = await productVariantsBySlug(db, args.slug, staff);
+  if (!product) notFound();
+
+  const form = await args.request.formData();
+  const options = product.optionNames.map((_, index) => text(form.get(`option-${index}`)));
+  const quantityText = text(form.get("quantity")) || "1";
+  const values = { options, quantity: quantityText };
+  const refuse = (error: string, field: string | null) =>
+    data({ error, field, values } satisfies AddToCartRefusal, { status: 400 });
+
+  const missing = options.findIndex((value) => !value);
+  if (missing >= 0) return refuse(`Choose a ${product.optionNames[missing]!.toLowerCase()}`, `option-${missing}`);
+  const quantity = Number(quantityText);
+  if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_LINE_QUANTITY) {
+    return refuse("Choose how many you want: a whole number, 1 or more", "quantity");
+  }
+  const variant =
+    product.optionNames.length === 0
+      ? product.variants.find((row) => row.active)
+      : product.variants.find((row) => row.options.every((value, index) => value === options[index]));
+  if (!variant) return refuse(`${options.join(" / ")} is not one of the choices for this product`, null);
+
+  const existing = cartOwner(args.context, args.request);
+  const cookie = existing ? null : newVisitorCookie(env.SITE_URL);
+  const owner = existing ?? { visitorToken: cookie!.token };
+  let change: MerchCartChange;
+  try {
+    change = await db.transaction(async (tx) => {
+      const cartId = await getOrCreateCart(tx, owner);
+      const result = await addVariantToCart(tx, {
+        cartId,
+        variantId: variant.id,
+        quantity,
+        now: new Date(),
+        userId: user?.id,
+      });
+      if (!result.ok) throw new Refused(result);
+      return result;
+    });
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    change = error.change;
+  }
+  if (!change.ok) {
+    const field = change.problem.code === "quantity" || change.problem.code === "max_per_order" ? "quantity" : null;
+    return refuse(change.problem.message, field);
+  }
+  return redirectWithFlash(
+    `/shop/${product.slug}`,
+    {
+      kind: "success",
+      message: `Added ${change.added} × ${change.name} to your cart.`,
+      link: { href: "/cart", label: "View cart" },
+    },
+    cookie ? { headers: { "Set-Cookie": cookie.header } } : undefined,
+  );
+}

@@ -1,0 +1,162 @@
+import { Link } from "react-router";
+import { serializeJsonLd } from "~/features/events/json-ld";
+import { getProductPage } from "~/features/shop/catalogue.server";
+import { CATEGORY_LABELS, shopHref } from "~/features/shop/catalogue-labels";
+import { productJsonLd } from "~/features/shop/json-ld";
+import { productImageShareUrl } from "~/features/shop/product-image-urls";
+import { AddToCartForm, ProductGallery, SizeGuide } from "~/features/shop/product-parts";
+import { hasRole } from "~/server/auth/session.server";
+import { publicPageHeaders } from "~/server/cache.server";
+import { runtimeContext, userContext } from "~/server/context.server";
+import { Badge } from "~/ui/badge";
+import { formatMoney } from "~/ui/money";
+import { useNonce } from "~/ui/nonce";
+import { notFound } from "~/ui/not-found";
+import { pageTitle, siteNameOf } from "~/ui/page-title";
+import { useSite } from "~/ui/site";
+import type { Route } from "./+types/product";
+import { type AddToCartRefusal, addToCartFromProductPage } from "./add-to-cart.server";
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { db, env, storage } = context.get(runtimeContext);
+  const user = context.get(userContext);
+  const staff = Boolean(user && hasRole(user, "organizer"));
+  const page = await getProductPage(db, params.slug, { staff, now: new Date() });
+  if (!page) notFound("This product could not be found");
+  const imageUrls = page.images.map((image) => productImageShareUrl(image.hash, env.SITE_URL, storage.publicBase));
+  const pageUrl = `${env.SITE_URL}/shop/${page.slug}`;
+  return {
+    page,
+    pageUrl,
+    imageUrl: imageUrls[0] ?? null,
+    jsonLd: serializeJsonLd(
+      productJsonLd(page, { name: env.SITE_NAME, url: env.SITE_URL, currency: env.CURRENCY }, imageUrls),
+    ),
+  };
+}
+
+/** Add to cart: a plain form, so it works before (or without) JavaScript. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  return addToCartFromProductPage({ request, context, slug: params.slug });
+}
+
+export const headers: Route.HeadersFunction = () => publicPageHeaders();
+
+export default function ProductDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { page } = loaderData;
+  const { currency } = useSite();
+  const nonce = useNonce();
+  const prices = page.variants.map((variant) => variant.price);
+  const low = prices.length > 0 ? Math.min(...prices) : 0;
+  const onePrice = prices.every((price) => price === low);
+  const problem = actionData as AddToCartRefusal | undefined;
+  return (
+    <main id="main">
+      {/* A data block, not a script: serialised with "<" escaped so it cannot end the element. */}
+      <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: loaderData.jsonLd }} />
+      <div className="mx-auto max-w-[1200px] px-4 py-8 sm:px-6 md:py-12">
+        <nav aria-label="Breadcrumb" className="mb-6 text-sm">
+          <ol className="flex flex-wrap items-center gap-2 text-muted">
+            <li>
+              <Link to="/shop" className="text-link underline">
+                Shop
+              </Link>
+            </li>
+            <li aria-hidden="true">/</li>
+            <li>
+              <Link to={shopHref({ category: page.category })} className="text-link underline">
+                {CATEGORY_LABELS[page.category]}
+              </Link>
+            </li>
+          </ol>
+        </nav>
+        <div className="grid gap-8 md:grid-cols-2 md:gap-12">
+          <ProductGallery images={page.images} title={page.title} />
+          <div className="min-w-0 space-y-6">
+            {page.status !== "active" ? (
+              <p className="rounded-xl bg-amber-100 px-4 py-3 text-sm font-semibold text-amber-950 dark:bg-amber-950 dark:text-amber-100">
+                Preview: this product is {page.status} and only staff can see it.
+              </p>
+            ) : null}
+            <div className="space-y-3">
+              <p className="text-xs font-bold uppercase tracking-[0.18em] text-accent-ink">
+                {CATEGORY_LABELS[page.category]}
+              </p>
+              <h1 className="wide text-3xl font-black leading-tight sm:text-4xl">{page.title}</h1>
+              <p className="tabular text-2xl font-extrabold">
+                {prices.length === 0
+                  ? "Not on sale"
+                  : onePrice
+                    ? formatMoney(low, currency)
+                    : `from ${formatMoney(low, currency)}`}
+                {page.variants.length > 0 && page.variants.every((variant) => variant.available === 0) ? (
+                  <Badge tone="solid-dark" className="ml-3 align-middle">
+                    Sold out
+                  </Badge>
+                ) : null}
+              </p>
+              {page.summary ? <p className="text-lg leading-relaxed text-muted">{page.summary}</p> : null}
+            </div>
+            <section id="buy" aria-label="Buy" className="scroll-mt-24">
+              {page.variants.length > 0 ? (
+                <AddToCartForm
+                  key={JSON.stringify(problem?.values ?? null)}
+                  optionNames={page.optionNames}
+                  optionValues={page.optionValues}
+                  variants={page.variants}
+                  problem={problem}
+                />
+              ) : (
+                <p className="font-semibold">This product is not on sale at the moment.</p>
+              )}
+            </section>
+            {page.sizeGuideHtml ? <SizeGuide html={page.sizeGuideHtml} /> : null}
+            {page.descriptionHtml ? (
+              <section aria-labelledby="about" className="space-y-3">
+                <h2 id="about" className="wide text-xl font-extrabold">
+                  About this product
+                </h2>
+                {/* Rendered from Markdown on the server with raw HTML escaped. */}
+                <div className="prose-pitlane" dangerouslySetInnerHTML={{ __html: page.descriptionHtml }} />
+              </section>
+            ) : null}
+            <p className="text-sm text-muted">
+              Delivered by post, or collect it free at an event you have a ticket for: choose when you pay.
+            </p>
+          </div>
+        </div>
+      </div>
+    </main>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ data, matches }) => {
+  const site = siteNameOf(matches);
+  if (!data) return [{ title: pageTitle(matches, "Product not found") }];
+  const { page } = data;
+  const description = page.summary || `${page.title} from the ${site} shop.`;
+  const image = data.imageUrl
+    ? [
+        { property: "og:image", content: data.imageUrl },
+        { property: "og:image:width", content: "1200" },
+        { property: "og:image:height", content: "1500" },
+        ...(page.images[0]?.alt ? [{ property: "og:image:alt", content: page.images[0].alt }] : []),
+        { name: "twitter:image", content: data.imageUrl },
+      ]
+    : [];
+  return [
+    { title: pageTitle(matches, page.title) },
+    { name: "description", content: description },
+    ...(page.status !== "active" ? [{ name: "robots", content: "noindex" }] : []),
+    { tagName: "link", rel: "canonical", href: data.pageUrl },
+    { property: "og:title", content: page.title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: data.pageUrl },
+    { property: "og:type", content: "product" },
+    { property: "og:site_name", content: site },
+    { name: "twitter:card", content: data.imageUrl ? "summary_large_image" : "summary" },
+    { name: "twitter:title", content: page.title },
+    { name: "twitter:description", content: description },
+    ...image,
+  ];
+};
