@@ -1,0 +1,185 @@
+import { z } from "zod";
+import { MAX_PRICE_MINOR, parseMoney } from "~/ui/money";
+import { PRODUCT_CATEGORIES, PRODUCT_STATUSES } from "../../../db/schema";
+import { LIMITS } from "./limits";
+
+export { LIMITS };
+
+/**
+ * The shop editor's forms, read on the server (docs/shop.md). Every message names what to fix
+ * and is shown beside its field; what was typed is sent back with it.
+ */
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+const text = (max: number, label: string) => z.string().trim().max(max, `${label} can be up to ${max} characters`);
+
+const required = (max: number, label: string) => text(max, label).min(1, `Enter ${label.toLowerCase()}`);
+
+const wholeNumber = (label: string, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Enter ${label.toLowerCase()}`)
+    .regex(/^-?\d+$/, `${label} must be a whole number`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, `${label} must be at least ${min}`)
+        .max(max, `${label} can be at most ${max.toLocaleString("en-GB")}`),
+    );
+
+const money = (label: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Enter ${label.toLowerCase()}`)
+    .transform((value, ctx) => {
+      const parsed = parseMoney(value);
+      if (parsed === null) {
+        ctx.addIssue({ code: "custom", message: `${label} must be an amount like 12.50` });
+        return z.NEVER;
+      }
+      if (parsed > MAX_PRICE_MINOR) {
+        ctx.addIssue({ code: "custom", message: `${label} is too large` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+/** "Size, Colour" → ["Size", "Colour"]: up to three distinct names. */
+const optionNames = z
+  .string()
+  .trim()
+  .max(200, "Option names are too long")
+  .transform((value, ctx) => {
+    const names = value
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean);
+    if (names.length > LIMITS.options) {
+      ctx.addIssue({ code: "custom", message: `Up to ${LIMITS.options} options, such as Size and Colour` });
+      return z.NEVER;
+    }
+    if (names.some((name) => name.length > LIMITS.optionName)) {
+      ctx.addIssue({ code: "custom", message: `An option name can be up to ${LIMITS.optionName} characters` });
+      return z.NEVER;
+    }
+    if (new Set(names.map((name) => name.toLowerCase())).size !== names.length) {
+      ctx.addIssue({ code: "custom", message: "Each option needs a different name" });
+      return z.NEVER;
+    }
+    return names;
+  });
+
+export const ProductSchema = z.object({
+  title: required(LIMITS.title, "A title"),
+  slug: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(LIMITS.slug, `The address can be up to ${LIMITS.slug} characters`)
+    .refine((value) => value === "" || SLUG.test(value), "Use lowercase letters, numbers and single hyphens"),
+  category: z.enum(PRODUCT_CATEGORIES, { message: "Choose a category" }),
+  status: z.enum(PRODUCT_STATUSES, { message: "Choose a status" }),
+  summary: text(LIMITS.summary, "The summary"),
+  description: text(LIMITS.description, "The description"),
+  sizeGuide: text(LIMITS.sizeGuide, "The size guide"),
+  optionNames,
+  lowStockThreshold: wholeNumber("The low-stock threshold", 0, LIMITS.threshold),
+});
+export type ProductInput = z.output<typeof ProductSchema>;
+
+export const VariantSchema = z.object({
+  options: z.array(text(LIMITS.optionValue, "An option value")),
+  sku: required(LIMITS.sku, "A SKU").regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "Use letters, numbers, dots, dashes"),
+  price: money("The price"),
+  maxPerOrder: wholeNumber("The most per order", 1, LIMITS.maxPerOrder),
+  active: z.boolean(),
+});
+export type VariantInput = z.output<typeof VariantSchema>;
+
+export const StockSchema = z.object({
+  mode: z.enum(["set", "add"], { message: "Choose whether to set the count or add to it" }),
+  amount: wholeNumber("The amount", -LIMITS.stock, LIMITS.stock),
+  reason: required(LIMITS.reason, "A reason"),
+});
+export type StockInput = z.output<typeof StockSchema>;
+
+export const SettingsSchema = z.object({
+  flatFee: money("The delivery fee"),
+  freeOver: z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      if (value === "") return null;
+      const parsed = parseMoney(value);
+      if (parsed === null || parsed > MAX_PRICE_MINOR) {
+        ctx.addIssue({ code: "custom", message: "Free delivery from must be an amount like 50, or blank" });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  collectionEnabled: z.boolean(),
+  countries: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .transform((value, ctx) => {
+      const codes = value
+        .split(/[\s,]+/)
+        .map((code) => code.trim())
+        .filter(Boolean);
+      const bad = codes.filter((code) => !/^[A-Z]{2}$/.test(code));
+      if (bad.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          message: `Use two-letter country codes such as GB, IE (not ${bad.join(", ")})`,
+        });
+        return z.NEVER;
+      }
+      if (codes.length === 0) {
+        ctx.addIssue({ code: "custom", message: "Enter at least one country code, such as GB" });
+        return z.NEVER;
+      }
+      return [...new Set(codes)];
+    }),
+});
+export type SettingsInput = z.output<typeof SettingsSchema>;
+
+export const AltSchema = z.object({ alt: required(LIMITS.alt, "A description of the photo") });
+
+export type FieldErrors = Record<string, string>;
+
+/** The first message per field of a refused form, keyed by field name ("options.0" for arrays). */
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "form";
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+/** "Club T-shirt: Black & White!" → "club-t-shirt-black-and-white". */
+export function slugify(title: string) {
+  return (
+    title
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/&/g, " and ")
+      .replace(/['’]/g, "")
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, LIMITS.slug)
+      .replace(/-+$/, "") || "product"
+  );
+}
+
+/** The form's text fields as strings (a missing field reads as ""). */
+export function formText(formData: FormData, name: string) {
+  const value = formData.get(name);
+  return typeof value === "string" ? value : "";
+}

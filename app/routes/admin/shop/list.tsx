@@ -1,0 +1,115 @@
+import { Plus, Settings } from "lucide-react";
+import { Link } from "react-router";
+import { listProductsForAdmin } from "~/features/shop/admin.server";
+import { CATEGORY_LABELS } from "~/features/shop/catalogue-labels";
+import { ProductPicture } from "~/features/shop/product-picture";
+import { requireRole } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import { Badge } from "~/ui/badge";
+import { Card } from "~/ui/card";
+import { formatMoney } from "~/ui/money";
+import { pageTitle } from "~/ui/page-title";
+import { useSite } from "~/ui/site";
+import type { Route } from "./+types/list";
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  requireRole({ context, url }, "organizer");
+  const { db } = context.get(runtimeContext);
+  return { products: await listProductsForAdmin(db, new Date()) };
+}
+
+const STATUS_BADGE = {
+  active: { tone: "success", label: "On sale" },
+  draft: { tone: "neutral", label: "Draft" },
+  archived: { tone: "quiet", label: "Archived" },
+} as const;
+
+export default function AdminShopList({ loaderData }: Route.ComponentProps) {
+  const { products } = loaderData;
+  const { currency } = useSite();
+  return (
+    <div className="mx-auto max-w-[1100px]">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Organize</p>
+          <h1 className="wide mt-1 text-3xl font-extrabold sm:text-4xl">Shop</h1>
+          <p className="mt-2 max-w-prose text-muted">
+            Club merch: products, their sizes and colours, stock and photos. New products stay drafts until you put them
+            on sale.
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-3">
+          <Link
+            to="/admin/shop/settings"
+            className="inline-flex items-center gap-2 rounded-full px-5 py-3 font-bold ring-1 ring-line hover:bg-surface-sunken"
+          >
+            <Settings aria-hidden className="size-5" /> Delivery settings
+          </Link>
+          <Link
+            to="/admin/shop/new"
+            className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
+          >
+            <Plus aria-hidden className="size-5" /> New product
+          </Link>
+        </div>
+      </div>
+      {products.length === 0 ? (
+        <Card variant="empty" className="mt-8 p-10">
+          <p className="font-semibold">No products yet.</p>
+          <p className="mt-1 text-muted">Add the first one: a T-shirt, a sticker pack…</p>
+        </Card>
+      ) : (
+        <Card as="ul" variant="list" className="mt-8">
+          {products.map((product) => {
+            const status = STATUS_BADGE[product.status];
+            return (
+              <li key={product.id} className="flex flex-wrap items-center gap-4 p-4 sm:flex-nowrap">
+                <div className="w-14 shrink-0 overflow-hidden rounded-lg bg-surface-sunken">
+                  <ProductPicture
+                    image={product.image ? { ...product.image, alt: "" } : null}
+                    layout="thumb"
+                    className="aspect-[4/5] w-full"
+                  />
+                </div>
+                <div className="min-w-0 flex-1 space-y-1">
+                  <p className="flex flex-wrap items-center gap-2">
+                    <Link
+                      to={`/admin/shop/${product.id}`}
+                      className="font-bold text-link underline-offset-2 hover:underline"
+                    >
+                      {product.title}
+                    </Link>
+                    <Badge tone={status.tone}>{status.label}</Badge>
+                  </p>
+                  <p className="text-sm text-muted">
+                    {CATEGORY_LABELS[product.category as keyof typeof CATEGORY_LABELS]} ·{" "}
+                    {product.variantCount === 1 ? "1 variant" : `${product.variantCount} variants`}
+                    {product.fromPrice !== null ? ` · from ${formatMoney(product.fromPrice, currency)}` : ""}
+                  </p>
+                  {product.lowStock.length > 0 && product.status !== "archived" ? (
+                    <p className="text-sm font-semibold text-amber-800 dark:text-amber-200">
+                      Low stock:{" "}
+                      {product.lowStock
+                        .map(
+                          (line) => `${line.label} (${line.available === 0 ? "sold out" : `${line.available} left`})`,
+                        )
+                        .join(", ")}
+                    </p>
+                  ) : null}
+                </div>
+                <p className="tabular text-right text-sm">
+                  <span className="block text-lg font-extrabold">{product.available}</span>
+                  <span className="text-muted">available of {product.stock}</span>
+                </p>
+              </li>
+            );
+          })}
+        </Card>
+      )}
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  return [{ title: pageTitle(matches, "Shop", "Dashboard") }, { name: "robots", content: "noindex" }];
+};
