@@ -15,6 +15,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "./features/accounts/schemas";
 import { catchUpAfterStart, paymentJobs } from "./features/checkout/payment-jobs.server";
 import { legalPagesSeeder } from "./features/content/legal-pages.server";
 import { drawJobs } from "./features/draws/draw-jobs.server";
+import { lowStockAlertJob } from "./features/fulfilment/stock-alerts.server";
 import { orderEmailJob } from "./features/orders/order-email.server";
 import { cartStep } from "./routes/cart/cart-step.server";
 import { createAuth } from "./server/auth/auth.server";
@@ -33,7 +34,7 @@ export { demoSignIns } from "./demo/demo-accounts.server";
 export { createLoadContext } from "./server/context.server";
 
 /** Every background job of every area; each is defined beside the rules it runs. */
-const jobs: AnyJobDefinition[] = [...messageJobs, orderEmailJob, ...paymentJobs, ...drawJobs];
+const jobs: AnyJobDefinition[] = [...messageJobs, orderEmailJob, ...paymentJobs, ...drawJobs, lowStockAlertJob];
 
 /**
  * The route-change steps by name. `auth` runs on every request (the root route asks for it);

@@ -1,0 +1,90 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "~/server/db/client.server";
+import { orderItems, orders, products, productVariants, type ShippingAddress } from "../../../db/schema";
+
+/**
+ * Paid merch orders made straight in the database for the fulfilment tests: fulfilment starts
+ * where settlement ends (an order paid, its merch `unfulfilled`), which the checkout's own tests
+ * cover.
+ */
+
+export const TEST_ADDRESS: ShippingAddress = {
+  name: "Jo Driver",
+  line1: "1 Pit Lane",
+  town: "Testbury",
+  postcode: "TE5 7AA",
+  country: "GB",
+};
+
+export async function createMerchVariant(
+  db: Db,
+  input: { title?: string; options?: string[]; stock?: number; threshold?: number; status?: "active" | "draft" } = {},
+) {
+  const title = input.title ?? "Club tee";
+  const [product] = await db
+    .insert(products)
+    .values({
+      slug: `${title.toLowerCase().replace(/\W+/g, "-")}-${randomUUID().slice(0, 8)}`,
+      title,
+      category: "apparel",
+      status: input.status ?? "active",
+      optionNames: input.options?.length ? ["Size", "Colour"].slice(0, input.options.length) : [],
+      lowStockThreshold: input.threshold ?? 5,
+    })
+    .returning({ id: products.id });
+  const [variant] = await db
+    .insert(productVariants)
+    .values({
+      productId: product!.id,
+      sku: `TEE-${randomUUID().slice(0, 8)}`,
+      options: input.options ?? ["M", "Black"],
+      price: 2000,
+      stock: input.stock ?? 20,
+    })
+    .returning({ id: productVariants.id });
+  return { productId: product!.id, variantId: variant!.id, title };
+}
+
+export async function createMerchOrder(
+  db: Db,
+  input: {
+    userId?: string | null;
+    email?: string;
+    variantId: string;
+    quantity?: number;
+    status?: "paid" | "pending" | "refunded" | "cancelled" | "partly_refunded";
+    collectionEventId?: string;
+    paidAt?: Date;
+    fulfilmentStatus?: "unfulfilled" | "shipped" | "ready_for_collection" | "collected";
+  },
+) {
+  const quantity = input.quantity ?? 1;
+  const collection = Boolean(input.collectionEventId);
+  const [order] = await db
+    .insert(orders)
+    .values({
+      userId: input.userId ?? null,
+      email: input.email ?? "jo@club.example",
+      status: input.status ?? "paid",
+      currency: "GBP",
+      subtotal: 2000 * quantity,
+      shipping: collection ? 0 : 495,
+      total: 2000 * quantity + (collection ? 0 : 495),
+      provider: "test",
+      paidAt: input.paidAt ?? new Date("2027-05-01T10:00:00Z"),
+      shippingMethod: collection ? "collection" : "delivery",
+      shippingAddress: collection ? null : TEST_ADDRESS,
+      collectionEventId: input.collectionEventId ?? null,
+      fulfilmentStatus: input.fulfilmentStatus ?? "unfulfilled",
+    })
+    .returning({ id: orders.id, number: orders.number });
+  await db.insert(orderItems).values({
+    orderId: order!.id,
+    kind: "merch",
+    variantId: input.variantId,
+    description: "Club tee — M / Black",
+    unitPrice: 2000,
+    quantity,
+  });
+  return order!;
+}

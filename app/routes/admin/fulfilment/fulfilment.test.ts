@@ -1,0 +1,160 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
+import { beforeAll, describe, expect, it } from "vitest";
+import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
+import { createMerchOrder, createMerchVariant } from "~/features/fulfilment/test-fulfilment";
+import { requestContext, runtimeContext, userContext } from "~/server/context.server";
+import { freshDatabasePerFile } from "~/server/db/test-database";
+import { type Env, parseEnv, setEnv } from "~/server/env.server";
+import type { OutboundEmail } from "~/server/mail/mail.server";
+import type { Runtime } from "~/server/runtime.server";
+import { testSessionUser } from "~/server/session-user.test-support";
+import { orders } from "../../../../db/schema";
+import { action, loader } from "./list";
+import { loader as packingLoader } from "./packing-list";
+
+// The role checks and forms of /admin/fulfilment and its packing list, called as React Router calls them.
+const database = freshDatabasePerFile();
+const accounts: Record<"admin" | "organizer" | "member", StaffMember> = {} as never;
+const sent: OutboundEmail[] = [];
+let env: Env;
+let variantId: string;
+
+beforeAll(async () => {
+  env = parseEnv({
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-fulfilment-")),
+    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+  });
+  setEnv(env);
+  for (const role of ["admin", "organizer", "member"] as const) {
+    accounts[role] = await insertAccount(database().db, {
+      email: `${role}@club.example`,
+      name: `The ${role}`,
+      role,
+      passwordHash: "x",
+    });
+  }
+  variantId = (await createMerchVariant(database().db)).variantId;
+});
+
+function contextFor(who: keyof typeof accounts | null) {
+  const context = new RouterContextProvider();
+  const outbox = { sendEmail: async (email: OutboundEmail) => void sent.push(email), sendSms: async () => {} };
+  context.set(runtimeContext, { db: database().db, env, outbox } as unknown as Runtime);
+  context.set(requestContext, { ip: "192.0.2.10", nonce: "n", requestId: "r" });
+  const account = who ? accounts[who] : null;
+  context.set(userContext, account ? testSessionUser(account) : null);
+  return context;
+}
+
+function post(who: keyof typeof accounts | null, body: Record<string, string>) {
+  const url = new URL("http://localhost/admin/fulfilment?view=to-ship");
+  const request = new Request(url, { method: "POST", body: new URLSearchParams(body) });
+  return action({ request, url, params: {}, context: contextFor(who), unstable_pattern: "/admin/fulfilment" } as never);
+}
+
+function get(who: keyof typeof accounts | null, target: string, which: (args: never) => Promise<unknown> = loader) {
+  const url = new URL(target, "http://localhost");
+  return which({
+    request: new Request(url),
+    url,
+    params: {},
+    context: contextFor(who),
+    unstable_pattern: url.pathname,
+  } as never);
+}
+
+async function statusOf(promise: Promise<unknown>) {
+  try {
+    const result = await promise;
+    if (result instanceof Response) return `${result.status} ${result.headers.get("Location")}`;
+    return (result as { init?: { status?: number } })?.init?.status ?? "ok";
+  } catch (thrown) {
+    if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location")}`;
+    return (thrown as { init?: { status?: number } }).init?.status;
+  }
+}
+
+describe("/admin/fulfilment", () => {
+  it("is for organizers and admins: members get 403, visitors go to sign in, and nothing changes", async () => {
+    const order = await createMerchOrder(database().db, { variantId });
+    const ship = { intent: "ship", orderId: order.id, carrier: "royal_mail", trackingNumber: "AB123456789GB" };
+    expect(await statusOf(get("member", "/admin/fulfilment"))).toBe(403);
+    expect(await statusOf(post("member", ship))).toBe(403);
+    expect(await statusOf(get(null, "/admin/fulfilment"))).toBe("302 /login?redirectTo=%2Fadmin%2Ffulfilment");
+    expect(await statusOf(post(null, ship))).toMatch(/^302 \/login/);
+    expect(await statusOf(get("member", `/admin/fulfilment/packing-list?orders=${order.id}`, packingLoader))).toBe(403);
+    const [row] = await database()
+      .db.select({ status: orders.fulfilmentStatus })
+      .from(orders)
+      .where(eq(orders.id, order.id));
+    expect(row?.status).toBe("unfulfilled");
+    expect(sent).toEqual([]);
+  });
+
+  it("lists the paid merch to ship for an organizer and an admin", async () => {
+    const order = await createMerchOrder(database().db, { variantId, quantity: 3 });
+    for (const who of ["organizer", "admin"] as const) {
+      const page = (await get(who, "/admin/fulfilment")) as Awaited<ReturnType<typeof loader>>;
+      const shown = page.orders.find((row) => row.id === order.id);
+      expect(shown?.lines).toEqual([
+        expect.objectContaining({ product: "Club tee", options: ["M", "Black"], quantity: 3 }),
+      ]);
+      expect(shown?.shippingAddress?.postcode).toBe("TE5 7AA");
+    }
+  });
+
+  it("marks an order shipped, emails the buyer once, and refuses a second press", async () => {
+    const order = await createMerchOrder(database().db, { variantId, email: "buyer@club.example" });
+    const ship = { intent: "ship", orderId: order.id, carrier: "dpd", trackingNumber: "1550 1234 5678" };
+    expect(await statusOf(post("organizer", ship))).toBe("302 /admin/fulfilment?view=to-ship");
+    expect(await statusOf(post("admin", ship))).toBe(409);
+    const emails = sent.filter((email) => email.to === "buyer@club.example");
+    expect(emails).toHaveLength(1);
+    expect(emails[0]?.text).toContain("https://track.dpd.co.uk/parcels/155012345678");
+  });
+
+  it("answers 400 with the field's message and what was typed, never a 500", async () => {
+    const order = await createMerchOrder(database().db, { variantId });
+    const answer = (await post("organizer", {
+      intent: "ship",
+      orderId: order.id,
+      carrier: "other",
+      trackingNumber: "ABC12345",
+    })) as {
+      data: { orderId: string; errors: Record<string, string[]>; values: Record<string, string> };
+      init: { status: number };
+    };
+    expect(answer.init.status).toBe(400);
+    expect(answer.data.orderId).toBe(order.id);
+    expect(answer.data.errors.trackingUrl).toEqual(["Enter the carrier's tracking page address"]);
+    expect(answer.data.values.trackingNumber).toBe("ABC12345");
+    expect(
+      await statusOf(
+        post("organizer", { intent: "ship", orderId: "not-an-id", carrier: "dpd", trackingNumber: "12345678" }),
+      ),
+    ).toBe(400);
+    expect(await statusOf(post("organizer", { intent: "explode" }))).toBe(400);
+  });
+});
+
+describe("/admin/fulfilment/packing-list", () => {
+  it("gives staff the chosen orders with their lines and address", async () => {
+    const order = await createMerchOrder(database().db, { variantId, quantity: 2 });
+    for (const who of ["organizer", "admin"] as const) {
+      const page = (await get(who, `/admin/fulfilment/packing-list?orders=${order.id},junk`, packingLoader)) as Awaited<
+        ReturnType<typeof packingLoader>
+      >;
+      expect(page.orders).toEqual([
+        expect.objectContaining({
+          id: order.id,
+          address: ["Jo Driver", "1 Pit Lane", "Testbury", "TE5 7AA", "GB"],
+          lines: [{ id: expect.any(String), label: "Club tee (M / Black)", quantity: 2 }],
+        }),
+      ]);
+    }
+  });
+});
