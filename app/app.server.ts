@@ -9,6 +9,7 @@ import { demoApplicationsSeeder } from "./demo/demo-applications.server";
 import { demoCarsSeeder } from "./demo/demo-cars.server";
 import { demoDrawsSeeder } from "./demo/demo-draws.server";
 import { demoEventsSeeder } from "./demo/demo-events.server";
+import { demoPartnersSeeder } from "./demo/demo-partners.server";
 import { demoProductsSeeder } from "./demo/demo-products.server";
 import { accountMessages } from "./features/accounts/auth-messages.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./features/accounts/schemas";
@@ -51,6 +52,7 @@ const seeders: Seeder[] = [
   demoApplicationsSeeder,
   demoDrawsSeeder,
   demoProductsSeeder,
+  demoPartnersSeeder,
 ];
 
 // One runtime per process, kept across dev reloads so a reload never opens a second database.

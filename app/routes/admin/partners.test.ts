@@ -1,0 +1,119 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { RouterContextProvider } from "react-router";
+import sharp from "sharp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
+import { requestContext, runtimeContext, userContext } from "~/server/context.server";
+import { freshDatabasePerFile } from "~/server/db/test-database";
+import { type Env, parseEnv, setEnv } from "~/server/env.server";
+import type { Runtime } from "~/server/runtime.server";
+import { testSessionUser } from "~/server/session-user.test-support";
+import { localStorage } from "~/server/storage/storage.server";
+import { auditLog, partners } from "../../../db/schema";
+import { action, loader } from "./partners";
+
+// The role checks and forms of /admin/partners, called as React Router calls them.
+const database = freshDatabasePerFile();
+const accounts: Record<"admin" | "organizer" | "member", StaffMember> = {} as never;
+let env: Env;
+const storage = localStorage(path.join(mkdtempSync(path.join(tmpdir(), "pitlane-partners-")), "media"));
+
+beforeAll(async () => {
+  env = parseEnv({
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-partners-")),
+    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+  });
+  setEnv(env);
+  for (const role of ["admin", "organizer", "member"] as const) {
+    accounts[role] = await insertAccount(database().db, {
+      email: `${role}@club.example`,
+      name: `The ${role}`,
+      role,
+      passwordHash: "x",
+    });
+  }
+});
+
+function contextFor(who: keyof typeof accounts | null) {
+  const context = new RouterContextProvider();
+  context.set(runtimeContext, { db: database().db, env, storage } as unknown as Runtime);
+  context.set(requestContext, { ip: "192.0.2.10", nonce: "n", requestId: "r" });
+  const account = who ? accounts[who] : null;
+  context.set(userContext, account ? testSessionUser(account) : null);
+  return context;
+}
+
+async function createRequest(who: keyof typeof accounts | null, name: string) {
+  const url = new URL("http://localhost/admin/partners");
+  const body = new FormData();
+  body.set("intent", "create");
+  body.set("name", name);
+  body.set("url", "https://partner.example.com/");
+  const png = await sharp({
+    create: { width: 300, height: 100, channels: 4, background: { r: 200, g: 40, b: 0, alpha: 1 } },
+  })
+    .png()
+    .toBuffer();
+  body.set("logo", new File([new Uint8Array(png)], "logo.png", { type: "image/png" }));
+  return {
+    request: new Request(url, { method: "POST", body }),
+    url,
+    params: {},
+    context: contextFor(who),
+    unstable_pattern: "/admin/partners",
+  };
+}
+
+async function statusOf(promise: Promise<unknown>) {
+  try {
+    const result = await promise;
+    if (result instanceof Response) return `${result.status} ${result.headers.get("Location")}`;
+    return (result as { init?: { status?: number } })?.init?.status ?? "ok";
+  } catch (thrown) {
+    if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location")}`;
+    return (thrown as { init?: { status?: number } }).init?.status;
+  }
+}
+
+describe("/admin/partners", () => {
+  it("is for organizers and admins: members get 403, visitors go to sign in, and nothing is added", async () => {
+    expect(await statusOf(action((await createRequest("member", "Sneaky")) as never))).toBe(403);
+    expect(await statusOf(loader((await createRequest("member", "Sneaky")) as never))).toBe(403);
+    expect(await statusOf(action((await createRequest(null, "Sneaky")) as never))).toBe(
+      "302 /login?redirectTo=%2Fadmin%2Fpartners",
+    );
+    expect(await database().db.select().from(partners)).toEqual([]);
+  });
+
+  it("lets organizers and admins add a partner, shown in the list and audited", async () => {
+    for (const who of ["organizer", "admin"] as const) {
+      expect(await statusOf(action((await createRequest(who, `Partner of the ${who}`)) as never))).toBe(
+        "302 /admin/partners",
+      );
+    }
+    const page = (await loader((await createRequest("organizer", "")) as never)) as Awaited<ReturnType<typeof loader>>;
+    expect(page.partners.map((partner) => [partner.name, partner.active, Boolean(partner.logoHash)])).toEqual([
+      ["Partner of the organizer", true, true],
+      ["Partner of the admin", true, true],
+    ]);
+    const audit = await database().db.select({ action: auditLog.action, actorId: auditLog.actorId }).from(auditLog);
+    expect(audit).toEqual([
+      { action: "partner.create", actorId: accounts.organizer.id },
+      { action: "partner.create", actorId: accounts.admin.id },
+    ]);
+  });
+
+  it("answers 400 for a bad form, never a 500", async () => {
+    const args = await createRequest("organizer", "");
+    expect(await statusOf(action(args as never))).toBe(400);
+    const url = new URL("http://localhost/admin/partners");
+    const garbage = new Request(url, {
+      method: "POST",
+      body: "%%%",
+      headers: { "Content-Type": "multipart/form-data; boundary=x" },
+    });
+    expect(await statusOf(action({ ...args, request: garbage } as never))).toBe(400);
+  });
+});
