@@ -15,6 +15,12 @@ const quantity = z.coerce
   .max(MAX_LINE_QUANTITY, "Choose fewer tickets");
 
 const drawId = z.uuid({ message: "This draw could not be found" });
+const variantId = z.uuid({ message: "That item could not be found" });
+const merchQuantity = z.coerce
+  .number({ message: "Choose how many you want" })
+  .int("Choose how many you want")
+  .min(1, "Choose at least 1")
+  .max(MAX_LINE_QUANTITY, "Choose fewer");
 const bundle = z.coerce.number({ message: "Choose a bundle" }).int("Choose a bundle").min(1).max(MAX_LINE_QUANTITY);
 
 export const AddToCartSchema = z.object({ ticketTypeId, quantity });
@@ -35,9 +41,14 @@ export const CartActionSchema = z.discriminatedUnion("intent", [
     intent: z.literal("remove-application"),
     applicationId: z.uuid({ message: "That application fee is no longer in your cart" }),
   }),
+  z.object({ intent: z.literal("update-merch"), variantId, quantity: merchQuantity }),
+  z.object({ intent: z.literal("remove-merch"), variantId }),
   z.object({
     intent: z.literal("pay"),
     idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Refresh the page and press Pay again"),
+    // Only sent when the cart holds merch; the address fields are read and checked on their own.
+    shippingMethod: z.enum(["delivery", "collection"], { message: "Choose delivery or collection" }).optional(),
+    collectionEventId: z.uuid({ message: "Choose the event to collect at" }).optional(),
   }),
   z.object({ intent: z.literal("resume"), orderId: z.uuid({ message: "That order could not be found" }) }),
 ]);
@@ -60,11 +71,15 @@ export function cartFormValues(formData: FormData) {
     drawId: text(formData.get("drawId")),
     bundle: text(formData.get("bundle")),
     applicationId: text(formData.get("applicationId")),
+    variantId: text(formData.get("variantId")),
+    shippingMethod: text(formData.get("shippingMethod")) || undefined,
+    collectionEventId: text(formData.get("collectionEventId")) || undefined,
   };
 }
 
 /** The first message of a refused form, and the ticket type it was about if that was readable. */
-export function firstIssue(error: z.ZodError, values: { ticketTypeId?: string }) {
-  const id = values.ticketTypeId && ticketTypeId.safeParse(values.ticketTypeId).success ? values.ticketTypeId : null;
+export function firstIssue(error: z.ZodError, values: { ticketTypeId?: string; variantId?: string }) {
+  const line = values.ticketTypeId ?? values.variantId;
+  const id = line && ticketTypeId.safeParse(line).success ? line : null;
   return { message: error.issues[0]?.message ?? "Check the form and try again", ticketTypeId: id };
 }

@@ -3,6 +3,8 @@ import { applicationCartLines, type CartApplicationLine } from "~/features/appli
 import { type CartEntryLine, entryCartLines } from "~/features/draws/cart-entries.server";
 import { formatLocalDay } from "~/features/events/event-dates";
 import { ticketSalesState } from "~/features/events/sales";
+import { merchLineProblem } from "~/features/shop/merch-rules";
+import { availableUnits, readVariantStock } from "~/features/shop/stock.server";
 import {
   attendeeNamesProblem,
   maxPerOrderMessage,
@@ -119,8 +121,28 @@ export type CartPageLine = {
   closed: boolean;
 };
 
+/** A merch line: one variant (size, colour) of a product, with its quantity. */
+export type CartMerchLine = {
+  variantId: string;
+  productTitle: string;
+  productSlug: string;
+  /** "Size: M · Colour: Black"; empty for a product without options. */
+  optionsLabel: string;
+  unitPrice: number;
+  quantity: number;
+  maxQuantity: number;
+  problem: string | null;
+  /** Off sale or gone: the line can only be removed. */
+  closed: boolean;
+};
+
 export type CartPage = {
   lines: CartPageLine[];
+  merch: CartMerchLine[];
+  /** What the merch alone comes to: free delivery is judged on it. */
+  merchSubtotal: number;
+  /** Events whose tickets are in the cart (merch can be collected there). */
+  eventIds: string[];
   entries: CartEntryLine[];
   applications: CartApplicationLine[];
   subtotal: number;
@@ -130,7 +152,16 @@ export type CartPage = {
 /** The cart's lines with today's prices and whatever stands in the way of paying for each. */
 export async function loadCartPage(db: Db, input: { cartId: string | null; userId?: string; now: Date }) {
   if (!input.cartId)
-    return { lines: [], entries: [], applications: [], subtotal: 0, payable: false } satisfies CartPage;
+    return {
+      lines: [],
+      merch: [],
+      merchSubtotal: 0,
+      eventIds: [],
+      entries: [],
+      applications: [],
+      subtotal: 0,
+      payable: false,
+    } satisfies CartPage;
   const rows = await db
     .select({
       ticketTypeId: ticketTypes.id,
@@ -178,10 +209,14 @@ export async function loadCartPage(db: Db, input: { cartId: string | null; userI
   });
   const entries = await entryCartLines(db, { cartId: input.cartId, userId: input.userId, now: input.now });
   const applications = await applicationCartLines(db, { cartId: input.cartId, now: input.now });
-  const all = [...lines, ...entries, ...applications];
+  const merch = await merchCartLines(db, { cartId: input.cartId, userId: input.userId, now: input.now });
+  const all = [...lines, ...entries, ...applications, ...merch];
   const subtotal = all.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
   return {
     lines,
+    merch,
+    merchSubtotal: merch.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0),
+    eventIds: [...new Set(rows.map((row) => row.eventId))],
     entries,
     applications,
     subtotal,
@@ -207,4 +242,42 @@ export async function heldOrder(db: Db, userId: string, now: Date) {
     .orderBy(desc(orders.createdAt))
     .limit(1);
   return order?.holdExpiresAt ? { id: order.id, expiresAt: order.holdExpiresAt } : null;
+}
+
+/** The cart's merch lines with today's prices and what stands in the way of each (one query each way). */
+async function merchCartLines(db: Db, input: { cartId: string; userId?: string; now: Date }): Promise<CartMerchLine[]> {
+  const rows = await db
+    .select({ variantId: cartItems.variantId, quantity: cartItems.quantity })
+    .from(cartItems)
+    .where(and(eq(cartItems.cartId, input.cartId), eq(cartItems.kind, "merch")))
+    .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
+  if (rows.length === 0) return [];
+  const stock = await readVariantStock(
+    db,
+    rows.map((row) => row.variantId!),
+    input.now,
+    { lock: false, exceptUserId: input.userId },
+  );
+  return rows.flatMap((row) => {
+    const variant = stock.variants.get(row.variantId!);
+    // A variant deleted with its product leaves the cart with it (the foreign key cascades).
+    if (!variant) return [];
+    const problem = merchLineProblem(variant, variant.id, row.quantity);
+    const left = availableUnits(variant);
+    return [
+      {
+        variantId: variant.id,
+        productTitle: variant.productTitle,
+        productSlug: variant.productSlug,
+        optionsLabel: variant.options
+          .map((value, index) => (variant.optionNames[index] ? `${variant.optionNames[index]}: ${value}` : value))
+          .join(" · "),
+        unitPrice: variant.price,
+        quantity: row.quantity,
+        maxQuantity: Math.max(row.quantity, Math.min(variant.maxPerOrder, left)),
+        problem: problem?.message ?? null,
+        closed: problem?.code === "unavailable" || problem?.code === "not_found",
+      },
+    ];
+  });
 }

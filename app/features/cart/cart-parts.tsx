@@ -2,10 +2,11 @@ import { AlertTriangle, Lock, Trash2 } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { CartApplicationLine } from "~/features/applications/applications.server";
 import type { CartEntryLine } from "~/features/draws/cart-entries.server";
+import { ByShippingMethod, PAY_FORM_ID } from "~/features/shipping/cart-shipping";
 import { Card } from "~/ui/card";
 import { MobileActionBar } from "~/ui/mobile-action-bar";
 import { formatMoney } from "~/ui/money";
-import type { CartPageLine } from "./cart-page.server";
+import type { CartMerchLine, CartPageLine } from "./cart-page.server";
 import { HoldCountdown } from "./hold-countdown";
 
 /**
@@ -111,7 +112,7 @@ function RemoveButton({
   intent,
   label,
 }: {
-  intent: "remove" | "remove-entries" | "remove-application";
+  intent: "remove" | "remove-entries" | "remove-application" | "remove-merch";
   label: string;
 }) {
   return (
@@ -368,9 +369,90 @@ export function CartApplication({ lines, currency }: { lines: CartApplicationLin
   );
 }
 
+/** Merch (seed: CartMerch): each line one variant, its options, quantity and price. */
+export function CartMerch({
+  lines,
+  currency,
+  messages,
+}: {
+  lines: CartMerchLine[];
+  currency: string;
+  messages: LineMessages;
+}) {
+  if (lines.length === 0) return null;
+  const price = (minor: number) => formatMoney(minor, currency);
+  return (
+    <section aria-labelledby="cart-merch" className="space-y-3">
+      <h2 id="cart-merch" className="wide text-xl font-extrabold">
+        Merch
+      </h2>
+      <Card as="ul" variant="list" className="overflow-hidden">
+        {lines.map((line) => {
+          const message = messages.get(line.variantId);
+          const problem = message ?? line.problem;
+          const problemId = `merch-problem-${line.variantId}`;
+          const name = line.optionsLabel ? `${line.productTitle}, ${line.optionsLabel}` : line.productTitle;
+          return (
+            <li key={line.variantId} className="space-y-4 p-5 sm:p-6" aria-label={name}>
+              <LineHeader
+                href={`/shop/${line.productSlug}`}
+                of="Shop"
+                name={line.productTitle}
+                detail={line.optionsLabel || null}
+                unitPrice={line.unitPrice}
+                quantity={line.quantity}
+                price={price}
+              />
+              {problem ? <LineProblem id={problemId} message={problem} closed={!message && line.closed} /> : null}
+              <Form method="post" className="flex flex-wrap items-center gap-3">
+                <input type="hidden" name="variantId" value={line.variantId} />
+                {line.closed ? null : (
+                  <>
+                    <QuantitySelect
+                      id={`merch-${line.variantId}`}
+                      line={line}
+                      describedBy={problem ? problemId : undefined}
+                    />
+                    <button type="submit" name="intent" value="update-merch" className={secondaryButton}>
+                      Update
+                    </button>
+                  </>
+                )}
+                <RemoveButton intent="remove-merch" label={`Remove ${name}`} />
+              </Form>
+            </li>
+          );
+        })}
+      </Card>
+    </section>
+  );
+}
+
 export type CartViewer = "visitor" | "unverified" | "member";
 
-const PAY_FORM_ID = "pay-form";
+/** The shipping line of the order summary, when the cart holds merch. */
+export type SummaryShipping = { deliveryFee: number; canCollect: boolean };
+
+/** The total with delivery, or, while collection is chosen, without it. */
+function Total({
+  subtotal,
+  shipping,
+  currency,
+}: {
+  subtotal: number;
+  shipping: SummaryShipping | null;
+  currency: string;
+}) {
+  if (!shipping || shipping.deliveryFee === 0 || !shipping.canCollect) {
+    return <>{formatMoney(subtotal + (shipping?.deliveryFee ?? 0), currency)}</>;
+  }
+  return (
+    <ByShippingMethod
+      delivery={formatMoney(subtotal + shipping.deliveryFee, currency)}
+      collection={formatMoney(subtotal, currency)}
+    />
+  );
+}
 
 /**
  * On phones the order summary is below every line of the cart: a bar along the bottom of the
@@ -382,16 +464,18 @@ export function CartPayBar({
   currency,
   viewer,
   payable,
+  shipping = null,
   className,
 }: {
   subtotal: number;
   currency: string;
   viewer: CartViewer;
   payable: boolean;
+  shipping?: SummaryShipping | null;
   className?: string;
 }) {
   if (viewer === "unverified") return null;
-  const price = formatMoney(subtotal, currency);
+  const price = <Total subtotal={subtotal} shipping={shipping} currency={currency} />;
   return (
     <MobileActionBar className={className}>
       <p className="min-w-0">
@@ -430,6 +514,7 @@ export function CartPayment({
   payable,
   idempotencyKey,
   held,
+  shipping = null,
 }: {
   subtotal: number;
   currency: string;
@@ -437,8 +522,10 @@ export function CartPayment({
   payable: boolean;
   idempotencyKey: string;
   held: { expiresAt: string; secondsLeft: number; orderId: string } | null;
+  shipping?: SummaryShipping | null;
 }) {
-  const price = formatMoney(subtotal, currency);
+  const price = <Total subtotal={subtotal} shipping={shipping} currency={currency} />;
+  const fee = shipping ? (shipping.deliveryFee === 0 ? "Free" : formatMoney(shipping.deliveryFee, currency)) : null;
   return (
     <section
       aria-labelledby="cart-payment"
@@ -450,8 +537,18 @@ export function CartPayment({
       <dl className="space-y-2">
         <div className="flex justify-between gap-4">
           <dt>Subtotal</dt>
-          <dd className="tabular">{price}</dd>
+          <dd className="tabular">{formatMoney(subtotal, currency)}</dd>
         </div>
+        {shipping && fee ? (
+          <div className="flex justify-between gap-4">
+            <dt>
+              {shipping.canCollect ? <ByShippingMethod delivery="Delivery" collection="Collection" /> : "Delivery"}
+            </dt>
+            <dd className="tabular">
+              {shipping.canCollect ? <ByShippingMethod delivery={fee} collection="Free" /> : fee}
+            </dd>
+          </div>
+        ) : null}
         <div className="flex justify-between gap-4 border-t border-white/15 pt-3 text-lg font-bold">
           <dt>Total</dt>
           <dd className="wide tabular text-2xl font-black">{price}</dd>
@@ -503,7 +600,11 @@ export function CartPayment({
           </button>
         </Form>
       )}
-      <p className="text-sm opacity-80">Starting payment holds your tickets for a few minutes while you pay.</p>
+      <p className="text-sm opacity-80">
+        {shipping
+          ? "Starting payment holds your tickets and merch for a few minutes while you pay."
+          : "Starting payment holds your tickets for a few minutes while you pay."}
+      </p>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { mergeVisitorMerch } from "~/features/shop/cart-merch.server";
 import {
   attendeeNamesProblem,
   isLineQuantity,
@@ -152,12 +153,13 @@ export async function cartLines(db: Db, cartId: string): Promise<CartLine[]> {
   return rows.map(({ days, ...row }) => ({ kind: "ticket" as const, ...row, multiDay: days.length >= 2 }));
 }
 
-export type MergeAdjustment = { ticketTypeId: string; message: string };
+/** What a merge changed of a line: tickets of a type, or a merch variant. */
+export type MergeAdjustment = { ticketTypeId?: string; variantId?: string; message: string };
 
 /**
- * On sign-in, the visitor's cart joins the member's: quantities of the same ticket type add up,
- * capped at the per-order maximum and at what is left; lines that can no longer be bought are
- * dropped. Answers what had to change, for a notice. The visitor's cart is deleted.
+ * On sign-in, the visitor's cart joins the member's: quantities of the same ticket type (or merch
+ * variant) add up, capped at the per-order maximum and at what is left; lines that can no longer
+ * be bought are dropped. Answers what had to change, for a notice. The visitor's cart is deleted.
  */
 export async function mergeVisitorCartIntoMember(
   db: Db,
@@ -182,10 +184,27 @@ export async function mergeVisitorCartIntoMember(
       .innerJoin(ticketTypes, eq(ticketTypes.id, cartItems.ticketTypeId))
       .where(eq(cartItems.cartId, visitorCart.id))
       .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
-    await tx.delete(carts).where(eq(carts.id, visitorCart.id));
-    if (visitorLines.length === 0) return { cartId: await findCart(tx, { userId: input.userId }), adjustments: [] };
+    const [visitorMerch] = await tx
+      .select({ id: cartItems.id })
+      .from(cartItems)
+      .where(and(eq(cartItems.cartId, visitorCart.id), eq(cartItems.kind, "merch")))
+      .limit(1);
+    if (visitorLines.length === 0 && !visitorMerch) {
+      await tx.delete(carts).where(eq(carts.id, visitorCart.id));
+      return { cartId: await findCart(tx, { userId: input.userId }), adjustments: [] };
+    }
 
     const cartId = await getOrCreateCart(tx, { userId: input.userId });
+    const merchAdjustments: MergeAdjustment[] = visitorMerch
+      ? await mergeVisitorMerch(tx, {
+          visitorCartId: visitorCart.id,
+          memberCartId: cartId,
+          userId: input.userId,
+          now: input.now,
+        })
+      : [];
+    await tx.delete(carts).where(eq(carts.id, visitorCart.id));
+    if (visitorLines.length === 0) return { cartId, adjustments: merchAdjustments };
     const typeIds = visitorLines.map((line) => line.ticketTypeId!);
     const memberLines = await tx
       .select({
@@ -234,7 +253,7 @@ export async function mergeVisitorCartIntoMember(
         });
     }
     await touch(tx, cartId, input.now);
-    return { cartId, adjustments };
+    return { cartId, adjustments: [...adjustments, ...merchAdjustments] };
   });
 }
 

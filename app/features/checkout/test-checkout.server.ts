@@ -25,6 +25,8 @@ export async function testCheckoutOrder(db: Db, input: { orderId: string; userId
       number: orders.number,
       status: orders.status,
       total: orders.total,
+      shipping: orders.shipping,
+      shippingMethod: orders.shippingMethod,
       currency: orders.currency,
       holdExpiresAt: orders.holdExpiresAt,
     })

@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
+import { formatEventInstant } from "~/features/events/event-dates";
 import type { Db } from "~/server/db/client.server";
 import { events, orders, type ShippingAddress, shopSettings, tickets } from "../../../db/schema";
-import type { ShippingRates } from "./rates";
+import { type DeliveryCountry, deliveryCountries } from "./address";
+import { type ShippingRates, shippingFee } from "./rates";
 
 export type ShopShipping = ShippingRates & { countries: string[] };
 
@@ -57,4 +59,59 @@ export async function lastDeliveryAddress(db: Db, userId: string): Promise<Shipp
     .orderBy(desc(orders.createdAt))
     .limit(1);
   return row?.address ?? null;
+}
+
+/** Google's Maps script for address autocomplete on /cart (docs/shop.md "Shipping"). */
+export function placesScriptUrl(apiKey: string | undefined | null) {
+  if (!apiKey) return null;
+  const params = new URLSearchParams({ key: apiKey, libraries: "places", loading: "async" });
+  return `https://maps.googleapis.com/maps/api/js?${params}`;
+}
+
+export type CartShippingOptions = {
+  countries: DeliveryCountry[];
+  /** Delivery for the merch in the cart now, after the free-over threshold. */
+  deliveryFee: number;
+  flatFee: number;
+  freeOver: number | null;
+  /** Events the buyer may collect at; empty when collection is off or none fits. */
+  collectionEvents: { id: string; title: string; when: string }[];
+  /** The member's last delivery address, to start the form with. */
+  savedAddress: ShippingAddress | null;
+  /** Set only with a Maps key; the page loads it when the address is first typed in. */
+  placesScriptUrl: string | null;
+};
+
+/** What the cart's shipping choice needs, read only when the cart holds merch. */
+export async function cartShippingOptions(
+  db: Db,
+  input: {
+    userId: string | null;
+    merchSubtotal: number;
+    eventIds: string[];
+    now: Date;
+    timeZone: string;
+    mapsKey?: string | null;
+  },
+): Promise<CartShippingOptions> {
+  const settings = await readShippingSettings(db);
+  const [events, savedAddress] = await Promise.all([
+    settings.collectionEnabled
+      ? collectionEvents(db, { userId: input.userId, withEventIds: input.eventIds, now: input.now })
+      : [],
+    input.userId ? lastDeliveryAddress(db, input.userId) : null,
+  ]);
+  return {
+    countries: deliveryCountries(settings.countries),
+    deliveryFee: shippingFee(settings, "delivery", input.merchSubtotal),
+    flatFee: settings.flatFee,
+    freeOver: settings.freeOver,
+    collectionEvents: events.map((event) => ({
+      id: event.id,
+      title: event.title,
+      when: formatEventInstant(event.startsAt, input.timeZone),
+    })),
+    savedAddress,
+    placesScriptUrl: placesScriptUrl(input.mapsKey),
+  };
 }

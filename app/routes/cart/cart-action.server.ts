@@ -7,6 +7,15 @@ import { startCheckout } from "~/features/checkout/checkout.server";
 import { followUpPayments } from "~/features/checkout/payment-jobs.server";
 import { startOrderPayment } from "~/features/checkout/start-payment.server";
 import { removeEntryLine, setEntryLineQuantity } from "~/features/draws/cart-entries.server";
+import {
+  type AddressErrors,
+  type AddressValues,
+  addressValuesOf,
+  checkDeliveryAddress,
+} from "~/features/shipping/address";
+import type { ShippingChoice } from "~/features/shipping/rates";
+import { readShippingSettings } from "~/features/shipping/shipping.server";
+import { removeMerchLine, setMerchLineQuantity } from "~/features/shop/cart-merch.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { cartOwner } from "./cart-step.server";
@@ -17,8 +26,16 @@ import { cartOwner } from "./cart-step.server";
  */
 export type CartProblem = { ticketTypeId: string | null; message: string };
 
-function refused(problems: CartProblem[]) {
-  return data({ problems }, { status: 400 });
+/** The Pay form's shipping part as it was sent, shown again with a message per field. */
+export type ShippingForm = {
+  method: "delivery" | "collection" | null;
+  collectionEventId: string | null;
+  address: AddressValues;
+  errors: AddressErrors;
+};
+
+function refused(problems: CartProblem[], shipping: ShippingForm | null = null) {
+  return data({ problems, shipping }, { status: 400 });
 }
 
 /**
@@ -27,11 +44,12 @@ function refused(problems: CartProblem[]) {
  */
 export async function cartAction({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }) {
   const { db } = context.get(runtimeContext);
-  const values = cartFormValues(await request.formData());
+  const formData = await request.formData();
+  const values = cartFormValues(formData);
   const parsed = CartActionSchema.safeParse(values);
   if (!parsed.success) return refused([firstIssue(parsed.error, values)]);
   const form = parsed.data;
-  if (form.intent === "pay") return pay(context, form);
+  if (form.intent === "pay") return pay(context, form, addressValuesOf(formData));
   if (form.intent === "resume") return toPayment(context, form.orderId);
 
   const owner = cartOwner(context, request);
@@ -51,6 +69,25 @@ export async function cartAction({ request, context }: { request: Request; conte
     }
     const change = await setEntryLineQuantity(db, { ...line, userId: user.id, quantity: form.quantity });
     if (!change.ok) return refused([{ ticketTypeId: form.drawId, message: change.problem.message }]);
+    return redirectWithFlash("/cart", { kind: "success", message: "Your cart has been updated." });
+  }
+  if (form.intent === "update-merch" || form.intent === "remove-merch") {
+    if (!cartId) return refused([{ ticketTypeId: null, message: "That item is no longer in your cart" }]);
+    if (form.intent === "remove-merch") {
+      await removeMerchLine(db, { cartId, variantId: form.variantId, now });
+      return redirectWithFlash("/cart", { kind: "success", message: "Removed from your cart." });
+    }
+    const change = await setMerchLineQuantity(db, {
+      cartId,
+      variantId: form.variantId,
+      quantity: form.quantity,
+      now,
+      userId: owner && "userId" in owner ? owner.userId : undefined,
+    });
+    if (!change.ok) {
+      const lineId = change.problem.code === "not_found" ? null : form.variantId;
+      return refused([{ ticketTypeId: lineId, message: change.problem.message }]);
+    }
     return redirectWithFlash("/cart", { kind: "success", message: "Your cart has been updated." });
   }
   if (!cartId || !(await cartHasLine(db, cartId, form.ticketTypeId))) {
@@ -77,7 +114,11 @@ export async function cartAction({ request, context }: { request: Request; conte
  * makes the order; the same form sent twice (its key is made when the page is drawn) answers
  * the same order.
  */
-async function pay(context: Readonly<RouterContextProvider>, form: Extract<CartAction, { intent: "pay" }>) {
+async function pay(
+  context: Readonly<RouterContextProvider>,
+  form: Extract<CartAction, { intent: "pay" }>,
+  address: AddressValues,
+) {
   const { db, env, payments } = context.get(runtimeContext);
   const user = context.get(userContext);
   if (!user) throw redirect("/login?redirectTo=/cart");
@@ -88,6 +129,29 @@ async function pay(context: Readonly<RouterContextProvider>, form: Extract<CartA
   }
   const cartId = await findCart(db, { userId: user.id });
   if (!cartId) return refused([{ ticketTypeId: null, message: "Your cart is empty" }]);
+  const sent: ShippingForm = {
+    method: form.shippingMethod ?? null,
+    collectionEventId: form.collectionEventId ?? null,
+    address,
+    errors: {},
+  };
+  // The address is checked here for its field messages; checkout checks it again with the fee.
+  let shipping: ShippingChoice | undefined;
+  if (form.shippingMethod === "delivery") {
+    const checked = checkDeliveryAddress(address, (await readShippingSettings(db)).countries);
+    if (!checked.ok) {
+      return refused([{ ticketTypeId: null, message: "Check the delivery address" }], {
+        ...sent,
+        errors: checked.errors,
+      });
+    }
+    shipping = { method: "delivery", address: checked.address };
+  } else if (form.shippingMethod === "collection") {
+    if (!form.collectionEventId) {
+      return refused([{ ticketTypeId: null, message: "Choose the event to collect at" }], sent);
+    }
+    shipping = { method: "collection", eventId: form.collectionEventId };
+  }
   const result = await startCheckout(db, {
     userId: user.id,
     email: user.email,
@@ -98,13 +162,15 @@ async function pay(context: Readonly<RouterContextProvider>, form: Extract<CartA
     provider: payments.provider,
     holdMinutes: env.HOLD_MINUTES,
     idempotencyKey: `${user.id}:${form.idempotencyKey}`,
+    shipping,
   });
   if (!result.ok) {
     return refused(
       result.problems.map((problem) => ({
-        ticketTypeId: problem.ticketTypeId ?? problem.drawId ?? null,
+        ticketTypeId: problem.ticketTypeId ?? problem.drawId ?? ("variantId" in problem ? problem.variantId : null),
         message: problem.message,
       })),
+      sent,
     );
   }
   return toPayment(context, result.order.id);

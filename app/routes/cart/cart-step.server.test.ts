@@ -1,11 +1,15 @@
+import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { cartLines, findCart, getOrCreateCart, newVisitorToken, setCartItem } from "~/features/cart/cart.server";
 import { addToCart } from "~/features/cart/cart-page.server";
+import { createTestProduct } from "~/features/checkout/test-merch";
 import { createBuyers, createTestEvent, NOW } from "~/features/checkout/test-stock";
+import { addVariantToCart } from "~/features/shop/cart-merch.server";
 import { runtimeContext, type SessionUser, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { Runtime } from "~/server/runtime.server";
+import { cartItems } from "../../../db/schema";
 import { cartNoticeContext, cartStep } from "./cart-step.server";
 import { clearVisitorCookie, newVisitorCookie, readVisitorToken, VISITOR_CART_COOKIE } from "./visitor-cookie.server";
 
@@ -60,6 +64,26 @@ describe("the cart step", () => {
     expect(headers.get("Set-Cookie")).toContain("pitlane.flash=");
     expect(context.get(cartNoticeContext)?.flash.message).toContain("You can buy up to 3 Adult tickets in one order");
     expect((await cartLines(db, memberCart)).map((line) => line.quantity)).toEqual([3]);
+    expect(await findCart(db, { visitorToken: token })).toBeNull();
+  });
+
+  it("brings a visitor's merch into the member's cart on sign-in, even with no tickets beside it", async () => {
+    const { db } = database();
+    const [buyer] = await createBuyers(db, 1);
+    const { variantIds } = await createTestProduct(db, { variants: [{ options: ["L"], stock: 4 }] });
+    const token = newVisitorToken();
+    const visitorCart = await getOrCreateCart(db, { visitorToken: token });
+    const added = await addVariantToCart(db, { cartId: visitorCart, variantId: variantIds[0]!, quantity: 2, now: NOW });
+    expect(added.ok).toBe(true);
+
+    const user = { id: buyer!.id, email: buyer!.email } as SessionUser;
+    await run(db, user, `${VISITOR_CART_COOKIE}=${token}`).response;
+    const memberCart = await findCart(db, { userId: buyer!.id });
+    const lines = await db
+      .select({ variantId: cartItems.variantId, quantity: cartItems.quantity })
+      .from(cartItems)
+      .where(eq(cartItems.cartId, memberCart!));
+    expect(lines).toEqual([{ variantId: variantIds[0]!, quantity: 2 }]);
     expect(await findCart(db, { visitorToken: token })).toBeNull();
   });
 });

@@ -18,7 +18,7 @@ export function cartOwner(context: Readonly<RouterContextProvider>, request: Req
 export function mergeNotice(adjustments: MergeAdjustment[]): Flash | null {
   if (adjustments.length === 0) return null;
   const reasons = adjustments.map((adjustment) => adjustment.message).join(". ");
-  return { kind: "info", message: `We added the tickets you picked to your cart, with changes: ${reasons}.` };
+  return { kind: "info", message: `We added what you picked to your cart, with changes: ${reasons}.` };
 }
 
 /**

@@ -6,12 +6,15 @@ import { heldOrder, loadCartPage } from "~/features/cart/cart-page.server";
 import {
   CartApplication,
   CartCompetitions,
+  CartMerch,
   CartPayBar,
   CartPayment,
   CartTickets,
   CartTicketsMulti,
   type CartViewer,
 } from "~/features/cart/cart-parts";
+import { CartShipping } from "~/features/shipping/cart-shipping";
+import { cartShippingOptions } from "~/features/shipping/shipping.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
 import { Notice } from "~/ui/form";
@@ -32,12 +35,25 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     loadCartPage(db, { cartId, userId: user?.id, now }),
     user ? heldOrder(db, user.id, now) : null,
   ]);
+  // How merch reaches the buyer: asked only when there is merch, and only of members who can pay.
+  const shipping =
+    cart.merch.length > 0
+      ? await cartShippingOptions(db, {
+          userId: user?.id ?? null,
+          merchSubtotal: cart.merchSubtotal,
+          eventIds: cart.eventIds,
+          now,
+          timeZone: env.TIME_ZONE,
+          mapsKey: env.GOOGLE_MAPS_API_KEY,
+        })
+      : null;
   const viewer: CartViewer = !user ? "visitor" : user.emailVerified ? "member" : "unverified";
   return data(
     {
       ...cart,
       currency: env.CURRENCY,
       viewer,
+      shipping,
       // A fresh key per drawing of the page: pressing Pay twice on it makes one order.
       idempotencyKey: randomBytes(18).toString("base64url"),
       held: held
@@ -63,8 +79,8 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
-  const { lines, entries, applications, currency } = loaderData;
-  const empty = lines.length === 0 && entries.length === 0 && applications.length === 0;
+  const { lines, entries, applications, merch, currency, shipping } = loaderData;
+  const empty = lines.length === 0 && entries.length === 0 && applications.length === 0 && merch.length === 0;
   const problems = actionData?.problems ?? [];
   const messages = new Map(
     problems.flatMap((problem) => (problem.ticketTypeId ? [[problem.ticketTypeId, problem.message]] : [])),
@@ -74,11 +90,15 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
       !problem.ticketTypeId ||
       !(
         lines.some((line) => line.ticketTypeId === problem.ticketTypeId) ||
-        entries.some((line) => line.drawId === problem.ticketTypeId)
+        entries.some((line) => line.drawId === problem.ticketTypeId) ||
+        merch.some((line) => line.variantId === problem.ticketTypeId)
       ),
   );
+  const summaryShipping = shipping
+    ? { deliveryFee: shipping.deliveryFee, canCollect: shipping.collectionEvents.length > 0 }
+    : null;
   return (
-    <main id="main" className="mx-auto max-w-[1200px] space-y-8 px-4 py-10 sm:px-6 md:py-14">
+    <main id="main" className="group/cart mx-auto max-w-[1200px] space-y-8 px-4 py-10 sm:px-6 md:py-14">
       <h1 className="wide text-3xl font-black sm:text-4xl">Your cart</h1>
       {general.length > 0 ? (
         <Notice kind="error">
@@ -104,6 +124,10 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
             <CartTicketsMulti lines={lines.filter((line) => line.multiDay)} currency={currency} messages={messages} />
             <CartCompetitions lines={entries} currency={currency} messages={messages} />
             <CartApplication lines={applications} currency={currency} />
+            <CartMerch lines={merch} currency={currency} messages={messages} />
+            {shipping && loaderData.viewer === "member" ? (
+              <CartShipping options={shipping} currency={currency} sent={actionData?.shipping ?? null} />
+            ) : null}
           </div>
           <CartPayment
             subtotal={loaderData.subtotal}
@@ -112,6 +136,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
             payable={loaderData.payable}
             idempotencyKey={loaderData.idempotencyKey}
             held={loaderData.held}
+            shipping={summaryShipping}
           />
         </div>
       )}
@@ -121,6 +146,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
           currency={currency}
           viewer={loaderData.viewer}
           payable={loaderData.payable}
+          shipping={summaryShipping}
           className="-mx-4 -mb-10 sm:-mx-6"
         />
       ) : null}

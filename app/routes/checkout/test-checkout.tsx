@@ -52,6 +52,14 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
       unitPrice: formatMoney(line.unitPrice, order.currency),
       amount: formatMoney(line.unitPrice * line.quantity, order.currency),
     })),
+    // Merch posted to the buyer: the shipping the order's total includes.
+    shipping:
+      order.shipping > 0
+        ? {
+            label: order.shippingMethod === "collection" ? "Collection" : "Delivery",
+            amount: formatMoney(order.shipping, order.currency),
+          }
+        : null,
     holdEnds: order.holdExpiresAt ? formatEventInstant(order.holdExpiresAt, env.TIME_ZONE) : null,
     holdOver: isHoldOver(order, now),
   };
@@ -76,7 +84,7 @@ export async function action({ request, context, params, url }: Route.ActionArgs
 }
 
 export default function TestCheckout({ loaderData, actionData }: Route.ComponentProps) {
-  const { number, total, lines, holdEnds, holdOver } = loaderData;
+  const { number, total, lines, shipping, holdEnds, holdOver } = loaderData;
   return (
     <main id="main" className="mx-auto w-full max-w-2xl px-4 py-10 sm:px-6 sm:py-16">
       <div
@@ -128,6 +136,12 @@ export default function TestCheckout({ loaderData, actionData }: Route.Component
                 <td className="tabular py-3 text-right align-top font-semibold">{line.amount}</td>
               </tr>
             ))}
+            {shipping ? (
+              <tr>
+                <td className="py-3 pr-4 font-semibold">{shipping.label}</td>
+                <td className="tabular py-3 text-right font-semibold">{shipping.amount}</td>
+              </tr>
+            ) : null}
           </tbody>
           <tfoot>
             <tr>
