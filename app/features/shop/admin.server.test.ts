@@ -16,19 +16,12 @@ import {
   shopSettings,
   stockAdjustments,
 } from "../../../db/schema";
-import {
-  addVariant,
-  adjustStock,
-  createProduct,
-  deleteVariant,
-  getProductForAdmin,
-  listProductsForAdmin,
-  saveShopSettings,
-  updateProduct,
-  updateVariant,
-} from "./admin.server";
+import { createProduct, getProductForAdmin, listProductsForAdmin, updateProduct } from "./admin.server";
 import { ProductSchema, SettingsSchema, StockSchema, VariantSchema } from "./admin-forms";
+import { saveShopSettings } from "./shop-settings.server";
+import { adjustStock } from "./stock-adjustments.server";
 import { createTestProduct } from "./test-products";
+import { addVariant, deleteVariant, updateVariant } from "./variants.server";
 
 const database = freshDatabasePerFile();
 

@@ -1,8 +1,8 @@
 import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
 import { Form } from "react-router";
 import { getProductForAdmin } from "~/features/shop/admin.server";
+import { FormProblem, type Reply, replyFor, TextInput } from "~/features/shop/admin-fields";
 import { ProductEditorHeader } from "~/features/shop/admin-nav";
-import { FormProblem, type Reply, replyFor, TextInput } from "~/features/shop/admin-parts";
 import { LIMITS } from "~/features/shop/limits";
 import { ProductPicture } from "~/features/shop/product-picture";
 import { requireRole } from "~/server/auth/session.server";

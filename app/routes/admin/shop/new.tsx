@@ -1,6 +1,7 @@
 import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router";
-import { ProductForm, type Reply } from "~/features/shop/admin-parts";
+import type { Reply } from "~/features/shop/admin-fields";
+import { ProductForm } from "~/features/shop/product-form";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { pageTitle } from "~/ui/page-title";

@@ -1,13 +1,8 @@
 import { getProductForAdmin } from "~/features/shop/admin.server";
+import { type Reply, replyFor } from "~/features/shop/admin-fields";
 import { ProductEditorHeader } from "~/features/shop/admin-nav";
-import {
-  AddVariantForm,
-  type EditorVariant,
-  ProductForm,
-  type Reply,
-  replyFor,
-  VariantCard,
-} from "~/features/shop/admin-parts";
+import { ProductForm } from "~/features/shop/product-form";
+import { AddVariantForm, type EditorVariant, VariantCard } from "~/features/shop/variant-card";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";

@@ -1,7 +1,7 @@
 import { ArrowLeft } from "lucide-react";
 import { Form, Link } from "react-router";
-import { getShopSettings } from "~/features/shop/admin.server";
-import { Checkbox, FormProblem, type Reply, TextInput } from "~/features/shop/admin-parts";
+import { Checkbox, FormProblem, type Reply, TextInput } from "~/features/shop/admin-fields";
+import { getShopSettings } from "~/features/shop/shop-settings.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";

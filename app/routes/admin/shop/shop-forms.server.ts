@@ -1,17 +1,7 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { limitImageUploads } from "~/features/accounts/attempts.server";
-import {
-  addProductImage,
-  addVariant,
-  adjustStock,
-  changeProductImage,
-  createProduct,
-  deleteVariant,
-  saveShopSettings,
-  updateProduct,
-  updateVariant,
-} from "~/features/shop/admin.server";
+import { createProduct, updateProduct } from "~/features/shop/admin.server";
 import {
   AltSchema,
   type FieldErrors,
@@ -23,6 +13,10 @@ import {
   slugify,
   VariantSchema,
 } from "~/features/shop/admin-forms";
+import { addProductImage, changeProductImage } from "~/features/shop/product-photos.server";
+import { saveShopSettings } from "~/features/shop/shop-settings.server";
+import { adjustStock } from "~/features/shop/stock-adjustments.server";
+import { addVariant, deleteVariant, updateVariant } from "~/features/shop/variants.server";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
