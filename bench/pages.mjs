@@ -16,6 +16,9 @@ export const PUBLIC_PAGES = [
   { path: "/community", routeId: "routes/community/list" },
   // The demo 1963 Jaguar E-Type, whose id is the same on every install (demoCarId).
   { path: "/community/cars/94b25da9-6704-5b1e-baa5-e3cabeffa6ca", routeId: "routes/community/car" },
+  { path: "/shop", routeId: "routes/shop/list" },
+  // The demo club T-shirt: two options (size and colour), a gallery and a size guide.
+  { path: "/shop/club-tee", routeId: "routes/shop/product" },
   { path: "/privacy", routeId: "privacy" },
   { path: "/terms", routeId: "terms" },
   { path: "/signUp", routeId: "routes/accounts/sign-up" },

@@ -89,6 +89,8 @@ test("every public page is valid HTML", async ({ request }) => {
     "/giveaways/forged-wheel-set",
     "/giveaways/forged-wheel-set/verify",
     "/giveaways/forged-wheel-set/entries",
+    "/shop",
+    "/shop/club-tee",
     carPage!,
     "/offline",
     "/cart",
