@@ -1,5 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { commerceMemberData } from "~/features/orders/member-data.server";
+import { orderForBuyer } from "~/features/orders/order-views.server";
 import { refundOrder } from "~/features/orders/refund.server";
 import { LATE_SOLD_OUT_REASON, settleOrder } from "~/features/orders/settle.server";
 import { readVariantStock } from "~/features/shop/stock.server";
@@ -368,5 +370,39 @@ describe("merch through settlement, refunds and expiry", () => {
     const outcome = await settleOrder(db, payment(order.id, order.total));
     expect(outcome).toMatchObject({ kind: "refund_required", reason: LATE_SOLD_OUT_REASON });
     expect(await stockOf(variantId, minutes(6))).toEqual({ stock: 1, held: 0 });
+  });
+
+  it("shows the buyer the merch line, the shipping and where it goes; an erased account keeps only the country", async () => {
+    const { db } = database();
+    const { member, order } = await pendingMerchOrder({ quantity: 1 });
+    await settleOrder(db, payment(order.id, order.total));
+    const view = await orderForBuyer(db, {
+      orderId: order.id,
+      userId: member.id,
+      secret: "a-test-secret-that-is-long-enough-0123456789",
+      siteTimeZone: "Europe/London",
+    });
+    expect(view).toMatchObject({
+      subtotal: 2000,
+      shipping: 495,
+      total: 2495,
+      items: [{ description: expect.stringMatching(/— L$/), quantity: 1 }],
+      delivery: {
+        method: "delivery",
+        heading: "Delivery to",
+        lines: ["Ada Driver", "1 Paddock Lane", "Silverstone", "NN12 8TN", "United Kingdom"],
+      },
+    });
+
+    const section = commerceMemberData.find((candidate) => candidate.name === "orders")!;
+    await db.transaction((tx) => section.erase!(tx, member.id));
+    const [row] = await db.select({ address: orders.shippingAddress }).from(orders).where(eq(orders.id, order.id));
+    expect(row?.address).toEqual({
+      name: "Deleted member",
+      line1: "(removed)",
+      town: "(removed)",
+      postcode: "(removed)",
+      country: "GB",
+    });
   });
 });

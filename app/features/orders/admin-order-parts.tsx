@@ -77,7 +77,7 @@ export function RefundForms({
         <input type="hidden" name="refundedBefore" value={refundedBefore} />
         <h3 className="font-bold">Whole order</h3>
         <p className="text-sm text-muted">
-          Every ticket still valid ({refundable}). Tickets already checked in are never refunded.
+          Everything still refundable ({refundable}). Tickets already checked in are never refunded.
         </p>
         <ReasonField id="refund-order-reason" error={errorFor("order")?.reason} />
         <SubmitButton variant="secondary" intent="review">
@@ -100,7 +100,7 @@ export function RefundForms({
               </p>
               <div className="space-y-1.5">
                 <label htmlFor={`quantity-${item.id}`} className="block font-semibold">
-                  Tickets to refund
+                  How many to refund
                 </label>
                 <input
                   id={`quantity-${item.id}`}

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { addressLines } from "~/features/shipping/address";
 import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
 import {
@@ -88,9 +89,16 @@ export async function getOrderDetail(db: Db, orderId: string) {
       createdAt: orders.createdAt,
       paidAt: orders.paidAt,
       failureReason: orders.failureReason,
+      shippingMethod: orders.shippingMethod,
+      shippingAddress: orders.shippingAddress,
+      collectionEventTitle: events.title,
+      fulfilmentStatus: orders.fulfilmentStatus,
+      carrier: orders.carrier,
+      trackingNumber: orders.trackingNumber,
     })
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
+    .leftJoin(events, eq(events.id, orders.collectionEventId))
     .where(eq(orders.id, orderId));
   if (!order) return null;
   const actor = alias(users, "actor");
@@ -101,6 +109,7 @@ export async function getOrderDetail(db: Db, orderId: string) {
         id: orderItems.id,
         ...orderLineColumns,
         eventId: orderItems.eventId,
+        variantId: orderItems.variantId,
         eventTitle: events.title,
         eventTimeZone: events.timeZone,
       })
@@ -148,8 +157,17 @@ export async function getOrderDetail(db: Db, orderId: string) {
     order,
     items: items.map((item) => ({
       ...item,
-      refundable: ticketRows.filter((ticket) => ticket.orderItemId === item.id && ticket.status === "valid").length,
+      // Merch can be refunded unit by unit, posted or not (it comes back); tickets while unused.
+      refundable: item.variantId
+        ? item.quantity - item.refundedQuantity
+        : ticketRows.filter((ticket) => ticket.orderItemId === item.id && ticket.status === "valid").length,
     })),
+    delivery:
+      order.shippingMethod === "delivery" && order.shippingAddress
+        ? { heading: "Delivery to", lines: addressLines(order.shippingAddress) }
+        : order.shippingMethod === "collection"
+          ? { heading: "Collect at", lines: [order.collectionEventTitle ?? "An event"] }
+          : null,
     tickets: ticketRows.map(({ code, ...ticket }) => ({ ...ticket, codeEnd: code.slice(-4) })),
     transactions: money,
     history,

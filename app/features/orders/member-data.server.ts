@@ -9,6 +9,8 @@ import {
   orderItems,
   orders,
   outboundMessages,
+  products,
+  productVariants,
   tickets,
   ticketTypes,
   transactions,
@@ -45,6 +47,12 @@ async function ordersOf(db: Db, userId: string) {
       failureReason: orders.failureReason,
       placedAt: orders.createdAt,
       paidAt: orders.paidAt,
+      shippingMethod: orders.shippingMethod,
+      shippingAddress: orders.shippingAddress,
+      fulfilmentStatus: orders.fulfilmentStatus,
+      carrier: orders.carrier,
+      trackingNumber: orders.trackingNumber,
+      shippedAt: orders.shippedAt,
     })
     .from(orders)
     .where(eq(orders.userId, userId))
@@ -144,6 +152,13 @@ export const commerceMemberData: MemberDataSection[] = [
         .update(orders)
         .set({ email: `deleted-${userId}@invalid`, updatedAt: new Date() })
         .where(eq(orders.userId, userId));
+      // A delivered order keeps only its country (for the accounts): the name and street go.
+      await tx
+        .update(orders)
+        .set({
+          shippingAddress: sql`jsonb_build_object('name', 'Deleted member', 'line1', '(removed)', 'town', '(removed)', 'postcode', '(removed)', 'country', ${orders.shippingAddress}->>'country')`,
+        })
+        .where(and(eq(orders.userId, userId), isNotNull(orders.shippingAddress)));
     },
   },
   {
@@ -154,6 +169,8 @@ export const commerceMemberData: MemberDataSection[] = [
         .select({
           ticketType: ticketTypes.name,
           event: events.title,
+          product: products.title,
+          options: productVariants.options,
           quantity: cartItems.quantity,
           attendeeNames: cartItems.attendeeNames,
           addedAt: cartItems.createdAt,
@@ -162,6 +179,8 @@ export const commerceMemberData: MemberDataSection[] = [
         .innerJoin(carts, eq(carts.id, cartItems.cartId))
         .leftJoin(ticketTypes, eq(ticketTypes.id, cartItems.ticketTypeId))
         .leftJoin(events, eq(events.id, ticketTypes.eventId))
+        .leftJoin(productVariants, eq(productVariants.id, cartItems.variantId))
+        .leftJoin(products, eq(products.id, productVariants.productId))
         .where(eq(carts.userId, userId))
         .orderBy(asc(cartItems.createdAt)),
     async erase(tx, userId) {

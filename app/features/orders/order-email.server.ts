@@ -85,6 +85,7 @@ export async function orderEmail(brand: Brand, order: OrderView): Promise<Outbou
     ),
     ...(order.shipping > 0 ? [`Shipping  ${money(order.shipping)}`] : []),
     `Total  ${money(order.total)}`,
+    ...(order.delivery ? ["", `${order.delivery.heading}:`, ...order.delivery.lines.map((line) => `  ${line}`)] : []),
   ];
   const text = [
     `Thank you for your order ${order.number}.`,
@@ -136,6 +137,11 @@ ${ticket.attendeeName ? `<div>Attendee: <strong>${escapeHtml(ticket.attendeeName
         ]
       : []),
     `<tr><td style="padding:10px 0;font-weight:800">Total</td><td align="right" style="padding:10px 0;font-weight:800">${escapeHtml(money(order.total))}</td></tr>`,
+    ...(order.delivery
+      ? [
+          `<tr><td colspan="2" style="padding:10px 0"><strong>${escapeHtml(order.delivery.heading)}</strong><br>${order.delivery.lines.map(escapeHtml).join("<br>")}</td></tr>`,
+        ]
+      : []),
   ].join("\n");
 
   const html = `<!doctype html><html lang="en"><body style="margin:0;background:#f6f6f7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#16181b">

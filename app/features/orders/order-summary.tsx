@@ -5,57 +5,71 @@ import type { OrderView } from "./order-views.server";
 export function OrderLines({ order, caption }: { order: OrderView; caption: string }) {
   const money = (minor: number) => formatMoney(minor, order.currency);
   return (
-    <table className="w-full text-left text-sm">
-      <caption className="sr-only">{caption}</caption>
-      <thead className="text-xs uppercase tracking-wider text-muted">
-        <tr className="border-b border-line">
-          <th scope="col" className="py-2 pr-3 font-semibold">
-            Item
-          </th>
-          <th scope="col" className="py-2 pr-3 text-right font-semibold">
-            Qty
-          </th>
-          <th scope="col" className="hidden py-2 pr-3 text-right font-semibold sm:table-cell">
-            Unit price
-          </th>
-          <th scope="col" className="py-2 text-right font-semibold">
-            Amount
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {order.items.map((item) => (
-          <tr key={item.id} className="border-b border-line align-top">
-            <td className="py-3 pr-3">
-              {item.description}
-              <span className="block text-muted sm:hidden">{money(item.unitPrice)} each</span>
-              {item.refundedQuantity > 0 ? (
-                <span className="block text-muted">{item.refundedQuantity} refunded</span>
-              ) : null}
-            </td>
-            <td className="py-3 pr-3 text-right tabular">{item.quantity}</td>
-            <td className="hidden py-3 pr-3 text-right tabular sm:table-cell">{money(item.unitPrice)}</td>
-            <td className="py-3 text-right tabular">{money(item.lineTotal)}</td>
-          </tr>
-        ))}
-      </tbody>
-      <tfoot>
-        {order.shipping > 0 ? (
-          <tr>
-            <th scope="row" colSpan={3} className="pt-3 pr-3 text-right font-normal text-muted">
-              Shipping
+    <>
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="text-xs uppercase tracking-wider text-muted">
+          <tr className="border-b border-line">
+            <th scope="col" className="py-2 pr-3 font-semibold">
+              Item
             </th>
-            <td className="pt-3 text-right tabular">{money(order.shipping)}</td>
+            <th scope="col" className="py-2 pr-3 text-right font-semibold">
+              Qty
+            </th>
+            <th scope="col" className="hidden py-2 pr-3 text-right font-semibold sm:table-cell">
+              Unit price
+            </th>
+            <th scope="col" className="py-2 text-right font-semibold">
+              Amount
+            </th>
           </tr>
-        ) : null}
-        <tr>
-          <th scope="row" colSpan={3} className="pt-3 pr-3 text-right text-base font-bold">
-            Total
-          </th>
-          <td className="pt-3 text-right text-base font-bold tabular">{money(order.total)}</td>
-        </tr>
-      </tfoot>
-    </table>
+        </thead>
+        <tbody>
+          {order.items.map((item) => (
+            <tr key={item.id} className="border-b border-line align-top">
+              <td className="py-3 pr-3">
+                {item.description}
+                <span className="block text-muted sm:hidden">{money(item.unitPrice)} each</span>
+                {item.refundedQuantity > 0 ? (
+                  <span className="block text-muted">{item.refundedQuantity} refunded</span>
+                ) : null}
+              </td>
+              <td className="py-3 pr-3 text-right tabular">{item.quantity}</td>
+              <td className="hidden py-3 pr-3 text-right tabular sm:table-cell">{money(item.unitPrice)}</td>
+              <td className="py-3 text-right tabular">{money(item.lineTotal)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          {order.shipping > 0 ? (
+            <tr>
+              <th scope="row" colSpan={3} className="pt-3 pr-3 text-right font-normal text-muted">
+                {order.delivery?.method === "collection" ? "Collection" : "Shipping"}
+              </th>
+              <td className="pt-3 text-right tabular">{money(order.shipping)}</td>
+            </tr>
+          ) : null}
+          <tr>
+            <th scope="row" colSpan={3} className="pt-3 pr-3 text-right text-base font-bold">
+              Total
+            </th>
+            <td className="pt-3 text-right text-base font-bold tabular">{money(order.total)}</td>
+          </tr>
+        </tfoot>
+      </table>
+      {order.delivery ? (
+        <div className="mt-4 text-sm">
+          <p className="font-semibold">{order.delivery.heading}</p>
+          <address className="not-italic text-muted">
+            {order.delivery.lines.map((line) => (
+              <span key={line} className="block">
+                {line}
+              </span>
+            ))}
+          </address>
+        </div>
+      ) : null}
+    </>
   );
 }
 

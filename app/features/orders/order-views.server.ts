@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { eventDateLabels, formatEventInstant, formatLocalDay } from "~/features/events/event-dates";
+import { addressLines } from "~/features/shipping/address";
 import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import {
@@ -100,6 +101,16 @@ export type OrderView = {
   /** Exhibitor passes issued when this order paid show-car application fees. */
   passes: PassView[];
   transactions: TransactionView[];
+  /** How the order's merch reaches the buyer; null for an order without merch. */
+  delivery: DeliveryView | null;
+};
+
+/** Where merch goes: an address as label lines, or the event it is collected at. */
+export type DeliveryView = {
+  method: "delivery" | "collection";
+  /** "Delivery to" or "Collect at". */
+  heading: string;
+  lines: string[];
 };
 
 /** An exhibitor pass as its holder sees it: the car, the event, and the code to show at the gate. */
@@ -154,8 +165,13 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
       total: orders.total,
       createdAt: orders.createdAt,
       paidAt: orders.paidAt,
+      shippingMethod: orders.shippingMethod,
+      shippingAddress: orders.shippingAddress,
+      collectionTitle: events.title,
+      collectionStartsAt: events.startsAt,
     })
     .from(orders)
+    .leftJoin(events, eq(events.id, orders.collectionEventId))
     .where(where);
   if (!order) return null;
 
@@ -257,6 +273,19 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
       at: formatEventInstant(row.completedAt ?? row.createdAt, siteTimeZone),
       reason: row.reason,
     })),
+    delivery:
+      order.shippingMethod === "delivery" && order.shippingAddress
+        ? { method: "delivery", heading: "Delivery to", lines: addressLines(order.shippingAddress) }
+        : order.shippingMethod === "collection" && order.collectionTitle
+          ? {
+              method: "collection",
+              heading: "Collect at",
+              lines: [
+                order.collectionTitle,
+                ...(order.collectionStartsAt ? [formatEventInstant(order.collectionStartsAt, siteTimeZone)] : []),
+              ],
+            }
+          : null,
   };
 }
 

@@ -100,7 +100,30 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                 </li>
               ))}
             </ul>
+            {order.shipping > 0 ? (
+              <p className="flex justify-between gap-2 border-t border-line pt-3">
+                <span>{loaderData.delivery?.heading === "Collect at" ? "Collection" : "Shipping"}</span>
+                <span className="tabular font-bold">{money(order.shipping)}</span>
+              </p>
+            ) : null}
           </Panel>
+          {loaderData.delivery ? (
+            <Panel title={loaderData.delivery.heading} id="delivery-heading">
+              <address className="not-italic">
+                {loaderData.delivery.lines.map((line) => (
+                  <span key={line} className="block">
+                    {line}
+                  </span>
+                ))}
+              </address>
+              {order.fulfilmentStatus ? (
+                <p className="mt-2 text-sm text-muted">
+                  {order.fulfilmentStatus.replaceAll("_", " ")}
+                  {order.trackingNumber ? ` · ${order.carrier ?? "Tracking"} ${order.trackingNumber}` : ""}
+                </p>
+              ) : null}
+            </Panel>
+          ) : null}
           <Panel title="Tickets" id="tickets-heading">
             {tickets.length === 0 ? (
               <p className="text-muted">No tickets were issued (the order was not paid).</p>
