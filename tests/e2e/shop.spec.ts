@@ -48,12 +48,9 @@ test("a visitor browses the shop, filters a category, picks a size and colour an
 
   await page.getByRole("status").getByRole("link", { name: "View cart" }).click();
   await expect(page).toHaveURL("/cart");
-  await expect(
-    page
-      .getByRole("main")
-      .getByText(/Pitlane club T-shirt/)
-      .first(),
-  ).toBeVisible();
+  const line = page.getByRole("listitem", { name: "Pitlane club T-shirt, Size: M · Colour: Black" });
+  await expect(line).toBeVisible();
+  await expect(line.getByLabel("Quantity")).toHaveValue("2");
 });
 
 test("a sold-out option is disabled, and a forced post of it gets the message, not an error", async ({ page }) => {
