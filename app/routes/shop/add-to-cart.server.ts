@@ -46,7 +46,12 @@ export async function addToCartFromProductPage(args: {
   const product = await productVariantsBySlug(db, args.slug, staff);
   if (!product) notFound();
 
-  const form = await args.request.formData();
+  let form: FormData;
+  try {
+    form = await args.request.formData();
+  } catch {
+    throw data("The form could not be read. Reload the page and try again.", { status: 400 });
+  }
   const options = product.optionNames.map((_, index) => text(form.get(`option-${index}`)));
   const quantityText = text(form.get("quantity")) || "1";
   const values = { options, quantity: quantityText };

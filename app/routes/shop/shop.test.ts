@@ -184,6 +184,17 @@ describe("/shop and /shop/:slug", () => {
     expect(await db.select().from(cartItems).where(eq(cartItems.variantId, tee.variantIds[1]!))).toEqual([]);
   });
 
+  it("answers 400, not an error, to a form it cannot read", async () => {
+    await createTestProduct(database().db, { title: "Odd", slug: "odd-form" });
+    const args = argsFor(null, "/shop/odd-form", { slug: "odd-form" }) as unknown as { request: Request };
+    args.request = new Request("http://localhost:3000/shop/odd-form", {
+      method: "POST",
+      headers: { "Content-Type": "multipart/form-data; boundary=nope" },
+      body: "not multipart at all",
+    });
+    expect((await answerOf(() => productAction(args as never))).status).toBe(400);
+  });
+
   it("is 404 to add a draft product for the public", async () => {
     const { db } = database();
     await createTestProduct(db, { title: "Hidden", slug: "hidden-thing", status: "draft" });

@@ -76,7 +76,7 @@ export default function ShopSettings({ loaderData, actionData }: Route.Component
             value={loaderData.countries}
             reply={reply}
             required
-            hint="Two-letter ISO codes separated by commas: GB, IE."
+            hint="Two-letter ISO codes separated by commas: GB, IE. Buyers are offered those the address form has a postcode rule for."
           />
           <Checkbox
             form="shop-settings"
