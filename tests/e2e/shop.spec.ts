@@ -109,3 +109,25 @@ test("a draft product is not found by the public", async ({ page }) => {
   const response = await page.goto("/shop/rally-jacket");
   expect(response?.status()).toBe(404);
 });
+
+test.describe("without JavaScript", () => {
+  // axe runs as a page script, so these pages are checked in the tests with JavaScript.
+  test.use({ javaScriptEnabled: false, skipAxe: true });
+
+  test("a visitor filters the shop and adds a hoodie with plain forms", async ({ page }) => {
+    await page.goto("/shop");
+    await page
+      .getByRole("navigation", { name: "Categories" })
+      .getByRole("link", { name: /Apparel/ })
+      .click();
+    await expect(page).toHaveURL("/shop?category=apparel");
+    await page.getByRole("link", { name: "Paddock hoodie" }).click();
+    await expect(page.getByRole("group", { name: "Size" }).getByText("Only 2 left")).toBeVisible();
+    await page.getByRole("group", { name: "Size" }).getByText("L", { exact: true }).click();
+    await page.getByRole("button", { name: "Add to cart" }).click();
+    await expect(page).toHaveURL("/shop/paddock-hoodie");
+    await expect(page.getByText("Added 1 × Paddock hoodie — L to your cart.")).toBeVisible();
+    await page.goto("/cart");
+    await expect(page.getByRole("listitem", { name: "Paddock hoodie, Size: L" })).toBeVisible();
+  });
+});
