@@ -1,0 +1,30 @@
+import { requireRole } from "~/server/auth/session.server";
+import { requestContext, runtimeContext } from "~/server/context.server";
+import type { Route } from "./+types/editor";
+import { bodyImageAction, previewAction, readForm } from "./article-forms.server";
+
+/**
+ * The editor's helpers, called by the article form with `fetch` (so the page's data is not
+ * reloaded on every keystroke): `intent=preview` renders the body with the blog's own renderer;
+ * `intent=image` stores an image for the body and answers its Markdown. Answers are JSON.
+ */
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const user = requireRole({ context, url }, "organizer");
+  const { db, env, storage } = context.get(runtimeContext);
+  const formData = await readForm(request);
+  const call = {
+    db,
+    storage,
+    actorId: user.id,
+    ip: context.get(requestContext).ip,
+    timeZone: env.TIME_ZONE,
+    siteUrl: env.SITE_URL,
+  };
+  const answer =
+    formData.get("intent") === "image" ? await bodyImageAction(call, formData) : previewAction(call, formData);
+  const { body, status } =
+    "init" in answer && "data" in answer
+      ? { body: answer.data, status: answer.init?.status ?? 400 }
+      : { body: answer, status: 200 };
+  return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+}
