@@ -271,6 +271,10 @@ describe("products and variants", () => {
       available: 11,
       fromPrice: 4000,
       variantCount: 2,
+      variants: [
+        { label: "S", available: 10 },
+        { label: "M", available: 1 },
+      ],
       lowStock: [{ label: "M", available: 1 }],
     });
   });

@@ -25,6 +25,8 @@ export type AdminProductRow = {
   available: number;
   /** Variants on sale at or below the product's low-stock threshold (sold out included). */
   lowStock: { label: string; available: number }[];
+  /** Every variant on sale with what is left of it, in staff's order ("M: 2"). */
+  variants: { label: string; available: number }[];
   fromPrice: number | null;
 };
 
@@ -89,6 +91,7 @@ export async function listProductsForAdmin(db: Db, now: Date): Promise<AdminProd
       variantCount: own.length,
       stock: lines.reduce((sum, line) => sum + line.stock, 0),
       available: lines.reduce((sum, line) => sum + line.available, 0),
+      variants: lines.map(({ label, available }) => ({ label, available })),
       lowStock: lines
         .filter((line) => stockBadge(line.available, row.lowStockThreshold) !== null)
         .map(({ label, available }) => ({ label, available })),

@@ -86,6 +86,12 @@ export default function AdminShopList({ loaderData }: Route.ComponentProps) {
                     {product.variantCount === 1 ? "1 variant" : `${product.variantCount} variants`}
                     {product.fromPrice !== null ? ` · from ${formatMoney(product.fromPrice, currency)}` : ""}
                   </p>
+                  {product.variants.length > 1 ? (
+                    <p className="tabular text-sm">
+                      <span className="sr-only">Left per variant: </span>
+                      {product.variants.map((line) => `${line.label} ${line.available}`).join(" · ")}
+                    </p>
+                  ) : null}
                   {product.lowStock.length > 0 && product.status !== "archived" ? (
                     <p className="text-sm font-semibold text-amber-800 dark:text-amber-200">
                       Low stock:{" "}
