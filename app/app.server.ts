@@ -5,6 +5,7 @@
 // see how the site is put together (docs/architecture.md draws it).
 
 import { demoAccountsSeeder, demoContentWanted } from "./demo/demo-accounts.server";
+import { demoArticlesSeeder } from "./demo/demo-articles.server";
 import { demoApplicationsSeeder } from "./demo/demo-applications.server";
 import { demoCarsSeeder } from "./demo/demo-cars.server";
 import { demoDrawsSeeder } from "./demo/demo-draws.server";
@@ -53,6 +54,7 @@ const seeders: Seeder[] = [
   demoDrawsSeeder,
   demoProductsSeeder,
   demoPartnersSeeder,
+  demoArticlesSeeder,
 ];
 
 // One runtime per process, kept across dev reloads so a reload never opens a second database.
