@@ -127,6 +127,9 @@ describe("collection at an event", () => {
       },
     ]);
 
+    expect(await collectionsAtGate(db, { eventId: event.eventId, orderId: order.id })).toHaveLength(1);
+    expect(await collectionsAtGate(db, { eventId: event.eventId, orderId: "not-an-id" })).toEqual([]);
+
     const ready = await changeFulfilment(db, { intent: "ready", orderId: order.id }, context());
     expect(ready.ok && ready.email?.subject).toMatch(/waiting at Summer Sunday Meet/);
     const again = await changeFulfilment(db, { intent: "ready", orderId: order.id }, context());

@@ -5,6 +5,7 @@ import { recordOrderChanges } from "~/features/orders/order-history.server";
 import { formatOrderNumber, parseOrderNumber } from "~/features/orders/order-number";
 import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
+import { isUuid } from "~/server/db/uuid";
 import type { OutboundEmail } from "~/server/mail/mail.server";
 import {
   events,
@@ -317,16 +318,22 @@ export async function changeFulfilment(
 }
 
 /**
- * Merch a member has to pick up at this event (for the gate's scanner): their paid orders for
- * collection here that are not handed over yet.
+ * Merch to pick up at this event (for the gate's scanner): a member's paid orders for collection
+ * here that are not handed over yet, or the one order asked for if it is one of them.
  */
-export async function collectionsAtGate(db: Db, input: { userId: string; eventId: string }) {
+export async function collectionsAtGate(
+  db: Db,
+  input: { eventId: string } & ({ userId: string } | { orderId: string }),
+) {
+  const who =
+    "userId" in input ? eq(orders.userId, input.userId) : isUuid(input.orderId) ? eq(orders.id, input.orderId) : null;
+  if (!who) return [];
   const rows = await db
     .select({ id: orders.id, number: orders.number, fulfilmentStatus: orders.fulfilmentStatus })
     .from(orders)
     .where(
       and(
-        eq(orders.userId, input.userId),
+        who,
         eq(orders.collectionEventId, input.eventId),
         eq(orders.shippingMethod, "collection"),
         inArray(orders.status, FULFILLABLE),

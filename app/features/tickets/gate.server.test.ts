@@ -25,7 +25,7 @@ async function soldTickets(quantity: number, title?: string) {
   await settleOrder(db, { orderId: id, provider: "test", paymentReference: `pay_${id}`, amount: total, now: NOW });
   const codes = await db.select({ code: tickets.code }).from(tickets).where(eq(tickets.orderId, id));
   const [named] = await db.select({ name: users.name }).from(users).where(eq(users.id, buyer!.id));
-  return { ...event, orderId: id, codes: codes.map((row) => row.code), buyerName: named!.name };
+  return { ...event, orderId: id, codes: codes.map((row) => row.code), buyerName: named!.name, buyerId: buyer!.id };
 }
 
 describe("admitAtGate", () => {
@@ -36,7 +36,12 @@ describe("admitAtGate", () => {
     const gate = { eventId: sold.eventId, staffId: steward!.id, secret, now: at };
 
     const scanned = await admitAtGate(db, { ...gate, value: signTicketCode(sold.codes[0]!, secret) });
-    expect(scanned).toEqual({ tone: "admitted", headline: `Checked in: ${sold.buyerName}, Day ticket`, detail: null });
+    expect(scanned).toEqual({
+      tone: "admitted",
+      headline: `Checked in: ${sold.buyerName}, Day ticket`,
+      detail: null,
+      buyerId: sold.buyerId,
+    });
     const again = await admitAtGate(db, { ...gate, value: signTicketCode(sold.codes[0]!, secret) });
     expect(again).toMatchObject({ tone: "warning", headline: "Already checked in at 10:42 by Sam" });
 

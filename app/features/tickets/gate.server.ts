@@ -15,6 +15,8 @@ export type GateResult = {
   detail: string | null;
   /** An exhibitor pass: the car to look for, with its cover photo's hash. */
   car?: { label: string; coverHash: string | null };
+  /** The member who bought the ticket: the gate looks up merch they collect here (docs/fulfilment.md). */
+  buyerId?: string | null;
 };
 
 export const NOT_A_TICKET = "This code is not a valid ticket";
@@ -66,11 +68,11 @@ export async function admitAtGate(
       : { tone: "refused", headline: NOT_A_TICKET, detail: "No ticket has this code." };
   }
 
-  const holder = await holderOf(db, outcome.ticket.id);
+  const { holder, buyerId } = await holderOf(db, outcome.ticket.id);
   const who = `${holder}, ${outcome.ticket.ticketTypeName}`;
   switch (outcome.kind) {
     case "checked_in":
-      return { tone: "admitted", headline: `Checked in: ${who}`, detail: null };
+      return { tone: "admitted", headline: `Checked in: ${who}`, detail: null, buyerId };
     case "already_checked_in":
       return {
         tone: "warning",
@@ -78,6 +80,7 @@ export async function admitAtGate(
           outcome.checkedInBy ? ` by ${outcome.checkedInBy}` : ""
         }`,
         detail: who,
+        buyerId,
       };
     case "not_valid":
       return { tone: "refused", headline: REFUSED_STATUS[outcome.status], detail: `${who}. Do not admit.` };
@@ -129,12 +132,12 @@ async function admitPass(
 /** The ticket's attendee, else its buyer's name, else the order's email. */
 async function holderOf(db: Db, ticketId: string) {
   const [row] = await db
-    .select({ attendee: tickets.attendeeName, buyer: users.name, email: orders.email })
+    .select({ attendee: tickets.attendeeName, buyer: users.name, email: orders.email, buyerId: orders.userId })
     .from(tickets)
     .innerJoin(orders, eq(orders.id, tickets.orderId))
     .leftJoin(users, eq(users.id, orders.userId))
     .where(eq(tickets.id, ticketId));
-  return row?.attendee || row?.buyer || row?.email || "Unnamed holder";
+  return { holder: row?.attendee || row?.buyer || row?.email || "Unnamed holder", buyerId: row?.buyerId ?? null };
 }
 
 /** Tickets through the gate against tickets sold, for the live counter. */

@@ -2,6 +2,8 @@ import { Mail, ShieldCheck, UserPlus, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { memberFigures, messagesSent, newestMembers } from "~/features/admin/overview.server";
+import { LowStockCard } from "~/features/fulfilment/fulfilment-parts";
+import { lowStockVariants } from "~/features/fulfilment/stock-alerts.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
@@ -13,12 +15,20 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireRole({ context, url }, "organizer");
   const { db } = context.get(runtimeContext);
   const now = new Date();
-  const [members, messages, newest] = await Promise.all([
+  const [members, messages, newest, lowStock] = await Promise.all([
     memberFigures(db, now),
     messagesSent(db, now),
     newestMembers(db),
+    lowStockVariants(db, now, 10),
   ]);
-  return { firstName: user.name.split(" ")[0] ?? user.name, isAdmin: user.role === "admin", members, messages, newest };
+  return {
+    firstName: user.name.split(" ")[0] ?? user.name,
+    isAdmin: user.role === "admin",
+    members,
+    messages,
+    newest,
+    lowStock,
+  };
 }
 
 const number = new Intl.NumberFormat("en-GB");
@@ -58,6 +68,12 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
           </Figure>
         </dl>
       </section>
+
+      {loaderData.lowStock.length > 0 ? (
+        <div className="mt-8 max-w-2xl">
+          <LowStockCard variants={loaderData.lowStock} />
+        </div>
+      ) : null}
 
       <section aria-labelledby="newest" className="mt-10 max-w-2xl">
         <div className="flex items-baseline justify-between gap-4">

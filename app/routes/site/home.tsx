@@ -1,11 +1,12 @@
 import { ArrowRight, CalendarDays, Car, Newspaper, ShoppingBag, Trophy } from "lucide-react";
 import { Link } from "react-router";
 import { DiscoverPG } from "~/features/community/discover-pg";
-import { featuredCars } from "~/features/community/showcase.server";
-import { nextHeadlineEvent, upcomingEvents } from "~/features/events/catalogue.server";
 import { DiscoverEvents, HeadlineHero } from "~/features/events/home-sections";
+import { homeSections } from "~/features/home/home.server";
+import { DiscoverArticles, LiveCompetitions, LogoBanner } from "~/features/home/home-sections";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
+import { MobileBanner } from "~/ui/mobile-banner";
 import { TrackArt } from "~/ui/track-art";
 import { mediaBaseOf } from "../community/viewer.server";
 import type { Route } from "./+types/home";
@@ -13,15 +14,10 @@ import type { Route } from "./+types/home";
 export async function loader({ context }: Route.LoaderArgs) {
   const { env, db, storage } = context.get(runtimeContext);
   const now = new Date();
-  const headline = await nextHeadlineEvent(db, now);
-  const upcoming = await upcomingEvents(db, { limit: 6, now, excludeId: headline?.id });
-  const featured = await featuredCars(db, 6);
-  // Whole rows of three on wide screens: six, or three when there are fewer than six.
   return {
     siteName: env.SITE_NAME,
-    headline,
-    upcoming: upcoming.length >= 6 ? upcoming : upcoming.slice(0, 3),
-    featured: featured.length >= 6 ? featured : featured.slice(0, 3),
+    ...(await homeSections(db, now)),
+    now: now.getTime(),
     mediaBase: mediaBaseOf(storage),
   };
 }
@@ -89,7 +85,15 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       {loaderData.upcoming.length > 0 ? <DiscoverEvents events={loaderData.upcoming} /> : null}
 
+      <LiveCompetitions draws={loaderData.draws} now={loaderData.now} />
+
+      <DiscoverArticles articles={loaderData.articles} mediaBase={loaderData.mediaBase} />
+
       <DiscoverPG cars={loaderData.featured} mediaBase={loaderData.mediaBase} />
+
+      <LogoBanner partners={loaderData.partners} mediaBase={loaderData.mediaBase} />
+
+      <MobileBanner />
 
       <section aria-labelledby="explore" className="mx-auto max-w-[1200px] px-4 py-16 sm:px-6 md:py-24">
         <h2 id="explore" className="wide text-2xl font-extrabold sm:text-3xl">

@@ -3,7 +3,6 @@ import { cartItemCount } from "~/features/cart/cart-page.server";
 import { runtimeContext } from "~/server/context.server";
 import { ErrorPage } from "~/ui/error-page";
 import { Footer } from "~/ui/footer";
-import { MobileBanner } from "~/ui/mobile-banner";
 import { PrimaryNav } from "~/ui/primary-nav";
 import { cartOwner } from "../cart/cart-step.server";
 import type { Route } from "./+types/layout";
@@ -24,7 +23,6 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
     <>
       <PrimaryNav light={pathname === "/"} cartCount={loaderData.cartCount} />
       <Outlet />
-      <MobileBanner />
       <Footer />
     </>
   );

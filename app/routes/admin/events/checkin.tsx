@@ -1,11 +1,13 @@
 import { ScanLine } from "lucide-react";
 import { useEffect } from "react";
 import { data, Form, useFetcher, useRevalidator } from "react-router";
+import { changeFulfilment, collectionsAtGate } from "~/features/fulfilment/fulfilment.server";
+import { GateMerch } from "~/features/fulfilment/gate-merch";
 import { ATTENDEES_SHOWN, admitAtGate, gateCounts, gateEvent, listAttendees } from "~/features/tickets/gate.server";
 import { AttendeeList, GateCounter, GateResultPanel } from "~/features/tickets/gate-parts";
 import { TicketScanner } from "~/features/tickets/ticket-scanner";
 import { requireRole } from "~/server/auth/session.server";
-import { runtimeContext } from "~/server/context.server";
+import { requestContext, runtimeContext } from "~/server/context.server";
 import { inputClass, SubmitButton } from "~/ui/form";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
@@ -30,16 +32,40 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
 export async function action({ request, context, url, params }: Route.ActionArgs) {
   const user = requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
-  const { db, env } = context.get(runtimeContext);
-  const value = String((await request.formData()).get("code") ?? "").slice(0, 200);
+  const { db, env, outbox } = context.get(runtimeContext);
+  const form = await request.formData();
+  // Merch bought for collection here, handed over at the gate (docs/fulfilment.md).
+  if (form.get("intent") === "handover") {
+    const orderId = String(form.get("orderId") ?? "");
+    const mine = (await collectionsAtGate(db, { eventId, orderId })).length > 0;
+    if (!mine) return data({ problem: "This order is not waiting here." }, { status: 404 });
+    const brand = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
+    const ip = context.get(requestContext).ip;
+    const outcome = await changeFulfilment(
+      db,
+      { intent: "collected", orderId },
+      { actorId: user.id, brand, now: new Date(), ip },
+    );
+    if (!outcome.ok) return data({ problem: outcome.message }, { status: outcome.status });
+    if (outcome.email) await outbox.sendEmail(outcome.email);
+    return { handedOver: outcome.reference };
+  }
+  const value = String(form.get("code") ?? "").slice(0, 200);
   if (!value.trim()) {
     return data(
-      { result: { tone: "refused" as const, headline: "Enter the ticket's code", detail: null } },
+      { result: { tone: "refused" as const, headline: "Enter the ticket's code", detail: null }, merch: [] },
       { status: 400 },
     );
   }
-  const result = await admitAtGate(db, { value, eventId, staffId: user.id, secret: env.AUTH_SECRET, now: new Date() });
-  return { result };
+  const { buyerId, ...result } = await admitAtGate(db, {
+    value,
+    eventId,
+    staffId: user.id,
+    secret: env.AUTH_SECRET,
+    now: new Date(),
+  });
+  const merch = buyerId && result.tone !== "refused" ? await collectionsAtGate(db, { eventId, userId: buyerId }) : [];
+  return { result, merch };
 }
 
 /** Counts and the list catch up with the other stewards' scans every 10 seconds. */
@@ -57,7 +83,9 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
   const { counts, attendees, q, eventId, shownLimit } = loaderData;
   const scan = useFetcher<typeof action>();
   usePolling(10_000);
-  const result = scan.data?.result ?? actionData?.result ?? null;
+  const answer =
+    scan.data && "result" in scan.data ? scan.data : actionData && "result" in actionData ? actionData : null;
+  const result = answer?.result ?? null;
   return (
     <div className="space-y-10">
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
@@ -66,6 +94,7 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
             <ScanLine aria-hidden className="size-6 text-accent-ink" /> Check-in
           </h2>
           <GateResultPanel result={result} />
+          <GateMerch key={JSON.stringify(answer?.merch ?? [])} orders={answer?.merch ?? []} />
           <Form method="post" className="space-y-1.5" key={actionData ? JSON.stringify(actionData) : "code"}>
             <label htmlFor="ticket-code" className="block font-semibold">
               Ticket code

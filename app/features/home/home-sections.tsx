@@ -1,0 +1,112 @@
+import { ArrowRight } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { ArticleCards } from "~/features/articles/article-cards";
+import type { ArticleCard } from "~/features/articles/catalogue.server";
+import type { DrawTile } from "~/features/draws/catalogue.server";
+import { DrawTiles } from "~/features/draws/draw-tiles";
+import { logoSources } from "~/features/partners/logo-urls";
+import { PartnerLogo } from "~/features/partners/partner-logo";
+
+/** A home page section's heading row: eyebrow, title and the way to the whole list. */
+function SectionHeading({
+  id,
+  eyebrow,
+  title,
+  to,
+  more,
+}: {
+  id: string;
+  eyebrow: string;
+  title: string;
+  to: string;
+  more: ReactNode;
+}) {
+  return (
+    <div className="mb-8 flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <p className="text-sm font-bold uppercase tracking-[0.2em] text-accent-ink">{eyebrow}</p>
+        <h2 id={id} className="wide mt-1 text-2xl font-extrabold sm:text-3xl">
+          {title}
+        </h2>
+      </div>
+      <Link
+        to={to}
+        prefetch="intent"
+        className="inline-flex items-center gap-1.5 rounded-full px-4 py-2 font-bold ring-1 ring-line hover:bg-surface-sunken"
+      >
+        {more} <ArrowRight aria-hidden className="size-4" />
+      </Link>
+    </div>
+  );
+}
+
+/** The seed's Competitions strip: the live draws closing soonest, % sold and time left from the server's clock. */
+export function LiveCompetitions({ draws, now }: { draws: DrawTile[]; now: number }) {
+  if (draws.length === 0) return null;
+  return (
+    <section aria-labelledby="live-competitions" className="mx-auto max-w-[1200px] px-4 pt-16 sm:px-6 md:pt-24">
+      <SectionHeading
+        id="live-competitions"
+        eyebrow="Closing soon"
+        title="Live competitions"
+        to="/giveaways"
+        more="All competitions"
+      />
+      <DrawTiles tiles={draws} now={now} />
+    </section>
+  );
+}
+
+/** The seed's DiscoverArticles: the latest published articles. */
+export function DiscoverArticles({ articles, mediaBase }: { articles: ArticleCard[]; mediaBase: string }) {
+  if (articles.length === 0) return null;
+  return (
+    <section aria-labelledby="discover-articles" className="mx-auto max-w-[1200px] px-4 pt-16 sm:px-6 md:pt-24">
+      <SectionHeading
+        id="discover-articles"
+        eyebrow="From the paddock"
+        title="Latest articles"
+        to="/blog"
+        more="All articles"
+      />
+      <ArticleCards articles={articles} mediaBase={mediaBase} />
+    </section>
+  );
+}
+
+export type BannerPartner = { id: string; name: string; url: string; logoHash: string };
+
+/**
+ * The seed's LogoBanner: the club's partners, logos in grey that take their colours on hover or
+ * focus. Sponsored links (`rel="sponsored"`), in the same tab; each logo's text is the partner's name.
+ */
+export function LogoBanner({ partners, mediaBase }: { partners: BannerPartner[]; mediaBase: string }) {
+  if (partners.length === 0) return null;
+  return (
+    <section aria-labelledby="partners" className="border-y border-line bg-surface-raised">
+      <div className="mx-auto max-w-[1200px] px-4 py-10 sm:px-6">
+        <h2 id="partners" className="text-center text-sm font-bold uppercase tracking-[0.2em] text-muted">
+          Our partners
+        </h2>
+        <ul className="mt-6 flex flex-wrap items-center justify-center gap-x-6 gap-y-4">
+          {partners.map((partner) => (
+            <li key={partner.id}>
+              <a
+                href={partner.url}
+                rel="noopener sponsored"
+                className="group block rounded-xl bg-white p-2 ring-1 ring-line transition hover:ring-accent focus-visible:ring-accent"
+              >
+                <PartnerLogo
+                  sources={logoSources(partner.logoHash, mediaBase)}
+                  alt={partner.name}
+                  className="opacity-75 grayscale transition duration-200 group-hover:opacity-100 group-hover:grayscale-0 group-focus-visible:opacity-100 group-focus-visible:grayscale-0 motion-reduce:transition-none"
+                />
+              </a>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
