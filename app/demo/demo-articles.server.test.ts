@@ -4,6 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { articleBySlug, latestArticles, listArticles, tagsInUse } from "~/features/articles/catalogue.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
+import { sitemapEntries } from "~/features/content/sitemap.server";
 import { coverKey } from "~/features/events/cover-urls";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { runSeeders } from "~/server/seed.server";
@@ -59,5 +60,14 @@ describe("the demo articles", () => {
       '<a href="/events">',
     ])
       expect(html).toContain(part);
+  });
+
+  it("are in the sitemap with the blog, the hidden ones left out", async () => {
+    const paths = (await sitemapEntries(database().db)).map((entry) => entry.path);
+    expect(paths).toContain("/blog");
+    expect(paths).toContain(`/blog/${DEMO_ARTICLE_SLUG}`);
+    expect(paths.filter((entry) => entry.startsWith("/blog/"))).toHaveLength(6);
+    expect(paths).not.toContain("/blog/committee-minutes-draft");
+    expect(paths).not.toContain("/blog/autumn-track-day-preview");
   });
 });

@@ -1,3 +1,4 @@
+import { sitemapArticles } from "~/features/articles/catalogue.server";
 import { sitemapCommunity } from "~/features/community/showcase.server";
 import { sitemapEvents } from "~/features/events/catalogue.server";
 import { sitemapProducts } from "~/features/shop/catalogue.server";
@@ -12,6 +13,7 @@ export async function sitemapEntries(db: Db): Promise<SitemapEntry[]> {
   const events = await sitemapEvents(db);
   const community = await sitemapCommunity(db);
   const shop = await sitemapProducts(db);
+  const blog = await sitemapArticles(db, new Date());
   return [
     { path: "/" },
     { path: "/events" },
@@ -30,6 +32,11 @@ export async function sitemapEntries(db: Db): Promise<SitemapEntry[]> {
     ...community.cars.map((car) => ({
       path: `/community/cars/${car.id}`,
       lastModified: car.updatedAt.toISOString().slice(0, 10),
+    })),
+    { path: "/blog" },
+    ...blog.map((article) => ({
+      path: `/blog/${article.slug}`,
+      lastModified: article.updatedAt.toISOString().slice(0, 10),
     })),
   ];
 }
