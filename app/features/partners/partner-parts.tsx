@@ -3,36 +3,9 @@ import { Form } from "react-router";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
 import { FieldErrors, inputClass, SubmitButton } from "~/ui/form";
-import { type LogoSources, logoSources } from "./logo-urls";
-
+import { logoSources } from "./logo-urls";
+import { PartnerLogo } from "./partner-logo";
 import type { PartnerErrors, PartnerValues } from "./schemas";
-
-/** A logo as the banner shows it: the whole picture in a 2:1 box, never cropped. */
-export function PartnerLogo({
-  sources,
-  alt,
-  className = "",
-}: {
-  sources: LogoSources;
-  alt: string;
-  className?: string;
-}) {
-  return (
-    <picture>
-      <source type="image/avif" srcSet={sources.avif} sizes="160px" />
-      <source type="image/webp" srcSet={sources.webp} sizes="160px" />
-      <img
-        src={sources.src}
-        alt={alt}
-        width={sources.width}
-        height={sources.height}
-        loading="lazy"
-        decoding="async"
-        className={`h-20 w-40 object-contain ${className}`}
-      />
-    </picture>
-  );
-}
 
 /** Name, website and logo: the add form (no `partnerId`) and each partner's edit form. */
 export function PartnerForm({
