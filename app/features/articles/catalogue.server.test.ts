@@ -172,6 +172,19 @@ describe("an article", () => {
   });
 });
 
+describe("related articles of an article without tags", () => {
+  it("are the newest others", async () => {
+    const { db } = database();
+    const untagged = await addArticle(db, { title: "No tags at all", tags: [] });
+    const related = await relatedArticles(db, { id: untagged.id, tags: [] }, { now });
+    expect(related.map((article) => article.title)).toEqual([
+      "Spring meet report",
+      "Track day guide",
+      "Build diary part one",
+    ]);
+  });
+});
+
 describe("reading time", () => {
   it("is about 230 words a minute, at least one", () => {
     expect(readingMinutes(0)).toBe(1);

@@ -259,19 +259,24 @@ export async function relatedArticles(
   options: { now: Date; limit?: number },
 ): Promise<ArticleCard[]> {
   const tags = article.tags.filter(isTag);
-  const shared =
+  // Without tags there is nothing to share: the newest come first.
+  const byShared =
     tags.length === 0
-      ? sql<number>`0`
-      : sql<number>`cardinality(array(select unnest(${articles.tags}) intersect select unnest(array[${sql.join(
-          tags.map((tag) => sql`${tag}`),
-          sql`, `,
-        )}]::text[])))`;
+      ? []
+      : [
+          desc(
+            sql<number>`cardinality(array(select unnest(${articles.tags}) intersect select unnest(array[${sql.join(
+              tags.map((tag) => sql`${tag}`),
+              sql`, `,
+            )}]::text[])))`,
+          ),
+        ];
   const rows = await db
     .select(cardColumns)
     .from(articles)
     .leftJoin(users, eq(users.id, articles.authorId))
     .where(and(isPublicAt(options.now), ne(articles.id, article.id)))
-    .orderBy(desc(shared), ...newestFirst)
+    .orderBy(...byShared, ...newestFirst)
     .limit(options.limit ?? 3);
   return rows.map(toCard);
 }
