@@ -19,6 +19,9 @@ export const PUBLIC_PAGES = [
   { path: "/shop", routeId: "routes/shop/list" },
   // The demo club T-shirt: two options (size and colour), a gallery and a size guide.
   { path: "/shop/club-tee", routeId: "routes/shop/product" },
+  { path: "/blog", routeId: "routes/blog/list" },
+  // The demo night-meet report: headings, a table, a quote and links in its body.
+  { path: "/blog/night-meet-at-the-old-airfield", routeId: "routes/blog/article" },
   { path: "/privacy", routeId: "privacy" },
   { path: "/terms", routeId: "terms" },
   { path: "/signUp", routeId: "routes/accounts/sign-up" },

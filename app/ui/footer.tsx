@@ -15,6 +15,7 @@ export function Footer() {
         { to: "/privacy", label: "Privacy" },
         { to: "/terms", label: "Terms" },
         { to: "/responsible-play", label: "Responsible play" },
+        { to: "/blog/feed.xml", label: "Blog feed (Atom)", reloadDocument: true },
       ],
     },
   ];
@@ -35,7 +36,11 @@ export function Footer() {
             <ul className="space-y-2 text-sm">
               {column.links.map((link) => (
                 <li key={link.to}>
-                  <Link to={link.to} className="rounded hover:text-white hover:underline">
+                  <Link
+                    to={link.to}
+                    reloadDocument={"reloadDocument" in link ? link.reloadDocument : undefined}
+                    className="rounded hover:text-white hover:underline"
+                  >
                     {link.label}
                   </Link>
                 </li>

@@ -91,6 +91,8 @@ test("every public page is valid HTML", async ({ request }) => {
     "/giveaways/forged-wheel-set/entries",
     "/shop",
     "/shop/club-tee",
+    "/blog",
+    "/blog/night-meet-at-the-old-airfield",
     carPage!,
     "/offline",
     "/cart",
