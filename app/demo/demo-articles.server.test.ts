@@ -53,7 +53,7 @@ describe("the demo articles", () => {
     const page = await articleBySlug(database().db, DEMO_ARTICLE_SLUG, { now: new Date() });
     const html = renderMarkdown(page!.body, { article: true });
     for (const part of [
-      '<h3 id="the-cars">',
+      '<h2 id="the-cars">',
       "<table>",
       "<blockquote>",
       'rel="noopener nofollow ugc"',

@@ -53,7 +53,7 @@ test.describe("as an organizer", () => {
     await visit(visitor, `/blog?q=${word}`);
     await visitor.getByRole("link", { name: title }).click();
     await expect(visitor.getByRole("heading", { level: 1, name: title })).toBeVisible();
-    await expect(visitor.locator("h3#grid-walk")).toBeVisible();
+    await expect(visitor.locator("h2#grid-walk")).toBeVisible();
     await expect(visitor.getByRole("img", { name: "An orange car on the grid" })).toBeVisible();
     await expect(visitor.getByRole("link", { name: "Paddock notes", exact: true })).toHaveAttribute(
       "href",

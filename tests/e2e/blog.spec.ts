@@ -36,7 +36,7 @@ test("an article has its author, anchors on headings, safe links and JSON-LD", a
   await visit(page, `/blog/${SLUG}`);
   await expect(page.getByRole("heading", { level: 1, name: TITLE })).toBeVisible();
   await expect(page.getByText(/min read/).first()).toBeVisible();
-  const heading = page.locator("h3#the-cars");
+  const heading = page.locator("h2#the-cars");
   await expect(heading).toHaveText(/The cars/);
   await heading.getByRole("link", { name: "Link to this section" }).click();
   await expect(page).toHaveURL(/#the-cars$/);

@@ -163,7 +163,7 @@ describe("hostile Markdown", () => {
 describe("articles", () => {
   const render = (source: string) => renderMarkdown(source, { article: true, siteOrigin: "https://club.example" });
 
-  it("moves headings down a level and gives each a unique id and a link to itself", () => {
+  it("starts the outline at h2 and gives each heading a unique id and a link to itself", () => {
     const html = render("# Intro\n\n## Engine & gearbox\n\n## Engine & gearbox\n\n### Main");
     expect(html).toContain(
       '<h2 id="intro">Intro<a class="heading-anchor" href="#intro" aria-label="Link to this section">#</a></h2>',
@@ -175,6 +175,8 @@ describe("articles", () => {
     // "main" is the page's own landmark.
     expect(html).toContain('<h4 id="main-2">');
     expect(html).not.toContain("<h1");
+    // Sections written with ## are h2 too: no gap under the page's h1.
+    expect(render("## Weather\n\n#### Wind")).toMatch(/^<h2 id="weather">[\s\S]*<h4 id="wind">/);
   });
 
   it("marks links to other sites and lazy-loads images", () => {

@@ -9,7 +9,7 @@ const CACHE_MAX_SOURCE = 64 * 1024;
 
 export type MarkdownOptions = {
   /**
-   * For long reads (articles): headings move down a level (the page's title is the one h1),
+   * For long reads (articles): the shallowest heading becomes an h2 (the page's title is the one h1),
    * get a unique `id` from their text and a "#" link to themselves; links to other sites get
    * `rel="noopener nofollow ugc"`; images load lazily.
    */
@@ -156,8 +156,12 @@ const RESERVED_IDS = new Set(["main", "top", "content", "related", "comments", "
 
 function articleHtml(html: string, siteOrigin: string | undefined) {
   const used = new Set(RESERVED_IDS);
+  // The shallowest heading becomes an h2 and the others keep their distance from it, so the
+  // outline under the page's h1 has no gaps whether the writer started at # or at ##.
+  const levels = [...html.matchAll(/<h([1-6])>/g)].map((match) => Number(match[1]));
+  const shift = levels.length > 0 ? 2 - Math.min(...levels) : 0;
   const withHeadings = html.replace(/<h([1-6])>([\s\S]*?)<\/h\1>/g, (_, digit: string, inner: string) => {
-    const level = Math.min(Number(digit) + 1, 6);
+    const level = Math.min(Math.max(Number(digit) + shift, 2), 6);
     const base = headingSlug(textOf(inner));
     let id = base;
     for (let n = 2; used.has(id); n++) id = `${base}-${n}`;

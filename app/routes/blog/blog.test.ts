@@ -77,7 +77,7 @@ describe("/blog/:slug", () => {
       );
       expect(answer.status).toBe(200);
       const html = answer.data!.html as string;
-      expect(html).toContain('<h3 id="pads">');
+      expect(html).toContain('<h2 id="pads">');
       expect(html).toContain('href="https://parts.example" rel="noopener nofollow ugc"');
       expect(html).toContain("&lt;script&gt;");
       expect(html).not.toContain("<script>");

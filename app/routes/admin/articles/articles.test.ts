@@ -255,7 +255,7 @@ describe("the editor's helpers", () => {
       );
       expect(answer.status).toBe(200);
       const json = JSON.parse(answer.text!);
-      expect(json.html).toContain('<h3 id="hello">');
+      expect(json.html).toContain('<h2 id="hello">');
       expect(json.html).toContain("&lt;script&gt;");
     }
     const long = await answerOf(() =>
