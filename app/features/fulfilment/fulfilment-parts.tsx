@@ -96,7 +96,7 @@ function ShipForm({ order, errors, values }: { order: FulfilmentCardOrder; error
       </div>
       <div className="space-y-1.5 sm:col-span-2 lg:col-span-1">
         <label htmlFor={id("url")} className="block text-sm font-semibold">
-          Tracking page <span className="font-normal text-muted">(carrier “Other” only)</span>
+          Tracking page
         </label>
         <input
           id={id("url")}
@@ -106,9 +106,12 @@ function ShipForm({ order, errors, values }: { order: FulfilmentCardOrder; error
           placeholder="https://"
           defaultValue={values?.trackingUrl}
           aria-invalid={errors?.trackingUrl ? true : undefined}
-          aria-describedby={errors?.trackingUrl ? id("url-error") : undefined}
+          aria-describedby={errors?.trackingUrl ? `${id("url-hint")} ${id("url-error")}` : id("url-hint")}
           className={`${inputClass(Boolean(errors?.trackingUrl))} h-11`}
         />
+        <p id={id("url-hint")} className="text-xs text-muted">
+          Only for carrier “Other”: its page for this parcel.
+        </p>
         <FieldErrors id={id("url-error")} errors={errors?.trackingUrl} />
       </div>
       <div className="sm:col-span-2 lg:col-span-1">
@@ -208,7 +211,8 @@ export function FulfilmentCard({
                 className="inline-flex items-center gap-1 font-semibold text-link underline"
                 rel="noreferrer"
               >
-                Track <ExternalLink aria-hidden className="size-3.5" />
+                Track<span className="sr-only"> {order.reference}</span>{" "}
+                <ExternalLink aria-hidden className="size-3.5" />
               </a>
             </>
           ) : null}
@@ -230,26 +234,37 @@ export function FulfilmentCard({
   );
 }
 
-/** The low-stock warning on staff pages: each variant at or below its threshold, to its product. */
+/** The low-stock warning on staff pages: the variants at or below their threshold, fewest left first. */
 export function LowStockCard({
   variants,
 }: {
   variants: { id: string; productId: string; product: string; options: string[]; available: number }[];
 }) {
   if (variants.length === 0) return null;
+  const shown = variants.slice(0, 6);
   return (
-    <Card as="section" aria-labelledby="low-stock" className="border-amber-600/50 p-5">
-      <h2 id="low-stock" className="flex items-center gap-2 text-lg font-extrabold">
-        <AlertTriangle aria-hidden className="size-5 text-amber-700 dark:text-amber-300" /> Low stock
-      </h2>
-      <ul className="mt-3 space-y-1.5 text-sm">
-        {variants.map((variant) => (
-          <li key={variant.id} className="flex flex-wrap justify-between gap-2">
-            <Link to={`/admin/shop/${variant.productId}`} className="font-semibold text-link underline">
+    <Card as="section" aria-labelledby="low-stock" className="p-5">
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h2 id="low-stock" className="flex items-center gap-2 text-lg font-extrabold">
+          <AlertTriangle aria-hidden className="size-5 text-amber-700 dark:text-amber-300" /> Low stock
+        </h2>
+        <Link to="/admin/shop" className="text-sm font-semibold text-link underline">
+          {variants.length > shown.length ? "More in the shop" : "Open the shop"}
+        </Link>
+      </div>
+      <ul className="mt-3 grid gap-x-8 gap-y-1.5 text-sm md:grid-cols-2">
+        {shown.map((variant) => (
+          <li key={variant.id} className="flex justify-between gap-3">
+            <Link
+              to={`/admin/shop/${variant.productId}`}
+              className="min-w-0 truncate font-semibold text-link underline"
+            >
               {variant.product}
               {variant.options.length > 0 ? ` (${variant.options.join(" / ")})` : ""}
             </Link>
-            <span className="tabular">{variant.available === 0 ? "Sold out" : `${variant.available} left`}</span>
+            <span className="tabular shrink-0">
+              {variant.available === 0 ? "Sold out" : `${variant.available} left`}
+            </span>
           </li>
         ))}
       </ul>

@@ -18,7 +18,7 @@ import {
   type ShippingAddress,
   users,
 } from "../../../db/schema";
-import { CARRIERS, type Carrier, trackingUrlFor } from "./carriers";
+import { CARRIERS, type Carrier, carrierLabel, trackingUrlFor } from "./carriers";
 import { collectionEmail, shippedEmail } from "./fulfilment-email.server";
 import type { FulfilmentView } from "./schemas";
 
@@ -353,3 +353,22 @@ export async function collectionsAtGate(
 export type GateCollection = Awaited<ReturnType<typeof collectionsAtGate>>[number];
 
 export type { ShippingAddress };
+
+/** Where an order's merch stands, for the buyer's receipt; null for an order without merch. */
+export async function fulfilmentOf(db: Db, orderId: string) {
+  if (!isUuid(orderId)) return null;
+  const [row] = await db
+    .select({
+      fulfilmentStatus: orders.fulfilmentStatus,
+      shippingMethod: orders.shippingMethod,
+      carrier: orders.carrier,
+      trackingNumber: orders.trackingNumber,
+      trackingUrl: orders.trackingUrl,
+      eventTitle: events.title,
+    })
+    .from(orders)
+    .leftJoin(events, eq(events.id, orders.collectionEventId))
+    .where(eq(orders.id, orderId));
+  if (!row?.fulfilmentStatus) return null;
+  return { ...row, carrierLabel: carrierLabel(row.carrier) };
+}

@@ -4,6 +4,7 @@ import { applicationFixture } from "~/features/applications/application-fixture.
 import { startFixtureOrder } from "~/features/checkout/fixture-order.server";
 import { communityFixtureCar } from "~/features/community/community-fixture.server";
 import { liveFixtureDraw, makeFixtureDrawDue, setEntrantProfile } from "~/features/draws/draw-fixture.server";
+import { paidMerchOrderFor } from "~/features/fulfilment/fulfilment-fixture.server";
 import { formatOrderNumber } from "~/features/orders/order-number";
 import { paidTicketFor } from "~/features/tickets/checkin-fixture.server";
 import { requireUser } from "~/server/auth/session.server";
@@ -100,6 +101,19 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
       });
       if (!to) throw data("No demo tickets are on sale", { status: 409 });
       throw redirect(to);
+    }
+    // A paid order of demo merch for delivery, for the signed-in member: fulfilment's journey.
+    case "merch-order": {
+      const user = requireUser({ context, url });
+      const { db, env } = context.get(runtimeContext);
+      const made = await paidMerchOrderFor(db, {
+        userId: user.id,
+        email: user.email,
+        currency: env.CURRENCY,
+        now: new Date(),
+      });
+      if (!made.ok) throw data(made.problem, { status: 409 });
+      throw redirect(`/transactions/${made.orderId}`);
     }
     case "error-with-message":
       throw data("The grid is full", { status: 503 });

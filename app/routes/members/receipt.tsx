@@ -1,5 +1,7 @@
 import { ArrowLeft, Printer } from "lucide-react";
 import { Link } from "react-router";
+import { fulfilmentOf } from "~/features/fulfilment/fulfilment.server";
+import { FulfilmentStatus } from "~/features/fulfilment/fulfilment-parts";
 import { OrderLines, OrderPayments } from "~/features/orders/order-summary";
 import { orderForBuyer } from "~/features/orders/order-views.server";
 import { requireUser } from "~/server/auth/session.server";
@@ -20,13 +22,13 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
   });
   if (!order) notFound("We could not find that order");
   // The receipt is about money: the tickets' signed codes stay off it.
-  return { order: { ...order, tickets: [] }, siteUrl: env.SITE_URL };
+  return { order: { ...order, tickets: [] }, siteUrl: env.SITE_URL, merch: await fulfilmentOf(db, order.id) };
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function ReceiptPage({ loaderData }: Route.ComponentProps) {
-  const { order, siteUrl } = loaderData;
+  const { order, siteUrl, merch } = loaderData;
   const site = useSite();
   return (
     <div data-print-page className="space-y-6">
@@ -42,6 +44,12 @@ export default function ReceiptPage({ loaderData }: Route.ComponentProps) {
           <Printer aria-hidden className="size-4" /> Print receipt
         </button>
       </div>
+
+      {merch ? (
+        <div data-print-hidden>
+          <FulfilmentStatus order={merch} />
+        </div>
+      ) : null}
 
       <article className="rounded-2xl border border-line bg-surface p-6 sm:p-10 print:border-0 print:p-0">
         <div className="flex flex-wrap items-start justify-between gap-4 border-b-4 border-accent pb-5">
