@@ -10,6 +10,7 @@ import { cartItems, holds, orderItems, orders, productVariants, transactions } f
 import { startCheckout } from "./checkout.server";
 import { expireHolds } from "./holds.server";
 import { startOrderPayment } from "./start-payment.server";
+import { testCheckoutOrder } from "./test-checkout.server";
 import {
   addMerchLines,
   createTestProduct,
@@ -361,6 +362,16 @@ describe("merch through settlement, refunds and expiry", () => {
     });
     expect(seen[0]!.at(-1)).toEqual({ description: "Delivery", unitAmount: 495, quantity: 1 });
     expect(seen[0]!.reduce((sum, line) => sum + line.unitAmount * line.quantity, 0)).toBe(order.total);
+  });
+
+  it("shows the test checkout the delivery the total includes", async () => {
+    const { db } = database();
+    const { member, order } = await pendingMerchOrder({ quantity: 1 });
+    const shown = await testCheckoutOrder(db, { orderId: order.id, userId: member.id });
+    expect(shown).toMatchObject({ total: 2495, shipping: 495, shippingMethod: "delivery" });
+    expect(shown!.lines.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0) + shown!.shipping).toBe(
+      shown!.total,
+    );
   });
 
   it("never lets stock go below zero even when staff counted the shelf down under a live hold", async () => {

@@ -114,6 +114,10 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
             Your cart is empty —{" "}
             <Link to="/events" className="text-link underline underline-offset-4">
               find an event
+            </Link>{" "}
+            or{" "}
+            <Link to="/shop" className="text-link underline underline-offset-4">
+              browse the shop
             </Link>
           </p>
         </Card>
