@@ -89,13 +89,13 @@ export function LogoBanner({ partners, mediaBase }: { partners: BannerPartner[];
         <h2 id="partners" className="text-center text-sm font-bold uppercase tracking-[0.2em] text-muted">
           Our partners
         </h2>
-        <ul className="mt-6 flex flex-wrap items-center justify-center gap-x-6 gap-y-4">
+        <ul className="mt-6 flex flex-wrap items-center justify-center gap-3 sm:gap-4">
           {partners.map((partner) => (
             <li key={partner.id}>
               <a
                 href={partner.url}
                 rel="noopener sponsored"
-                className="group block rounded-xl bg-white p-2 ring-1 ring-line transition hover:ring-accent focus-visible:ring-accent"
+                className="group block rounded-xl bg-white p-1.5 ring-1 ring-line transition hover:ring-accent focus-visible:ring-accent"
               >
                 <PartnerLogo
                   sources={logoSources(partner.logoHash, mediaBase)}
