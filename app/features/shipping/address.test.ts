@@ -92,7 +92,7 @@ describe("shipping fees", () => {
 
 describe("a place picked from Google's suggestions", () => {
   it("fills line 1, town, region, postcode and country", () => {
-    const part = (long: string, types: string[], short = long) => ({ long_name: long, short_name: short, types });
+    const part = (long: string, types: string[], short = long) => ({ longText: long, shortText: short, types });
     expect(
       addressFromPlace([
         part("10", ["street_number"]),
