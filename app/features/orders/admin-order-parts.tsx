@@ -61,7 +61,7 @@ export function RefundForms({
   currency,
   errors,
 }: {
-  items: { id: string; description: string; unitPrice: number; refundable: number }[];
+  items: { id: string; description: string; unitPrice: number; refundable: number; variantId?: string | null }[];
   refundedBefore: number;
   currency: string;
   errors: RefundErrors;
@@ -100,7 +100,7 @@ export function RefundForms({
               </p>
               <div className="space-y-1.5">
                 <label htmlFor={`quantity-${item.id}`} className="block font-semibold">
-                  How many to refund
+                  {item.variantId ? "Items to refund" : "Tickets to refund"}
                 </label>
                 <input
                   id={`quantity-${item.id}`}
