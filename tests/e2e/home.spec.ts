@@ -19,6 +19,13 @@ test("the home page shows the demo's events, competitions, articles, cars and pa
   await expect(partner).toHaveAttribute("href", "https://apex-tyres.example.com/");
   await expect(partner).toHaveAttribute("rel", "noopener sponsored");
   expect(await partner.getAttribute("target")).toBeNull();
+
+  // Moving in the site and back: the sections below the events come back with the page.
+  await page.getByRole("link", { name: "All competitions" }).click();
+  await expect(page.getByRole("heading", { name: "Competitions and giveaways" })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole("heading", { name: "Our partners" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Live competitions" })).toBeVisible();
 });
 
 test.describe("on a phone", () => {

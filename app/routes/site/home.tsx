@@ -1,9 +1,8 @@
 import { ArrowRight, CalendarDays, Car, Newspaper, ShoppingBag, Trophy } from "lucide-react";
+import { lazy, Suspense } from "react";
 import { Link } from "react-router";
-import { DiscoverPG } from "~/features/community/discover-pg";
 import { DiscoverEvents, HeadlineHero } from "~/features/events/home-sections";
 import { homeSections } from "~/features/home/home.server";
-import { DiscoverArticles, LiveCompetitions, LogoBanner } from "~/features/home/home-sections";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
 import { MobileBanner } from "~/ui/mobile-banner";
@@ -23,6 +22,17 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export const headers: Route.HeadersFunction = () => publicPageHeaders();
+
+// The sections under the events are in the server's HTML; in the browser their code is a chunk
+// of its own, loaded after the page's, and React hydrates them when it arrives (docs/home.md).
+const loadBelowTheFold = () => import("~/features/home/below-the-fold");
+const BelowTheFold = import.meta.env.SSR ? (await loadBelowTheFold()).default : lazy(loadBelowTheFold);
+
+/** Moving here from another page: the sections' code arrives with the data, so nothing pops in. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), loadBelowTheFold()]);
+  return data;
+}
 
 const areas = [
   {
@@ -85,13 +95,16 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       {loaderData.upcoming.length > 0 ? <DiscoverEvents events={loaderData.upcoming} /> : null}
 
-      <LiveCompetitions draws={loaderData.draws} now={loaderData.now} />
-
-      <DiscoverArticles articles={loaderData.articles} mediaBase={loaderData.mediaBase} />
-
-      <DiscoverPG cars={loaderData.featured} mediaBase={loaderData.mediaBase} />
-
-      <LogoBanner partners={loaderData.partners} mediaBase={loaderData.mediaBase} />
+      <Suspense fallback={null}>
+        <BelowTheFold
+          draws={loaderData.draws}
+          now={loaderData.now}
+          articles={loaderData.articles}
+          featured={loaderData.featured}
+          partners={loaderData.partners}
+          mediaBase={loaderData.mediaBase}
+        />
+      </Suspense>
 
       <MobileBanner />
 
