@@ -61,7 +61,7 @@ export default function PackingList({ loaderData }: Route.ComponentProps) {
           aria-labelledby={`packing-${order.id}`}
           className="mb-10 break-after-page border-b border-black/20 pb-10 last:border-0 print:mb-0 print:border-0"
         >
-          <div className="flex items-start justify-between gap-6">
+          <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between sm:gap-6 print:flex-row print:justify-between">
             <div>
               <p className="text-sm font-bold uppercase tracking-widest">{siteName} · Packing list</p>
               <h2 id={`packing-${order.id}`} className="mt-1 font-mono text-3xl font-black">
@@ -69,7 +69,7 @@ export default function PackingList({ loaderData }: Route.ComponentProps) {
               </h2>
               <p className="mt-1">{order.name ? `${order.name} · ${order.email}` : order.email}</p>
             </div>
-            <div className="text-right">
+            <div className="sm:text-right print:text-right">
               {order.address ? (
                 <address className="not-italic leading-snug">
                   <span className="block text-sm font-bold uppercase tracking-widest">Deliver to</span>
