@@ -1,0 +1,132 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
+import { beforeAll, describe, expect, it } from "vitest";
+import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
+import { startCheckout } from "~/features/checkout/checkout.server";
+import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/test-stock";
+import { createMerchOrder, createMerchVariant } from "~/features/fulfilment/test-fulfilment";
+import { settleOrder } from "~/features/orders/settle.server";
+import { formatTicketCode } from "~/features/tickets/ticket-codes.server";
+import { requestContext, runtimeContext, userContext } from "~/server/context.server";
+import { freshDatabasePerFile } from "~/server/db/test-database";
+import { type Env, parseEnv, setEnv } from "~/server/env.server";
+import type { OutboundEmail } from "~/server/mail/mail.server";
+import type { Runtime } from "~/server/runtime.server";
+import { testSessionUser } from "~/server/session-user.test-support";
+import { orders, tickets } from "../../../../db/schema";
+import { action } from "./checkin";
+
+// Merch at the gate: a scanned ticket shows what its buyer collects here, and staff hand it over.
+const database = freshDatabasePerFile();
+const accounts: Record<"admin" | "organizer" | "member", StaffMember> = {} as never;
+let env: Env;
+const sent: OutboundEmail[] = [];
+
+beforeAll(async () => {
+  env = parseEnv({
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-gate-")),
+    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+  });
+  setEnv(env);
+  for (const role of ["admin", "organizer", "member"] as const) {
+    accounts[role] = await insertAccount(database().db, {
+      email: `${role}@club.example`,
+      name: `The ${role}`,
+      role,
+      passwordHash: "x",
+    });
+  }
+});
+
+function post(who: keyof typeof accounts | null, eventId: string, body: Record<string, string>) {
+  const context = new RouterContextProvider();
+  const outbox = { sendEmail: async (email: OutboundEmail) => void sent.push(email), sendSms: async () => {} };
+  context.set(runtimeContext, { db: database().db, env, outbox } as unknown as Runtime);
+  context.set(requestContext, { ip: "192.0.2.10", nonce: "n", requestId: "r" });
+  const account = who ? accounts[who] : null;
+  context.set(userContext, account ? testSessionUser(account) : null);
+  const url = new URL(`http://localhost/admin/events/${eventId}/checkin`);
+  const request = new Request(url, { method: "POST", body: new URLSearchParams(body) });
+  return action({
+    request,
+    url,
+    params: { eventId },
+    context,
+    unstable_pattern: "/admin/events/:eventId/checkin",
+  } as never);
+}
+
+async function ticketAndMerch() {
+  const { db } = database();
+  const event = await createTestEvent(db, { types: [{ name: "Day ticket" }] });
+  const [buyer] = await createBuyers(db, 1);
+  const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: event.typeIds[0]!, quantity: 1 }]);
+  const checkout = await startCheckout(db, checkoutFor(buyer!, cartId));
+  if (!checkout.ok) throw new Error("checkout refused");
+  const { id, total } = checkout.order;
+  await settleOrder(db, { orderId: id, provider: "test", paymentReference: `pay_${id}`, amount: total, now: NOW });
+  const [ticket] = await db.select({ code: tickets.code }).from(tickets).where(eq(tickets.orderId, id));
+  const { variantId } = await createMerchVariant(db, { title: "Club tee" });
+  const order = await createMerchOrder(db, { userId: buyer!.id, variantId, collectionEventId: event.eventId });
+  return { eventId: event.eventId, code: formatTicketCode(ticket!.code), order };
+}
+
+async function statusOf(promise: Promise<unknown>) {
+  try {
+    const result = await promise;
+    return (result as { init?: { status?: number } })?.init?.status ?? "ok";
+  } catch (thrown) {
+    if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location")}`;
+    return (thrown as { init?: { status?: number } }).init?.status;
+  }
+}
+
+describe("merch at the gate", () => {
+  it("shows the buyer's merch to collect with the scan, and lets staff hand it over once", async () => {
+    const { eventId, code, order } = await ticketAndMerch();
+    const scanned = (await post("organizer", eventId, { code })) as {
+      result: { tone: string; buyerId?: string };
+      merch: { id: string; lines: { product: string; options: string[]; quantity: number }[] }[];
+    };
+    expect(scanned.result.tone).toBe("admitted");
+    expect(scanned.result).not.toHaveProperty("buyerId");
+    expect(scanned.merch).toEqual([
+      expect.objectContaining({
+        id: order.id,
+        lines: [expect.objectContaining({ product: "Club tee", options: ["M", "Black"], quantity: 1 })],
+      }),
+    ]);
+
+    expect(await post("admin", eventId, { intent: "handover", orderId: order.id })).toEqual({
+      handedOver: expect.stringMatching(/^PL-\d{6}$/),
+    });
+    const [row] = await database()
+      .db.select({ status: orders.fulfilmentStatus })
+      .from(orders)
+      .where(eq(orders.id, order.id));
+    expect(row?.status).toBe("collected");
+    expect(await statusOf(post("organizer", eventId, { intent: "handover", orderId: order.id }))).toBe(404);
+    const again = (await post("organizer", eventId, { code })) as { merch: unknown[] };
+    expect(again.merch).toEqual([]);
+  });
+
+  it("is for staff only, and refuses an order waiting at another event", async () => {
+    const first = await ticketAndMerch();
+    const second = await ticketAndMerch();
+    expect(await statusOf(post("member", first.eventId, { intent: "handover", orderId: first.order.id }))).toBe(403);
+    expect(await statusOf(post(null, first.eventId, { intent: "handover", orderId: first.order.id }))).toMatch(
+      /^302 \/login/,
+    );
+    expect(await statusOf(post("organizer", first.eventId, { intent: "handover", orderId: second.order.id }))).toBe(
+      404,
+    );
+    const [row] = await database()
+      .db.select({ status: orders.fulfilmentStatus })
+      .from(orders)
+      .where(eq(orders.id, second.order.id));
+    expect(row?.status).toBe("unfulfilled");
+  });
+});
