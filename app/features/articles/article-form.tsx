@@ -203,7 +203,11 @@ export function ArticleForm({
         <InputField
           meta={fields.slug}
           label="Web address"
-          hint={`The article lives at /blog/followed-by-this. Leave it empty to use “${slugFromTitle(title || "your title")}”.`}
+          hint={
+            state === "new"
+              ? `The article lives at /blog/followed-by-this. Leave it empty to use “${slugFromTitle(title || "your title")}”.`
+              : "The article lives at /blog/followed-by-this. Links shared with the old address stop working if you change it."
+          }
           inputProps={{ autoCapitalize: "none", spellCheck: false, placeholder: slugFromTitle(title || "your title") }}
         />
         <TextAreaField
