@@ -5,8 +5,8 @@
 // see how the site is put together (docs/architecture.md draws it).
 
 import { demoAccountsSeeder, demoContentWanted } from "./demo/demo-accounts.server";
-import { demoArticlesSeeder } from "./demo/demo-articles.server";
 import { demoApplicationsSeeder } from "./demo/demo-applications.server";
+import { demoArticlesSeeder } from "./demo/demo-articles.server";
 import { demoCarsSeeder } from "./demo/demo-cars.server";
 import { demoDrawsSeeder } from "./demo/demo-draws.server";
 import { demoEventsSeeder } from "./demo/demo-events.server";
