@@ -157,4 +157,15 @@ describe("/admin/fulfilment/packing-list", () => {
       ]);
     }
   });
+
+  it("takes the orders ticked on the fulfilment list (one `orders` field each)", async () => {
+    const first = await createMerchOrder(database().db, { variantId });
+    const second = await createMerchOrder(database().db, { variantId });
+    const page = (await get(
+      "organizer",
+      `/admin/fulfilment/packing-list?orders=${second.id}&orders=${first.id}`,
+      packingLoader,
+    )) as Awaited<ReturnType<typeof packingLoader>>;
+    expect(page.orders.map((order) => order.id)).toEqual([first.id, second.id]);
+  });
 });
