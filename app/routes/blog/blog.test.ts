@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { addArticle, answerOf, routeArgs, type TestRole, testAccount } from "~/features/articles/test-articles";
+import { addArticle, type TestRole, testAccount } from "~/features/articles/test-articles";
 import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { loader as articleLoader } from "./article";
 import { loader as feedLoader } from "./feed";
 import { loader as listLoader } from "./list";
+import { answerOf, routeArgs } from "./route-calls.test-support";
 
 // The public article routes, called as React Router calls them, for a visitor and each role.
 const database = freshDatabasePerFile();
