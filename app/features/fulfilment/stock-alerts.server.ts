@@ -123,8 +123,10 @@ export type StockAlertServices = {
 
 /**
  * Tells every organizer and admin, once, about the variants that crossed their threshold since the
- * last run. The alerts are recorded and the emails queued in one transaction: if queueing fails
- * nothing is recorded, and the next run tries again.
+ * last run. The emails are queued first and the alerts recorded after: a crash in between sends
+ * the same alert again on the next run rather than losing it. Queueing is never done inside the
+ * recording transaction: on the embedded database the queue shares the one connection that the
+ * transaction holds, and would wait for it forever.
  */
 export async function sendLowStockAlerts(services: StockAlertServices, now = new Date()) {
   const { db, outbox, env } = services;
@@ -136,6 +138,7 @@ export async function sendLowStockAlerts(services: StockAlertServices, now = new
     .where(and(inArray(users.role, ["organizer", "admin"]), sql`coalesce(${users.banned}, false) = false`))
     .orderBy(asc(users.email));
   const brand = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
+  for (const member of staff) await outbox.sendEmail(lowStockEmail(brand, member.email, due));
   await db.transaction(async (tx) => {
     for (const variant of due) {
       await recordAudit(tx as unknown as Db, {
@@ -146,7 +149,6 @@ export async function sendLowStockAlerts(services: StockAlertServices, now = new
         details: { available: variant.available, threshold: variant.threshold, staff: staff.length },
       });
     }
-    for (const member of staff) await outbox.sendEmail(lowStockEmail(brand, member.email, due));
   });
   return { alerted: due.length, emails: staff.length };
 }
