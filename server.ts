@@ -269,7 +269,7 @@ function mediaOrigin(env: Parameters<typeof s3SettingsOf>[0]) {
  * are allowed only when a Maps key is configured (Places autocomplete on the event forms, maps
  * on event pages); the API's own scripts load through 'strict-dynamic' from the nonced bundle.
  */
-function securityHeaders(https: boolean, maps: boolean, media: string | null) {
+export function securityHeaders(https: boolean, maps: boolean, media: string | null) {
   const mapsHosts = (...hosts: string[]) => (maps ? ` ${hosts.join(" ")}` : "");
   return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString("base64");
@@ -340,7 +340,9 @@ function parseSize(size: string) {
 const UPLOAD_PATHS = new Set(["/settings", "/newProfile"]);
 const UPLOAD_PATTERNS = [
   /^\/admin\/events\/[^/]+\/cover$/,
+  /^\/admin\/articles\/[^/]+$/,
   /^\/admin\/draws\/[^/]+\/images$/,
+  /^\/admin\/shop\/[^/]+\/images$/,
   /^\/members\/garage\/[^/]+\/photos$/,
 ];
 const UPLOAD_LIMIT = 16 * 1024 * 1024;

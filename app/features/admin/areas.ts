@@ -1,6 +1,7 @@
 import {
   CalendarDays,
   ClipboardCheck,
+  Handshake,
   LayoutDashboard,
   Newspaper,
   Receipt,
@@ -10,6 +11,7 @@ import {
   ShieldAlert,
   ShoppingBag,
   Trophy,
+  Truck,
   UserCog,
 } from "lucide-react";
 import type { DashboardNavItem } from "~/ui/dashboard";
@@ -26,9 +28,11 @@ export const dashboardAreas: (DashboardNavItem & { role: "organizer" | "admin"; 
   { to: "/admin/applications", label: "Applications", icon: ClipboardCheck, role: "organizer", available: true },
   { to: "/admin/draws", label: "Draws", icon: Trophy, role: "organizer", available: true },
   { to: "/admin/moderation", label: "Moderation", icon: ShieldAlert, role: "organizer", available: true },
-  { to: "/admin/shop", label: "Shop", icon: ShoppingBag, role: "organizer", available: false },
+  { to: "/admin/shop", label: "Shop", icon: ShoppingBag, role: "organizer", available: true },
   { to: "/admin/orders", label: "Orders", icon: Receipt, role: "organizer", available: true },
-  { to: "/admin/articles", label: "Articles", icon: Newspaper, role: "organizer", available: false },
+  { to: "/admin/fulfilment", label: "Fulfilment", icon: Truck, role: "organizer", available: true },
+  { to: "/admin/articles", label: "Articles", icon: Newspaper, role: "organizer", available: true },
+  { to: "/admin/partners", label: "Partners", icon: Handshake, role: "organizer", available: true },
   { to: "/admin/members", label: "Members & roles", icon: UserCog, role: "admin", available: true },
   { to: "/admin/audit", label: "Audit log", icon: ScrollText, role: "admin", available: false },
   { to: "/admin/settings", label: "Settings", icon: Settings, role: "admin", available: false },
