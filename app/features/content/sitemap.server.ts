@@ -1,5 +1,6 @@
 import { sitemapArticles } from "~/features/articles/catalogue.server";
 import { sitemapCommunity } from "~/features/community/showcase.server";
+import { sitemapDraws } from "~/features/draws/catalogue.server";
 import { sitemapEvents } from "~/features/events/catalogue.server";
 import { sitemapProducts } from "~/features/shop/catalogue.server";
 import { sitePages } from "../../../db/schema";
@@ -14,6 +15,7 @@ export async function sitemapEntries(db: Db): Promise<SitemapEntry[]> {
   const community = await sitemapCommunity(db);
   const shop = await sitemapProducts(db);
   const blog = await sitemapArticles(db, new Date());
+  const giveaways = await sitemapDraws(db);
   return [
     { path: "/" },
     { path: "/events" },
@@ -21,6 +23,12 @@ export async function sitemapEntries(db: Db): Promise<SitemapEntry[]> {
       path: `/events/${event.slug}`,
       lastModified: event.updatedAt.toISOString().slice(0, 10),
     })),
+    { path: "/giveaways" },
+    ...giveaways.map((draw) => ({
+      path: `/giveaways/${draw.slug}`,
+      lastModified: draw.updatedAt.toISOString().slice(0, 10),
+    })),
+    { path: "/responsible-play" },
     ...pages.map((page) => ({ path: `/${page.slug}`, lastModified: page.updatedAt.toISOString().slice(0, 10) })),
     { path: "/shop" },
     ...shop.map((product) => ({

@@ -398,3 +398,12 @@ export async function myEntries(db: Db, userId: string) {
   }
   return [...byDraw.values()];
 }
+
+/** Draw pages for the sitemap: every draw the public can open (not drafts), newest first. */
+export async function sitemapDraws(db: Db) {
+  return db
+    .select({ slug: draws.slug, updatedAt: draws.updatedAt })
+    .from(draws)
+    .where(ne(draws.status, "draft"))
+    .orderBy(desc(draws.closesAt), asc(draws.slug));
+}
