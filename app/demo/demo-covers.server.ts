@@ -493,35 +493,51 @@ export function coverSvg(art: CoverArt, seed: string) {
  */
 export async function prepareDemoCover(art: CoverArt, seed: string): Promise<Extract<PreparedCover, { ok: true }>> {
   const largest = COVER_WIDTHS[COVER_WIDTHS.length - 1] ?? WIDTH;
-  const { data, info } = await sharp(Buffer.from(coverSvg(art, seed)))
-    .resize(largest, Math.round(largest / COVER_ASPECT))
+  const size = { width: largest, height: Math.round(largest / COVER_ASPECT) };
+  return { ok: true, ...(await demoRenditions(coverSvg(art, seed), size, COVER_WIDTHS, coverKey)) };
+}
+
+/**
+ * The renditions of a demo drawing, as the upload pipeline would store them: the drawing at
+ * `size` as the master, a 32-character hash of its pixels, AVIF and WebP at each width with the
+ * master's aspect, and the dominant colour. The encoders run at their fastest settings, since
+ * seeding runs on every new install and test run.
+ */
+export async function demoRenditions(
+  svg: string,
+  size: { width: number; height: number },
+  widths: readonly number[],
+  keyOf: (hash: string, width: number, format: "avif" | "webp") => string,
+) {
+  const { data, info } = await sharp(Buffer.from(svg))
+    .resize(size.width, size.height)
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
   const master = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   const hash = createHash("sha256").update(data).digest("hex").slice(0, 32);
   const files = await Promise.all(
-    COVER_WIDTHS.flatMap((width) => {
-      const sized = master().resize(width, Math.round(width / COVER_ASPECT));
+    widths.flatMap((width) => {
+      const sized = master().resize(width, Math.round((width * size.height) / size.width));
       return [
         sized
           .clone()
           .avif({ quality: 50, effort: 0, chromaSubsampling: "4:2:0" })
           .toBuffer()
-          .then((bytes) => ({ key: coverKey(hash, width, "avif"), bytes, contentType: "image/avif" })),
+          .then((bytes) => ({ key: keyOf(hash, width, "avif"), bytes, contentType: "image/avif" })),
         sized
           .clone()
           .webp({ quality: 78, effort: 1 })
           .toBuffer()
-          .then((bytes) => ({ key: coverKey(hash, width, "webp"), bytes, contentType: "image/webp" })),
+          .then((bytes) => ({ key: keyOf(hash, width, "webp"), bytes, contentType: "image/webp" })),
       ];
     }),
   );
   // The dominant colour of a thumbnail is the same as the full image's, at a tenth of the work.
-  const thumbnail = files.find((file) => file.key === coverKey(hash, COVER_WIDTHS[0], "webp"))!;
+  const thumbnail = files.find((file) => file.key === keyOf(hash, widths[0]!, "webp"))!;
   const { dominant } = await sharp(thumbnail.bytes).stats();
   const color = `#${[dominant.r, dominant.g, dominant.b].map((c) => c.toString(16).padStart(2, "0")).join("")}`;
-  return { ok: true, hash, color, files };
+  return { hash, color, files };
 }
 
 /** Draws and stores one cover per entry, two at a time to keep both cores busy. */

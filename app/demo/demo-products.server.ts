@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-import sharp from "sharp";
 import { putAll } from "~/features/media/pipeline.server";
 import { PRODUCT_IMAGE_ASPECT, PRODUCT_IMAGE_WIDTHS, productImageKey } from "~/features/shop/product-image-urls";
 import type { PreparedProductImage } from "~/features/shop/product-images.server";
@@ -13,6 +11,7 @@ import {
   products,
   productVariants,
 } from "../../db/schema";
+import { demoRenditions } from "./demo-covers.server";
 
 /**
  * Demo merch for a new install: a dozen products across the four categories, so the shop shows
@@ -433,34 +432,8 @@ export function productSvg(art: Art) {
  * the encoders' fastest settings, since seeding runs on every new install and test run.
  */
 export async function prepareDemoProductImage(art: Art): Promise<Extract<PreparedProductImage, { ok: true }>> {
-  const { data, info } = await sharp(Buffer.from(productSvg(art)))
-    .resize(WIDTH, HEIGHT)
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const master = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
-  const hash = createHash("sha256").update(data).digest("hex").slice(0, 32);
-  const files = await Promise.all(
-    PRODUCT_IMAGE_WIDTHS.flatMap((width) => {
-      const resized = master().resize(width, Math.round(width / PRODUCT_IMAGE_ASPECT));
-      return [
-        resized
-          .clone()
-          .avif({ quality: 50, effort: 0, chromaSubsampling: "4:2:0" })
-          .toBuffer()
-          .then((bytes) => ({ key: productImageKey(hash, width, "avif"), bytes, contentType: "image/avif" })),
-        resized
-          .clone()
-          .webp({ quality: 78, effort: 1 })
-          .toBuffer()
-          .then((bytes) => ({ key: productImageKey(hash, width, "webp"), bytes, contentType: "image/webp" })),
-      ];
-    }),
-  );
-  const thumbnail = files.find((file) => file.key === productImageKey(hash, PRODUCT_IMAGE_WIDTHS[0], "webp"))!;
-  const { dominant } = await sharp(thumbnail.bytes).stats();
-  const color = `#${[dominant.r, dominant.g, dominant.b].map((c) => c.toString(16).padStart(2, "0")).join("")}`;
-  return { ok: true, hash, color, files };
+  const size = { width: WIDTH, height: HEIGHT };
+  return { ok: true, ...(await demoRenditions(productSvg(art), size, PRODUCT_IMAGE_WIDTHS, productImageKey)) };
 }
 
 /** Draws and stores every demo photo, two at a time to keep both cores busy. */
