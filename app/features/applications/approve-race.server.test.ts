@@ -1,11 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createBuyers } from "~/features/checkout/test-stock";
-import type { Db } from "~/server/db/client.server";
+import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import * as schema from "../../../db/schema";
 import { exhibitorPasses, showCarApplications } from "../../../db/schema";
 import { applyWithCar, decideApplication } from "./applications.server";
 import { APPLY_NOW, createApplicationEvent, createMembersWithCars } from "./test-applications";
@@ -19,22 +16,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
   { timeout: 180_000 },
   () => {
     const database = freshDatabasePerFile();
-    const pools: pg.Pool[] = [];
-    const servers: Db[] = [];
-    const closed: Promise<void>[] = [];
-
-    beforeAll(() => {
-      for (let i = 0; i < 2; i++) {
-        const pool = new pg.Pool({ connectionString: database().url, max: 15, connectionTimeoutMillis: 120_000 });
-        pool.on("connect", (client) => closed.push(new Promise((resolve) => client.once("end", () => resolve()))));
-        pools.push(pool);
-        servers.push(drizzle(pool, { schema }) as unknown as Db);
-      }
-    });
-    afterAll(async () => {
-      await Promise.all(pools.map((pool) => pool.end()));
-      await Promise.all(closed);
-    });
+    const servers = appServerPools(database, { count: 2, max: 15 });
 
     for (const fee of [2500, 0]) {
       it(`60 approvals at once by 6 staff on two servers for 12 spots (fee ${fee}): exactly 12 approved`, async () => {

@@ -1,12 +1,9 @@
 import { eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { settleOrder } from "~/features/orders/settle.server";
-import type { Db } from "~/server/db/client.server";
 import { retriedTransactions } from "~/server/db/retry.server";
+import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import * as schema from "../../../db/schema";
 import { holds, orderItems, orders, productVariants } from "../../../db/schema";
 import { type CheckoutResult, startCheckout } from "./checkout.server";
 import { createTestProduct, DELIVERY, fillMerchCart, setShippingRates } from "./test-merch";
@@ -22,22 +19,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
   { timeout: 120_000 },
   () => {
     const database = freshDatabasePerFile();
-    const pools: pg.Pool[] = [];
-    const servers: Db[] = [];
-    const closed: Promise<void>[] = [];
-
-    beforeAll(() => {
-      for (let index = 0; index < 2; index++) {
-        const pool = new pg.Pool({ connectionString: database().url, max: 15, connectionTimeoutMillis: 120_000 });
-        pool.on("connect", (client) => closed.push(new Promise((resolve) => client.once("end", () => resolve()))));
-        pools.push(pool);
-        servers.push(drizzle(pool, { schema }) as unknown as Db);
-      }
-    });
-    afterAll(async () => {
-      await Promise.all(pools.map((pool) => pool.end()));
-      await Promise.all(closed);
-    });
+    const servers = appServerPools(database, { count: 2, max: 15 });
 
     it("200 buyers on two servers racing for the last 12 tees, some wanting two: never oversold, the rest told why, then exactly 12 sold", async () => {
       const { db: setup } = database();

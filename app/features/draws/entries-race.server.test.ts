@@ -1,13 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor } from "~/features/checkout/test-stock";
 import { settleOrder } from "~/features/orders/settle.server";
-import type { Db } from "~/server/db/client.server";
+import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import * as schema from "../../../db/schema";
 import { drawEntries, draws } from "../../../db/schema";
 import { enterGiveaway, recordPostalEntry } from "./enter.server";
 import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart } from "./test-draws";
@@ -21,22 +18,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
   { timeout: 180_000 },
   () => {
     const database = freshDatabasePerFile();
-    const pools: pg.Pool[] = [];
-    const servers: Db[] = [];
-    const closed: Promise<void>[] = [];
-
-    beforeAll(() => {
-      for (let i = 0; i < 2; i++) {
-        const pool = new pg.Pool({ connectionString: database().url, max: 20, connectionTimeoutMillis: 120_000 });
-        pool.on("connect", (client) => closed.push(new Promise((resolve) => client.once("end", () => resolve()))));
-        pools.push(pool);
-        servers.push(drizzle(pool, { schema }) as unknown as Db);
-      }
-    });
-    afterAll(async () => {
-      await Promise.all(pools.map((pool) => pool.end()));
-      await Promise.all(closed);
-    });
+    const servers = appServerPools(database, { count: 2, max: 20 });
 
     const at = (seconds: number) => new Date(DRAW_NOW.getTime() + seconds * 1000);
 
