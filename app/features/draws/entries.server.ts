@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, inArray, ne, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
+import { liveHolds } from "~/features/checkout/live-holds.server";
 import type { Db } from "~/server/db/client.server";
-import { drawEntries, draws, holds, type InstantWin, orders } from "../../../db/schema";
+import { drawEntries, draws, holds, type InstantWin } from "../../../db/schema";
 import { type DrawCounts, type DrawForEntry, instantWinsAmong } from "./draw-rules";
 
 /**
@@ -59,21 +60,7 @@ export async function readDrawStock(
     const rows = options.lock ? await query.for("no key update") : await query;
     for (const row of rows) result.set(row.id, row);
 
-    const conditions = [
-      inArray(holds.drawId, ids),
-      eq(holds.status, "active"),
-      gt(holds.expiresAt, now),
-      options.exceptOrderId ? ne(holds.orderId, options.exceptOrderId) : undefined,
-      options.exceptUserId
-        ? notInArray(
-            holds.orderId,
-            db
-              .select({ id: orders.id })
-              .from(orders)
-              .where(and(eq(orders.userId, options.exceptUserId), eq(orders.status, "pending"))),
-          )
-        : undefined,
-    ];
+    const conditions = [inArray(holds.drawId, ids), liveHolds(db, now, options)];
     const holdRows = await db
       .select({ drawId: holds.drawId, held: sql<number>`coalesce(sum(${holds.quantity}), 0)::int` })
       .from(holds)

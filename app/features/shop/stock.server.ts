@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, inArray, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { liveHolds } from "~/features/checkout/live-holds.server";
 import type { Db } from "~/server/db/client.server";
-import { holds, orders, products, productVariants } from "../../../db/schema";
+import { holds, products, productVariants } from "../../../db/schema";
 
 /**
  * Merch stock (docs/shop.md). `stock` is what is on the shelf; a hold counts while it is active
@@ -67,19 +68,10 @@ export async function heldByVariant(
 ): Promise<Map<string, number>> {
   const result = new Map<string, number>();
   if (variantIds.length === 0) return result;
-  const own = options.exceptUserId
-    ? notInArray(
-        holds.orderId,
-        db
-          .select({ id: orders.id })
-          .from(orders)
-          .where(and(eq(orders.userId, options.exceptUserId), eq(orders.status, "pending"))),
-      )
-    : undefined;
   const rows = await db
     .select({ variantId: holds.variantId, held: sql<number>`coalesce(sum(${holds.quantity}), 0)::int` })
     .from(holds)
-    .where(and(inArray(holds.variantId, [...variantIds]), eq(holds.status, "active"), gt(holds.expiresAt, now), own))
+    .where(and(inArray(holds.variantId, [...variantIds]), liveHolds(db, now, options)))
     .groupBy(holds.variantId);
   for (const row of rows) result.set(row.variantId!, Number(row.held));
   return result;

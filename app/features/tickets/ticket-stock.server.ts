@@ -1,17 +1,10 @@
-import { and, asc, eq, gt, inArray, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { liveHolds } from "~/features/checkout/live-holds.server";
 import type { Db } from "~/server/db/client.server";
-import { events, holds, orders, ticketTypes } from "../../../db/schema";
+import { events, holds, ticketTypes } from "../../../db/schema";
 import type { LineEvent, LineTicketType } from "./ticket-lines";
 
-/**
- * Ticket stock: how many places are sold and held. A hold counts while it is active and its
- * `expires_at` is still ahead, so an expired hold frees its places at read time, whether or not
- * the expiry job has run yet.
- */
-function activeHold(now: Date) {
-  return and(eq(holds.status, "active"), gt(holds.expiresAt, now));
-}
-
+/** Ticket stock: places sold (`ticket_types.sold`) and held (the live holds, `liveHolds`). */
 export type TicketAvailability = { sold: number; held: number };
 
 /**
@@ -28,15 +21,6 @@ export async function availabilityByTicketType(
 ): Promise<Map<string, TicketAvailability>> {
   const result = new Map<string, TicketAvailability>();
   if (ticketTypeIds.length === 0) return result;
-  const own = options.exceptUserId
-    ? notInArray(
-        holds.orderId,
-        db
-          .select({ id: orders.id })
-          .from(orders)
-          .where(and(eq(orders.userId, options.exceptUserId), eq(orders.status, "pending"))),
-      )
-    : undefined;
   const rows = await db
     .select({
       id: ticketTypes.id,
@@ -44,7 +28,7 @@ export async function availabilityByTicketType(
       held: sql<number>`coalesce(sum(${holds.quantity}), 0)::int`,
     })
     .from(ticketTypes)
-    .leftJoin(holds, and(eq(holds.ticketTypeId, ticketTypes.id), activeHold(now), own))
+    .leftJoin(holds, and(eq(holds.ticketTypeId, ticketTypes.id), liveHolds(db, now, options)))
     .where(inArray(ticketTypes.id, [...ticketTypeIds]))
     .groupBy(ticketTypes.id);
   for (const row of rows) result.set(row.id, { sold: row.sold, held: Number(row.held) });
