@@ -1,6 +1,7 @@
 import { Clock } from "lucide-react";
 import { Link } from "react-router";
-import { coverSources } from "~/features/events/cover-urls";
+import type { EventCover } from "~/features/events/catalogue.server";
+import { CoverPicture } from "~/features/events/event-tile";
 import { Card } from "~/ui/card";
 import { useSite } from "~/ui/site";
 import type { ArticleCard, ArticleCover } from "./catalogue.server";
@@ -11,50 +12,9 @@ export function formatArticleDate(date: Date, timeZone: string) {
   return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone }).format(date);
 }
 
-/**
- * An article's 16:9 cover at the size its slot needs (the event covers' renditions, AVIF and
- * WebP), with explicit dimensions and its dominant colour behind it while it loads. Without a
- * cover, the floodlit gradient stands in.
- */
-export function ArticleCoverPicture({
-  cover,
-  mediaBase,
-  sizes,
-  priority = false,
-  className = "",
-}: {
-  cover: ArticleCover | null;
-  mediaBase: string;
-  sizes: string;
-  priority?: boolean;
-  className?: string;
-}) {
-  if (!cover?.hash) {
-    return (
-      <div
-        aria-hidden="true"
-        className={`bg-[radial-gradient(ellipse_at_20%_0%,rgb(255_122_26/0.4),transparent_60%),linear-gradient(160deg,#1f2226,#0b0c0e)] ${className}`}
-      />
-    );
-  }
-  const sources = coverSources(cover.hash, mediaBase);
-  return (
-    <picture>
-      <source type="image/avif" srcSet={sources.avif} sizes={sizes} />
-      <source type="image/webp" srcSet={sources.webp} sizes={sizes} />
-      <img
-        src={sources.src}
-        width={sources.width}
-        height={sources.height}
-        alt={cover.alt}
-        loading={priority ? "eager" : "lazy"}
-        decoding={priority ? "sync" : "async"}
-        fetchPriority={priority ? "high" : "auto"}
-        className={`object-cover ${className}`}
-        style={cover.color ? { backgroundColor: cover.color } : undefined}
-      />
-    </picture>
-  );
+/** An article's cover in the event covers' picture (same 16:9 renditions); a gradient without one. */
+export function articleCover(cover: ArticleCover | null): EventCover {
+  return { hash: cover?.hash ?? null, color: cover?.color ?? null, alt: cover?.alt ?? "" };
 }
 
 /** A column of the cards' grid: one, two, then three across a page 1200 px wide at most. */
@@ -64,12 +24,10 @@ const CARD_SIZES =
 /** Cover, first tag, title linking to the article, excerpt, date and reading time. */
 export function ArticleCardView({
   article,
-  mediaBase,
   priority = false,
   headingLevel = 3,
 }: {
   article: ArticleCard;
-  mediaBase: string;
   priority?: boolean;
   headingLevel?: 2 | 3;
 }) {
@@ -82,9 +40,8 @@ export function ArticleCardView({
       className="group relative flex h-full flex-col overflow-hidden transition duration-200 focus-within:border-accent hover:-translate-y-0.5 hover:border-accent hover:shadow-[0_12px_40px_-12px_rgb(255_122_26/0.35)]"
     >
       <div className="relative aspect-video overflow-hidden bg-asphalt-900">
-        <ArticleCoverPicture
-          cover={article.cover}
-          mediaBase={mediaBase}
+        <CoverPicture
+          cover={articleCover(article.cover)}
           sizes={CARD_SIZES}
           priority={priority}
           className="size-full transition duration-500 group-hover:scale-[1.03]"
@@ -118,12 +75,10 @@ export function ArticleCardView({
 /** A responsive grid of article cards, for /blog and the home page. */
 export function ArticleCards({
   articles,
-  mediaBase,
   firstPriority = false,
   headingLevel = 3,
 }: {
   articles: ArticleCard[];
-  mediaBase: string;
   /** The first card's cover is the page's largest image: loaded first. */
   firstPriority?: boolean;
   headingLevel?: 2 | 3;
@@ -132,12 +87,7 @@ export function ArticleCards({
     <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
       {articles.map((article, index) => (
         <li key={article.slug}>
-          <ArticleCardView
-            article={article}
-            mediaBase={mediaBase}
-            priority={firstPriority && index === 0}
-            headingLevel={headingLevel}
-          />
+          <ArticleCardView article={article} priority={firstPriority && index === 0} headingLevel={headingLevel} />
         </li>
       ))}
     </ul>

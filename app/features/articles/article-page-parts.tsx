@@ -1,7 +1,8 @@
 import { Clock, Eye } from "lucide-react";
 import { Link } from "react-router";
 import { Avatar } from "~/features/accounts/avatar";
-import { ArticleCards, ArticleCoverPicture, formatArticleDate } from "./article-cards";
+import { CoverPicture } from "~/features/events/event-tile";
+import { ArticleCards, articleCover, formatArticleDate } from "./article-cards";
 import type { ArticleCard, ArticlePage } from "./catalogue.server";
 import { tagLabel } from "./tags";
 
@@ -43,15 +44,7 @@ export function PreviewBanner({
 }
 
 /** Tags, title, excerpt, author with avatar, date and reading time, then the cover. */
-export function ArticleHero({
-  article,
-  mediaBase,
-  timeZone,
-}: {
-  article: HeroArticle;
-  mediaBase: string;
-  timeZone: string;
-}) {
+export function ArticleHero({ article, timeZone }: { article: HeroArticle; timeZone: string }) {
   return (
     <header className="mx-auto max-w-3xl px-4 pt-10 sm:px-6 md:pt-14">
       {article.tags.length > 0 ? (
@@ -98,9 +91,8 @@ export function ArticleHero({
       </div>
       {article.cover ? (
         <div className="mt-8 overflow-hidden rounded-2xl bg-asphalt-900">
-          <ArticleCoverPicture
-            cover={article.cover}
-            mediaBase={mediaBase}
+          <CoverPicture
+            cover={articleCover(article.cover)}
             sizes={COVER_SIZES}
             priority
             className="aspect-video w-full"
@@ -125,14 +117,14 @@ export function ArticleBody({ html }: { html: string }) {
   );
 }
 
-export function RelatedArticles({ articles, mediaBase }: { articles: ArticleCard[]; mediaBase: string }) {
+export function RelatedArticles({ articles }: { articles: ArticleCard[] }) {
   if (articles.length === 0) return null;
   return (
     <section aria-labelledby="related" className="mx-auto mt-16 max-w-[1200px] border-t border-line px-4 py-12 sm:px-6">
       <h2 id="related" className="wide mb-6 text-2xl font-extrabold">
         Read next
       </h2>
-      <ArticleCards articles={articles} mediaBase={mediaBase} />
+      <ArticleCards articles={articles} />
     </section>
   );
 }

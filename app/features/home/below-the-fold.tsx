@@ -22,7 +22,7 @@ export default function BelowTheFold({ draws, now, articles, featured, partners,
   return (
     <>
       <LiveCompetitions draws={draws} now={now} />
-      <DiscoverArticles articles={articles} mediaBase={mediaBase} />
+      <DiscoverArticles articles={articles} />
       <DiscoverPG cars={featured} mediaBase={mediaBase} />
       <LogoBanner partners={partners} mediaBase={mediaBase} />
     </>

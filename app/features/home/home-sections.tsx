@@ -59,7 +59,7 @@ export function LiveCompetitions({ draws, now }: { draws: DrawTile[]; now: numbe
 }
 
 /** The seed's DiscoverArticles: the latest published articles. */
-export function DiscoverArticles({ articles, mediaBase }: { articles: ArticleCard[]; mediaBase: string }) {
+export function DiscoverArticles({ articles }: { articles: ArticleCard[] }) {
   if (articles.length === 0) return null;
   return (
     <section aria-labelledby="discover-articles" className="mx-auto max-w-[1200px] px-4 pt-16 sm:px-6 md:pt-24">
@@ -70,7 +70,7 @@ export function DiscoverArticles({ articles, mediaBase }: { articles: ArticleCar
         to="/blog"
         more="All articles"
       />
-      <ArticleCards articles={articles} mediaBase={mediaBase} />
+      <ArticleCards articles={articles} />
     </section>
   );
 }

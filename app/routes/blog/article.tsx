@@ -9,7 +9,7 @@ import { runtimeContext, userContext } from "~/server/context.server";
 import { useNonce } from "~/ui/nonce";
 import { notFound } from "~/ui/not-found";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
-import { useMediaBase, useSite } from "~/ui/site";
+import { useSite } from "~/ui/site";
 import type { Route } from "./+types/article";
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
@@ -39,7 +39,6 @@ export const headers: Route.HeadersFunction = () => publicPageHeaders();
 export default function ArticleRoute({ loaderData }: Route.ComponentProps) {
   const { article, html, related, preview } = loaderData;
   const nonce = useNonce();
-  const mediaBase = useMediaBase();
   const { timeZone } = useSite();
   return (
     <main id="main">
@@ -47,12 +46,12 @@ export default function ArticleRoute({ loaderData }: Route.ComponentProps) {
       <article>
         {/* A data block, not a script: serialised with "<" escaped so it cannot end the element. */}
         <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: loaderData.jsonLd }} />
-        <ArticleHero article={article} mediaBase={mediaBase} timeZone={timeZone} />
+        <ArticleHero article={article} timeZone={timeZone} />
         <div className="mt-10">
           <ArticleBody html={html} />
         </div>
       </article>
-      <RelatedArticles articles={related} mediaBase={mediaBase} />
+      <RelatedArticles articles={related} />
     </main>
   );
 }

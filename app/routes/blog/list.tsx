@@ -7,7 +7,6 @@ import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
 import { PageLinks } from "~/ui/page-links";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
-import { useMediaBase } from "~/ui/site";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -33,7 +32,6 @@ export const headers: Route.HeadersFunction = () => publicPageHeaders();
 
 export default function ArticlesList({ loaderData }: Route.ComponentProps) {
   const { articles, total, page, pageCount, tags, filters } = loaderData;
-  const mediaBase = useMediaBase();
   const filtered = Boolean(filters.q || filters.tag);
   return (
     <main id="main">
@@ -49,11 +47,7 @@ export default function ArticlesList({ loaderData }: Route.ComponentProps) {
             </Link>
           ) : null}
         </div>
-        {articles.length > 0 ? (
-          <ArticleCards articles={articles} mediaBase={mediaBase} firstPriority />
-        ) : (
-          <NoArticles filters={filters} />
-        )}
+        {articles.length > 0 ? <ArticleCards articles={articles} firstPriority /> : <NoArticles filters={filters} />}
         {pageCount > 1 ? (
           <PageLinks page={page} pageCount={pageCount} href={(n) => blogHref({ ...filters, page: n })} />
         ) : null}
