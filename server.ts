@@ -85,6 +85,7 @@ export async function createServer() {
     res.set("Content-Type", client.register.contentType).send(await client.register.metrics());
   });
 
+  app.use(refuseNulInAddress);
   app.use(originCheck(siteOrigin));
   app.use(bodyLimit(env.BODY_LIMIT, UPLOAD_LIMIT));
 
@@ -269,6 +270,19 @@ function mediaOrigin(env: Parameters<typeof s3SettingsOf>[0]) {
  * are allowed only when a Maps key is configured (Places autocomplete on the event forms, maps
  * on event pages); the API's own scripts load through 'strict-dynamic' from the nonced bundle.
  */
+/**
+ * No page's address holds a NUL character, and PostgreSQL refuses one in any text it is given: a
+ * path or query with `%00` is answered 400 here, once for every route, instead of reaching a
+ * query as a slug or a search and failing there.
+ */
+export function refuseNulInAddress(req: Request, res: Response, next: NextFunction) {
+  if (/%00/i.test(req.originalUrl)) {
+    res.status(400).type("text/plain").send("This address contains a character that is not allowed.");
+    return;
+  }
+  next();
+}
+
 export function securityHeaders(https: boolean, maps: boolean, media: string | null) {
   const mapsHosts = (...hosts: string[]) => (maps ? ` ${hosts.join(" ")}` : "");
   return (_req: Request, res: Response, next: NextFunction) => {
