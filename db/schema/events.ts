@@ -58,6 +58,13 @@ export const events = pgTable(
     /** Default sales window for ticket types that set none. Null start: on sale once published. */
     salesStartAt: timestamp("sales_start_at", { withTimezone: true }),
     salesEndAt: timestamp("sales_end_at", { withTimezone: true }),
+    /**
+     * Waiting room (docs/waiting-room.md): when on and sales have an opening time, buyers queue
+     * and are let through `queueRatePerMinute` at a time, each for `queueAdmissionMinutes`.
+     */
+    queueEnabled: boolean("queue_enabled").notNull().default(false),
+    queueRatePerMinute: integer("queue_rate_per_minute").notNull().default(50),
+    queueAdmissionMinutes: integer("queue_admission_minutes").notNull().default(20),
     /** People admitted across every ticket type; null when only the ticket types limit it. */
     capacity: integer("capacity"),
     applicationsOpen: boolean("applications_open").notNull().default(false),
@@ -84,6 +91,8 @@ export const events = pgTable(
     check("events_ends_after_start", sql`${table.endsAt} >= ${table.startsAt}`),
     check("events_capacity_positive", sql`${table.capacity} is null or ${table.capacity} > 0`),
     check("events_application_fee_non_negative", sql`${table.applicationFee} >= 0`),
+    check("events_queue_rate_positive", sql`${table.queueRatePerMinute} > 0`),
+    check("events_queue_admission_positive", sql`${table.queueAdmissionMinutes} > 0`),
   ],
 );
 

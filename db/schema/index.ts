@@ -11,3 +11,4 @@ export * from "./order-emails";
 export * from "./play";
 export * from "./shop";
 export * from "./site";
+export * from "./waiting-room";
