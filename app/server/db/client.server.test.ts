@@ -8,7 +8,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import journal from "../../../db/migrations/meta/_journal.json";
 import * as schema from "../../../db/schema";
 import { outboundMessages } from "../../../db/schema";
-import { type DatabaseHandle, DataDirLockedError, openPglite, openPostgres, runMigrations } from "./client.server";
+import { startJobQueue } from "../jobs/queue.server";
+import {
+  type DatabaseHandle,
+  DataDirLockedError,
+  JOB_QUEUE_SCHEMA,
+  openPglite,
+  openPostgres,
+  runMigrations,
+} from "./client.server";
 import { createTestDatabase, freshDatabasePerFile, queryRows } from "./test-database";
 
 const root = path.resolve(import.meta.dirname, "../../..");
@@ -63,6 +71,27 @@ describe.runIf(process.env.DATABASE_URL)("runMigrations on PostgreSQL", () => {
       // Without the advisory lock two of these would both try to create the tables.
       await Promise.all([database, ...others].map((handle) => runMigrations(handle)));
       expect(await appliedMigrations(database)).toBe(journal.entries.length);
+    } finally {
+      await Promise.all(others.map((handle) => handle.close()));
+      await database.cleanup();
+    }
+  });
+
+  it("lets several instances start their job queues together on an empty database", async () => {
+    const database = await createTestDatabase({ migrate: false });
+    const others = await Promise.all([openPostgres(database.url!, 3), openPostgres(database.url!, 3)]);
+    try {
+      // As servers do at start-up: migrate, then start the queue. pg-boss installing its schema on
+      // its own in two servers at once failed with a duplicate schema.
+      const queues = await Promise.all(
+        [database, ...others].map(async (handle) => {
+          await runMigrations(handle);
+          return startJobQueue(handle, []);
+        }),
+      );
+      await Promise.all(queues.map((queue) => queue.stop()));
+      const [row] = await queryRows<{ version: number }>(database, `select version from ${JOB_QUEUE_SCHEMA}.version`);
+      expect(row?.version).toBeGreaterThan(0);
     } finally {
       await Promise.all(others.map((handle) => handle.close()));
       await database.cleanup();

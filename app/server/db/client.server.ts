@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { getConstructionPlans } from "pg-boss";
 import * as schema from "../../../db/schema";
 
 export type Schema = typeof schema;
@@ -113,7 +114,13 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   };
 }
 
-/** Applies the committed migrations. On PostgreSQL an advisory lock keeps concurrent instances in line. */
+/** The job queue's own schema (app/server/jobs/queue.server.ts starts pg-boss in it). */
+export const JOB_QUEUE_SCHEMA = "pgboss";
+
+/**
+ * Applies the committed migrations. On PostgreSQL an advisory lock keeps concurrent instances in
+ * line: servers started together wait for the first to migrate, then find nothing left to do.
+ */
 export async function runMigrations(handle: DatabaseHandle) {
   if (handle.engine === "pglite") {
     await migratePglite(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -123,8 +130,25 @@ export async function runMigrations(handle: DatabaseHandle) {
   try {
     await client.query("select pg_advisory_lock(727274)");
     await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    await installJobQueue(client);
   } finally {
     await client.query("select pg_advisory_unlock(727274)").catch(() => {});
     client.release();
   }
+}
+
+/**
+ * The job queue's tables on a new database, made here under the migration lock. pg-boss makes
+ * them itself when it starts, under a lock of its own taken inside the installing transaction;
+ * but a server that waited on that lock still sees the catalog as it was before it waited, and
+ * two servers starting together on an empty database failed with a duplicate "pgboss" schema.
+ * Here each step is a transaction of its own begun after the lock was granted, so the second
+ * server sees the first one's install and skips it. Upgrades of an existing install are left to
+ * pg-boss, which a rolling restart runs one server at a time.
+ */
+async function installJobQueue(client: pg.PoolClient) {
+  const { rows } = await client.query<{ installed: boolean }>("select to_regclass($1) is not null as installed", [
+    `${JOB_QUEUE_SCHEMA}.version`,
+  ]);
+  if (!rows[0]?.installed) await client.query(getConstructionPlans(JOB_QUEUE_SCHEMA));
 }
