@@ -11,6 +11,7 @@ import client from "prom-client";
 import type { ServerBuild } from "react-router";
 import type { RequestInfo } from "./app/server/context.server";
 import { EnvError, getEnv, isLocalSite } from "./app/server/env.server";
+import { gracefulServer, shutDown } from "./app/server/graceful-shutdown.server";
 import { getLog } from "./app/server/log.server";
 import type { Runtime } from "./app/server/runtime.server";
 import { s3SettingsOf } from "./app/server/storage/s3.server";
@@ -464,7 +465,9 @@ async function main() {
   // site that is not local unless SEED_DEMO=1 asked for them).
   const demo = await entry.demoSignIns(runtime.db);
   const publicDemo = demo.length > 0 && !isLocalSite(env.SITE_URL);
-  const server: Server = app.listen(env.PORT, env.HOST, () => {
+  // Drains on SIGTERM instead of dropping connections: rolling restarts lose no request (docs/deploy.md).
+  const graceful = gracefulServer(app, { timeoutMs: env.SHUTDOWN_TIMEOUT * 1000, log });
+  const server: Server = graceful.server.listen(env.PORT, env.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
     const local = `http://localhost:${port}`;
@@ -499,10 +502,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "shutting down");
-    server.close();
-    server.closeIdleConnections();
-    await runtime.stop();
-    process.exit(0);
+    process.exit(await shutDown({ drain: graceful.drain, stopRuntime: () => runtime.stop(), log }));
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));

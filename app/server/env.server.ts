@@ -117,6 +117,12 @@ const EnvSchema = z
       .default(500),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: flag,
+    /** Seconds a stopping server gives its requests and open connections before closing them (docs/deploy.md). */
+    SHUTDOWN_TIMEOUT: z.coerce
+      .number({ message: "SHUTDOWN_TIMEOUT must be a number of seconds" })
+      .min(1, "SHUTDOWN_TIMEOUT must be from 1 to 600 seconds")
+      .max(600, "SHUTDOWN_TIMEOUT must be from 1 to 600 seconds")
+      .default(25),
     /** The bearer token a scraper sends to read /metrics; without one, /metrics does not exist. */
     METRICS_TOKEN: optional,
     BODY_LIMIT: z.string().default("1mb"),
