@@ -19,6 +19,7 @@ export default [
 
     route("events", "routes/events/list.tsx"),
     route("events/:id", "routes/events/detail.tsx"),
+    route("events/:id/queue", "routes/events/queue.tsx"),
     route("cart", "routes/cart/cart.tsx"),
 
     route("giveaways", "routes/giveaways/list.tsx"),

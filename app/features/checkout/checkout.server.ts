@@ -25,6 +25,7 @@ import {
   ticketLineProblem,
 } from "~/features/tickets/ticket-lines";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
+import { checkoutTurnProblems } from "~/features/waiting-room/waiting-room.server";
 import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation, transactionWithRetry } from "~/server/db/retry.server";
 import {
@@ -259,7 +260,8 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
     );
   }
 
-  const problems: CheckoutProblem[] = [];
+  // While an event's queue runs, its tickets are only for a member whose turn it is.
+  const problems: CheckoutProblem[] = await checkoutTurnProblems(tx, input.userId, lines, now);
   const items: CheckoutItem[] = [];
   for (const line of lines) {
     const type = stock.types.get(line.ticketTypeId!);
