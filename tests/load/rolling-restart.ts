@@ -1,13 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { createBuyers, createTestEvent } from "~/features/checkout/test-stock";
 import { orderEmailJob } from "~/features/orders/order-email.server";
-import type { DatabaseHandle } from "~/server/db/client.server";
+import { type DatabaseHandle, openPostgres } from "~/server/db/client.server";
 import { whenIdle } from "~/server/jobs/queue.server";
 import { startS3Server } from "~/server/storage/s3rver.test-support";
 import { sessions } from "../../db/schema";
@@ -342,6 +343,7 @@ export async function rollingRestart(input: {
   /** nginx, then each server on the next port; unset: free ports. */
   basePort?: number;
 }): Promise<RollingRestartReport> {
+  if (!existsSync(NGINX)) throw new Error(`nginx not found at ${NGINX}: apt-get install nginx, or set NGINX_PATH`);
   await ensureBuild();
   const ports = input.basePort
     ? [input.basePort, input.basePort + 1, input.basePort + 2]
@@ -568,4 +570,34 @@ async function underLoad(input: {
 
 function round(value: number) {
   return Math.round(value * 100) / 100;
+}
+
+/**
+ * The rolling restart as a measurement (`node bench/rolling-restart.mjs`): an empty database of
+ * its own on the PostgreSQL server at `serverUrl`, dropped afterwards.
+ */
+export async function benchRollingRestart(
+  options: { serverUrl: string } & Omit<Parameters<typeof rollingRestart>[0], "database" | "databaseUrl">,
+) {
+  const { serverUrl, ...load } = options;
+  const name = `pitlane_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  const maintenance = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await maintenance(`create database "${name}"`);
+  const handle = await openPostgres(url.toString(), 5);
+  try {
+    return await rollingRestart({ ...load, database: handle, databaseUrl: url.toString() });
+  } finally {
+    await handle.close();
+    await maintenance(`drop database if exists "${name}" with (force)`);
+  }
 }
