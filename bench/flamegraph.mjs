@@ -1,7 +1,8 @@
 // A V8 CPU profile (`node --cpu-prof`) read into folded stacks, a flame graph SVG and the top
 // functions by self and inclusive time. No dependencies.
 //
-//   node bench/flamegraph.mjs profile.cpuprofile [--out graph.svg] [--title "…"] [--from µs --to µs]
+//   node bench/flamegraph.mjs profile.cpuprofile [--out graph.svg] [--title "…"] [--subtitle "…"] [--from µs --to µs]
+//   node bench/flamegraph.mjs stacks.folded [--out graph.svg] [--title "…"] [--subtitle "…"]
 //
 // From a script: readProfile(file) → samplesOf(profile, window?) → foldedStacks(samples) →
 // flameGraphSvg(folded, { title }) and topFunctions(samples).
@@ -143,7 +144,7 @@ function colourOf(name) {
  * A flame graph (root at the bottom, callers below callees, width = time) of folded stacks, as a
  * self-contained SVG: hover a frame for its name, time and share.
  */
-export function flameGraphSvg(folded, { title = "CPU flame graph", subtitle = "", width = 1200 } = {}) {
+export function flameGraphSvg(folded, { title = "CPU flame graph", subtitle, width = 1200 } = {}) {
   const root = { name: "all", value: 0, children: new Map() };
   for (const line of folded) {
     const cut = line.lastIndexOf(" ");
@@ -167,7 +168,8 @@ export function flameGraphSvg(folded, { title = "CPU flame graph", subtitle = ""
   let depth = 0;
   const place = (node, x, level) => {
     const w = node.value * scale;
-    if (w < 0.3) return;
+    // Narrower than a pixel: nothing to see or point at, and it would only add to the file.
+    if (w < 1) return;
     depth = Math.max(depth, level);
     rects.push({ node, x, level, w });
     let childX = x;
@@ -199,7 +201,7 @@ export function flameGraphSvg(folded, { title = "CPU flame graph", subtitle = ""
 <style>text { fill: #000; pointer-events: none; } g:hover rect { stroke: #000; stroke-width: 0.7; }</style>
 <rect width="100%" height="100%" fill="#fdfdf8"/>
 <text x="${width / 2}" y="20" text-anchor="middle" font-size="15">${escapeXml(title)}</text>
-<text x="${width / 2}" y="38" text-anchor="middle" font-size="11" fill="#555">${escapeXml(subtitle)}</text>
+<text x="${width / 2}" y="38" text-anchor="middle" font-size="11" fill="#555">${escapeXml(subtitle ?? `${ms(root.value)} sampled`)}</text>
 ${body}
 </svg>
 `;
@@ -228,19 +230,28 @@ async function main() {
     options: {
       out: { type: "string" },
       title: { type: "string" },
+      subtitle: { type: "string" },
       from: { type: "string" },
       to: { type: "string" },
     },
   });
   const file = positionals[0];
-  if (!file) throw new Error("usage: node bench/flamegraph.mjs profile.cpuprofile [--out graph.svg]");
-  const samples = samplesOf(readProfile(file), {
-    from: values.from ? Number(values.from) : undefined,
-    to: values.to ? Number(values.to) : undefined,
-  });
-  const out = values.out ?? `${file.replace(/\.cpuprofile$/, "")}.svg`;
-  writeFileSync(out, flameGraphSvg(foldedStacks(samples), { title: values.title ?? path.basename(file) }));
-  console.log(formatTop(topFunctions(samples)));
+  if (!file) throw new Error("usage: node bench/flamegraph.mjs profile.cpuprofile|stacks.folded [--out graph.svg]");
+  const out = values.out ?? `${file.replace(/\.(cpuprofile|folded)$/, "")}.svg`;
+  const title = values.title ?? path.basename(file);
+  const { subtitle } = values;
+  if (file.endsWith(".folded")) {
+    // Stacks already folded (by profile.mjs, or another tool): only drawn.
+    const folded = readFileSync(file, "utf8").split("\n").filter(Boolean);
+    writeFileSync(out, flameGraphSvg(folded, { title, subtitle }));
+  } else {
+    const samples = samplesOf(readProfile(file), {
+      from: values.from ? Number(values.from) : undefined,
+      to: values.to ? Number(values.to) : undefined,
+    });
+    writeFileSync(out, flameGraphSvg(foldedStacks(samples), { title, subtitle }));
+    console.log(formatTop(topFunctions(samples)));
+  }
   console.log(`Flame graph: ${out}`);
 }
 

@@ -219,7 +219,7 @@ async function profilePage(target, options) {
     `${base}.svg`,
     flameGraphSvg(folded, {
       title: `${options.as === "member" ? "Signed-in member" : "Visitor"}: GET ${target}${options.label ? ` (${options.label})` : ""}`,
-      subtitle: `${requests} requests, main thread ${sampledMsPerRequest.toFixed(2)} ms/req sampled, process ${cpuMsPerRequest.toFixed(2)} ms/req, ${median(queries)} SQL statements/req`,
+      subtitle: `${requests} requests: CPU ${cpuMsPerRequest.toFixed(1)} ms/req (process), ${median(queries)} SQL statements/req; main-thread samples ${sampledMsPerRequest.toFixed(1)} ms/req`,
     }),
   );
   writeFileSync(`${base}.html`, html);
