@@ -56,7 +56,7 @@ export async function main(argv = process.argv.slice(2)) {
     report.restarts.map((restart) => [
       restart.server,
       restart.exitCode ?? restart.signal,
-      `${restart.requestsInFlightAtSigterm} requests, ${restart.connectionsAtSigterm} connections`,
+      `${restart.requestsInFlightAtSigterm} requests (${restart.writesInFlightAtSigterm} POST), ${restart.connectionsAtSigterm} connections`,
       `${restart.drainMs} ms${restart.drained ? "" : " (deadline)"}`,
       `${restart.stopSeconds} s`,
       `${restart.startSeconds} s`,

@@ -34,7 +34,8 @@ export type DrainResult = {
  */
 export function gracefulServer(handler: RequestListener, options: { timeoutMs: number; log?: ShutdownLog }) {
   let stopping = false;
-  const inFlight = new Set<ServerResponse>();
+  /** Each answer not yet finished, with the method it answers. */
+  const inFlight = new Map<ServerResponse, string>();
   const sockets = new Set<Socket>();
   let settle: (() => void) | null = null;
   const settleWhenQuiet = () => {
@@ -42,7 +43,7 @@ export function gracefulServer(handler: RequestListener, options: { timeoutMs: n
   };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    inFlight.add(res);
+    inFlight.set(res, req.method ?? "GET");
     res.once("close", () => {
       inFlight.delete(res);
     });
@@ -66,8 +67,9 @@ export function gracefulServer(handler: RequestListener, options: { timeoutMs: n
       const started = performance.now();
       stopping = true;
       // Answers not begun yet close their connection when they are done.
-      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
-      options.log?.info({ requests: inFlight.size, connections: sockets.size }, "draining: no new connections");
+      for (const res of inFlight.keys()) if (!res.headersSent) res.shouldKeepAlive = false;
+      const writes = [...inFlight.values()].filter((method) => !READS.has(method)).length;
+      options.log?.info({ requests: inFlight.size, writes, connections: sockets.size }, "draining: no new connections");
       // net.Server's close, not http.Server's: the latter also closes idle keep-alive connections
       // at once, which is the race described above.
       NetServer.prototype.close.call(server);
@@ -108,6 +110,8 @@ export function gracefulServer(handler: RequestListener, options: { timeoutMs: n
     },
   };
 }
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function isReadiness(req: IncomingMessage) {
   const url = req.url ?? "";

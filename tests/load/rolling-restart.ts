@@ -123,7 +123,13 @@ export async function startNginx(input: { port: number; upstreams: string[] }): 
 }
 
 /** What a server logged as it drained (its `draining` and `drained` lines). */
-type DrainLog = { requestsInFlight?: number; connections?: number; drainMs?: number; drained?: boolean };
+type DrainLog = {
+  requestsInFlight?: number;
+  writesInFlight?: number;
+  connections?: number;
+  drainMs?: number;
+  drained?: boolean;
+};
 
 export type AppProcess = {
   name: string;
@@ -147,7 +153,11 @@ export function appProcess(input: { name: string; port: number; dataDir: string;
     try {
       const entry = JSON.parse(line) as Record<string, unknown>;
       if (entry.msg === "draining: no new connections") {
-        drain = { requestsInFlight: Number(entry.requests), connections: Number(entry.connections) };
+        drain = {
+          requestsInFlight: Number(entry.requests),
+          writesInFlight: Number(entry.writes),
+          connections: Number(entry.connections),
+        };
       } else {
         drain = { ...drain, drainMs: Number(entry.milliseconds), drained: entry.drained === true };
       }
@@ -307,6 +317,8 @@ export type RollingRestartReport = {
     exitCode: number | null;
     signal: string | null;
     requestsInFlightAtSigterm: number | null;
+    /** Of those, the ones that change something (POST and the like), which nginx would not resend. */
+    writesInFlightAtSigterm: number | null;
     connectionsAtSigterm: number | null;
     drainMs: number | null;
     drained: boolean | null;
@@ -506,6 +518,7 @@ async function underLoad(input: {
         exitCode: stopped.code,
         signal: stopped.signal,
         requestsInFlightAtSigterm: stopped.drain.requestsInFlight ?? null,
+        writesInFlightAtSigterm: stopped.drain.writesInFlight ?? null,
         connectionsAtSigterm: stopped.drain.connections ?? null,
         drainMs: stopped.drain.drainMs ?? null,
         drained: stopped.drain.drained ?? null,
