@@ -502,7 +502,13 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "shutting down");
-    process.exit(await shutDown({ drain: graceful.drain, stopRuntime: () => runtime.stop(), log }));
+    process.exit(
+      await shutDown({
+        drain: () => graceful.drain({ closeIdle: signal === "SIGINT" }),
+        stopRuntime: () => runtime.stop(),
+        log,
+      }),
+    );
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));

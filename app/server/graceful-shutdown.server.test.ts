@@ -98,6 +98,13 @@ describe("gracefulServer", () => {
     expect(result).toMatchObject({ drained: true, cutRequests: 0 });
   });
 
+  it("closes idle connections at once when asked to (a stop from the terminal)", async () => {
+    const { graceful, port } = await startServer();
+    const agent = keepAlive();
+    expect(await send(port, agent, "/")).toMatchObject({ status: 200, connection: "keep-alive" });
+    expect(await graceful.drain({ closeIdle: true })).toMatchObject({ drained: true, cutConnections: 0 });
+  });
+
   it("closes what is still open at the deadline", async () => {
     const { graceful, port, held } = await startServer(200);
     const stuck = send(port, keepAlive(), "/slow");

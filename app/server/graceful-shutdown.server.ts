@@ -62,7 +62,12 @@ export function gracefulServer(handler: RequestListener, options: { timeoutMs: n
   });
 
   let draining: Promise<DrainResult> | null = null;
-  function drain(): Promise<DrainResult> {
+  /**
+   * `closeIdle`: close the kept-alive connections with nothing in flight at once, for a stop
+   * asked for at a terminal (Ctrl-C), where no proxy shares them and a browser tab left open
+   * would otherwise hold the server until the deadline.
+   */
+  function drain(drainOptions: { closeIdle?: boolean } = {}): Promise<DrainResult> {
     draining ??= new Promise<DrainResult>((resolve) => {
       const started = performance.now();
       stopping = true;
@@ -73,6 +78,7 @@ export function gracefulServer(handler: RequestListener, options: { timeoutMs: n
       // net.Server's close, not http.Server's: the latter also closes idle keep-alive connections
       // at once, which is the race described above.
       NetServer.prototype.close.call(server);
+      if (drainOptions.closeIdle) server.closeIdleConnections();
 
       const finish = (drained: boolean) => {
         clearTimeout(deadline);
