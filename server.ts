@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
@@ -8,11 +8,12 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import client from "prom-client";
-import type { ServerBuild } from "react-router";
+import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import type { RequestInfo } from "./app/server/context.server";
 import { EnvError, getEnv, isLocalSite } from "./app/server/env.server";
 import { gracefulServer, shutDown } from "./app/server/graceful-shutdown.server";
 import { getLog } from "./app/server/log.server";
+import { type CacheEvent, createPageCache, type PageCache } from "./app/server/page-cache.server";
 import type { Runtime } from "./app/server/runtime.server";
 import { s3SettingsOf } from "./app/server/storage/s3.server";
 
@@ -21,6 +22,8 @@ type AppEntry = {
   startApp(options?: { work?: boolean }): Promise<Runtime>;
   createLoadContext(runtime: Runtime, info: RequestInfo): unknown;
   demoSignIns(db: Runtime["db"]): Promise<{ role: string; email: string; password: string }[]>;
+  pagesShowing(table: string | null): readonly string[];
+  registerAppMetrics(runtime: Runtime): void;
 };
 
 const dev = process.argv.includes("--dev");
@@ -49,15 +52,33 @@ export async function createServer() {
   client.collectDefaultMetrics();
   const httpDuration = new client.Histogram({
     name: "http_request_duration_seconds",
-    help: "HTTP request duration by method, route kind and status",
-    labelNames: ["method", "kind", "status"],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    help: "HTTP request duration by method, route (the route id, or asset, data file, api), kind and status; pages answered from the page cache are counted in page_cache_requests_total instead",
+    labelNames: ["method", "route", "kind", "status"],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   });
+  let routeOf: (pathname: string) => string = () => "page";
   app.use((req, res, next) => {
     const end = httpDuration.startTimer({ method: req.method });
-    res.on("finish", () => end({ status: String(res.statusCode), kind: requestKind(req.path) }));
+    res.on("finish", () => {
+      const kind = requestKind(req.path);
+      end({
+        status: String(res.statusCode),
+        kind,
+        route: kind === "page" || kind === "data" ? routeOf(req.path) : kind,
+      });
+    });
     next();
   });
+  const cacheMeter = cacheMetrics();
+  const pageCache =
+    env.PAGE_CACHE_MB > 0
+      ? createPageCache({
+          maxBytes: env.PAGE_CACHE_MB * 1024 * 1024,
+          onEvent: cacheMeter.onEvent,
+          onError: cacheMeter.onError,
+        })
+      : null;
+  if (pageCache) cacheMeter.watch(pageCache);
 
   app.use(requestLog(log));
 
@@ -102,6 +123,7 @@ export async function createServer() {
     const serverBuild = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
     build = serverBuild;
     entry = serverBuild.entry.module as unknown as AppEntry;
+    routeOf = routeLabeller(serverBuild.routes);
     // Hashed assets never change: cache them for a year. Everything else revalidates.
     app.use(
       "/assets",
@@ -121,6 +143,14 @@ export async function createServer() {
 
   runtime = await entry.startApp();
   const started = runtime;
+  entry.registerAppMetrics(started);
+  let stopListening = async () => {};
+  if (pageCache) {
+    // Every server drops the pages that show what changed, whichever server (or job) changed it.
+    stopListening = await started.database.listen("page_changes", (table) =>
+      pageCache.purge(entry.pagesShowing(table)),
+    );
+  }
 
   app.use(
     createRequestHandler({
@@ -145,7 +175,91 @@ export async function createServer() {
       .send(status === 413 ? "Payload too large" : status >= 500 ? "Error" : error.message);
   });
 
-  return { app, runtime: started, env, entry };
+  /** The whole site: the page cache answers what it can, Express the rest. */
+  const handler: RequestListener = pageCache ? (req, res) => pageCache.handle(req, res, app) : app;
+  return { app, handler, pageCache, runtime: started, env, entry, stopListening };
+}
+
+/** Counts what the page cache did with each request, and reports its size and hit ratio. */
+function cacheMetrics() {
+  const requests = new client.Counter({
+    name: "page_cache_requests_total",
+    help: "Requests by what the page cache did: hit, stale (served while one render refreshes it), not-modified (304), miss (rendered and kept), wait (waited for another request's render), pass (HEAD not kept), bypass (not a page it keeps, or a visitor with a session, cart or flash cookie)",
+    labelNames: ["result"],
+  });
+  const results: CacheEvent[] = ["hit", "stale", "not-modified", "miss", "wait", "pass", "bypass"];
+  const counters = Object.fromEntries(results.map((result) => [result, requests.labels({ result })]));
+  const counts = Object.fromEntries(results.map((result) => [result, 0])) as Record<CacheEvent, number>;
+  let cache: PageCache | undefined;
+  new client.Gauge({
+    name: "page_cache_hit_ratio",
+    help: "Share of the requests the page cache looked up (all but bypass) that it answered from memory, since the server started",
+    collect() {
+      const answered = counts.hit + counts.stale + counts["not-modified"];
+      const looked = answered + counts.miss + counts.wait + counts.pass;
+      this.set(looked === 0 ? 0 : answered / looked);
+    },
+  });
+  new client.Gauge({
+    name: "page_cache_bytes",
+    help: "Memory held by the pages in the page cache, with their compressed forms",
+    collect() {
+      this.set(cache?.stats().bytes ?? 0);
+    },
+  });
+  new client.Gauge({
+    name: "page_cache_pages",
+    help: "Pages (and page data) in the page cache",
+    collect() {
+      this.set(cache?.stats().pages ?? 0);
+    },
+  });
+  return {
+    onEvent(event: CacheEvent) {
+      counts[event]++;
+      counters[event]?.inc();
+    },
+    onError(error: unknown) {
+      log.error({ err: error }, "page cache failed to answer");
+    },
+    watch(value: PageCache) {
+      cache = value;
+    },
+  };
+}
+
+/**
+ * The id of the route that answers a path, for the latency histogram (`routes/events/detail`):
+ * one series per route, not per address. Remembered per path, up to a bound.
+ */
+function routeLabeller(routes: ServerBuild["routes"]) {
+  const children = new Map<string | undefined, RouteObject[]>();
+  for (const route of Object.values(routes)) {
+    if (!route) continue;
+    const siblings = children.get(route.parentId) ?? [];
+    siblings.push({
+      id: route.id,
+      path: route.path,
+      index: route.index,
+      caseSensitive: route.caseSensitive,
+    } as RouteObject);
+    children.set(route.parentId, siblings);
+  }
+  const attach = (list: RouteObject[]): RouteObject[] =>
+    list.map((route) => (route.index ? route : { ...route, children: attach(children.get(route.id) ?? []) }));
+  const tree = attach(children.get(undefined) ?? []);
+  const known = new Map<string, string>();
+  return (pathname: string) => {
+    const page = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
+    let label = known.get(page);
+    if (label === undefined) {
+      const matches = matchRoutes(tree, page);
+      label = matches?.at(-1)?.route.id ?? "unmatched";
+      if (known.size >= 5000) known.clear();
+      known.set(page, label);
+    }
+    return label;
+  };
 }
 
 /**
@@ -460,13 +574,13 @@ function closeAfterAnswer(req: Request, res: Response) {
 }
 
 async function main() {
-  const { app, runtime, env, entry } = await createServer();
+  const { handler, runtime, env, entry, stopListening } = await createServer();
   // Demo accounts have public passwords: say so wherever they exist (start-up refuses them on a
   // site that is not local unless SEED_DEMO=1 asked for them).
   const demo = await entry.demoSignIns(runtime.db);
   const publicDemo = demo.length > 0 && !isLocalSite(env.SITE_URL);
   // Drains on SIGTERM instead of dropping connections: rolling restarts lose no request (docs/deploy.md).
-  const graceful = gracefulServer(app, { timeoutMs: env.SHUTDOWN_TIMEOUT * 1000, log });
+  const graceful = gracefulServer(handler, { timeoutMs: env.SHUTDOWN_TIMEOUT * 1000, log });
   const server: Server = graceful.server.listen(env.PORT, env.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
@@ -505,7 +619,10 @@ async function main() {
     process.exit(
       await shutDown({
         drain: () => graceful.drain({ closeIdle: signal === "SIGINT" }),
-        stopRuntime: () => runtime.stop(),
+        stopRuntime: async () => {
+          await stopListening();
+          await runtime.stop();
+        },
         log,
       }),
     );

@@ -4,13 +4,15 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { documentCacheControl } from "./server/cache.server";
-import { requestContext } from "./server/context.server";
+import { requestContext, userContext } from "./server/context.server";
 import { getLog } from "./server/log.server";
 import { lowPriorityModulePreloads } from "./server/module-preloads.server";
+import { STORABLE_HEADER } from "./server/page-cache.server";
 import { errorPageFailureHtml } from "./ui/error-page-failure";
 import { NonceProvider } from "./ui/nonce";
 
 export { createLoadContext, demoSignIns, startApp } from "./app.server";
+export { pagesShowing, registerAppMetrics } from "./app-metrics.server";
 
 export const streamTimeout = 10_000;
 
@@ -23,7 +25,11 @@ export default function handleRequest(
 ) {
   const { nonce } = loadContext.get(requestContext);
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode;
-  responseHeaders.set("Cache-Control", documentCacheControl(responseHeaders.get("Cache-Control")));
+  const cacheControl = responseHeaders.get("Cache-Control");
+  // A public page seen by a visitor who is not signed in is the same for every such visitor: the
+  // page cache may keep it (without this response's nonce; docs/page-cache.md).
+  if (isShared(cacheControl) && !loadContext.get(userContext)) responseHeaders.set(STORABLE_HEADER, "public");
+  responseHeaders.set("Cache-Control", documentCacheControl(cacheControl));
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -56,6 +62,10 @@ export default function handleRequest(
     setTimeout(abort, streamTimeout + 1000);
     void reject;
   });
+}
+
+function isShared(cacheControl: string | null) {
+  return Boolean(cacheControl && /\bpublic\b/i.test(cacheControl) && !/\b(private|no-store)\b/i.test(cacheControl));
 }
 
 export const handleError: HandleErrorFunction = (error, { request }) => {

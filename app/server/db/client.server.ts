@@ -20,6 +20,12 @@ export type DatabaseHandle = {
   /** Runs one raw SQL statement; used by readiness checks and the job queue. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Calls `onMessage` with the payload of every notification on `channel` (PostgreSQL's
+   * LISTEN/NOTIFY, which the embedded database has too), and with null after a lost connection
+   * came back, when notifications may have been missed. Resolves to a function that stops it.
+   */
+  listen(channel: string, onMessage: (payload: string | null) => void): Promise<() => Promise<void>>;
   pglite?: PGlite;
   pool?: pg.Pool;
 };
@@ -93,6 +99,7 @@ export async function openPglite(dataDir: string | null): Promise<DatabaseHandle
     ping: async () => {
       await client.query("select 1");
     },
+    listen: (channel, onMessage) => client.listen(checkedChannel(channel), (payload) => onMessage(payload)),
     close: async () => {
       await client.close();
       unlock();
@@ -110,7 +117,56 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     ping: async () => {
       await pool.query("select 1");
     },
+    listen: (channel, onMessage) => listenPostgres(url, checkedChannel(channel), onMessage),
     close: () => pool.end(),
+  };
+}
+
+function checkedChannel(channel: string) {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+  return channel;
+}
+
+/**
+ * LISTEN needs a connection of its own, kept open (a pooled one would be handed to others). When
+ * it drops it is opened again every second until it comes back, and `onMessage(null)` then says
+ * that notifications may have been missed in between.
+ */
+async function listenPostgres(url: string, channel: string, onMessage: (payload: string | null) => void) {
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const again = () => {
+    if (!stopped) retry = setTimeout(() => void connect(true), 1000).unref();
+  };
+  async function connect(reconnecting: boolean) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+    client.on("notification", (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? "");
+    });
+    client.on("error", () => {});
+    client.once("end", () => {
+      if (current === client) current = undefined;
+      again();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${channel}`);
+      if (stopped) return void (await client.end());
+      current = client;
+      if (reconnecting) onMessage(null);
+    } catch (error) {
+      // The first connection failing is the caller's to handle; a later one ends and is retried.
+      if (!reconnecting) stopped = true;
+      await client.end().catch(() => {});
+      if (!reconnecting) throw error;
+    }
+  }
+  await connect(false);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await current?.end().catch(() => {});
   };
 }
 
