@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { allowConsoleErrors, expect, FAILED_RESOURCE, test, visit } from "./fixtures";
 
 const CHUNK_FAILURE =
@@ -230,8 +231,9 @@ test.describe("layout and content", () => {
 
 test.describe("security baseline", () => {
   test("pages carry the security headers and a per-response CSP nonce", async ({ request }) => {
-    const first = await request.get("/");
-    const second = await request.get("/");
+    // The sign-in page is never kept by the page cache: it is rendered for each visitor.
+    const first = await request.get("/login");
+    const second = await request.get("/login");
     const csp = first.headers()["content-security-policy"]!;
     expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
     expect(csp).toContain("frame-ancestors 'none'");
@@ -246,6 +248,30 @@ test.describe("security baseline", () => {
     expect(first.headers()["permissions-policy"]).toContain("microphone=()");
     // HSTS is sent only when the site is served over HTTPS.
     expect(first.headers()["strict-transport-security"]).toBeUndefined();
+  });
+
+  test("a page from the page cache carries no nonce, and its CSP allows exactly its inline scripts by hash", async ({
+    request,
+  }) => {
+    await request.get("/events");
+    const cached = await request.get("/events");
+    expect(cached.headers()["x-cache"]).toMatch(/HIT|STALE/);
+    const csp = cached.headers()["content-security-policy"]!;
+    expect(csp).not.toContain("'nonce-");
+    expect(csp).not.toContain("'strict-dynamic'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    const html = await cached.text();
+    expect(html).not.toMatch(/\bnonce="/);
+    const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+      ([, attributes, body]) => !/\ssrc=/.test(attributes!) && body,
+    );
+    expect(inline.length).toBeGreaterThan(0);
+    for (const [, , body] of inline) {
+      expect(csp).toContain(`'sha256-${createHash("sha256").update(body!, "utf8").digest("base64")}'`);
+    }
+    expect(cached.headers()["cache-control"]).toBe("private, no-cache");
+    expect(cached.headers().vary).toBe("Accept-Encoding, Cookie");
+    expect(cached.headers()["x-content-type-options"]).toBe("nosniff");
   });
 
   test("a state-changing request from another site is refused", async ({ request }) => {
