@@ -149,22 +149,36 @@ export type CartPage = {
   payable: boolean;
 };
 
-/** The cart's lines with today's prices and whatever stands in the way of paying for each. */
-export async function loadCartPage(db: Db, input: { cartId: string | null; userId?: string; now: Date }) {
-  if (!input.cartId)
-    return {
-      lines: [],
-      merch: [],
-      merchSubtotal: 0,
-      eventIds: [],
-      entries: [],
-      applications: [],
-      subtotal: 0,
-      payable: false,
-    } satisfies CartPage;
-  const rows = await db
+const EMPTY_CART_PAGE: CartPage = {
+  lines: [],
+  merch: [],
+  merchSubtotal: 0,
+  eventIds: [],
+  entries: [],
+  applications: [],
+  subtotal: 0,
+  payable: false,
+};
+
+/** The cart by its id, or by its owner (one query less than finding the cart first). */
+export type CartSelector = { cartId: string | null } | { owner: CartOwner | null };
+
+/**
+ * The cart's lines with today's prices and whatever stands in the way of paying for each. One
+ * query reads every item of the cart (the ticket lines with their event), then only the kinds the
+ * cart holds are looked up, at the same time: a cart of tickets reads no draw, application or
+ * merch tables.
+ */
+export async function loadCartPage(db: Db, input: CartSelector & { userId?: string; now: Date }): Promise<CartPage> {
+  const where =
+    "cartId" in input ? input.cartId && eq(cartItems.cartId, input.cartId) : input.owner && ownerCondition(input.owner);
+  if (!where) return EMPTY_CART_PAGE;
+  const items = await db
     .select({
-      ticketTypeId: ticketTypes.id,
+      cartId: cartItems.cartId,
+      kind: cartItems.kind,
+      ticketTypeId: cartItems.ticketTypeId,
+      variantId: cartItems.variantId,
       eventId: events.id,
       eventTitle: events.title,
       eventSlug: events.slug,
@@ -172,21 +186,48 @@ export async function loadCartPage(db: Db, input: { cartId: string | null; userI
       attendeeNames: cartItems.attendeeNames,
     })
     .from(cartItems)
-    .innerJoin(ticketTypes, eq(ticketTypes.id, cartItems.ticketTypeId))
-    .innerJoin(events, eq(events.id, ticketTypes.eventId))
-    .where(and(eq(cartItems.cartId, input.cartId), eq(cartItems.kind, "ticket")))
+    .innerJoin(carts, eq(carts.id, cartItems.cartId))
+    .leftJoin(ticketTypes, eq(ticketTypes.id, cartItems.ticketTypeId))
+    .leftJoin(events, eq(events.id, ticketTypes.eventId))
+    .where(where)
     .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
-  const stock = await readTicketStock(
-    db,
-    rows.map((row) => row.eventId),
-    input.now,
-    { lock: false, exceptUserId: input.userId },
+  const cartId = items[0]?.cartId;
+  if (!cartId) return EMPTY_CART_PAGE;
+  const rows = items.flatMap((item) =>
+    item.kind === "ticket" && item.ticketTypeId && item.eventId && item.eventTitle !== null && item.eventSlug !== null
+      ? [
+          {
+            ...item,
+            ticketTypeId: item.ticketTypeId,
+            eventId: item.eventId,
+            eventTitle: item.eventTitle,
+            eventSlug: item.eventSlug,
+          },
+        ]
+      : [],
   );
+  const merchRows = items.flatMap((item) =>
+    item.kind === "merch" && item.variantId ? [{ variantId: item.variantId, quantity: item.quantity }] : [],
+  );
+  const has = (kind: (typeof items)[number]["kind"]) => items.some((item) => item.kind === kind);
+  const [stock, entries, applications, merch] = await Promise.all([
+    rows.length > 0
+      ? readTicketStock(
+          db,
+          rows.map((row) => row.eventId),
+          input.now,
+          { lock: false, exceptUserId: input.userId },
+        )
+      : null,
+    has("entry") ? entryCartLines(db, { cartId, userId: input.userId, now: input.now }) : [],
+    has("application") ? applicationCartLines(db, { cartId, now: input.now }) : [],
+    merchCartLines(db, merchRows, { userId: input.userId, now: input.now }),
+  ]);
 
   const lines: CartPageLine[] = rows.map((row) => {
-    const event = stock.events.get(row.eventId)!;
-    const type = stock.types.get(row.ticketTypeId)!;
-    const types = stock.typesOfEvent(event.id);
+    const event = stock!.events.get(row.eventId)!;
+    const type = stock!.types.get(row.ticketTypeId)!;
+    const types = stock!.typesOfEvent(event.id);
     const state = ticketSalesState(event, type, types, input.now);
     const remaining = state.kind === "on_sale" ? state.remaining : null;
     const names = normaliseAttendeeNames(type, row.quantity, row.attendeeNames);
@@ -207,9 +248,6 @@ export async function loadCartPage(db: Db, input: { cartId: string | null; userI
       closed: ["cancelled", "ended", "not_on_sale", "not_found"].includes(problem?.code ?? ""),
     };
   });
-  const entries = await entryCartLines(db, { cartId: input.cartId, userId: input.userId, now: input.now });
-  const applications = await applicationCartLines(db, { cartId: input.cartId, now: input.now });
-  const merch = await merchCartLines(db, { cartId: input.cartId, userId: input.userId, now: input.now });
   const all = [...lines, ...entries, ...applications, ...merch];
   const subtotal = all.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
   return {
@@ -221,7 +259,7 @@ export async function loadCartPage(db: Db, input: { cartId: string | null; userI
     applications,
     subtotal,
     payable: all.length > 0 && all.every((line) => !line.problem),
-  } satisfies CartPage;
+  };
 }
 
 /** Whether a line for this ticket type is in the cart (updates only change existing lines). */
@@ -244,22 +282,21 @@ export async function heldOrder(db: Db, userId: string, now: Date) {
   return order?.holdExpiresAt ? { id: order.id, expiresAt: order.holdExpiresAt } : null;
 }
 
-/** The cart's merch lines with today's prices and what stands in the way of each (one query each way). */
-async function merchCartLines(db: Db, input: { cartId: string; userId?: string; now: Date }): Promise<CartMerchLine[]> {
-  const rows = await db
-    .select({ variantId: cartItems.variantId, quantity: cartItems.quantity })
-    .from(cartItems)
-    .where(and(eq(cartItems.cartId, input.cartId), eq(cartItems.kind, "merch")))
-    .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
+/** The cart's merch lines (in the cart's order) with today's prices and what stands in the way of each. */
+async function merchCartLines(
+  db: Db,
+  rows: { variantId: string; quantity: number }[],
+  input: { userId?: string; now: Date },
+): Promise<CartMerchLine[]> {
   if (rows.length === 0) return [];
   const stock = await readVariantStock(
     db,
-    rows.map((row) => row.variantId!),
+    rows.map((row) => row.variantId),
     input.now,
     { lock: false, exceptUserId: input.userId },
   );
   return rows.flatMap((row) => {
-    const variant = stock.variants.get(row.variantId!);
+    const variant = stock.variants.get(row.variantId);
     // A variant deleted with its product leaves the cart with it (the foreign key cascades).
     if (!variant) return [];
     const problem = merchLineProblem(variant, variant.id, row.quantity);

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, lte, ne, or, type SQL, sql } from "drizzle-orm";
+import { liveHolds } from "~/features/checkout/live-holds.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
-import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";
 import { holds } from "../../../db/schema/commerce";
@@ -344,69 +344,70 @@ export type EventPage = NonNullable<Awaited<ReturnType<typeof getEventPage>>>;
  */
 export async function getEventPage(db: Db, idOrSlug: string, now: Date) {
   if (!idOrSlug || idOrSlug.length > 200) return null;
-  const [event] = await db
-    .select({
-      id: events.id,
-      slug: events.slug,
-      title: events.title,
-      summary: events.summary,
-      description: events.description,
-      type: events.type,
-      status: events.status,
-      cancelReason: events.cancelReason,
-      startsAt: events.startsAt,
-      endsAt: events.endsAt,
-      timeZone: events.timeZone,
-      venue: events.venue,
-      address: events.address,
-      town: events.town,
-      postcode: events.postcode,
-      latitude: events.latitude,
-      longitude: events.longitude,
-      placeId: events.placeId,
-      coverHash: events.coverHash,
-      coverAlt: events.coverAlt,
-      coverColor: events.coverColor,
-      salesStartAt: events.salesStartAt,
-      salesEndAt: events.salesEndAt,
-      capacity: events.capacity,
-      applicationsOpen: events.applicationsOpen,
-      applicationsDeadline: events.applicationsDeadline,
-      applicationSpots: events.applicationSpots,
-      applicationFee: events.applicationFee,
-      applicationCriteria: events.applicationCriteria,
-      publishedAt: events.publishedAt,
-      updatedAt: events.updatedAt,
-    })
-    .from(events)
-    .where(and(eventByIdOrSlug(idOrSlug), isPublic))
-    .limit(1);
+  const found = and(eventByIdOrSlug(idOrSlug), isPublic);
+  // The event and its ticket types (found by the same condition) are read at the same time.
+  const [[event], types] = await Promise.all([
+    db
+      .select({
+        id: events.id,
+        slug: events.slug,
+        title: events.title,
+        summary: events.summary,
+        description: events.description,
+        type: events.type,
+        status: events.status,
+        cancelReason: events.cancelReason,
+        startsAt: events.startsAt,
+        endsAt: events.endsAt,
+        timeZone: events.timeZone,
+        venue: events.venue,
+        address: events.address,
+        town: events.town,
+        postcode: events.postcode,
+        latitude: events.latitude,
+        longitude: events.longitude,
+        placeId: events.placeId,
+        coverHash: events.coverHash,
+        coverAlt: events.coverAlt,
+        coverColor: events.coverColor,
+        salesStartAt: events.salesStartAt,
+        salesEndAt: events.salesEndAt,
+        capacity: events.capacity,
+        applicationsOpen: events.applicationsOpen,
+        applicationsDeadline: events.applicationsDeadline,
+        applicationSpots: events.applicationSpots,
+        applicationFee: events.applicationFee,
+        applicationCriteria: events.applicationCriteria,
+        publishedAt: events.publishedAt,
+        updatedAt: events.updatedAt,
+      })
+      .from(events)
+      .where(found)
+      .limit(1),
+    // Places held by buyers who are paying count as taken (available = capacity − sold − holds):
+    // the live holds are summed in the same query as the types.
+    db
+      .select({
+        id: ticketTypes.id,
+        name: ticketTypes.name,
+        description: ticketTypes.description,
+        price: ticketTypes.price,
+        capacity: ticketTypes.capacity,
+        maxPerOrder: ticketTypes.maxPerOrder,
+        days: ticketTypes.days,
+        salesStartAt: ticketTypes.salesStartAt,
+        salesEndAt: ticketTypes.salesEndAt,
+        hidden: ticketTypes.hidden,
+        sold: ticketTypes.sold,
+        held: sql<number>`coalesce(sum(${holds.quantity}), 0)::int`.mapWith(Number),
+      })
+      .from(ticketTypes)
+      .leftJoin(holds, and(eq(holds.ticketTypeId, ticketTypes.id), liveHolds(db, now)))
+      .where(inArray(ticketTypes.eventId, db.select({ id: events.id }).from(events).where(found).limit(1)))
+      .groupBy(ticketTypes.id)
+      .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.createdAt), asc(ticketTypes.id)),
+  ]);
   if (!event) return null;
-
-  const listed = await db
-    .select({
-      id: ticketTypes.id,
-      name: ticketTypes.name,
-      description: ticketTypes.description,
-      price: ticketTypes.price,
-      capacity: ticketTypes.capacity,
-      maxPerOrder: ticketTypes.maxPerOrder,
-      days: ticketTypes.days,
-      salesStartAt: ticketTypes.salesStartAt,
-      salesEndAt: ticketTypes.salesEndAt,
-      hidden: ticketTypes.hidden,
-      sold: ticketTypes.sold,
-    })
-    .from(ticketTypes)
-    .where(eq(ticketTypes.eventId, event.id))
-    .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.createdAt), asc(ticketTypes.id));
-  // Places held by buyers who are paying count as taken (available = capacity − sold − holds).
-  const stock = await availabilityByTicketType(
-    db,
-    listed.map((type) => type.id),
-    now,
-  );
-  const types = listed.map((type) => ({ ...type, held: stock.get(type.id)?.held ?? 0 }));
 
   const zone = event.timeZone;
   const dates = eventDateLabels(event.startsAt, event.endsAt, zone);

@@ -18,10 +18,29 @@ type Parts = {
 const partFormatters = new Map<string, Intl.DateTimeFormat[]>();
 
 /**
+ * The parts of the instants asked for lately: every page of an event asks for the same few
+ * (its start, its end, its days), and formatToParts is among the dearest calls of a page.
+ */
+const recentParts = new Map<string, Parts>();
+const RECENT_PARTS_LIMIT = 2000;
+
+function partsOf(instant: Date, timeZone: string): Parts {
+  const key = `${timeZone} ${instant.getTime()}`;
+  let parts = recentParts.get(key);
+  if (!parts) {
+    parts = formatParts(instant, timeZone);
+    // Oldest first out: a Map keeps its insertion order.
+    if (recentParts.size >= RECENT_PARTS_LIMIT) recentParts.delete(recentParts.keys().next().value!);
+    recentParts.set(key, parts);
+  }
+  return parts;
+}
+
+/**
  * The pieces of a date in `timeZone`, put together by hand below: ICU versions differ on
  * commas ("Sat, 12 June" against "Sat 12 June"), and the server's and the browser's must agree.
  */
-function partsOf(instant: Date, timeZone: string): Parts {
+function formatParts(instant: Date, timeZone: string): Parts {
   let cached = partFormatters.get(timeZone);
   if (!cached) {
     cached = [

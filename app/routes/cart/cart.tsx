@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Ticket } from "lucide-react";
 import { data, Link } from "react-router";
-import { findCart } from "~/features/cart/cart.server";
 import { heldOrder, loadCartPage } from "~/features/cart/cart-page.server";
 import {
   CartApplication,
@@ -30,9 +29,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const owner = cartOwner(context, request);
   const now = new Date();
-  const cartId = owner ? await findCart(db, owner) : null;
   const [cart, held] = await Promise.all([
-    loadCartPage(db, { cartId, userId: user?.id, now }),
+    loadCartPage(db, { owner, userId: user?.id, now }),
     user ? heldOrder(db, user.id, now) : null,
   ]);
   // How merch reaches the buyer: asked only when there is merch, and only of members who can pay.
