@@ -199,6 +199,16 @@ describe("page cache", () => {
     expect(await (await site.get("/events")).text()).toContain("new");
   });
 
+  it("keeps a render when only other pages were purged meanwhile", async () => {
+    const site = await startSite({ "/blog": () => ({ body: html("article"), delayMs: 100 }) });
+    const rendering = site.get("/blog");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    site.cache.purge(["/shop"]);
+    site.cache.purge(["/events", "/"]);
+    await rendering;
+    expect((await site.get("/blog")).headers.get("x-cache")).toBe("HIT");
+  });
+
   it("holds no more than its byte budget, dropping the least recently used page", async () => {
     const big = "y".repeat(60_000);
     const pages = Object.fromEntries(

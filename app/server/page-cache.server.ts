@@ -80,6 +80,7 @@ const DROPPED_HEADERS = new Set([
   "x-request-id",
 ]);
 const MIN_COMPRESSED = 1024;
+const PURGES_REMEMBERED = 512;
 
 type Encoding = "gzip" | "br";
 const gzip = promisify(zlib.gzip);
@@ -110,7 +111,9 @@ export function createPageCache(options: PageCacheOptions) {
   const entries = new Map<string, Entry>();
   const renders = new Map<string, Render>();
   let bytes = 0;
+  /** The latest purges, numbered, so a render can tell whether one touched its page meanwhile. */
   let purges = 0;
+  const recentPurges: { seq: number; paths: readonly string[] }[] = [];
 
   function store(entry: Entry) {
     const previous = entries.get(entry.key);
@@ -126,6 +129,19 @@ export function createPageCache(options: PageCacheOptions) {
       entries.delete(key);
       bytes -= oldest.bytes;
     }
+  }
+
+  /**
+   * Whether a purge of `path` came after purge number `seq`. Purges of other pages (a sale purges
+   * the shop while an article renders) do not count; when too many came to tell, it did.
+   */
+  function purgedSince(seq: number, path: string) {
+    if (purges === seq) return false;
+    const oldest = recentPurges[0]?.seq ?? purges + 1;
+    if (oldest > seq + 1) return true;
+    return recentPurges.some(
+      (purge) => purge.seq > seq && purge.paths.some((purged) => purged === "*" || underPath(path, purged)),
+    );
   }
 
   /** Makes a compressed form of a page in the background; until it is ready, visitors get another. */
@@ -158,7 +174,7 @@ export function createPageCache(options: PageCacheOptions) {
         await encoding;
       }
       // A purge while it rendered: serve it to whoever waited, but keep nothing that may predate it.
-      if (purges === purgesAtStart) store(entry);
+      if (!purgedSince(purgesAtStart, entry.path)) store(entry);
       else entry.renderedAt = Number.NEGATIVE_INFINITY;
       return { entry, captured };
     });
@@ -262,7 +278,10 @@ export function createPageCache(options: PageCacheOptions) {
      * `.data` twin and any query); "/" is the home page alone, "*" everything.
      */
     purge(paths: readonly string[]) {
+      if (paths.length === 0) return;
       purges++;
+      recentPurges.push({ seq: purges, paths });
+      if (recentPurges.length > PURGES_REMEMBERED) recentPurges.shift();
       if (paths.includes("*")) {
         entries.clear();
         bytes = 0;
