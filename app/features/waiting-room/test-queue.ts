@@ -28,7 +28,7 @@ export async function createQueuedEvent(
     })
     .where(eq(events.id, made.eventId));
   const event = await queueEventOf(db, made.eventId);
-  return { ...made, event: event! };
+  return { ...made, event: { ...event!, opensAt: input.opensAt } };
 }
 
 /** A cookie token as the queue page would give one. */
