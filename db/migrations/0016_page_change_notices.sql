@@ -14,7 +14,7 @@ DECLARE
   shown text;
 BEGIN
   FOREACH shown IN ARRAY ARRAY[
-    'events', 'ticket_types', 'orders', 'draws', 'draw_entries', 'play_settings', 'cars', 'car_photos',
+    'events', 'ticket_types', 'draws', 'draw_entries', 'play_settings', 'cars', 'car_photos',
     'car_likes', 'users', 'show_car_applications', 'products', 'product_variants', 'articles', 'partners',
     'site_pages'
   ] LOOP
@@ -27,3 +27,12 @@ BEGIN
   END LOOP;
 END;
 $$;
+--> statement-breakpoint
+-- Orders change at every Pay press, payment, email and expiry; pages change only when places or
+-- stock are sold or given back. And every transaction that notifies takes PostgreSQL's one
+-- notify lock as it commits, so orders announce only those changes.
+DROP TRIGGER IF EXISTS page_changed ON orders;
+--> statement-breakpoint
+CREATE TRIGGER page_changed AFTER UPDATE OF status ON orders
+  FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status AND NEW.status IN ('paid', 'refunded', 'partly_refunded'))
+  EXECUTE FUNCTION pitlane_page_changed();
