@@ -311,4 +311,18 @@ test.describe("security baseline", () => {
     expect(metrics.status()).toBe(200);
     expect(await metrics.text()).toContain("http_request_duration_seconds");
   });
+
+  test("metrics report latency per route, the page cache, the job queues and the holds", async ({ request }) => {
+    await request.get("/shop");
+    await request.get("/shop");
+    const text = await (
+      await request.get("/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text();
+    expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="routes\/shop\/list"/);
+    expect(text).toMatch(/page_cache_requests_total\{result="(hit|stale)"\} [1-9]/);
+    expect(text).toMatch(/page_cache_hit_ratio (0\.\d+|1)/);
+    expect(text).toMatch(/page_cache_pages [1-9]/);
+    expect(text).toMatch(/pitlane_active_holds\{kind="ticket"\} \d+/);
+    expect(text).toContain("pitlane_job_queue_depth");
+  });
 });
