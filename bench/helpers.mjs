@@ -213,15 +213,16 @@ async function waitForReady(origin, child, timeoutMs) {
  * Starts the built server (`node --import tsx server.ts`) on a free port of 127.0.0.1 with a
  * fresh DATA_DIR (so a fresh embedded database with the demo content), and waits until /readyz
  * answers 200. Returns its origin and a `stop()` that shuts it down and removes the directory.
- * `nodeArgs` go to node before the script (`--cpu-prof`, which NODE_OPTIONS may not carry).
+ * `nodeArgs` go to node before the script (`--cpu-prof`, which NODE_OPTIONS may not carry);
+ * `script` is another server to start the same way (it must answer /readyz).
  */
-export async function startServer({ cpu, env = {}, nodeArgs = [], timeoutMs = 90_000 } = {}) {
+export async function startServer({ cpu, env = {}, nodeArgs = [], script = "server.ts", timeoutMs = 90_000 } = {}) {
   assertBuilt();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const dataDir = tempDir("data");
   const started = Date.now();
-  const child = spawnTracked(process.execPath, [...nodeArgs, "--import", "tsx", "server.ts"], {
+  const child = spawnTracked(process.execPath, [...nodeArgs, "--import", "tsx", script], {
     cpu,
     cwd: ROOT,
     env: {
