@@ -199,7 +199,8 @@ export function appProcess(input: { name: string; port: number; dataDir: string;
           // Without keep-alive: an idle connection of the test's own would hold up the drain.
           return (await statusOf(`${url}/readyz`)) === 200;
         },
-        120_000,
+        // Generous: on a busy machine a start (migrations, job queues, seeders) has taken 80 s.
+        240_000,
       );
     },
     async stop() {
