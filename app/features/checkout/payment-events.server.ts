@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { type PaymentProvider, paymentEvents } from "../../../db/schema";
 
@@ -14,12 +14,17 @@ export async function receivePaymentEvent(
   db: Db,
   input: PaymentEventKey & { type: string; now: Date },
 ): Promise<"handle" | "duplicate"> {
-  await db
+  // One statement: the record of an earlier delivery (its processed_at), or none when this is the
+  // first, or when the first is still being handled (then this one is handled too, harmlessly).
+  const insert = db
     .insert(paymentEvents)
     .values({ provider: input.provider, eventId: input.eventId, type: input.type, receivedAt: input.now })
     .onConflictDoNothing();
-  const [row] = await db.select({ processedAt: paymentEvents.processedAt }).from(paymentEvents).where(keyOf(input));
-  return row?.processedAt ? "duplicate" : "handle";
+  const earlier = db.select({ processedAt: paymentEvents.processedAt }).from(paymentEvents).where(keyOf(input));
+  const result = (await db.execute(sql`with received as (${insert.getSQL()}) ${earlier.getSQL()}`)) as unknown as {
+    rows: { processed_at: unknown }[];
+  };
+  return result.rows[0]?.processed_at ? "duplicate" : "handle";
 }
 
 export async function markPaymentEventProcessed(db: Db, input: PaymentEventKey & { now: Date }) {

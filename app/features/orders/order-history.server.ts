@@ -17,7 +17,12 @@ export type OrderChange = {
  */
 export async function recordOrderChanges(db: Db, changes: OrderChange[]) {
   if (changes.length === 0) return;
-  await db.insert(orderHistory).values(
+  await orderChangesInsert(db, changes);
+}
+
+/** The insert that records `changes` (at least one), for a caller that runs it within a larger statement. */
+export function orderChangesInsert(db: Db, changes: OrderChange[]) {
+  return db.insert(orderHistory).values(
     changes.map((change) => ({
       orderId: change.orderId,
       fromStatus: change.fromStatus,
