@@ -219,6 +219,14 @@ export async function sendOrderConfirmation(
   const order = await orderForConfirmation(db, { orderId, secret: env.AUTH_SECRET, siteTimeZone: env.TIME_ZONE });
   if (!order) return "not_found";
   if (!EMAILABLE.has(order.status)) return "not_paid";
+  const [sent] = await db
+    .select({ orderId: orderEmails.orderId })
+    .from(orderEmails)
+    .where(and(eq(orderEmails.orderId, orderId), eq(orderEmails.kind, "confirmation")));
+  if (sent) return "already_sent";
+  // Drawn before the claim: the QR pictures take a while, and an open transaction holds one of
+  // the pool's connections, which a rush of orders needs for settling.
+  const email = await orderEmail({ siteName: env.SITE_NAME, siteUrl: env.SITE_URL }, order);
   return db.transaction(async (tx) => {
     const claimed = await tx
       .insert(orderEmails)
@@ -226,7 +234,6 @@ export async function sendOrderConfirmation(
       .onConflictDoNothing()
       .returning({ orderId: orderEmails.orderId });
     if (claimed.length === 0) return "already_sent" as const;
-    const email = await orderEmail({ siteName: env.SITE_NAME, siteUrl: env.SITE_URL }, order);
     const messageId = await deliverEmail(tx as unknown as Db, mail, email);
     await tx
       .update(orderEmails)
