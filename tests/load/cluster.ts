@@ -198,13 +198,18 @@ export function shuffled<T>(items: T[]) {
   return copy;
 }
 
-export async function until<T>(what: string, check: () => Promise<T | null | false>, timeoutMs = 60_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | null | false>,
+  timeoutMs = 60_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 
