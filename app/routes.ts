@@ -64,6 +64,7 @@ export default [
         route("tickets", "routes/admin/events/tickets.tsx"),
         route("checkin", "routes/admin/events/checkin.tsx"),
         route("applications", "routes/admin/events/applications.tsx"),
+        route("queue", "routes/admin/events/queue.tsx"),
       ]),
       route("check-in", "routes/admin/check-in.tsx"),
       route("applications", "routes/admin/applications.tsx"),

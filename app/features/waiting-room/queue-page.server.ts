@@ -1,5 +1,6 @@
 import { formatEventInstant } from "~/features/events/event-dates";
 import type { Db } from "~/server/db/client.server";
+import type { QueueNoticeData } from "./queue-notice";
 import { describeExpectedWait, queueApplies, turnAt } from "./queue-rules";
 import {
   findPlace,
@@ -9,6 +10,15 @@ import {
   queueLength,
   takeTurnIfDue,
 } from "./waiting-room.server";
+
+/** The event page's queue notice, or null when the event sells without a queue. */
+export function queueNoticeFor(event: QueueEvent, now: Date): QueueNoticeData | null {
+  if (event.status !== "published" || !queueApplies(event)) return null;
+  return {
+    href: `/events/${event.slug}/queue`,
+    opensAt: now < event.opensAt ? formatEventInstant(event.opensAt, event.timeZone) : null,
+  };
+}
 
 /** What the queue page shows the visitor, worked out on the server at every refresh. */
 export type QueueView =

@@ -14,6 +14,9 @@ import {
 } from "~/features/events/event-page-parts";
 import { coverImageUrl, eventJsonLd, serializeJsonLd } from "~/features/events/json-ld";
 import { TicketList } from "~/features/events/ticket-list";
+import { QueueNotice } from "~/features/waiting-room/queue-notice";
+import { queueNoticeFor } from "~/features/waiting-room/queue-page.server";
+import { queueEventOf } from "~/features/waiting-room/waiting-room.server";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { useNonce } from "~/ui/nonce";
@@ -34,9 +37,11 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     ? await applySectionFor(db, { userId: user?.id ?? null, eventId: page.event.id })
     : null;
   const site = { name: env.SITE_NAME, url: env.SITE_URL, currency: env.CURRENCY, countryCode: env.DEFAULT_COUNTRY };
+  const queueEvent = await queueEventOf(db, page.event.id);
   return {
     ...page,
     apply,
+    queue: queueEvent ? queueNoticeFor(queueEvent, new Date()) : null,
     tickets: page.tickets.map((ticket) => ({ ...ticket, quantities: addToCartQuantities(ticket) })),
     pageUrl: `${env.SITE_URL}/events/${page.event.slug}`,
     imageUrl: page.event.cover.hash ? coverImageUrl(env.SITE_URL, page.event.cover.hash) : null,
@@ -77,6 +82,7 @@ export default function EventDetail({ loaderData, actionData }: Route.ComponentP
             <h2 id="tickets-heading" className="wide text-2xl font-extrabold">
               Tickets
             </h2>
+            {loaderData.queue ? <QueueNotice notice={loaderData.queue} /> : null}
             <TicketList tickets={tickets} problems={actionData && "cart" in actionData ? actionData.cart : undefined} />
           </section>
           {applications ? <ApplicationPanel applications={applications} /> : null}

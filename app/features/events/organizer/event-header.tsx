@@ -1,4 +1,4 @@
-import { ArrowLeft, Car, ExternalLink, ImageIcon, Info, ScanLine, Ticket } from "lucide-react";
+import { ArrowLeft, Car, ExternalLink, ImageIcon, Info, ScanLine, Ticket, Users } from "lucide-react";
 import { Link, NavLink } from "react-router";
 import { useMediaBase } from "~/ui/site";
 import { TrackArt } from "~/ui/track-art";
@@ -65,6 +65,7 @@ export function EventHeader({ event, now }: { event: HeaderEvent; now: Date }) {
     },
     { to: `/admin/events/${event.id}/checkin`, label: "Check-in", icon: ScanLine, end: false, note: null },
     { to: `/admin/events/${event.id}/applications`, label: "Applications", icon: Car, end: false, note: null },
+    { to: `/admin/events/${event.id}/queue`, label: "Queue", icon: Users, end: false, note: null },
   ];
   return (
     <header className="space-y-4">
