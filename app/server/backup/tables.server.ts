@@ -157,8 +157,8 @@ export async function dumpTable(connection: Connection, table: Table, file: stri
   return { rows, bytes, sha256: hash.digest("hex") };
 }
 
-/** Rows per insert: well under PostgreSQL's 65535 parameters, and small enough for PGlite. */
-const parametersPerInsert = 20_000;
+/** Values per insert statement: a few hundred rows at most, so no statement grows large on either engine. */
+const parametersPerInsert = 2_000;
 
 /**
  * Inserts the rows of `file` (written by dumpTable with `columns`) into `target`, turning each
