@@ -4,7 +4,8 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pipeline } from "node:stream/promises";
+import { pipeline } from "node:stream";
+import { pipeline as pipelineAsync } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import type { DatabaseHandle } from "../db/client.server";
 import { contentTypeOf, isValidKey, type Storage } from "../storage/keys";
@@ -97,7 +98,7 @@ export async function createBackup(source: BackupSource, out: string, progress: 
     await mkdir(path.dirname(path.resolve(out)), { recursive: true });
     const file = createWriteStream(partial, { mode: 0o600 });
     const gzip = createGzip({ level: 6 });
-    const written = pipeline(gzip, file);
+    const written = pipelineAsync(gzip, file);
     written.catch(() => {}); // awaited below; an earlier failure is the one reported
     const tar = tarWriter(gzip);
     for (const table of snapshot.tables) {
@@ -189,7 +190,9 @@ export async function openBackup(file: string): Promise<OpenedBackup> {
   const close = () => rm(folder, { recursive: true, force: true });
   try {
     const found = new Map<string, { bytes: number; sha256: string }>();
-    await readTar(createReadStream(file).pipe(createGunzip()), async (name, _size, pieces) => {
+    // pipeline, unlike pipe, hands a read error (a missing file) on to the reader.
+    const unpacked = pipeline(createReadStream(file), createGunzip(), () => {});
+    await readTar(unpacked, async (name, _size, pieces) => {
       if (!isArchiveName(name)) throw new BackupError(`The archive holds ${JSON.stringify(name)}, which no backup has`);
       const target = path.join(folder, ...name.split("/"));
       await mkdir(path.dirname(target), { recursive: true });
