@@ -101,8 +101,11 @@ export function QueuePanel({ view, slug, error }: { view: QueueView; slug: strin
                   <Fact label="Expected wait" value={view.expectedWait} />
                 </dl>
                 <p className="text-sm text-muted">
-                  {view.ratePerMinute.toLocaleString("en-GB")} people are let through every minute; your turn should
-                  come at {view.turnAt}. This page updates itself, and your place is kept if you leave and come back.
+                  {view.ratePerMinute === 1
+                    ? "1 person is"
+                    : `${view.ratePerMinute.toLocaleString("en-GB")} people are`}{" "}
+                  let through every minute; your turn should come at {view.turnAt}. This page updates itself, and your
+                  place is kept if you leave and come back.
                 </p>
               </>
             );
