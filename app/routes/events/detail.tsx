@@ -28,7 +28,8 @@ import { APPLY_INTENTS, applyFromEventPage } from "./apply-action.server";
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { db, env } = context.get(runtimeContext);
-  const page = await getEventPage(db, params.id, new Date());
+  // The queue's settings are found by the same address as the page, so both are read at once.
+  const [page, queueEvent] = await Promise.all([getEventPage(db, params.id, new Date()), queueEventOf(db, params.id)]);
   if (!page) notFound();
   // One address per event: a link by id moves to the slug for good.
   if (params.id !== page.event.slug) throw redirect(`/events/${page.event.slug}${url.search}`, 301);
@@ -37,7 +38,6 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     ? await applySectionFor(db, { userId: user?.id ?? null, eventId: page.event.id })
     : null;
   const site = { name: env.SITE_NAME, url: env.SITE_URL, currency: env.CURRENCY, countryCode: env.DEFAULT_COUNTRY };
-  const queueEvent = await queueEventOf(db, page.event.id);
   return {
     ...page,
     apply,
