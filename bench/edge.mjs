@@ -176,13 +176,15 @@ export async function main(argv = process.argv.slice(2)) {
         url: target.url,
         response: { ...response, cacheAfterRun: after.cache },
         ...result,
-        cpuMsPerRequest: cpuMs === undefined ? undefined : cpuMs / result.requests,
+        cpuMsPerRequest: cpuMs === undefined || result.requests === 0 ? undefined : cpuMs / result.requests,
       };
     }
     const ratios = Object.fromEntries(
       TARGETS.map(({ name, over, under, min }) => {
-        const value = modes[over].requestsPerSecond / modes[under].requestsPerSecond;
-        return [name, { value, min, pass: value >= min }];
+        // A run that completed no request (every render slower than the run) measures nothing.
+        const measured = modes[over].requests > 0 && modes[under].requests > 0;
+        const value = measured ? modes[over].requestsPerSecond / modes[under].requestsPerSecond : null;
+        return [name, { value, min, pass: measured ? value >= min : null }];
       }),
     );
     results.push({ path: page, htmlBytes: Buffer.byteLength(saved[index].html), modes, ratios });
@@ -217,7 +219,10 @@ export async function main(argv = process.argv.slice(2)) {
     results.map(({ path, modes, ratios }) => [
       path,
       ...MODES.map((mode) => Math.round(modes[mode].requestsPerSecond)),
-      ...TARGETS.flatMap(({ name }) => [ratios[name].value.toFixed(2), ratios[name].pass ? "PASS" : "FAIL"]),
+      ...TARGETS.flatMap(({ name }) => {
+        const { value, pass } = ratios[name];
+        return value === null ? ["n/a", "none"] : [value.toFixed(2), pass ? "PASS" : "FAIL"];
+      }),
     ]),
     `l${"r".repeat(MODES.length)}${"rl".repeat(TARGETS.length)}`,
   );
@@ -232,13 +237,12 @@ export async function main(argv = process.argv.slice(2)) {
     ]),
     `l${"r".repeat(MODES.length + 2)}`,
   );
-  const failed = TARGETS.map(({ name }) => [name, results.filter(({ ratios }) => !ratios[name].pass).length]);
-  console.log(
-    `\n${failed.map(([name, count]) => `${name}: ${results.length - count} of ${results.length} pages pass`).join("; ")}`,
-  );
+  const passed = TARGETS.map(({ name }) => [name, results.filter(({ ratios }) => ratios[name].pass).length]);
+  console.log(`\n${passed.map(([name, count]) => `${name}: ${count} of ${results.length} pages pass`).join("; ")}`);
   for (const { path, modes } of results) {
     for (const mode of MODES) {
       const r = modes[mode];
+      if (r.requests === 0) console.warn(`warning: ${path}, ${MODE_LABELS[mode]}: no request completed in the run`);
       if (r.errors || r.non2xx) {
         console.warn(`warning: ${path}, ${MODE_LABELS[mode]}: ${r.errors} errors and ${r.non2xx} non-2xx answers`);
       }
