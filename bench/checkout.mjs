@@ -5,7 +5,10 @@
 // correctness counts (sold, oversold, server errors, charges, emails).
 //
 //   node bench/checkout.mjs [--buyers 500] [--places 100] [--instances 2] [--replays 5]
-//                           [--pool 20] [--database postgres://postgres@127.0.0.1:5432/postgres]
+//                           [--pool 20] [--database postgres://postgres@127.0.0.1:5432/postgres] [--sample]
+//
+// --sample also prints what the servers' database connections were doing while orders settled
+// (sampled from pg_stat_activity every 10 ms): how many waited on a lock, and on which statement.
 //
 // Needs PostgreSQL (the embedded database belongs to one process): --database or DATABASE_URL
 // names a server and a database to connect to for creating (and dropping) a scratch database.
@@ -23,6 +26,7 @@ export async function main(argv = process.argv.slice(2)) {
       replays: { type: "string", default: "5" },
       pool: { type: "string", default: "20" },
       database: { type: "string" },
+      sample: { type: "boolean", default: false },
     },
   });
   const number = (name) => {
@@ -43,6 +47,7 @@ export async function main(argv = process.argv.slice(2)) {
     instances: number("instances"),
     replays: number("replays"),
     poolSize: number("pool"),
+    sample: values.sample,
   });
 
   console.log(
@@ -74,6 +79,14 @@ export async function main(argv = process.argv.slice(2)) {
     ],
     "lr",
   );
+  if (report.settlementConnections) {
+    console.log("\nWhile orders settled, the servers' busy connections on average (state | waiting on | statement):");
+    printTable(
+      ["connections", "doing"],
+      report.settlementConnections.map((row) => [row.connections, row.what]),
+      "rl",
+    );
+  }
   const correct =
     report.serverErrors === 0 &&
     report.oversold === 0 &&

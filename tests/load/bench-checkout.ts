@@ -16,6 +16,8 @@ export async function benchCheckout(options: {
   instances: number;
   replays: number;
   poolSize: number;
+  /** Also samples what the servers' connections are doing while orders settle (`--sample`). */
+  sample?: boolean;
 }) {
   const name = `pitlane_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   const maintenance = async (statement: string) => {
@@ -41,18 +43,66 @@ export async function benchCheckout(options: {
       stripe,
       poolSize: options.poolSize,
     });
-    return await raceForLastPlaces({
+    const sampler = options.sample ? connectionSampler(options.serverUrl, name) : null;
+    const report = await raceForLastPlaces({
       database: handle,
       servers: cluster.servers,
       stripe,
       buyers: options.buyers,
       places: options.places,
       replays: options.replays,
+      onPhase: (phase) => sampler?.sampling(phase === "settlement"),
     });
+    return { ...report, settlementConnections: await sampler?.stop() };
   } finally {
     await cluster?.stop();
     await stripe.close();
     await handle.close();
     await maintenance(`drop database if exists "${name}" with (force)`);
   }
+}
+
+/**
+ * Every 10 ms while `sampling(true)`, what each connection of the app servers to `database` is
+ * doing (pg_stat_activity: state, what it waits on, the statement's start); `stop()` answers the
+ * commonest, as the average number of connections found in each.
+ */
+function connectionSampler(serverUrl: string, database: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  const connected = client.connect();
+  const counts = new Map<string, number>();
+  let samples = 0;
+  let on = false;
+  let running = true;
+  const loop = (async () => {
+    await connected;
+    while (running) {
+      if (on) {
+        const { rows } = await client.query<{ what: string }>(
+          `select state || ' | ' || coalesce(wait_event_type || ':' || wait_event, 'running') || ' | ' ||
+             left(regexp_replace(query, '\\s+', ' ', 'g'), 70) as what
+           from pg_stat_activity
+           where datname = $1 and application_name like 'pitlane-load-%' and state <> 'idle'`,
+          [database],
+        );
+        samples++;
+        for (const row of rows) counts.set(row.what, (counts.get(row.what) ?? 0) + 1);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  return {
+    sampling(value: boolean) {
+      on = value;
+    },
+    async stop() {
+      running = false;
+      await loop;
+      await client.end();
+      return [...counts]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([what, count]) => ({ what, connections: Math.round((count / Math.max(samples, 1)) * 10) / 10 }));
+    },
+  };
 }

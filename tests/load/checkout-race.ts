@@ -51,6 +51,8 @@ export async function raceForLastPlaces(input: {
   buyers: number;
   places: number;
   replays: number;
+  /** Told when each part of the race starts, for a measurement of that part alone. */
+  onPhase?: (phase: "checkout" | "settlement" | "emails" | "done") => void;
 }): Promise<RaceReport> {
   const { database, servers, stripe } = input;
   const { db } = database;
@@ -68,6 +70,7 @@ export async function raceForLastPlaces(input: {
   const signedIn = await buyersReadyToPay(db, { count: input.buyers, ticketTypeId, quantity: 1 });
 
   // Everyone presses Pay at once, buyer i on server i mod n.
+  input.onPhase?.("checkout");
   const checkoutStarted = performance.now();
   const answers = await Promise.all(
     signedIn.map((buyer, index) => pressPay(servers[index % servers.length]!, buyer.cookie)),
@@ -87,6 +90,7 @@ export async function raceForLastPlaces(input: {
   }
 
   // Each buyer who got through pays; Stripe then tells the servers, several times, in any order.
+  input.onPhase?.("settlement");
   const settleStarted = performance.now();
   const notifications = sessionIds.map((sessionId) => stripe.pay(sessionId));
   const deliveries = shuffled(
@@ -117,6 +121,7 @@ export async function raceForLastPlaces(input: {
     10,
   );
   const settleSeconds = (performance.now() - settleStarted) / 1000;
+  input.onPhase?.("emails");
 
   // The confirmations go out from the job queue, on whichever server takes each job.
   const emailSubject = `Your tickets for ${event.title}%`;
@@ -130,6 +135,7 @@ export async function raceForLastPlaces(input: {
   const emailSeconds = (performance.now() - emailsStarted) / 1000 + settleSeconds;
   // A second confirmation, if any were queued, has gone out once the queue is idle.
   await whenIdle(database, { queues: [orderEmailJob.name], timeoutMs: 120_000 });
+  input.onPhase?.("done");
 
   const [stock] = await db
     .select({ sold: ticketTypes.sold, capacity: ticketTypes.capacity })
