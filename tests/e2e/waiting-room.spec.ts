@@ -1,0 +1,149 @@
+import path from "node:path";
+import type { Browser } from "@playwright/test";
+import { saveStaffSession } from "./accounts-helpers";
+import { expect, test, visit } from "./fixtures";
+
+// An on-sale through the waiting room, as an organizer sets it up and as visitors see it with
+// scripts turned off: the place is kept by a cookie and the page refreshes itself.
+const sessionFile = path.resolve("test-results/e2e/waiting-room-organizer.json");
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+
+test.beforeAll(async ({ browser }) => {
+  await saveStaffSession(browser, "organizer", sessionFile);
+});
+
+/** A wall-clock time in London as a datetime-local value. */
+function londonTime(instant: Date) {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/London",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
+      .formatToParts(instant)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+}
+
+/**
+ * A published event whose sales opened ten minutes ago through a queue letting one person
+ * through a minute: about eleven turns given so far, and no more for several minutes.
+ */
+async function queuedEvent(browser: Browser) {
+  const context = await browser.newContext({ storageState: sessionFile, serviceWorkers: "block" });
+  const page = await context.newPage();
+  const title = `Midnight Rally ${unique()}`;
+  const day = londonTime(new Date(Date.now() + 20 * 24 * 3600 * 1000)).slice(0, 10);
+  await visit(page, "/admin/events/new");
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Kind of event").selectOption("meet");
+  await page.getByLabel("Starts").fill(`${day}T18:00`);
+  await page.getByLabel("Ends").fill(`${day}T23:00`);
+  await page.getByLabel("Venue").fill("Harbour Quay");
+  await page.getByLabel("Town").fill("Whitby");
+  await page.getByLabel("Sales open (optional)").fill(londonTime(new Date(Date.now() - 10 * 60_000)));
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+
+  const eventPages = page.getByRole("navigation", { name: "Event pages" });
+  await eventPages.getByRole("link", { name: /Tickets/ }).click();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.getByLabel("Ticket name").fill("Rally pass");
+  await page.getByLabel("Price").fill("12");
+  await page.getByRole("button", { name: "Add ticket type" }).click();
+  await expect(page.getByText("“Rally pass” added.")).toBeVisible();
+
+  await eventPages.getByRole("link", { name: /Queue/ }).click();
+  await expect(page.getByRole("heading", { name: "Waiting room" })).toBeVisible();
+  await page.getByLabel("Sell tickets through a queue").check();
+  await page.getByLabel("People let through a minute").fill("1");
+  await page.getByLabel("Minutes to buy once through").fill("10");
+  await page.getByRole("button", { name: "Save queue settings" }).click();
+  await expect(page.getByText("Queue settings saved.")).toBeVisible();
+  await expect(page.getByText("0 in the queue, 0 let through.")).toBeVisible();
+
+  await eventPages.getByRole("link", { name: "Details" }).click();
+  await page.getByRole("complementary", { name: "Status" }).getByRole("button", { name: "Publish event" }).click();
+  await expect(page.getByText("Published. The event is now listed on the site.")).toBeVisible();
+  const slug = new URL(
+    (await page.getByRole("link", { name: "View on the site" }).getAttribute("href")) ?? "",
+    page.url(),
+  ).pathname
+    .split("/")
+    .pop()!;
+  return { title, slug, organizer: context, organizerPage: page };
+}
+
+test("visitors join an on-sale's queue without scripts, see their turn or their place and wait, and cannot buy early", async ({
+  browser,
+  playwright,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const { title, slug, organizer, organizerPage } = await queuedEvent(browser);
+
+  // The first visitor, scripts off: the event page points to the queue.
+  const first = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: "block" });
+  const firstPage = await first.newPage();
+  await firstPage.goto(`/events/${slug}`);
+  await expect(firstPage.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect(
+    firstPage.getByText("Tickets are sold through a queue: join it, and buy when it is your turn."),
+  ).toBeVisible();
+  await firstPage.getByRole("link", { name: "Join the queue" }).click();
+  await expect(firstPage).toHaveURL(`/events/${slug}/queue`);
+  await expect(firstPage.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await firstPage.getByRole("button", { name: "Join the queue" }).click();
+  // Sales opened ten minutes ago and nobody was ahead: straight through, with a time limit.
+  await expect(firstPage.getByRole("heading", { name: "It is your turn" })).toBeVisible();
+  await expect(firstPage.getByText(/You can buy tickets until \w{3} \d{1,2} \w{3} \d{4}, \d{2}:\d{2}/)).toBeVisible();
+  await expect(firstPage.getByRole("link", { name: "Sign in to buy" })).toHaveAttribute(
+    "href",
+    `/login?redirectTo=${encodeURIComponent(`/events/${slug}/queue`)}`,
+  );
+
+  // Fourteen more people join from elsewhere (each its own browser, so its own cookie).
+  const origin = new URL(baseURL!).origin;
+  for (let index = 0; index < 14; index++) {
+    const other = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Origin: origin } });
+    const joined = await other.post(`/events/${slug}/queue`, { form: { intent: "join" }, maxRedirects: 0 });
+    expect(joined.status()).toBe(303);
+    await other.dispose();
+  }
+
+  // The sixteenth: one a minute are let through, so well behind the turns given so far.
+  const late = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: "block" });
+  const latePage = await late.newPage();
+  await latePage.goto(`/events/${slug}/queue`);
+  await expect(latePage.getByText("15 people in the queue.")).toBeVisible();
+  await latePage.getByRole("button", { name: "Join the queue" }).click();
+  await expect(latePage.getByRole("heading", { name: "You are in the queue" })).toBeVisible();
+  const facts = latePage.getByRole("region", { name: "You are in the queue" });
+  await expect(facts.getByRole("definition").nth(0)).toHaveText("16");
+  await expect(facts.getByRole("definition").nth(1)).toHaveText("15");
+  await expect(facts.getByRole("definition").nth(2)).toHaveText(/^about \d+ minutes?$/);
+  await expect(latePage.getByText(/1 person is let through every minute; your turn should come at/)).toBeVisible();
+  // It moves on by itself, with no script: the page asks the browser to reload it.
+  await expect(latePage.locator('meta[http-equiv="refresh"]')).toHaveAttribute("content", "15");
+  const reloaded = await latePage.reload();
+  expect(reloaded?.headers()["cache-control"]).toBe("private, no-store");
+  await expect(facts.getByRole("definition").nth(0)).toHaveText("16");
+
+  // Trying the event page's Add to cart before the turn comes is refused with the reason.
+  await latePage.goto(`/events/${slug}`);
+  await latePage.getByRole("button", { name: "Add to cart: Rally pass" }).click();
+  await expect(
+    latePage.getByText("It is not your turn in the queue yet: we will let you through as soon as it is."),
+  ).toBeVisible();
+
+  // The organizer sees the queue fill.
+  await organizerPage.getByRole("navigation", { name: "Event pages" }).getByRole("link", { name: /Queue/ }).click();
+  await expect(organizerPage.getByText(/^16 in the queue, \d+ let through\.$/)).toBeVisible();
+
+  await Promise.all([first.close(), late.close(), organizer.close()]);
+});
