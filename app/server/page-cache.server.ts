@@ -35,7 +35,13 @@ export type PageCacheOptions = {
 
 export type CacheEvent = "hit" | "stale" | "miss" | "wait" | "bypass" | "pass" | "not-modified";
 
-type Variant = { body: Buffer; headers: OutgoingHttpHeaders };
+type Variant = {
+  body: Buffer;
+  headers: OutgoingHttpHeaders;
+  /** The headers with X-Cache, as the flat list `writeHead` sends without storing them one by one. */
+  raw?: Partial<Record<ServedAs, string[]>>;
+};
+type ServedAs = "HIT" | "STALE" | "MISS";
 
 type Entry = {
   key: string;
@@ -255,7 +261,7 @@ export function createPageCache(options: PageCacheOptions) {
     entries.set(entry.key, entry);
   }
 
-  function serve(req: IncomingMessage, res: ServerResponse, entry: Entry, state: "HIT" | "STALE" | "MISS") {
+  function serve(req: IncomingMessage, res: ServerResponse, entry: Entry, state: ServedAs) {
     if (res.writableEnded || res.destroyed) return;
     const match = req.headers["if-none-match"];
     if (match && matchesEtag(match, entry.etag)) {
@@ -266,8 +272,7 @@ export function createPageCache(options: PageCacheOptions) {
     }
     if (state !== "MISS") onEvent(state === "HIT" ? "hit" : "stale");
     const variant = pickVariant(req.headers["accept-encoding"], entry, encodeLater);
-    res.setHeader("X-Cache", state);
-    res.writeHead(200, variant.headers);
+    res.writeHead(200, rawHeaders(variant, state));
     res.end(req.method === "HEAD" ? undefined : variant.body);
   }
 
@@ -342,6 +347,21 @@ function matchesEtag(header: string, etag: string) {
   if (header.trim() === "*") return true;
   const bare = etag.replace(/^W\//, "");
   return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === bare);
+}
+
+function rawHeaders(variant: Variant, state: ServedAs) {
+  variant.raw ??= {};
+  let raw = variant.raw[state];
+  if (!raw) {
+    raw = [];
+    for (const [name, value] of Object.entries(variant.headers)) {
+      if (value === undefined) continue;
+      for (const one of Array.isArray(value) ? value : [value]) raw.push(name, String(one));
+    }
+    raw.push("x-cache", state);
+    variant.raw[state] = raw;
+  }
+  return raw;
 }
 
 function preferredEncoding(acceptEncoding: string | string[] | undefined): Encoding | null {
