@@ -126,6 +126,15 @@ const EnvSchema = z
     /** The bearer token a scraper sends to read /metrics; without one, /metrics does not exist. */
     METRICS_TOKEN: optional,
     BODY_LIMIT: z.string().default("1mb"),
+    /**
+     * Memory the page cache for anonymous visitors may hold (rendered pages with their gzip and
+     * brotli forms), in megabytes; 0 turns the cache off.
+     */
+    PAGE_CACHE_MB: z.coerce
+      .number({ message: "PAGE_CACHE_MB must be a number of megabytes" })
+      .min(0, "PAGE_CACHE_MB must be 0 or more")
+      .max(16_384, "PAGE_CACHE_MB must be at most 16384")
+      .default(64),
     ENABLE_TEST_FIXTURES: flag,
     /**
      * Whether organizers and admins must sign in with a second factor to open the staff pages.
