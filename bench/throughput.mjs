@@ -57,7 +57,8 @@ export async function main(argv = process.argv.slice(2)) {
   const headers = values["no-gzip"] ? {} : { "Accept-Encoding": "gzip" };
 
   console.log("Starting the app…");
-  const app = await startServer({ cpu: serverCpu });
+  // The cost of rendering the page: the page cache is off (bench/edge.mjs measures it).
+  const app = await startServer({ cpu: serverCpu, env: { PAGE_CACHE_MB: "0" } });
   const pageUrl = new URL(values.path, app.origin).href;
   const html = await (await fetchPage(pageUrl)).text();
   const nginx = await startNginx([{ url: values.path, html }], { cpu: serverCpu });
