@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { type IncomingMessage, type OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 
@@ -12,9 +12,9 @@ import zlib from "node:zlib";
  *   flash cookie are looked up; the app itself marks a response as storable (`x-page-cache:
  *   public`, or a public Cache-Control on data), and only a 200 without Set-Cookie is kept.
  * - A page is fresh for `freshMs` after its render began, and never served older than
- *   `maxStaleMs`: figures such as places left are at most that stale. Between the two, the first
- *   visitor renders it again while everyone else gets the stored copy; past `maxStaleMs`, every
- *   visitor waits for one render. A rush of misses renders each page once.
+ *   `maxStaleMs`: figures such as places left are at most that stale. Between the two, visitors
+ *   get the stored copy while one render refreshes it in the background; past `maxStaleMs`,
+ *   every visitor waits for one render. A rush of misses renders each page once.
  * - Purges (an edit, a sale, a draw result, a moderation decision) drop the pages under the given
  *   paths at once; a render that began before the purge is served to those waiting for it, but is
  *   not kept as fresh.
@@ -212,9 +212,11 @@ export function createPageCache(options: PageCacheOptions) {
       return serve(req, res, entry, "HIT");
     }
     const inFlight = renders.get(key);
-    if (entry && age < maxStaleMs && inFlight) {
+    if (entry && age < maxStaleMs) {
       touch(entry);
-      return serve(req, res, entry, "STALE");
+      serve(req, res, entry, "STALE");
+      if (!inFlight && req.method === "GET") revalidate(key, req, app);
+      return;
     }
     if (inFlight) {
       onEvent("wait");
@@ -245,6 +247,14 @@ export function createPageCache(options: PageCacheOptions) {
     if (res.headersSent) return void res.destroy();
     res.writeHead(500, { "content-type": "text/plain" });
     res.end("Error");
+  }
+
+  /**
+   * Renders the page again for the cache alone: the visitor who asked was already answered with
+   * the kept copy, so the app writes into a response that no connection reads.
+   */
+  function revalidate(key: string, req: IncomingMessage, app: Listener) {
+    render(key, req, new ServerResponse(req), app).catch((error: unknown) => options.onError?.(error));
   }
 
   function waitFor(rendering: Render) {
