@@ -197,7 +197,8 @@ export function flameGraphSvg(folded, { title = "CPU flame graph", subtitle, wid
     })
     .join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Verdana, sans-serif" font-size="11">
+<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Verdana, sans-serif" font-size="11" role="img" aria-labelledby="flamegraph-title">
+<title id="flamegraph-title">${escapeXml(title)}</title>
 <style>text { fill: #000; pointer-events: none; } g:hover rect { stroke: #000; stroke-width: 0.7; }</style>
 <rect width="100%" height="100%" fill="#fdfdf8"/>
 <text x="${width / 2}" y="20" text-anchor="middle" font-size="15">${escapeXml(title)}</text>
