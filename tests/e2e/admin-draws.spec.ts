@@ -1,6 +1,7 @@
 import path from "node:path";
 import { saveStaffSession } from "./accounts-helpers";
 import { expect, test, visit } from "./fixtures";
+import { londonTime } from "./london-time";
 
 // The organizer's draw tools, driven as an organizer would. Axe checks every page the test opens.
 const sessionFile = path.resolve("test-results/e2e/admin-draws-organizer.json");
@@ -9,24 +10,6 @@ const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).sli
 test.beforeAll(async ({ browser }) => {
   await saveStaffSession(browser, "organizer", sessionFile);
 });
-
-/** A wall-clock time in London as a datetime-local value. */
-function londonTime(instant: Date) {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", {
-      timeZone: "Europe/London",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    })
-      .formatToParts(instant)
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
-}
 
 test.describe("as an organizer", () => {
   test.use({ storageState: sessionFile });

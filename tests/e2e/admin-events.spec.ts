@@ -4,6 +4,7 @@ import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { saveStaffSession, signIn } from "./accounts-helpers";
 import { expect, test, visit } from "./fixtures";
+import { londonTime } from "./london-time";
 
 // The organizer's event tools, driven as an organizer would: one sign-in per worker (sign-ins
 // per address are rate limited), shared by the tests through the saved session.
@@ -14,24 +15,6 @@ const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).sli
 test.beforeAll(async ({ browser }) => {
   await saveStaffSession(browser, "organizer", sessionFile);
 });
-
-/** A wall-clock time in London as a datetime-local value. */
-function londonTime(instant: Date) {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", {
-      timeZone: "Europe/London",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    })
-      .formatToParts(instant)
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
-}
 
 /** A Saturday-and-Sunday-style weekend a month from now: 09:00 on one day to 17:00 the next. */
 function weekendAhead() {

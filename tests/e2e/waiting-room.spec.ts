@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Browser } from "@playwright/test";
 import { saveStaffSession } from "./accounts-helpers";
 import { expect, test, visit } from "./fixtures";
+import { londonTime } from "./london-time";
 
 // An on-sale through the waiting room, as an organizer sets it up and as visitors see it with
 // scripts turned off: the place is kept by a cookie and the page refreshes itself.
@@ -11,24 +12,6 @@ const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).sli
 test.beforeAll(async ({ browser }) => {
   await saveStaffSession(browser, "organizer", sessionFile);
 });
-
-/** A wall-clock time in London as a datetime-local value. */
-function londonTime(instant: Date) {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", {
-      timeZone: "Europe/London",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    })
-      .formatToParts(instant)
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
-}
 
 /**
  * A published event whose sales opened ten minutes ago through a queue letting one person
