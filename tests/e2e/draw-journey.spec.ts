@@ -208,7 +208,8 @@ test.describe("the organizer and everyone after the draw", () => {
         page.waitForResponse((response) => response.request().method() === "POST"),
         live.getByRole("button", { name: "Close now" }).click(),
       ]);
-      await openDraw(page);
+      // The same page again, as the server now has it.
+      await visit(page, new URL(page.url()).pathname);
     }
     await expect(waiting).toContainText("6 eligible entries are frozen");
     await waiting.getByLabel("Beacon value").fill("drand quicknet round 12345678: 9f2c4e");
