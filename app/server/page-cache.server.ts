@@ -58,7 +58,6 @@ type Entry = {
   encoding: Partial<Record<Encoding, Promise<unknown>>>;
   notModified: OutgoingHttpHeaders;
   bytes: number;
-  route: string | undefined;
 };
 
 type Render = Promise<Entry | null>;
@@ -70,11 +69,8 @@ const PERSONAL_COOKIE = /(?:^|;)\s*(?:__(?:Host|Secure)-)?pitlane\.(?!device=)[^
 const UNCACHED_PREFIXES = ["/admin", "/members", "/api/", "/dev/", "/healthz", "/readyz", "/metrics", "/assets/"];
 /** The response header by which the app marks a rendered document as the same for every anonymous visitor. */
 export const STORABLE_HEADER = "x-page-cache";
-/** Where the route that rendered a page is reported, for the latency histogram; not sent on. */
-export const ROUTE_HEADER = "x-route-id";
 const DROPPED_HEADERS = new Set([
   STORABLE_HEADER,
-  ROUTE_HEADER,
   "content-length",
   "content-encoding",
   "transfer-encoding",
@@ -492,7 +488,6 @@ function sendUnstored(req: IncomingMessage, res: ServerResponse, captured: Captu
   let body = captured.body;
   const headers = { ...captured.headers };
   delete headers[STORABLE_HEADER];
-  delete headers[ROUTE_HEADER];
   const accepted = String(req.headers["accept-encoding"] ?? "");
   if (
     body.length >= MIN_COMPRESSED &&
@@ -521,10 +516,9 @@ function isStorable(req: IncomingMessage, captured: Captured) {
 function makeEntry(key: string, captured: Captured, renderedAt: number, previous: Entry | undefined): Entry {
   const { body, csp } = withoutNonce(captured.body, captured.nonce, captured.headers["content-security-policy"]);
   const etag = `W/"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`;
-  const route = captured.headers[ROUTE_HEADER] as string | undefined;
   if (previous && previous.etag === etag) {
     // The same bytes as before: only the time moves on, the compressed forms are kept.
-    return { ...previous, renderedAt, route };
+    return { ...previous, renderedAt };
   }
   const common: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(captured.headers)) {
@@ -549,7 +543,6 @@ function makeEntry(key: string, captured: Captured, renderedAt: number, previous
     encoding: {},
     notModified,
     bytes: body.length + key.length * 2 + 2048,
-    route,
   };
 }
 
