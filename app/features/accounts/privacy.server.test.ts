@@ -200,7 +200,9 @@ describe("deleteMemberAccount", () => {
     ];
     await db.delete(attemptLimits).where(sql`true`);
     await db.insert(attemptLimits).values(keys.map((key) => ({ key, count: 1, windowEndsAt })));
-    // The job queue's table, with the columns deletion reads.
+    // The job queue's table, with the columns deletion reads. On PostgreSQL the migrations have
+    // installed the real queue; a stand-in with those columns takes its place for this test.
+    await db.execute(sql`drop schema if exists pgboss cascade`);
     await db.execute(sql`create schema pgboss`);
     await db.execute(sql`create table pgboss.job (id serial primary key, name text not null, data jsonb)`);
     await db.execute(sql`
