@@ -60,6 +60,14 @@ export type AppServer = {
   output(): string;
 };
 
+/**
+ * Extra Node flags for the servers, from LOAD_NODE_FLAGS (space-separated): for example
+ * `--cpu-prof --cpu-prof-dir=/tmp/profiles` to see where a load test's time goes.
+ */
+function nodeFlags() {
+  return (process.env.LOAD_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+}
+
 export async function startCluster(options: {
   databaseUrl: string;
   instances: number;
@@ -120,7 +128,11 @@ function appServer(options: {
     output: () => log,
     async start() {
       if (child) throw new Error(`${url} is already running`);
-      const started = spawn(process.execPath, ["--import", "tsx", "server.ts"], { cwd: root, env, stdio: "pipe" });
+      const started = spawn(process.execPath, [...nodeFlags(), "--import", "tsx", "server.ts"], {
+        cwd: root,
+        env,
+        stdio: "pipe",
+      });
       child = started;
       const keep = (chunk: Buffer) => {
         log = (log + chunk.toString("utf8")).slice(-20_000);

@@ -143,10 +143,43 @@ describe("the Stripe webhook", () => {
       { orderId: order.id, sessionId: "cs_concurrent", amount: order.total },
       "evt_concurrent",
     );
-    await Promise.all(Array.from({ length: 5 }, () => deliver(payload)));
+    const results = await Promise.all(Array.from({ length: 5 }, () => deliver(payload)));
+    // One delivery does the work; the others wait for it and are answered as duplicates.
+    expect(results.map((result) => result.kind).sort()).toEqual([
+      "duplicate",
+      "duplicate",
+      "duplicate",
+      "duplicate",
+      "handled",
+    ]);
     const state = await orderState(db, order.id);
     expect(state).toMatchObject({ status: "paid", tickets: quantity });
     expect(state.ledger).toHaveLength(1);
+  });
+
+  it("fails the deliveries that waited for one that failed, so Stripe sends the event again", async () => {
+    const { db } = database();
+    const { order, quantity } = await pendingOrder(db, { provider: "stripe" });
+    const payload = sessionEvent(
+      "checkout.session.completed",
+      { orderId: order.id, sessionId: "cs_in_flight", amount: order.total },
+      "evt_in_flight",
+    );
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
+    // A database that goes away under the first delivery.
+    const lost = new Proxy(db, {
+      get: (target, property) =>
+        property === "execute" ? () => Promise.reject(new Error("connection lost")) : Reflect.get(target, property),
+    });
+    const first = handlePaymentNotification(lost, gateway, { rawBody: payload, signature, now: at(5) });
+    const second = handlePaymentNotification(db, gateway, { rawBody: payload, signature, now: at(5) });
+    await expect(first).rejects.toThrow("connection lost");
+    await expect(second).rejects.toThrow("connection lost");
+    expect(await orderState(db, order.id)).toMatchObject({ status: "pending", tickets: 0 });
+
+    // Stripe's next attempt is handled in full.
+    expect(await deliver(payload)).toMatchObject({ kind: "handled" });
+    expect(await orderState(db, order.id)).toMatchObject({ status: "paid", tickets: quantity });
   });
 
   it("waits for a bank payment, then settles it when Stripe says it arrived", async () => {

@@ -52,6 +52,33 @@ export async function handlePaymentNotification(
   const { id: eventId, type, payment } = notification;
   if (!payment) return { kind: "ignored", eventId, type };
 
+  // Another delivery of this very event is being handled in this process: wait for it and answer
+  // as a duplicate, instead of doing the same work beside it. If that one fails, this one fails
+  // too, and the provider sends the event again.
+  const flight = `${gateway.provider}:${eventId}`;
+  const running = inFlight.get(flight);
+  if (running) {
+    await running;
+    return { kind: "duplicate", eventId };
+  }
+  const handling = handleVerified(db, gateway, { eventId, type, payment, now: input.now });
+  inFlight.set(flight, handling);
+  try {
+    return await handling;
+  } finally {
+    inFlight.delete(flight);
+  }
+}
+
+/** Notifications being handled by this process, by provider and event id. */
+const inFlight = new Map<string, Promise<NotificationResult>>();
+
+async function handleVerified(
+  db: Db,
+  gateway: PaymentGateway,
+  input: { eventId: string; type: string; payment: NonNullable<PaymentNotification["payment"]>; now: Date },
+): Promise<NotificationResult> {
+  const { eventId, type, payment } = input;
   const key = { provider: gateway.provider, eventId };
   if ((await receivePaymentEvent(db, { ...key, type, now: input.now })) === "duplicate") {
     return { kind: "duplicate", eventId };

@@ -22,14 +22,17 @@ export async function recordOrderChanges(db: Db, changes: OrderChange[]) {
 
 /** The insert that records `changes` (at least one), for a caller that runs it within a larger statement. */
 export function orderChangesInsert(db: Db, changes: OrderChange[]) {
-  return db.insert(orderHistory).values(
-    changes.map((change) => ({
-      orderId: change.orderId,
-      fromStatus: change.fromStatus,
-      toStatus: change.toStatus,
-      note: change.note ?? null,
-      actorId: change.actorId ?? null,
-      createdAt: change.at,
-    })),
-  );
+  return db.insert(orderHistory).values(orderChangeRows(changes));
+}
+
+/** The history rows of `changes`, for a caller that writes them its own way. */
+export function orderChangeRows(changes: OrderChange[]): (typeof orderHistory.$inferInsert)[] {
+  return changes.map((change) => ({
+    orderId: change.orderId,
+    fromStatus: change.fromStatus,
+    toStatus: change.toStatus,
+    note: change.note ?? null,
+    actorId: change.actorId ?? null,
+    createdAt: change.at,
+  }));
 }

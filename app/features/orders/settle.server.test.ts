@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
 import { expireHolds } from "~/features/checkout/holds.server";
@@ -247,5 +248,76 @@ describe("payment notifications", () => {
     await markPaymentEventProcessed(db, { ...event, now: minutes(1) });
     expect(await receivePaymentEvent(db, { ...event, now: minutes(2) })).toBe("duplicate");
     expect(await receivePaymentEvent(db, { ...event, provider: "test" })).toBe("handle");
+  });
+});
+
+/**
+ * The lock a settlement takes, seen from another connection holding the event's row. PGlite runs
+ * one transaction at a time, so these run on PostgreSQL only (DATABASE_URL set).
+ */
+describe.skipIf(!process.env.DATABASE_URL)("settling beside other work on the event (PostgreSQL only)", () => {
+  /**
+   * Runs the settlement while another connection holds the event's row in `mode`. Answers whether
+   * it finished while the row was held, or was seen waiting on a lock, and then how it ended.
+   */
+  async function settleWhileEventHeld(
+    eventId: string,
+    mode: "share" | "no key update",
+    settle: () => Promise<unknown>,
+  ) {
+    const holder = new pg.Client({ connectionString: database().url });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      await holder.query(`select 1 from events where id = $1 for ${mode}`, [eventId]);
+      let finished = false;
+      const settling = settle().finally(() => {
+        finished = true;
+      });
+      let waited = false;
+      for (let look = 0; look < 200 && !finished && !waited; look++) {
+        const { rows } = await holder.query(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'",
+        );
+        waited = rows[0].n > 0;
+        if (!waited) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const finishedWhileHeld = finished;
+      await holder.query("commit");
+      return { finishedWhileHeld, waited, outcome: await settling };
+    } finally {
+      await holder.end();
+    }
+  }
+
+  it("pays for held places without waiting for the other settlements of the event", async () => {
+    const { db } = database();
+    const { order, eventId, ticketTypeId } = await pendingOrder({ quantity: 2 });
+    // Another settlement of the same event holds its row in the same shared way.
+    const seen = await settleWhileEventHeld(eventId, "share", () => settleOrder(db, payment(order.id, 2500)));
+    expect(seen).toMatchObject({ finishedWhileHeld: true, waited: false });
+    expect(seen.outcome).toMatchObject({ kind: "settled", tickets: 2, late: false });
+    expect(await soldOf(ticketTypeId)).toBe(2);
+  });
+
+  it("waits for a checkout that holds the event's row, then pays", async () => {
+    const { db } = database();
+    const { order, eventId, ticketTypeId } = await pendingOrder({ quantity: 2 });
+    const seen = await settleWhileEventHeld(eventId, "no key update", () => settleOrder(db, payment(order.id, 2500)));
+    expect(seen).toMatchObject({ finishedWhileHeld: false, waited: true });
+    expect(seen.outcome).toMatchObject({ kind: "settled", tickets: 2 });
+    expect(await soldOf(ticketTypeId)).toBe(2);
+  });
+
+  it("takes the event's lock for a hold with under a minute left", async () => {
+    const { db } = database();
+    const { order, eventId, ticketTypeId } = await pendingOrder({ quantity: 1 });
+    // Holds last 15 minutes from checkout: 30 seconds are left.
+    const seen = await settleWhileEventHeld(eventId, "share", () =>
+      settleOrder(db, payment(order.id, 1250, minutes(14.5))),
+    );
+    expect(seen).toMatchObject({ finishedWhileHeld: false, waited: true });
+    expect(seen.outcome).toMatchObject({ kind: "settled", tickets: 1, late: false });
+    expect(await soldOf(ticketTypeId)).toBe(1);
   });
 });

@@ -1,4 +1,5 @@
-import { and, eq, gt, inArray, or, type SQLWrapper, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, inArray, is, ne, or, type SQL, sql } from "drizzle-orm";
+import { type PgTable, PgTransaction } from "drizzle-orm/pg-core";
 import { applicationFeesProblem, settleApplicationFees } from "~/features/applications/applications.server";
 import { releaseHolds } from "~/features/checkout/holds.server";
 import { drawPhase } from "~/features/draws/draw-rules";
@@ -9,12 +10,14 @@ import { availableUnits, readVariantStock } from "~/features/shop/stock.server";
 import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
 import type { Db } from "~/server/db/client.server";
-import { transactionWithRetry } from "~/server/db/retry.server";
+import { sqlState, transactionWithRetry } from "~/server/db/retry.server";
 import {
   cartItems,
   carts,
+  events,
   holds,
   type OrderStatus,
+  orderHistory,
   orderItems,
   orders,
   type PaymentProvider,
@@ -23,7 +26,7 @@ import {
   ticketTypes,
   transactions,
 } from "../../../db/schema";
-import { orderChangesInsert, recordOrderChanges } from "./order-history.server";
+import { orderChangeRows, recordOrderChanges } from "./order-history.server";
 
 export type SettleInput = {
   orderId: string;
@@ -73,12 +76,24 @@ const SETTLED_STATUSES: OrderStatus[] = ["paid", "fulfilled", "refunded", "partl
  */
 export async function settleOrder(db: Db, input: SettleInput): Promise<SettleOutcome> {
   // Most repeated notifications come after the first was handled: one read answers them.
-  const replay = replayOutcome(await readOrder(db, input.orderId), input);
+  const found = await readOrder(db, input.orderId);
+  const replay = replayOutcome(found, input);
   if (replay) return replay;
+  const settled = await settleHeldTickets(db, found!, input);
+  if (settled) return settled;
   return transactionWithRetry(db, (tx) => settleIn(tx, input));
 }
 
 type Order = { id: string; number: number; total: number; currency: string; userId: string | null };
+
+/**
+ * How long a hold must still have to run for its order to be settled by `settleHeldTickets`,
+ * without the event's lock. Far longer than that statement can take, so no checkout can have
+ * counted the hold as run out while the statement was on its way.
+ */
+export const HELD_SETTLEMENT_MARGIN_MS = 60_000;
+
+type FoundOrder = NonNullable<Awaited<ReturnType<typeof readOrder>>>;
 
 function readOrder(db: Db, orderId: string) {
   return db
@@ -124,23 +139,7 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
   const order: Order = found!;
 
   // Order lines never change after checkout, so they can be read before the locks.
-  const items = await tx
-    .select({
-      id: orderItems.id,
-      ticketTypeId: orderItems.ticketTypeId,
-      eventId: orderItems.eventId,
-      quantity: orderItems.quantity,
-      attendeeNames: orderItems.attendeeNames,
-      kind: orderItems.kind,
-      drawId: orderItems.drawId,
-      entriesPerUnit: orderItems.entriesPerUnit,
-      answer: orderItems.answer,
-      pickedNumbers: orderItems.pickedNumbers,
-      applicationId: orderItems.applicationId,
-      variantId: orderItems.variantId,
-    })
-    .from(orderItems)
-    .where(eq(orderItems.orderId, order.id));
+  const items = await readLines(tx, order.id);
   const ticketItems = items.filter((item) => item.kind === "ticket");
   const entryItems = items.filter((item) => item.kind === "entry");
   const merchItems = items.filter((item) => item.kind === "merch");
@@ -294,117 +293,17 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
     variantStock.take(item.variantId!, item.quantity);
   }
 
-  const issued: (typeof tickets.$inferInsert)[] = [];
-  const soldByType = new Map<string, number>();
-  for (const item of ticketItems) {
-    soldByType.set(item.ticketTypeId!, (soldByType.get(item.ticketTypeId!) ?? 0) + item.quantity);
-    for (let index = 0; index < item.quantity; index++) {
-      issued.push({
-        orderItemId: item.id,
-        orderId: order.id,
-        ticketTypeId: item.ticketTypeId!,
-        eventId: item.eventId!,
-        userId: order.userId,
-        attendeeName: item.attendeeNames[index] || null,
-        code: newTicketCode(),
-        createdAt: now,
-        updatedAt: now,
-      });
-    }
-  }
-  // Every write of a paid ticket order goes to the database as one statement: each round trip
-  // here is time the event's row stays locked with the next buyer's settlement waiting on it.
-  const writes: SQLWrapper[] = [
-    tx.update(holds).set({ status: "converted", updatedAt: now }).where(eq(holds.orderId, order.id)),
-  ];
-  if (soldByType.size > 0) {
-    // The CHECK sold <= capacity is the last line of defence; the locked count above is the rule.
-    const added = sql.join(
-      [...soldByType].map(([typeId, quantity]) => sql`when ${typeId}::uuid then ${quantity}::int`),
-      sql` `,
-    );
-    writes.push(
-      tx
-        .update(ticketTypes)
-        .set({ sold: sql`${ticketTypes.sold} + case ${ticketTypes.id} ${added} end`, updatedAt: now })
-        .where(inArray(ticketTypes.id, [...soldByType.keys()])),
-    );
-  }
-  if (issued.length > 0) writes.push(tx.insert(tickets).values(issued));
-  // A free order settles with nothing charged, and so no charge to record.
-  if (input.amount > 0) {
-    writes.push(
-      tx.insert(transactions).values({
-        orderId: order.id,
-        kind: "charge",
-        status: "succeeded",
-        amount: input.amount,
-        currency: order.currency,
-        provider: input.provider,
-        providerReference: input.paymentReference,
-        createdAt: now,
-        completedAt: now,
-      }),
-    );
-  }
-  writes.push(
-    orderChangesInsert(tx, [
-      {
-        orderId: order.id,
-        fromStatus: status,
-        toStatus: "paid",
-        note: late ? "Paid after the hold ran out; the places were still free" : "Paid",
-        at: now,
-      },
-    ]),
-  );
-  // What was bought leaves the member's cart; anything else they added meanwhile stays.
-  if (order.userId) {
-    writes.push(
-      tx.delete(cartItems).where(
-        and(
-          inArray(cartItems.cartId, tx.select({ id: carts.id }).from(carts).where(eq(carts.userId, order.userId))),
-          or(
-            inArray(
-              cartItems.ticketTypeId,
-              ticketItems.map((item) => item.ticketTypeId!),
-            ),
-            inArray(
-              cartItems.drawId,
-              entryItems.map((item) => item.drawId!),
-            ),
-            inArray(cartItems.applicationId, applicationIds),
-            inArray(
-              cartItems.variantId,
-              merchItems.map((item) => item.variantId!),
-            ),
-          ),
-        ),
-      ),
-    );
-  }
-  // The status condition makes the change happen once even if the row lock were ever dropped;
-  // the order row is locked and was read pending or expired, so failing it means something is
-  // badly wrong, and the whole transaction is rolled back.
-  const markPaid = tx
-    .update(orders)
-    .set({
-      status: "paid",
-      paidAt: now,
-      providerPaymentId: input.paymentReference,
-      failureReason: null,
-      // Merch waits for staff to post it or put it aside for collection.
-      ...(merchItems.length > 0 ? { fulfilmentStatus: "unfulfilled" as const } : {}),
-      updatedAt: now,
-    })
-    .where(and(eq(orders.id, order.id), inArray(orders.status, ["pending", "expired"])))
-    .returning({ id: orders.id });
   const paid = (await tx.execute(
-    sql`with ${sql.join(
-      // getSQL(): a query builder put straight into sql`` would come out in parentheses.
-      writes.map((write, index) => sql`${sql.raw(`write_${index}`)} as (${write.getSQL()})`),
-      sql`, `,
-    )} ${markPaid.getSQL()}`,
+    paidOrderStatement(tx, {
+      order,
+      input,
+      fromStatus: status,
+      items,
+      note: late ? "Paid after the hold ran out; the places were still free" : "Paid",
+      // The order row is locked and was read pending or expired, so finding it otherwise means
+      // something is badly wrong, and the whole transaction is rolled back.
+      payable: inArray(orders.status, ["pending", "expired"]),
+    }),
   )) as unknown as { rows: unknown[] };
   if (paid.rows.length !== 1) throw new Error(`Order ${order.id} changed while it was locked for settlement`);
 
@@ -431,7 +330,278 @@ async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
     entries += numbers.length;
   }
   await settleApplicationFees(tx, { orderId: order.id, userId: order.userId, applicationIds, now });
-  return { kind: "settled", orderId: order.id, number: order.number, tickets: issued.length, entries, late };
+  const issued = ticketItems.reduce((sum, item) => sum + item.quantity, 0);
+  return { kind: "settled", orderId: order.id, number: order.number, tickets: issued, entries, late };
+}
+
+const lineColumns = {
+  id: orderItems.id,
+  ticketTypeId: orderItems.ticketTypeId,
+  eventId: orderItems.eventId,
+  quantity: orderItems.quantity,
+  attendeeNames: orderItems.attendeeNames,
+  kind: orderItems.kind,
+  drawId: orderItems.drawId,
+  entriesPerUnit: orderItems.entriesPerUnit,
+  answer: orderItems.answer,
+  pickedNumbers: orderItems.pickedNumbers,
+  applicationId: orderItems.applicationId,
+  variantId: orderItems.variantId,
+};
+
+function readLines(db: Db, orderId: string) {
+  return db.select(lineColumns).from(orderItems).where(eq(orderItems.orderId, orderId));
+}
+
+type Line = Awaited<ReturnType<typeof readLines>>[number];
+
+/**
+ * Rush hour's common case, settled in one statement with no transaction around it: a pending
+ * order of tickets only, paid in full, whose places are all still held with
+ * HELD_SETTLEMENT_MARGIN_MS or more to run. Its places already count as taken, so nothing needs
+ * recounting. The statement takes its events' rows FOR SHARE (waiting for a checkout or an
+ * organizer's change of those events, but not for other settlements), then the order's row, and
+ * writes only if the order is still pending, its events neither cancelled nor over, every hold
+ * still live and this payment not recorded before. Its locks last for that statement alone, not
+ * across round trips to a busy server, so a rush of payments for one event does not queue on the
+ * event's row. Answers null when any of that does not hold; the locked transaction then decides.
+ */
+async function settleHeldTickets(db: Db, order: FoundOrder, input: SettleInput): Promise<SettleOutcome | null> {
+  // Inside a caller's transaction the locks last until it ends anyway, and a failed statement
+  // would abort it: the locked path is the one to take.
+  if (is(db, PgTransaction) || order.status !== "pending") return null;
+  if (input.amount !== order.total || (input.currency && input.currency.toUpperCase() !== order.currency)) return null;
+  const { now } = input;
+  const safeUntil = new Date(now.getTime() + HELD_SETTLEMENT_MARGIN_MS);
+  const liveHolds = and(eq(holds.orderId, order.id), eq(holds.status, "active"), gt(holds.expiresAt, safeUntil));
+  const items = await db
+    .select({
+      ...lineColumns,
+      // This line's ticket type's places held for the order with time to spare.
+      held: sql<number>`(select coalesce(sum(${holds.quantity}), 0)::int from ${holds}
+        where ${and(liveHolds, eq(holds.ticketTypeId, orderItems.ticketTypeId))})`,
+    })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, order.id));
+  if (items.length === 0 || items.some((item) => item.kind !== "ticket")) return null;
+  const wanted = new Map<string, { quantity: number; held: number }>();
+  for (const item of items) {
+    const type = wanted.get(item.ticketTypeId!) ?? { quantity: 0, held: Number(item.held) };
+    wanted.set(item.ticketTypeId!, { ...type, quantity: type.quantity + item.quantity });
+  }
+  if ([...wanted.values()].some((type) => type.held !== type.quantity)) return null;
+  const heldTotal = items.reduce((sum, item) => sum + item.quantity, 0);
+
+  const eventIds = [...new Set(items.map((item) => item.eventId!))].sort();
+  const lockedEvents = db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(inArray(events.id, eventIds), ne(events.status, "cancelled"), gt(events.endsAt, now)))
+    .orderBy(asc(events.id))
+    .for("share");
+  const statement = paidOrderStatement(db, {
+    order,
+    input,
+    fromStatus: "pending",
+    items,
+    note: "Paid",
+    // The events' locks come first: every condition is checked before the order's row is locked.
+    before: [sql`locked_events as materialized (${lockedEvents.getSQL()})`],
+    payable: and(
+      eq(orders.status, "pending"),
+      sql`(select count(*) from locked_events) = ${eventIds.length}`,
+      sql`(select coalesce(sum(${holds.quantity}), 0) from ${holds} where ${liveHolds}) = ${heldTotal}`,
+      sql`not exists (select 1 from ${transactions} where ${and(
+        eq(transactions.provider, input.provider),
+        eq(transactions.providerReference, input.paymentReference),
+      )})`,
+    )!,
+  });
+  let paid: { rows: unknown[] };
+  try {
+    paid = (await db.execute(statement)) as unknown as { rows: unknown[] };
+  } catch (error) {
+    // A capacity or uniqueness check, or a lock cycle with a later change: the locked path decides.
+    if (["23505", "23514", "40P01", "40001"].includes(sqlState(error) ?? "")) return null;
+    throw error;
+  }
+  if (paid.rows.length === 1) {
+    return { kind: "settled", orderId: order.id, number: order.number, tickets: heldTotal, entries: 0, late: false };
+  }
+  // Most often another delivery of this payment settled it a moment before.
+  return replayOutcome(await readOrder(db, order.id), input);
+}
+
+/**
+ * The one statement that records a payment the order can take: the order becomes paid (if it is
+ * `payable`), and only then its holds become sales, its tickets are issued, the charge and the
+ * history are written and what was bought leaves the member's cart. Every write goes to the
+ * database at once: each round trip is time the stock rows stay locked. `before` adds CTEs that
+ * `payable` reads, evaluated before the order's row is locked. Answers the order's id if paid.
+ */
+function paidOrderStatement(
+  db: Db,
+  input: {
+    order: Order;
+    input: SettleInput;
+    fromStatus: OrderStatus;
+    items: Line[];
+    note: string;
+    payable: SQL;
+    before?: SQL[];
+  },
+): SQL {
+  const { order, items } = input;
+  const { now, amount, provider, paymentReference } = input.input;
+  const ticketItems = items.filter((item) => item.kind === "ticket");
+  const entryItems = items.filter((item) => item.kind === "entry");
+  const merchItems = items.filter((item) => item.kind === "merch");
+  const applicationIds = items.flatMap((item) => (item.kind === "application" ? [item.applicationId!] : []));
+  const ifPaid = sql`exists (select 1 from paid)`;
+
+  const issued: (typeof tickets.$inferInsert)[] = [];
+  const soldByType = new Map<string, number>();
+  for (const item of ticketItems) {
+    soldByType.set(item.ticketTypeId!, (soldByType.get(item.ticketTypeId!) ?? 0) + item.quantity);
+    for (let index = 0; index < item.quantity; index++) {
+      issued.push({
+        orderItemId: item.id,
+        orderId: order.id,
+        ticketTypeId: item.ticketTypeId!,
+        eventId: item.eventId!,
+        userId: order.userId,
+        attendeeName: item.attendeeNames[index] || null,
+        code: newTicketCode(),
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+  }
+  const writes: SQL[] = [
+    db
+      .update(holds)
+      .set({ status: "converted", updatedAt: now })
+      .where(and(eq(holds.orderId, order.id), ifPaid))
+      .getSQL(),
+  ];
+  if (soldByType.size > 0) {
+    // The CHECK sold <= capacity is the last line of defence; the locked count above is the rule.
+    const added = sql.join(
+      [...soldByType].map(([typeId, quantity]) => sql`when ${typeId}::uuid then ${quantity}::int`),
+      sql` `,
+    );
+    writes.push(
+      db
+        .update(ticketTypes)
+        .set({ sold: sql`${ticketTypes.sold} + case ${ticketTypes.id} ${added} end`, updatedAt: now })
+        .where(and(inArray(ticketTypes.id, [...soldByType.keys()]), ifPaid))
+        .getSQL(),
+    );
+  }
+  if (issued.length > 0) writes.push(insertIfPaid(tickets, issued));
+  // A free order settles with nothing charged, and so no charge to record.
+  if (amount > 0) {
+    writes.push(
+      insertIfPaid(transactions, [
+        {
+          orderId: order.id,
+          kind: "charge",
+          status: "succeeded",
+          amount,
+          currency: order.currency,
+          provider,
+          providerReference: paymentReference,
+          createdAt: now,
+          completedAt: now,
+        },
+      ]),
+    );
+  }
+  writes.push(
+    insertIfPaid(
+      orderHistory,
+      orderChangeRows([
+        { orderId: order.id, fromStatus: input.fromStatus, toStatus: "paid", note: input.note, at: now },
+      ]),
+    ),
+  );
+  // What was bought leaves the member's cart; anything else they added meanwhile stays.
+  if (order.userId) {
+    writes.push(
+      db
+        .delete(cartItems)
+        .where(
+          and(
+            inArray(cartItems.cartId, db.select({ id: carts.id }).from(carts).where(eq(carts.userId, order.userId))),
+            or(
+              inArray(
+                cartItems.ticketTypeId,
+                ticketItems.map((item) => item.ticketTypeId!),
+              ),
+              inArray(
+                cartItems.drawId,
+                entryItems.map((item) => item.drawId!),
+              ),
+              inArray(cartItems.applicationId, applicationIds),
+              inArray(
+                cartItems.variantId,
+                merchItems.map((item) => item.variantId!),
+              ),
+            ),
+            ifPaid,
+          ),
+        )
+        .getSQL(),
+    );
+  }
+  // The status condition makes the change happen once even if the row lock were ever dropped.
+  const markPaid = db
+    .update(orders)
+    .set({
+      status: "paid",
+      paidAt: now,
+      providerPaymentId: paymentReference,
+      failureReason: null,
+      // Merch waits for staff to post it or put it aside for collection.
+      ...(merchItems.length > 0 ? { fulfilmentStatus: "unfulfilled" as const } : {}),
+      updatedAt: now,
+    })
+    .where(and(eq(orders.id, order.id), input.payable))
+    .returning({ id: orders.id });
+  const parts = [
+    ...(input.before ?? []),
+    // getSQL(): a query builder put straight into sql`` would come out in parentheses.
+    sql`paid as (${markPaid.getSQL()})`,
+    ...writes.map((write, index) => sql`${sql.raw(`write_${index}`)} as (${write})`),
+  ];
+  return sql`with ${sql.join(parts, sql`, `)} select id from paid`;
+}
+
+/**
+ * `insert into table (…) select … from (values …)`, writing `rows` only once the order has been
+ * marked paid in the same statement (the `paid` CTE of paidOrderStatement).
+ */
+function insertIfPaid<T extends PgTable>(table: T, rows: T["$inferInsert"][]): SQL {
+  const columns = getTableColumns(table);
+  const keys = Object.keys(rows[0]!) as (keyof typeof columns & string)[];
+  const names = sql.join(
+    keys.map((key) => sql.identifier(columns[key]!.name)),
+    sql`, `,
+  );
+  const values = sql.join(
+    rows.map(
+      (row) =>
+        sql`(${sql.join(
+          keys.map((key) => {
+            const column = columns[key]!;
+            return sql`${sql.param((row as Record<string, unknown>)[key], column)}::${sql.raw(column.getSQLType())}`;
+          }),
+          sql`, `,
+        )})`,
+    ),
+    sql`, `,
+  );
+  return sql`insert into ${table} (${names}) select * from (values ${values}) as v where exists (select 1 from paid)`;
 }
 
 /**
