@@ -6,15 +6,23 @@
 //
 //   node bench/checkout.mjs [--buyers 500] [--places 100] [--instances 2] [--replays 5]
 //                           [--pool 20] [--database postgres://postgres@127.0.0.1:5432/postgres] [--sample]
+//                           [--profile]
 //
 // --sample also prints what the servers' database connections were doing while orders settled
 // (sampled from pg_stat_activity every 10 ms): how many waited on a lock, and on which statement.
 //
+// --profile runs each server under `node --cpu-prof` and prints where its main thread's CPU went
+// while orders settled, by package (self time), with a flame graph of that window per server
+// beside the results (bench/results/checkout-profile-<time>/).
+//
 // Needs PostgreSQL (the embedded database belongs to one process): --database or DATABASE_URL
 // names a server and a database to connect to for creating (and dropping) a scratch database.
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { register } from "tsx/esm/api";
-import { ensureBuild, isMain, printTable, runCli, warnIfBusy, writeResult } from "./helpers.mjs";
+import { flameGraphSvg, foldedStacks, readProfile, samplesOf, topFunctions } from "./flamegraph.mjs";
+import { ensureBuild, isMain, printTable, RESULTS_DIR, runCli, warnIfBusy, writeResult } from "./helpers.mjs";
 
 export async function main(argv = process.argv.slice(2)) {
   const { values } = parseArgs({
@@ -27,6 +35,7 @@ export async function main(argv = process.argv.slice(2)) {
       pool: { type: "string", default: "20" },
       database: { type: "string" },
       sample: { type: "boolean", default: false },
+      profile: { type: "boolean", default: false },
     },
   });
   const number = (name) => {
@@ -39,6 +48,10 @@ export async function main(argv = process.argv.slice(2)) {
   warnIfBusy();
   register();
   const { benchCheckout } = await import("../tests/load/bench-checkout.ts");
+  const profileDir = values.profile
+    ? path.join(RESULTS_DIR, `checkout-profile-${new Date().toISOString().replace(/[:.]/g, "-")}`)
+    : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   const started = performance.now();
   const report = await benchCheckout({
     serverUrl,
@@ -48,6 +61,7 @@ export async function main(argv = process.argv.slice(2)) {
     replays: number("replays"),
     poolSize: number("pool"),
     sample: values.sample,
+    profileDir,
   });
 
   console.log(
@@ -87,6 +101,7 @@ export async function main(argv = process.argv.slice(2)) {
       "rl",
     );
   }
+  if (profileDir) printSettlementProfiles(profileDir, report.settlementWindow);
   const correct =
     report.serverErrors === 0 &&
     report.oversold === 0 &&
@@ -101,6 +116,37 @@ export async function main(argv = process.argv.slice(2)) {
   );
   console.log(`Results: ${writeResult("checkout", { options: values, report, correct })}`);
   return correct ? 0 : 1;
+}
+
+/**
+ * Each server's main thread while orders settled: CPU time by package (self time) and the
+ * heaviest functions, and a flame graph of the window written beside the profiles.
+ */
+function printSettlementProfiles(dir, window) {
+  // Thread 0 is each server's main thread; the others are the module loader's.
+  const files = readdirSync(dir).filter((file) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(file));
+  files.forEach((file, index) => {
+    const samples = samplesOf(readProfile(path.join(dir, file)), { from: window.fromUs, to: window.toUs });
+    const top = topFunctions(samples, 12);
+    const seconds = (window.toUs - window.fromUs) / 1e6;
+    const svg = path.join(dir, `settlement-server-${index + 1}.svg`);
+    writeFileSync(
+      svg,
+      flameGraphSvg(foldedStacks(samples), {
+        title: `Server ${index + 1} while orders settled`,
+        subtitle: `${(top.totalUs / 1000).toFixed(0)} ms of CPU in ${seconds.toFixed(2)} s`,
+      }),
+    );
+    console.log(
+      `\nServer ${index + 1}, main thread, while orders settled: ${(top.totalUs / 1000).toFixed(0)} ms of CPU in ` +
+        `${seconds.toFixed(2)} s (${path.relative(process.cwd(), svg)})`,
+    );
+    printTable(
+      ["self time", "share", "package"],
+      top.owners.map((row) => [`${(row.us / 1000).toFixed(0)} ms`, `${(row.share * 100).toFixed(1)} %`, row.name]),
+      "rrl",
+    );
+  });
 }
 
 if (isMain(import.meta.url)) runCli(main);

@@ -18,6 +18,8 @@ export async function benchCheckout(options: {
   poolSize: number;
   /** Also samples what the servers' connections are doing while orders settle (`--sample`). */
   sample?: boolean;
+  /** Runs the servers under `node --cpu-prof`, writing their profiles here (`--profile`). */
+  profileDir?: string;
 }) {
   const name = `pitlane_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   const maintenance = async (statement: string) => {
@@ -42,8 +44,12 @@ export async function benchCheckout(options: {
       instances: options.instances,
       stripe,
       poolSize: options.poolSize,
+      nodeFlags: options.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`] : [],
     });
     const sampler = options.sample ? connectionSampler(options.serverUrl, name) : null;
+    // When orders settled, on the clock of the servers' CPU profiles (CLOCK_MONOTONIC, in µs).
+    const settlementWindow = { fromUs: 0, toUs: 0 };
+    const clock = () => Number(process.hrtime.bigint() / 1000n);
     const report = await raceForLastPlaces({
       database: handle,
       servers: cluster.servers,
@@ -51,9 +57,13 @@ export async function benchCheckout(options: {
       buyers: options.buyers,
       places: options.places,
       replays: options.replays,
-      onPhase: (phase) => sampler?.sampling(phase === "settlement"),
+      onPhase: (phase) => {
+        sampler?.sampling(phase === "settlement");
+        if (phase === "settlement") settlementWindow.fromUs = clock();
+        if (phase === "emails") settlementWindow.toUs = clock();
+      },
     });
-    return { ...report, settlementConnections: await sampler?.stop() };
+    return { ...report, settlementConnections: await sampler?.stop(), settlementWindow };
   } finally {
     await cluster?.stop();
     await stripe.close();

@@ -60,19 +60,13 @@ export type AppServer = {
   output(): string;
 };
 
-/**
- * Extra Node flags for the servers, from LOAD_NODE_FLAGS (space-separated): for example
- * `--cpu-prof --cpu-prof-dir=/tmp/profiles` to see where a load test's time goes.
- */
-function nodeFlags() {
-  return (process.env.LOAD_NODE_FLAGS ?? "").split(" ").filter(Boolean);
-}
-
 export async function startCluster(options: {
   databaseUrl: string;
   instances: number;
   stripe: FakeStripe;
   poolSize?: number;
+  /** Extra flags for each server's Node, such as `--cpu-prof` to see where a load test's time goes. */
+  nodeFlags?: string[];
 }) {
   await ensureBuild();
   const dataDir = mkdtempSync(path.join(tmpdir(), "pitlane-load-"));
@@ -97,6 +91,7 @@ function appServer(options: {
   port: number;
   dataDir: string;
   poolSize?: number;
+  nodeFlags?: string[];
 }): AppServer {
   const url = `http://127.0.0.1:${options.port}`;
   const applicationName = `pitlane-load-${options.port}`;
@@ -128,7 +123,7 @@ function appServer(options: {
     output: () => log,
     async start() {
       if (child) throw new Error(`${url} is already running`);
-      const started = spawn(process.execPath, [...nodeFlags(), "--import", "tsx", "server.ts"], {
+      const started = spawn(process.execPath, [...(options.nodeFlags ?? []), "--import", "tsx", "server.ts"], {
         cwd: root,
         env,
         stdio: "pipe",
