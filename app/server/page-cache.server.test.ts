@@ -126,9 +126,13 @@ describe("page cache", () => {
       const answer = await site.get("/", { cookie });
       expect(answer.headers.get("x-cache"), cookie).toBeNull();
     }
-    // The known-device cookie and cookies of other sites are not personal to a page.
+    // The known-device cookie, a place in a waiting room and cookies of other sites are not
+    // personal to a page.
     expect((await site.get("/", { cookie: "pitlane.device=1; theme=dark" })).headers.get("x-cache")).toBe("HIT");
-    expect(site.renders).toHaveLength(5);
+    expect((await site.get("/", { cookie: "pitlane.queue=q1; pitlane.device=1" })).headers.get("x-cache")).toBe("HIT");
+    expect((await site.get("/", { cookie: "pitlane.queue=q1; pitlane.cart=xyz" })).headers.get("x-cache")).toBeNull();
+    // One render per personal visitor, and one for the shared page.
+    expect(site.renders).toHaveLength(6);
   });
 
   it("keeps only what the site marks as shared: not private pages, errors or answers setting a cookie", async () => {

@@ -63,8 +63,12 @@ type Entry = {
 type Render = Promise<Entry | null>;
 type Rendered = { entry: Entry | null; captured: Captured | null };
 
-/** Cookies that make a page someone's own: the session (and Better Auth's others), the cart, the flash. */
-const PERSONAL_COOKIE = /(?:^|;)\s*(?:__(?:Host|Secure)-)?pitlane\.(?!device=)[^=;]*=/;
+/**
+ * Cookies that make a page someone's own: the session (and Better Auth's others), the cart, the
+ * flash. Not the known-device cookie, read only when signing in, nor the waiting-room place,
+ * read only by its queue page (never kept: private) and by adding tickets to the cart (a POST).
+ */
+const PERSONAL_COOKIE = /(?:^|;)\s*(?:__(?:Host|Secure)-)?pitlane\.(?!(?:device|queue)=)[^=;]*=/;
 /** Paths never looked up: staff and members' pages, the API, development tools, health and metrics. */
 const UNCACHED_PREFIXES = ["/admin", "/members", "/api/", "/dev/", "/healthz", "/readyz", "/metrics", "/assets/"];
 /** The response header by which the app marks a rendered document as the same for every anonymous visitor. */
