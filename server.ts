@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { readdirSync } from "node:fs";
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -83,7 +84,9 @@ export async function createServer() {
   app.use(requestLog(log));
 
   app.use(securityHeaders(env.SITE_URL.startsWith("https://"), Boolean(env.GOOGLE_MAPS_API_KEY), mediaOrigin(env)));
-  app.use(compression());
+  // Payment notifications are answered with a few bytes of JSON: nothing to compress.
+  const compress = compression();
+  app.use((req, res, next) => (req.path.startsWith("/api/webhooks/") ? next() : compress(req, res, next)));
   app.use(coalesceFlushes);
   // After compression, so that the answer it holds back is the whole (compressed) answer.
   app.use(answerAfterBody(DRAIN_LIMIT));
@@ -129,16 +132,18 @@ export async function createServer() {
       "/assets",
       express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
     );
-    app.use(
-      express.static(path.join(buildDir, "client"), {
-        maxAge: "1h",
-        index: false,
-        setHeaders(res, file) {
-          // Browsers compare the service worker byte for byte on every check: always revalidate it.
-          if (path.basename(file) === "sw.js") res.setHeader("Cache-Control", "no-cache");
-        },
-      }),
-    );
+    // The other public files (service worker, icons, splash screens) are known once built, so a
+    // page or an API call goes on to the router without a look at the disk.
+    const publicFiles = filesUnder(path.join(buildDir, "client"), ["assets"]);
+    const servePublic = express.static(path.join(buildDir, "client"), {
+      maxAge: "1h",
+      index: false,
+      setHeaders(res, file) {
+        // Browsers compare the service worker byte for byte on every check: always revalidate it.
+        if (path.basename(file) === "sw.js") res.setHeader("Cache-Control", "no-cache");
+      },
+    });
+    app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, next) : next()));
   }
 
   runtime = await entry.startApp();
@@ -178,6 +183,18 @@ export async function createServer() {
   /** The whole site: the page cache answers what it can, Express the rest. */
   const handler: RequestListener = pageCache ? (req, res) => pageCache.handle(req, res, app) : app;
   return { app, handler, pageCache, runtime: started, env, entry, stopListening };
+}
+
+/** The URL paths (`/icons/icon-64.png`) of the files under `dir`, leaving out the top-level folders `skip`. */
+function filesUnder(dir: string, skip: string[]) {
+  const found = new Set<string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const relative = path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep);
+    if (skip.includes(relative[0]!)) continue;
+    found.add(`/${relative.join("/")}`);
+  }
+  return found;
 }
 
 /** Counts what the page cache did with each request, and reports its size and hit ratio. */
