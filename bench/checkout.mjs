@@ -6,10 +6,13 @@
 //
 //   node bench/checkout.mjs [--buyers 500] [--places 100] [--instances 2] [--replays 5]
 //                           [--pool 20] [--database postgres://postgres@127.0.0.1:5432/postgres] [--sample]
-//                           [--profile]
+//                           [--redeliver] [--profile]
 //
 // --sample also prints what the servers' database connections were doing while orders settled
 // (sampled from pg_stat_activity every 10 ms): how many waited on a lock, and on which statement.
+//
+// --redeliver posts every notification once more after the race, when each is a duplicate of
+// one already handled, and prints how long answering them all took.
 //
 // --profile runs each server under `node --cpu-prof` and prints where its main thread's CPU went
 // while orders settled, by package (self time), with a flame graph of that window per server
@@ -36,6 +39,7 @@ export async function main(argv = process.argv.slice(2)) {
       database: { type: "string" },
       sample: { type: "boolean", default: false },
       profile: { type: "boolean", default: false },
+      redeliver: { type: "boolean", default: false },
     },
   });
   const number = (name) => {
@@ -62,6 +66,7 @@ export async function main(argv = process.argv.slice(2)) {
     poolSize: number("pool"),
     sample: values.sample,
     profileDir,
+    redeliver: values.redeliver,
   });
 
   console.log(
@@ -90,6 +95,14 @@ export async function main(argv = process.argv.slice(2)) {
       ["settlement: all paid orders settled in", `${report.settleSeconds} s`],
       ["settled orders per second", report.settledPerSecond],
       ["every confirmation email sent", `${report.emailSeconds} s after the first payment`],
+      ...(report.duplicateSeconds === undefined
+        ? []
+        : [
+            [
+              "afterwards, every notification again (duplicates)",
+              `${report.duplicateSeconds} s (${(report.webhookDeliveries / report.duplicateSeconds).toFixed(0)} a second)`,
+            ],
+          ]),
     ],
     "lr",
   );

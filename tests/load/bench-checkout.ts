@@ -20,6 +20,8 @@ export async function benchCheckout(options: {
   sample?: boolean;
   /** Runs the servers under `node --cpu-prof`, writing their profiles here (`--profile`). */
   profileDir?: string;
+  /** Delivers every notification once more at the end and times it (`--redeliver`). */
+  redeliver?: boolean;
 }) {
   const name = `pitlane_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   const maintenance = async (statement: string) => {
@@ -57,6 +59,7 @@ export async function benchCheckout(options: {
       buyers: options.buyers,
       places: options.places,
       replays: options.replays,
+      redeliver: options.redeliver,
       onPhase: (phase) => {
         sampler?.sampling(phase === "settlement");
         if (phase === "settlement") settlementWindow.fromUs = clock();

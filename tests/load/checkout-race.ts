@@ -35,6 +35,8 @@ export type RaceReport = {
   settledPerSecond: number;
   /** From the first payment until every paid order's confirmation email was sent. */
   emailSeconds: number;
+  /** With `redeliver`: how long answering every notification again took, all of them duplicates. */
+  duplicateSeconds?: number;
 };
 
 /**
@@ -53,6 +55,8 @@ export async function raceForLastPlaces(input: {
   replays: number;
   /** Told when each part of the race starts, for a measurement of that part alone. */
   onPhase?: (phase: "checkout" | "settlement" | "emails" | "done") => void;
+  /** Afterwards, delivers every notification once more (each then a duplicate) and times that. */
+  redeliver?: boolean;
 }): Promise<RaceReport> {
   const { database, servers, stripe } = input;
   const { db } = database;
@@ -136,6 +140,12 @@ export async function raceForLastPlaces(input: {
   // A second confirmation, if any were queued, has gone out once the queue is idle.
   await whenIdle(database, { queues: [orderEmailJob.name], timeoutMs: 120_000 });
   input.onPhase?.("done");
+  let duplicateSeconds: number | undefined;
+  if (input.redeliver) {
+    const again = performance.now();
+    await Promise.all(deliveries.map(({ notification, server }) => stripe.deliver(server.url, notification)));
+    duplicateSeconds = round((performance.now() - again) / 1000);
+  }
 
   const [stock] = await db
     .select({ sold: ticketTypes.sold, capacity: ticketTypes.capacity })
@@ -174,6 +184,7 @@ export async function raceForLastPlaces(input: {
     settleSeconds: round(settleSeconds),
     settledPerSecond: round(paidOrders / settleSeconds),
     emailSeconds: round(emailSeconds),
+    duplicateSeconds,
   };
 }
 
