@@ -485,7 +485,8 @@ function paidOrderStatement(
       .getSQL(),
   ];
   if (soldByType.size > 0) {
-    // The CHECK sold <= capacity is the last line of defence; the locked count above is the rule.
+    // The CHECK sold <= capacity is the last line of defence; the rule is the caller's count (the
+    // places checked under the locks, or the live holds that already counted them).
     const added = sql.join(
       [...soldByType].map(([typeId, quantity]) => sql`when ${typeId}::uuid then ${quantity}::int`),
       sql` `,
