@@ -4,6 +4,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addArticle, type TestRole, testAccount } from "~/features/articles/test-articles";
+import { toLocalInputValue } from "~/features/events/time-zones";
 import { carPicture } from "~/features/media/test-images.test-support";
 import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
@@ -50,23 +51,7 @@ const form = (fields: Record<string, string>) => ({
 });
 
 /** A datetime-local value `minutes` from now in London. */
-function londonIn(minutes: number) {
-  const at = new Date(Date.now() + minutes * 60_000);
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", {
-      timeZone: "Europe/London",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    })
-      .formatToParts(at)
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
-}
+const londonIn = (minutes: number) => toLocalInputValue(new Date(Date.now() + minutes * 60_000), "Europe/London");
 
 const rowBySlug = async (slug: string) =>
   (await database().db.select().from(articles).where(eq(articles.slug, slug)))[0];
