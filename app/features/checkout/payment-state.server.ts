@@ -52,16 +52,18 @@ export async function applyPaymentState(
 ): Promise<AppliedPaymentState> {
   const { state, now } = input;
   if (state.status === "paid") {
-    if (!state.paymentReference || state.amount === null) {
+    const { paymentReference, amount } = state;
+    if (!paymentReference || amount === null) {
       throw new Error(`Payment session ${state.sessionId} is paid but names no payment or amount`);
     }
     const settlement = await settleOrder(db, {
       orderId: input.orderId,
       provider: input.provider,
-      paymentReference: state.paymentReference,
-      amount: state.amount,
+      paymentReference,
+      amount,
       currency: state.currency ?? undefined,
-      cardFunding: await entryCardFunding(db, input.gateway, input.orderId, state.paymentReference),
+      // Asked only when the order has draw entries, whose card rules need it.
+      cardFunding: () => entryCardFunding(db, input.gateway, input.orderId, paymentReference),
       now,
     });
     return { outcome: { kind: "settlement", settlement }, followUps: followUpsOf([settlement]) };

@@ -37,10 +37,17 @@ export type SettleInput = {
   amount: number;
   /** When the provider says which currency was paid (Stripe does), it must be the order's. */
   currency?: string;
-  /** The paying card's funding type (credit, debit, prepaid), when the provider said. */
-  cardFunding?: string | null;
+  /**
+   * The paying card's funding type (credit, debit, prepaid), when the provider said; or how to
+   * ask for it, which is done only for an order settled under the locks (draw entries have card
+   * rules; held tickets, settled first, do not).
+   */
+  cardFunding?: string | null | (() => Promise<string | null | undefined>);
   now: Date;
 };
+
+/** Settlement's input once the card's funding type is known. */
+type KnownFunding = SettleInput & { cardFunding?: string | null };
 
 export type SettleOutcome =
   | { kind: "settled"; orderId: string; number: number; tickets: number; entries: number; late: boolean }
@@ -81,7 +88,9 @@ export async function settleOrder(db: Db, input: SettleInput): Promise<SettleOut
   if (replay) return replay;
   const settled = await settleHeldTickets(db, found!, input);
   if (settled) return settled;
-  return transactionWithRetry(db, (tx) => settleIn(tx, input));
+  // Asked before the transaction: a provider's answer is not waited for with the stock locked.
+  const cardFunding = typeof input.cardFunding === "function" ? await input.cardFunding() : input.cardFunding;
+  return transactionWithRetry(db, (tx) => settleIn(tx, { ...input, cardFunding }));
 }
 
 type Order = { id: string; number: number; total: number; currency: string; userId: string | null };
@@ -125,7 +134,7 @@ function replayOutcome(found: Awaited<ReturnType<typeof readOrder>>, input: Sett
   return null;
 }
 
-async function settleIn(tx: Db, input: SettleInput): Promise<SettleOutcome> {
+async function settleIn(tx: Db, input: KnownFunding): Promise<SettleOutcome> {
   const { now } = input;
   // Deliveries of one payment often arrive together (Stripe's retries, the buyer's return, the
   // sweep): they queue here, on the order alone, and the ones after the first are answered as
