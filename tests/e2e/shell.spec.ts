@@ -83,13 +83,16 @@ test.describe("navigation", () => {
     await expect(page.getByRole("heading", { name: "Slow page loaded" })).toBeVisible();
     await expect(bar).toHaveAttribute("data-phase", "idle");
     const [running, finishing, idle] = await phases(page);
+    // The lower bounds are the rule. Timers only ever fire late, and by how much depends on how busy
+    // the machine is, so the upper bounds are the page's own order of events: the bar runs while the
+    // 1.5 s page is still on its way, and hides (awaited above) after it has arrived.
     expect(running?.phase).toBe("running");
     expect(running!.at).toBeGreaterThanOrEqual(190);
-    expect(running!.at).toBeLessThan(600);
     expect(finishing?.phase).toBe("finishing");
+    expect(finishing!.at).toBeGreaterThanOrEqual(1500);
+    expect(running!.at).toBeLessThan(finishing!.at);
     expect(idle?.phase).toBe("idle");
     expect(idle!.at - finishing!.at).toBeGreaterThanOrEqual(450);
-    expect(idle!.at - finishing!.at).toBeLessThan(1500);
   });
 
   test("a quick navigation never flashes the progress bar", async ({ page }) => {
