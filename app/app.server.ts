@@ -33,6 +33,7 @@ import { runSeeders, type Seeder } from "./server/seed.server";
 import { storageFor } from "./server/storage/storage.server";
 
 export { demoSignIns } from "./demo/demo-accounts.server";
+export { answerPaymentNotification } from "./features/checkout/payment-webhook.server";
 export { createLoadContext } from "./server/context.server";
 
 /** Every background job of every area; each is defined beside the rules it runs. */

@@ -11,7 +11,7 @@ import { STORABLE_HEADER } from "./server/page-cache.server";
 import { errorPageFailureHtml } from "./ui/error-page-failure";
 import { NonceProvider } from "./ui/nonce";
 
-export { createLoadContext, demoSignIns, startApp } from "./app.server";
+export { answerPaymentNotification, createLoadContext, demoSignIns, startApp } from "./app.server";
 export { pagesShowing, registerAppMetrics } from "./app-metrics.server";
 
 export const streamTimeout = 10_000;

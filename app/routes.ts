@@ -114,7 +114,6 @@ export default [
   route("logout", "routes/accounts/logout.ts"),
   route("auth/social", "routes/accounts/social.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
-  route("api/webhooks/stripe", "routes/api/stripe-webhook.ts"),
 
   route("events/:id/calendar.ics", "routes/events/calendar.ts"),
   route("giveaways/:slug/verify.json", "routes/giveaways/verify-json.ts"),

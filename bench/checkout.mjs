@@ -21,6 +21,7 @@
 // Needs PostgreSQL (the embedded database belongs to one process): --database or DATABASE_URL
 // names a server and a database to connect to for creating (and dropping) a scratch database.
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { register } from "tsx/esm/api";
@@ -94,6 +95,14 @@ export async function main(argv = process.argv.slice(2)) {
       ],
       ["settlement: all paid orders settled in", `${report.settleSeconds} s`],
       ["settled orders per second", report.settledPerSecond],
+      ...(report.settlementCpu
+        ? [
+            [
+              "CPU while settling: servers + database + load + other",
+              `${report.settlementCpu.appServers} + ${report.settlementCpu.postgres} + ${report.settlementCpu.load} + ${report.settlementCpu.other} s (of ${(availableParallelism() * report.settleSeconds).toFixed(2)} on ${availableParallelism()} cores)`,
+            ],
+          ]
+        : []),
       ["every confirmation email sent", `${report.emailSeconds} s after the first payment`],
       ...(report.duplicateSeconds === undefined
         ? []

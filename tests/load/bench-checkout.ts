@@ -3,6 +3,7 @@ import pg from "pg";
 import { openPostgres, runMigrations } from "~/server/db/client.server";
 import { raceForLastPlaces } from "./checkout-race";
 import { LOAD_WEBHOOK_SECRET, startCluster } from "./cluster";
+import { cpuMeter } from "./cpu-meter";
 import { startFakeStripe } from "./fake-stripe";
 
 /**
@@ -51,6 +52,8 @@ export async function benchCheckout(options: {
     const sampler = options.sample ? connectionSampler(options.serverUrl, name) : null;
     // When orders settled, on the clock of the servers' CPU profiles (CLOCK_MONOTONIC, in µs).
     const settlementWindow = { fromUs: 0, toUs: 0 };
+    const meter = cpuMeter();
+    let settlementCpu: ReturnType<typeof meter.stop> = null;
     const clock = () => Number(process.hrtime.bigint() / 1000n);
     const report = await raceForLastPlaces({
       database: handle,
@@ -62,11 +65,17 @@ export async function benchCheckout(options: {
       redeliver: options.redeliver,
       onPhase: (phase) => {
         sampler?.sampling(phase === "settlement");
-        if (phase === "settlement") settlementWindow.fromUs = clock();
-        if (phase === "emails") settlementWindow.toUs = clock();
+        if (phase === "settlement") {
+          settlementWindow.fromUs = clock();
+          meter.start();
+        }
+        if (phase === "emails") {
+          settlementWindow.toUs = clock();
+          settlementCpu = meter.stop();
+        }
       },
     });
-    return { ...report, settlementConnections: await sampler?.stop(), settlementWindow };
+    return { ...report, settlementConnections: await sampler?.stop(), settlementWindow, settlementCpu };
   } finally {
     await cluster?.stop();
     await stripe.close();

@@ -76,5 +76,44 @@ describe.skipIf(!process.env.DATABASE_URL)(
       expect(await stripe.deliver(server!.url, notification)).toBe(200);
       expect(await orderStatus()).toBe("paid");
     });
+
+    it("answers the webhook's address with JSON: 405 but to a POST, 413 past the body limit, and a repeat as a duplicate", async () => {
+      const { stripe, servers } = running();
+      const [server] = servers;
+      const address = new URL("/api/webhooks/stripe", server!.url);
+
+      const opened = await fetch(address);
+      expect(opened.status).toBe(405);
+      expect(opened.headers.get("allow")).toBe("POST");
+      expect(opened.headers.get("cache-control")).toBe("no-store");
+      expect(await opened.json()).toEqual({ error: "Method not allowed" });
+
+      // No Origin and no signature: the signature check answers, not the Origin check.
+      const unsigned = await fetch(address, { method: "POST", body: "{}" });
+      expect(unsigned.status).toBe(400);
+      expect(await unsigned.json()).toEqual({ error: "Invalid signature" });
+
+      const huge = await fetch(address, { method: "POST", body: "x".repeat(2 * 1024 * 1024) });
+      expect(huge.status).toBe(413);
+
+      const { db } = database();
+      const event = await createTestEvent(db, {
+        title: "Replay Sprint",
+        startsAt: new Date(Date.now() + 10 * 86_400_000),
+        endsAt: new Date(Date.now() + 10 * 86_400_000 + 3_600_000),
+        types: [{ name: "Grid walk", capacity: 10 }],
+      });
+      const [buyer] = await buyersReadyToPay(db, { count: 1, ticketTypeId: event.typeIds[0]!, quantity: 1 });
+      const session = stripe.sessionOfRedirect((await pressPay(server!, buyer!.cookie)).location ?? "");
+      const notification = stripe.pay(session!.id);
+      const post = () =>
+        fetch(address, {
+          method: "POST",
+          headers: { "content-type": "application/json", "stripe-signature": stripe.signatureOf(notification) },
+          body: notification.payload,
+        }).then(async (answer) => ({ status: answer.status, body: await answer.json() }));
+      expect(await post()).toEqual({ status: 200, body: { received: true, result: "handled" } });
+      expect(await post()).toEqual({ status: 200, body: { received: true, result: "duplicate" } });
+    });
   },
 );

@@ -157,6 +157,33 @@ describe("the Stripe webhook", () => {
     expect(state.ledger).toHaveLength(1);
   });
 
+  it("answers a repeat of an event it handled from memory, without a query", async () => {
+    const { db } = database();
+    const { order } = await pendingOrder(db, { provider: "stripe" });
+    const payload = sessionEvent(
+      "checkout.session.completed",
+      { orderId: order.id, sessionId: "cs_remembered", amount: order.total },
+      "evt_remembered",
+    );
+    expect(await deliver(payload)).toMatchObject({ kind: "handled" });
+    // With its record gone, only this process's memory can tell the repeat is one: asking the
+    // database would record the event again.
+    const forget = () => db.delete(paymentEvents).where(eq(paymentEvents.eventId, "evt_remembered"));
+    await forget();
+    expect(await deliver(payload)).toEqual({ kind: "duplicate", eventId: "evt_remembered" });
+    expect(await db.select().from(paymentEvents).where(eq(paymentEvents.eventId, "evt_remembered"))).toEqual([]);
+    // Another database (another site, a restored copy) has a memory of its own.
+    const other = new Proxy(db, {});
+    expect(
+      await handlePaymentNotification(other, gateway, {
+        rawBody: payload,
+        signature: Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+        now: at(5),
+      }),
+    ).toMatchObject({ kind: "handled" });
+    expect(await db.select().from(paymentEvents).where(eq(paymentEvents.eventId, "evt_remembered"))).toHaveLength(1);
+  });
+
   it("fails the deliveries that waited for one that failed, so Stripe sends the event again", async () => {
     const { db } = database();
     const { order, quantity } = await pendingOrder(db, { provider: "stripe" });

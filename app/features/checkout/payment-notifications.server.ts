@@ -61,10 +61,15 @@ export async function handlePaymentNotification(
     await running;
     return { kind: "duplicate", eventId };
   }
+  // Handled to the end by this process already: the database says so too, for good.
+  const handled = handledHere(db);
+  if (handled.has(flight)) return { kind: "duplicate", eventId };
   const handling = handleVerified(db, gateway, { eventId, type, payment, now: input.now });
   inFlight.set(flight, handling);
   try {
-    return await handling;
+    const result = await handling;
+    remember(handled, flight);
+    return result;
   } finally {
     inFlight.delete(flight);
   }
@@ -72,6 +77,27 @@ export async function handlePaymentNotification(
 
 /** Notifications being handled by this process, by provider and event id. */
 const inFlight = new Map<string, Promise<NotificationResult>>();
+
+/**
+ * Notifications this process has handled to the end (their event is recorded as processed), per
+ * database and oldest first, so that the provider's repeats of them are answered without a query.
+ * Bounded: an event forgotten here is still found as processed in the database.
+ */
+const handledByDatabase = new WeakMap<Db, Set<string>>();
+const HANDLED_REMEMBERED = 10_000;
+
+function handledHere(db: Db) {
+  const known = handledByDatabase.get(db);
+  if (known) return known;
+  const handled = new Set<string>();
+  handledByDatabase.set(db, handled);
+  return handled;
+}
+
+function remember(handled: Set<string>, flight: string) {
+  handled.add(flight);
+  if (handled.size > HANDLED_REMEMBERED) handled.delete(handled.values().next().value!);
+}
 
 async function handleVerified(
   db: Db,
