@@ -15,8 +15,9 @@
 // one already handled, and prints how long answering them all took.
 //
 // --profile runs each server under `node --cpu-prof` and prints where its main thread's CPU went
-// while orders settled, by package (self time), with a flame graph of that window per server
-// beside the results (bench/results/checkout-profile-<time>/).
+// while orders settled (and, with --redeliver, while every notification came again), by package
+// (self time), with a flame graph of each window per server beside the results
+// (bench/results/checkout-profile-<time>/).
 //
 // Needs PostgreSQL (the embedded database belongs to one process): --database or DATABASE_URL
 // names a server and a database to connect to for creating (and dropping) a scratch database.
@@ -123,7 +124,15 @@ export async function main(argv = process.argv.slice(2)) {
       "rl",
     );
   }
-  if (profileDir) printSettlementProfiles(profileDir, report.settlementWindow);
+  if (profileDir) {
+    printProfiles(profileDir, report.settlementWindow, { what: "while orders settled", file: "settlement" });
+    if (values.redeliver) {
+      printProfiles(profileDir, report.duplicatesWindow, {
+        what: "while every notification came again",
+        file: "duplicates",
+      });
+    }
+  }
   const correct =
     report.serverErrors === 0 &&
     report.oversold === 0 &&
@@ -141,26 +150,26 @@ export async function main(argv = process.argv.slice(2)) {
 }
 
 /**
- * Each server's main thread while orders settled: CPU time by package (self time) and the
- * heaviest functions, and a flame graph of the window written beside the profiles.
+ * Each server's main thread in a window of the run (`what` names it, `file` names its flame
+ * graphs): CPU time by package (self time), and a flame graph of the window beside the profiles.
  */
-function printSettlementProfiles(dir, window) {
+function printProfiles(dir, window, { what, file: name }) {
   // Thread 0 is each server's main thread; the others are the module loader's.
   const files = readdirSync(dir).filter((file) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(file));
   files.forEach((file, index) => {
     const samples = samplesOf(readProfile(path.join(dir, file)), { from: window.fromUs, to: window.toUs });
     const top = topFunctions(samples, 12);
     const seconds = (window.toUs - window.fromUs) / 1e6;
-    const svg = path.join(dir, `settlement-server-${index + 1}.svg`);
+    const svg = path.join(dir, `${name}-server-${index + 1}.svg`);
     writeFileSync(
       svg,
       flameGraphSvg(foldedStacks(samples), {
-        title: `Server ${index + 1} while orders settled`,
+        title: `Server ${index + 1} ${what}`,
         subtitle: `${(top.totalUs / 1000).toFixed(0)} ms of CPU in ${seconds.toFixed(2)} s`,
       }),
     );
     console.log(
-      `\nServer ${index + 1}, main thread, while orders settled: ${(top.totalUs / 1000).toFixed(0)} ms of CPU in ` +
+      `\nServer ${index + 1}, main thread, ${what}: ${(top.totalUs / 1000).toFixed(0)} ms of CPU in ` +
         `${seconds.toFixed(2)} s (${path.relative(process.cwd(), svg)})`,
     );
     printTable(

@@ -50,8 +50,10 @@ export async function benchCheckout(options: {
       nodeFlags: options.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`] : [],
     });
     const sampler = options.sample ? connectionSampler(options.serverUrl, name) : null;
-    // When orders settled, on the clock of the servers' CPU profiles (CLOCK_MONOTONIC, in µs).
+    // When orders settled, and when every notification came again (--redeliver), on the clock of
+    // the servers' CPU profiles (CLOCK_MONOTONIC, in µs).
     const settlementWindow = { fromUs: 0, toUs: 0 };
+    const duplicatesWindow = { fromUs: 0, toUs: 0 };
     const meter = cpuMeter();
     let settlementCpu: ReturnType<typeof meter.stop> = null;
     const clock = () => Number(process.hrtime.bigint() / 1000n);
@@ -73,9 +75,17 @@ export async function benchCheckout(options: {
           settlementWindow.toUs = clock();
           settlementCpu = meter.stop();
         }
+        if (phase === "duplicates") duplicatesWindow.fromUs = clock();
+        if (phase === "counting") duplicatesWindow.toUs = clock();
       },
     });
-    return { ...report, settlementConnections: await sampler?.stop(), settlementWindow, settlementCpu };
+    return {
+      ...report,
+      settlementConnections: await sampler?.stop(),
+      settlementWindow,
+      duplicatesWindow,
+      settlementCpu,
+    };
   } finally {
     await cluster?.stop();
     await stripe.close();

@@ -54,7 +54,7 @@ export async function raceForLastPlaces(input: {
   places: number;
   replays: number;
   /** Told when each part of the race starts, for a measurement of that part alone. */
-  onPhase?: (phase: "checkout" | "settlement" | "emails" | "done") => void;
+  onPhase?: (phase: "checkout" | "settlement" | "emails" | "done" | "duplicates" | "counting") => void;
   /** Afterwards, delivers every notification once more (each then a duplicate) and times that. */
   redeliver?: boolean;
 }): Promise<RaceReport> {
@@ -142,9 +142,11 @@ export async function raceForLastPlaces(input: {
   input.onPhase?.("done");
   let duplicateSeconds: number | undefined;
   if (input.redeliver) {
+    input.onPhase?.("duplicates");
     const again = performance.now();
     await Promise.all(deliveries.map(({ notification, server }) => stripe.deliver(server.url, notification)));
     duplicateSeconds = round((performance.now() - again) / 1000);
+    input.onPhase?.("counting");
   }
 
   const [stock] = await db
