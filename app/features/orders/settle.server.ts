@@ -493,21 +493,6 @@ function paidOrderStatement(
       .where(and(eq(holds.orderId, order.id), ifPaid))
       .getSQL(),
   ];
-  if (soldByType.size > 0) {
-    // The CHECK sold <= capacity is the last line of defence; the rule is the caller's count (the
-    // places checked under the locks, or the live holds that already counted them).
-    const added = sql.join(
-      [...soldByType].map(([typeId, quantity]) => sql`when ${typeId}::uuid then ${quantity}::int`),
-      sql` `,
-    );
-    writes.push(
-      db
-        .update(ticketTypes)
-        .set({ sold: sql`${ticketTypes.sold} + case ${ticketTypes.id} ${added} end`, updatedAt: now })
-        .where(and(inArray(ticketTypes.id, [...soldByType.keys()]), ifPaid))
-        .getSQL(),
-    );
-  }
   if (issued.length > 0) writes.push(insertIfPaid(tickets, issued));
   // A free order settles with nothing charged, and so no charge to record.
   if (amount > 0) {
@@ -564,6 +549,22 @@ function paidOrderStatement(
         .getSQL(),
     );
   }
+  if (soldByType.size > 0) {
+    // The CHECK sold <= capacity is the last line of defence; the rule is the caller's count (the
+    // places checked under the locks, or the live holds that already counted them). Written last:
+    // every settlement of an on-sale updates this one row, and holds its lock until it commits.
+    const added = sql.join(
+      [...soldByType].map(([typeId, quantity]) => sql`when ${typeId}::uuid then ${quantity}::int`),
+      sql` `,
+    );
+    writes.push(
+      db
+        .update(ticketTypes)
+        .set({ sold: sql`${ticketTypes.sold} + case ${ticketTypes.id} ${added} end`, updatedAt: now })
+        .where(and(inArray(ticketTypes.id, [...soldByType.keys()]), ifPaid))
+        .getSQL(),
+    );
+  }
   // The status condition makes the change happen once even if the row lock were ever dropped.
   const markPaid = db
     .update(orders)
@@ -588,30 +589,23 @@ function paidOrderStatement(
 }
 
 /**
- * `insert into table (…) select … from (values …)`, writing `rows` only once the order has been
- * marked paid in the same statement (the `paid` CTE of paidOrderStatement).
+ * `insert into table (…) select … from json_populate_recordset(…)`, writing `rows` only once the
+ * order has been marked paid in the same statement (the `paid` CTE of paidOrderStatement). The
+ * rows travel as one JSON parameter that PostgreSQL reads with the table's own column types, so
+ * the statement's text is the same whatever the rows, and cheap to build on every payment.
  */
 function insertIfPaid<T extends PgTable>(table: T, rows: T["$inferInsert"][]): SQL {
   const columns = getTableColumns(table);
-  const keys = Object.keys(rows[0]!) as (keyof typeof columns & string)[];
-  const names = sql.join(
-    keys.map((key) => sql.identifier(columns[key]!.name)),
+  const keys = Object.keys(rows[0]!);
+  const names = keys.map((key) => columns[key]!.name);
+  const records = rows.map((row) =>
+    Object.fromEntries(keys.map((key, index) => [names[index], (row as Record<string, unknown>)[key] ?? null])),
+  );
+  const list = sql.join(
+    names.map((name) => sql.identifier(name)),
     sql`, `,
   );
-  const values = sql.join(
-    rows.map(
-      (row) =>
-        sql`(${sql.join(
-          keys.map((key) => {
-            const column = columns[key]!;
-            return sql`${sql.param((row as Record<string, unknown>)[key], column)}::${sql.raw(column.getSQLType())}`;
-          }),
-          sql`, `,
-        )})`,
-    ),
-    sql`, `,
-  );
-  return sql`insert into ${table} (${names}) select * from (values ${values}) as v where exists (select 1 from paid)`;
+  return sql`insert into ${table} (${list}) select ${list} from json_populate_recordset(null::${table}, ${JSON.stringify(records)}::json) where exists (select 1 from paid)`;
 }
 
 /**
