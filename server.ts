@@ -423,12 +423,6 @@ function mediaOrigin(env: Parameters<typeof s3SettingsOf>[0]) {
 }
 
 /**
- * CSP with a fresh nonce per response (React Router's inline scripts carry it), framing
- * forbidden, HSTS when served over HTTPS, and the usual hardening headers. Google's map hosts
- * are allowed only when a Maps key is configured (Places autocomplete on the event forms, maps
- * on event pages); the API's own scripts load through 'strict-dynamic' from the nonced bundle.
- */
-/**
  * No page's address holds a NUL character, and PostgreSQL refuses one in any text it is given: a
  * path or query with `%00` is answered 400 here, once for every route, instead of reaching a
  * query as a slug or a search and failing there.
@@ -441,6 +435,12 @@ export function refuseNulInAddress(req: Request, res: Response, next: NextFuncti
   next();
 }
 
+/**
+ * CSP with a fresh nonce per response (React Router's inline scripts carry it), framing
+ * forbidden, HSTS when served over HTTPS, and the usual hardening headers. Google's map hosts
+ * are allowed only when a Maps key is configured (Places autocomplete on the event forms, maps
+ * on event pages); the API's own scripts load through 'strict-dynamic' from the nonced bundle.
+ */
 export function securityHeaders(https: boolean, maps: boolean, media: string | null) {
   const mapsHosts = (...hosts: string[]) => (maps ? ` ${hosts.join(" ")}` : "");
   return (_req: Request, res: Response, next: NextFunction) => {
