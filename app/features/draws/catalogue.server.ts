@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, ne, not, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, ne, not, sql } from "drizzle-orm";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import type { Db } from "~/server/db/client.server";
 import type { DrawBundle, DrawImage, DrawKind, DrawStatus, InstantWin, UndersoldPolicy } from "../../../db/schema";
@@ -162,12 +162,17 @@ export async function publicDraw(db: Db, slug: string) {
 
 /** A draw's public page, by slug; drafts are not public. */
 export async function drawPage(db: Db, slug: string, now: Date): Promise<DrawPage | null> {
-  const [draw] = await db.select().from(draws).where(eq(draws.slug, slug));
-  if (!draw || draw.status === "draft") return null;
-  const [held] = await db
-    .select({ held: sql<number>`coalesce(sum(${holds.quantity}), 0)::int` })
-    .from(holds)
-    .where(and(eq(holds.drawId, draw.id), eq(holds.status, "active"), gt(holds.expiresAt, now)));
+  const [row] = await db
+    .select({
+      ...getTableColumns(draws),
+      // Entries held by unpaid orders, read with the draw in one statement.
+      held: sql<number>`(select coalesce(sum(${holds.quantity}), 0)::int from ${holds}
+        where ${and(eq(holds.drawId, draws.id), eq(holds.status, "active"), gt(holds.expiresAt, now))})`,
+    })
+    .from(draws)
+    .where(eq(draws.slug, slug));
+  if (!row || row.status === "draft") return null;
+  const { held, ...draw } = row;
   const phase = drawPhase(draw, now);
   let winner: DrawPage["winner"] = null;
   if (draw.status === "drawn" && draw.winnerNumber !== null) {
@@ -200,7 +205,7 @@ export async function drawPage(db: Db, slug: string, now: Date): Promise<DrawPag
     bundles: bundlesOf(draw),
     totalEntries: draw.totalEntries,
     allocated: draw.allocated,
-    held: Number(held?.held ?? 0),
+    held: Number(held),
     percentSold: percentSold(draw, draw.allocated),
     maxPerMember: draw.maxPerMember,
     minEntries: draw.minEntries,

@@ -57,11 +57,17 @@ export async function readPlaySettings(db: Db, userId: string, now: Date): Promi
   return settings;
 }
 
-/** What the member paid for entries in paid competitions since `since`, less refunded lines. */
-export async function entrySpendSince(db: Db, userId: string, since: Date) {
+/**
+ * What the member paid for entries in paid competitions over the last 7 and 30 days, the windows
+ * the limits count, less refunded lines: one statement for both.
+ */
+export async function entrySpend(db: Db, userId: string, now: Date): Promise<Spend> {
+  const weekStart = new Date(now.getTime() - WEEK_MS);
+  const spent = sql`${orderItems.unitPrice} * (${orderItems.quantity} - ${orderItems.refundedQuantity})`;
   const [row] = await db
     .select({
-      spent: sql<number>`coalesce(sum(${orderItems.unitPrice} * (${orderItems.quantity} - ${orderItems.refundedQuantity})), 0)::int`,
+      week: sql<number>`coalesce(sum(${spent}) filter (where ${gte(orders.paidAt, weekStart)}), 0)::int`,
+      month: sql<number>`coalesce(sum(${spent}), 0)::int`,
     })
     .from(orderItems)
     .innerJoin(orders, eq(orders.id, orderItems.orderId))
@@ -69,26 +75,16 @@ export async function entrySpendSince(db: Db, userId: string, since: Date) {
       and(
         eq(orders.userId, userId),
         inArray(orders.status, [...SPENT_STATUSES]),
-        gte(orders.paidAt, since),
+        gte(orders.paidAt, new Date(now.getTime() - MONTH_MS)),
         eq(orderItems.kind, "entry"),
       ),
     );
-  return Number(row?.spent ?? 0);
-}
-
-/** Spend over the last 7 and 30 days, the windows the limits count. */
-export async function entrySpend(db: Db, userId: string, now: Date): Promise<Spend> {
-  const [week, month] = await Promise.all([
-    entrySpendSince(db, userId, new Date(now.getTime() - WEEK_MS)),
-    entrySpendSince(db, userId, new Date(now.getTime() - MONTH_MS)),
-  ]);
-  return { week, month };
+  return { week: Number(row?.week ?? 0), month: Number(row?.month ?? 0) };
 }
 
 /** Everything the settings page (and a draw page) shows about the member's play. */
 export async function playStatus(db: Db, userId: string, now: Date, timeZone = PLAY_TIME_ZONE) {
-  const settings = await readPlaySettings(db, userId, now);
-  const spend = await entrySpend(db, userId, now);
+  const [settings, spend] = await Promise.all([readPlaySettings(db, userId, now), entrySpend(db, userId, now)]);
   return {
     settings,
     spend,
