@@ -20,6 +20,23 @@ describe.skipIf(!process.env.DATABASE_URL)(
     const database = freshDatabasePerFile();
     const running = clusterPerFile(database, 2);
 
+    /** A member who pressed Pay for a place at a new event on the first server, and paid at Stripe. */
+    async function paidByOneBuyer(title: string) {
+      const { stripe, servers } = running();
+      const { db } = database();
+      const event = await createTestEvent(db, {
+        title,
+        startsAt: new Date(Date.now() + 10 * 86_400_000),
+        endsAt: new Date(Date.now() + 10 * 86_400_000 + 3_600_000),
+        types: [{ name: "Pit lane walk", capacity: 10 }],
+      });
+      const [buyer] = await buyersReadyToPay(db, { count: 1, ticketTypeId: event.typeIds[0]!, quantity: 1 });
+      const server = servers[0]!;
+      const session = stripe.sessionOfRedirect((await pressPay(server, buyer!.cookie)).location ?? "");
+      expect(session).not.toBeNull();
+      return { server, buyer: buyer!, notification: stripe.pay(session!.id) };
+    }
+
     it("sells exactly the last 100 places to 500 buyers, settles each payment once and sends one email each", async () => {
       const { stripe, servers } = running();
       const report = await raceForLastPlaces({
@@ -47,33 +64,21 @@ describe.skipIf(!process.env.DATABASE_URL)(
     });
 
     it("refuses a payment notification that is not signed with the endpoint's secret", async () => {
-      const { stripe, servers } = running();
-      const { db } = database();
-      const event = await createTestEvent(db, {
-        title: "Forgery Sprint",
-        startsAt: new Date(Date.now() + 10 * 86_400_000),
-        endsAt: new Date(Date.now() + 10 * 86_400_000 + 3_600_000),
-        types: [{ name: "Pit lane walk", capacity: 10 }],
-      });
-      const [buyer] = await buyersReadyToPay(db, { count: 1, ticketTypeId: event.typeIds[0]!, quantity: 1 });
-      const [server] = servers;
-      const answer = await pressPay(server!, buyer!.cookie);
-      const session = stripe.sessionOfRedirect(answer.location ?? "");
-      expect(session).not.toBeNull();
-      const notification = stripe.pay(session!.id);
+      const { stripe } = running();
+      const { server, buyer, notification } = await paidByOneBuyer("Forgery Sprint");
       const orderStatus = async () =>
-        (await database().pool!.query<{ status: string }>("select status from orders where user_id = $1", [buyer!.id]))
+        (await database().pool!.query<{ status: string }>("select status from orders where user_id = $1", [buyer.id]))
           .rows[0]?.status;
 
       const forged = new Stripe("sk_test_forger").webhooks.generateTestHeaderString({
         payload: notification.payload,
         secret: "whsec_not_the_endpoints_secret",
       });
-      expect(await stripe.deliver(server!.url, notification, { signature: forged })).toBe(400);
-      expect(await stripe.deliver(server!.url, notification, { signature: "t=1,v1=00" })).toBe(400);
+      expect(await stripe.deliver(server.url, notification, { signature: forged })).toBe(400);
+      expect(await stripe.deliver(server.url, notification, { signature: "t=1,v1=00" })).toBe(400);
       expect(await orderStatus()).toBe("pending");
 
-      expect(await stripe.deliver(server!.url, notification)).toBe(200);
+      expect(await stripe.deliver(server.url, notification)).toBe(200);
       expect(await orderStatus()).toBe("paid");
     });
 
@@ -96,16 +101,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
       const huge = await fetch(address, { method: "POST", body: "x".repeat(2 * 1024 * 1024) });
       expect(huge.status).toBe(413);
 
-      const { db } = database();
-      const event = await createTestEvent(db, {
-        title: "Replay Sprint",
-        startsAt: new Date(Date.now() + 10 * 86_400_000),
-        endsAt: new Date(Date.now() + 10 * 86_400_000 + 3_600_000),
-        types: [{ name: "Grid walk", capacity: 10 }],
-      });
-      const [buyer] = await buyersReadyToPay(db, { count: 1, ticketTypeId: event.typeIds[0]!, quantity: 1 });
-      const session = stripe.sessionOfRedirect((await pressPay(server!, buyer!.cookie)).location ?? "");
-      const notification = stripe.pay(session!.id);
+      const { notification } = await paidByOneBuyer("Replay Sprint");
       const post = () =>
         fetch(address, {
           method: "POST",
