@@ -7,11 +7,12 @@ const GROUPS = ["appServers", "postgres", "load", "other"] as const;
 
 /**
  * The CPU time (seconds, on every core together) each group of processes used between `start()`
- * and `stop()`, read from Linux's per-process run time (/proc/<pid>/schedstat, in nanoseconds, of
- * every thread counted in the process). A process that started or ended in between is counted for
- * the part it was seen. Null where there is no /proc.
+ * and `stop()`, read from Linux's run time of each of their threads
+ * (/proc/<pid>/task/<tid>/schedstat, in nanoseconds). A process or thread that started in between
+ * is counted whole; one that ended in between is left out. Null where there is no /proc.
  */
 export function cpuMeter() {
+  /** Every thread's run time so far (ns), by thread id, with the group of its process. */
   const readAll = () => {
     const found = new Map<number, { group: (typeof GROUPS)[number]; ns: number }>();
     let pids: string[];
@@ -22,7 +23,6 @@ export function cpuMeter() {
     }
     for (const pid of pids) {
       try {
-        const ns = Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]);
         const command = readFileSync(`/proc/${pid}/cmdline`, "utf8");
         const name = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
         const group =
@@ -33,7 +33,10 @@ export function cpuMeter() {
               : command.includes("server.ts")
                 ? "appServers"
                 : "other";
-        found.set(Number(pid), { group, ns });
+        for (const task of readdirSync(`/proc/${pid}/task`)) {
+          const ns = Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+          found.set(Number(task), { group, ns });
+        }
       } catch {
         // Gone while we looked.
       }
@@ -49,8 +52,8 @@ export function cpuMeter() {
       const after = readAll();
       if (!before || !after) return null;
       const shares = { appServers: 0, postgres: 0, load: 0, other: 0, total: 0 };
-      for (const [pid, { group, ns }] of after) {
-        const used = (ns - (before.get(pid)?.ns ?? 0)) / 1e9;
+      for (const [task, { group, ns }] of after) {
+        const used = (ns - (before.get(task)?.ns ?? 0)) / 1e9;
         if (used <= 0) continue;
         shares[group] += used;
         shares.total += used;
