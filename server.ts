@@ -87,29 +87,9 @@ export async function createServer() {
 
   app.use(requestLog(log));
 
-  let runtime: Runtime | undefined;
-  let answerNotification: AppEntry["answerPaymentNotification"] | undefined;
-  // Payment notifications go straight to their handler, past the page headers, compression and
-  // the router: signed JSON from the provider's servers, answered with a few bytes of JSON, and
-  // hundreds a second at an on-sale (ADR 0018). The signature stands in for the Origin check.
-  app.all(
-    "/api/webhooks/stripe",
-    express.raw({ type: () => true, limit: parseSize(env.BODY_LIMIT) }),
-    async (req, res, next) => {
-      res.set("Cache-Control", "no-store");
-      if (req.method !== "POST") return void res.status(405).set("Allow", "POST").json({ error: "Method not allowed" });
-      if (!runtime || !answerNotification) return void res.status(503).json({ error: "Starting" });
-      try {
-        const answer = await answerNotification(runtime, {
-          rawBody: Buffer.isBuffer(req.body) ? req.body : new Uint8Array(),
-          signature: req.get("stripe-signature") ?? null,
-        });
-        res.status(answer.status).json(answer.body);
-      } catch (error) {
-        next(error);
-      }
-    },
-  );
+  // Answered before the page pipeline below; its routes are added once the app has started.
+  const beforePages = express.Router();
+  app.use(beforePages);
 
   app.use(securityHeaders(env.SITE_URL.startsWith("https://"), Boolean(env.GOOGLE_MAPS_API_KEY), mediaOrigin(env)));
   app.use(compression());
@@ -117,6 +97,7 @@ export async function createServer() {
   // After compression, so that the answer it holds back is the whole (compressed) answer.
   app.use(answerAfterBody(DRAIN_LIMIT));
 
+  let runtime: Runtime | undefined;
   app.get("/healthz", (_req, res) => {
     res.set("Cache-Control", "no-store").json({ status: "ok" });
   });
@@ -174,7 +155,27 @@ export async function createServer() {
   runtime = await entry.startApp();
   const started = runtime;
   entry.registerAppMetrics(started);
-  answerNotification = entry.answerPaymentNotification;
+  // Payment notifications go straight to their handler, past the page headers, compression and
+  // the router: signed JSON from the provider's servers, answered with a few bytes of JSON, and
+  // hundreds a second at an on-sale (ADR 0018). The signature stands in for the Origin check.
+  const answerNotification = entry.answerPaymentNotification;
+  beforePages.all(
+    "/api/webhooks/stripe",
+    express.raw({ type: () => true, limit: parseSize(env.BODY_LIMIT) }),
+    async (req, res, next) => {
+      res.set("Cache-Control", "no-store");
+      if (req.method !== "POST") return void res.status(405).set("Allow", "POST").json({ error: "Method not allowed" });
+      try {
+        const answer = await answerNotification(started, {
+          rawBody: Buffer.isBuffer(req.body) ? req.body : new Uint8Array(),
+          signature: req.get("stripe-signature") ?? null,
+        });
+        res.status(answer.status).json(answer.body);
+      } catch (error) {
+        next(error);
+      }
+    },
+  );
   let stopListening = async () => {};
   if (pageCache) {
     // Every server drops the pages that show what changed, whichever server (or job) changed it.
