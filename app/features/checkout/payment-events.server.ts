@@ -1,34 +1,96 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { type PaymentProvider, paymentEvents } from "../../../db/schema";
 
 type PaymentEventKey = { provider: PaymentProvider; eventId: string };
 
 /**
- * Notes a provider notification (a Stripe webhook event) as received and says whether it still
- * needs handling: "duplicate" once an earlier delivery was handled to the end. A delivery that
- * failed half-way is handled again, which is safe because settlement is idempotent; this record
- * spares the work and the log noise of replays, it is not what prevents double payment.
+ * How long a delivery's claim on an event stands while it is handled. Another delivery of the
+ * event (Stripe's retry, sent to another server) waits this long for the first to finish before
+ * handling the event itself; handling takes well under a second, and settlement is idempotent, so
+ * a claim left by a server that died only delays its event by this much.
+ */
+export const PAYMENT_EVENT_CLAIM_MS = 5_000;
+
+export type ReceivedPaymentEvent =
+  /** This delivery claimed the event: the first one, or one after an earlier claim lapsed. */
+  | { kind: "handle" }
+  /** An earlier delivery was handled to the end. */
+  | { kind: "duplicate" }
+  /** Another delivery claimed the event at `since` and has not finished yet. */
+  | { kind: "claimed"; since: Date };
+
+/**
+ * Notes a provider notification (a Stripe webhook event) as received and says what this delivery
+ * should do with it, in one statement. The record spares the work and the log noise of replays,
+ * it is not what prevents double payment (settlement is idempotent): a delivery whose handling
+ * failed gives its claim up (`releasePaymentEvent`), and a claim older than
+ * PAYMENT_EVENT_CLAIM_MS is taken over, so an event is never left unhandled.
  */
 export async function receivePaymentEvent(
   db: Db,
   input: PaymentEventKey & { type: string; now: Date },
-): Promise<"handle" | "duplicate"> {
-  // One statement: the record of an earlier delivery (its processed_at), or none when this is the
-  // first, or when the first is still being handled (then this one is handled too, harmlessly).
-  const insert = db
+): Promise<ReceivedPaymentEvent> {
+  const lapsedBefore = new Date(input.now.getTime() - PAYMENT_EVENT_CLAIM_MS);
+  const claim = db
     .insert(paymentEvents)
     .values({ provider: input.provider, eventId: input.eventId, type: input.type, receivedAt: input.now })
-    .onConflictDoNothing();
-  const earlier = db.select({ processedAt: paymentEvents.processedAt }).from(paymentEvents).where(keyOf(input));
-  const result = (await db.execute(sql`with received as (${insert.getSQL()}) ${earlier.getSQL()}`)) as unknown as {
-    rows: { processed_at: unknown }[];
-  };
-  return result.rows[0]?.processed_at ? "duplicate" : "handle";
+    .onConflictDoUpdate({
+      target: [paymentEvents.provider, paymentEvents.eventId],
+      set: { receivedAt: input.now },
+      setWhere: and(isNull(paymentEvents.processedAt), lt(paymentEvents.receivedAt, lapsedBefore)),
+    })
+    .returning({ eventId: paymentEvents.eventId });
+  // The record as it was before this statement (a statement does not see its own writes).
+  const earlier = db
+    .select({ processedAt: paymentEvents.processedAt, receivedAt: paymentEvents.receivedAt })
+    .from(paymentEvents)
+    .where(keyOf(input));
+  const result = (await db.execute(
+    sql`with claim as (${claim.getSQL()}), earlier as (${earlier.getSQL()})
+      select (select count(*) from claim)::int as claimed, earlier.processed_at, earlier.received_at
+      from (select 1) as one left join earlier on true`,
+  )) as unknown as { rows: { claimed: number; processed_at: unknown; received_at: unknown }[] };
+  const row = result.rows[0]!;
+  if (Number(row.claimed) > 0) return { kind: "handle" };
+  if (row.processed_at) return { kind: "duplicate" };
+  // Claimed by a delivery that committed after this statement began: it has only just started.
+  return { kind: "claimed", since: row.received_at ? new Date(row.received_at as string) : input.now };
+}
+
+/**
+ * Waits for another delivery's claim on an event (`receivePaymentEvent` answered "claimed" to a
+ * delivery received at `now`): "processed" once that delivery has handled it to the end, "free"
+ * once the claim was given up or has lapsed, so this delivery can claim it. Asks often at first,
+ * since handling usually ends within a few hundredths of a second, then less often.
+ */
+export async function awaitPaymentEvent(
+  db: Db,
+  input: PaymentEventKey & { since: Date; now: Date },
+): Promise<"processed" | "free"> {
+  const waitFor = input.since.getTime() + PAYMENT_EVENT_CLAIM_MS - input.now.getTime();
+  const started = performance.now();
+  let pause = 25;
+  for (let waited = 0; waited < waitFor; waited = performance.now() - started) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, waitFor - waited)));
+    pause = Math.min(pause * 2, 200);
+    const [event] = await db.select({ processedAt: paymentEvents.processedAt }).from(paymentEvents).where(keyOf(input));
+    if (!event) return "free";
+    if (event.processedAt) return "processed";
+  }
+  return "free";
 }
 
 export async function markPaymentEventProcessed(db: Db, input: PaymentEventKey & { now: Date }) {
   await db.update(paymentEvents).set({ processedAt: input.now }).where(keyOf(input));
+}
+
+/**
+ * Gives up this delivery's claim on an event it failed to handle, so that the provider's next
+ * attempt, or another delivery waiting on it, handles the event at once.
+ */
+export async function releasePaymentEvent(db: Db, input: PaymentEventKey) {
+  await db.delete(paymentEvents).where(and(keyOf(input), isNull(paymentEvents.processedAt)));
 }
 
 function keyOf(input: PaymentEventKey) {

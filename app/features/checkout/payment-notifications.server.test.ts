@@ -209,6 +209,69 @@ describe("the Stripe webhook", () => {
     expect(await orderState(db, order.id)).toMatchObject({ status: "paid", tickets: quantity });
   });
 
+  it("waits for a delivery another server is handling, and answers it as a duplicate without doing the work again", async () => {
+    const { db } = database();
+    const { order } = await pendingOrder(db, { provider: "stripe" });
+    const payload = sessionEvent(
+      "checkout.session.completed",
+      { orderId: order.id, sessionId: "cs_elsewhere", amount: order.total },
+      "evt_elsewhere",
+    );
+    // Another server received the event a moment ago and is settling it.
+    await db
+      .insert(paymentEvents)
+      .values({ provider: "stripe", eventId: "evt_elsewhere", type: "checkout.session.completed", receivedAt: at(5) });
+    const waiting = deliver(payload, at(5));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await db
+      .update(paymentEvents)
+      .set({ processedAt: at(5) })
+      .where(eq(paymentEvents.eventId, "evt_elsewhere"));
+    expect(await waiting).toEqual({ kind: "duplicate", eventId: "evt_elsewhere" });
+    // Settling was the other server's to do: this delivery did none of it.
+    expect(await orderState(db, order.id)).toMatchObject({ status: "pending", tickets: 0 });
+
+    // A claim left by a server that died is taken over once it lapses.
+    const orphan = sessionEvent(
+      "checkout.session.completed",
+      { orderId: order.id, sessionId: "cs_elsewhere", amount: order.total },
+      "evt_orphaned",
+    );
+    await db
+      .insert(paymentEvents)
+      .values({ provider: "stripe", eventId: "evt_orphaned", type: "checkout.session.completed", receivedAt: at(4) });
+    expect(await deliver(orphan, at(5))).toMatchObject({ kind: "handled" });
+    expect(await orderState(db, order.id)).toMatchObject({ status: "paid" });
+  });
+
+  it("gives the event up when handling fails part-way, so the next delivery handles it at once", async () => {
+    const { db } = database();
+    const { order, quantity } = await pendingOrder(db, { provider: "stripe" });
+    const payload = sessionEvent(
+      "checkout.session.completed",
+      { orderId: order.id, sessionId: "cs_part_way", amount: order.total },
+      "evt_part_way",
+    );
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
+    // The event is claimed (the first statement), then the connection is lost while settling.
+    let statements = 0;
+    const failing = new Proxy(db, {
+      get: (target, property) =>
+        property === "execute" && ++statements > 1
+          ? () => Promise.reject(new Error("connection lost"))
+          : Reflect.get(target, property),
+    });
+    await expect(
+      handlePaymentNotification(failing, gateway, { rawBody: payload, signature, now: at(5) }),
+    ).rejects.toThrow("connection lost");
+    expect(await db.select().from(paymentEvents).where(eq(paymentEvents.eventId, "evt_part_way"))).toEqual([]);
+
+    const started = performance.now();
+    expect(await deliver(payload, at(5))).toMatchObject({ kind: "handled" });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(await orderState(db, order.id)).toMatchObject({ status: "paid", tickets: quantity });
+  });
+
   it("waits for a bank payment, then settles it when Stripe says it arrived", async () => {
     const { db } = database();
     const { order } = await pendingOrder(db, { provider: "stripe" });

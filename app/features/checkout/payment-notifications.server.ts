@@ -1,4 +1,9 @@
-import { markPaymentEventProcessed, receivePaymentEvent } from "~/features/checkout/payment-events.server";
+import {
+  awaitPaymentEvent,
+  markPaymentEventProcessed,
+  receivePaymentEvent,
+  releasePaymentEvent,
+} from "~/features/checkout/payment-events.server";
 import { isOrderId } from "~/features/orders/order-id";
 import type { Db } from "~/server/db/client.server";
 import {
@@ -33,6 +38,9 @@ export type NotificationResult =
  * repeated or out-of-order one never pays, issues or emails twice:
  * - the signature is checked on the raw bytes before anything else; a bad one writes nothing;
  * - the event id is recorded, and an event already handled to the end is acknowledged at once;
+ * - a delivery that arrives while another, on this server or another, is handling the event waits
+ *   for it and is acknowledged as a duplicate; it handles the event itself only if that one
+ *   failed or stopped answering (payment-events.server.ts);
  * - settlement itself is idempotent per payment, so two different events about one payment
  *   (`completed`, then `async_payment_succeeded`) settle it once.
  * An error thrown from here leaves the event unprocessed, so the provider's retry handles it again.
@@ -104,11 +112,44 @@ async function handleVerified(
   gateway: PaymentGateway,
   input: { eventId: string; type: string; payment: NonNullable<PaymentNotification["payment"]>; now: Date },
 ): Promise<NotificationResult> {
+  const { eventId, type } = input;
+  const key = { provider: gateway.provider, eventId };
+  if (!(await claimPaymentEvent(db, { ...key, type, now: input.now }))) return { kind: "duplicate", eventId };
+  try {
+    return await settleNotification(db, gateway, input);
+  } catch (error) {
+    // Given up at once, so the provider's next attempt (or a delivery waiting on this one) handles it.
+    await releasePaymentEvent(db, key).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Claims an event for this delivery: false when an earlier delivery handled it to the end. When
+ * another delivery is handling it (often on another server: the provider's repeats arrive
+ * together), this one waits for that to end rather than doing the same work beside it, and
+ * claims the event itself only if that delivery failed or its claim lapsed.
+ */
+async function claimPaymentEvent(db: Db, input: Parameters<typeof receivePaymentEvent>[1]) {
+  const started = performance.now();
+  // A claim is taken over at the latest once it lapses; three rounds cover a delivery that gave
+  // its claim up and another that took it and died, and then this one handles the event anyway.
+  for (let round = 0; round < 3; round++) {
+    const now = new Date(input.now.getTime() + (performance.now() - started));
+    const received = await receivePaymentEvent(db, { ...input, now });
+    if (received.kind !== "claimed") return received.kind === "handle";
+    if ((await awaitPaymentEvent(db, { ...input, since: received.since, now })) === "processed") return false;
+  }
+  return true;
+}
+
+async function settleNotification(
+  db: Db,
+  gateway: PaymentGateway,
+  input: { eventId: string; type: string; payment: NonNullable<PaymentNotification["payment"]>; now: Date },
+): Promise<NotificationResult> {
   const { eventId, type, payment } = input;
   const key = { provider: gateway.provider, eventId };
-  if ((await receivePaymentEvent(db, { ...key, type, now: input.now })) === "duplicate") {
-    return { kind: "duplicate", eventId };
-  }
   // The session names its order (we set it when starting the payment); a session made by some other
   // integration on the same account may carry a reference of its own, which is not an order id.
   const orderId = isOrderId(payment.orderId)

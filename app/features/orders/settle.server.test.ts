@@ -3,7 +3,13 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
 import { expireHolds } from "~/features/checkout/holds.server";
-import { markPaymentEventProcessed, receivePaymentEvent } from "~/features/checkout/payment-events.server";
+import {
+  awaitPaymentEvent,
+  markPaymentEventProcessed,
+  PAYMENT_EVENT_CLAIM_MS,
+  receivePaymentEvent,
+  releasePaymentEvent,
+} from "~/features/checkout/payment-events.server";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/test-stock";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
@@ -19,6 +25,7 @@ import {
 
 const database = freshDatabasePerFile();
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
+const seconds = (n: number) => new Date(NOW.getTime() + n * 1000);
 
 /** A member with a pending order for `quantity` tickets of a fresh type of `capacity` places. */
 async function pendingOrder(options: { capacity?: number; quantity?: number; days?: string[]; names?: string[] } = {}) {
@@ -239,15 +246,62 @@ describe("settleOrder", () => {
 });
 
 describe("payment notifications", () => {
-  it("are handled until one delivery has been processed, then answered as duplicates", async () => {
+  it("are claimed by one delivery at a time until one has been processed, then answered as duplicates", async () => {
     const { db } = database();
     const event = { provider: "stripe" as const, eventId: "evt_1", type: "checkout.session.completed", now: NOW };
-    expect(await receivePaymentEvent(db, event)).toBe("handle");
-    // The first delivery failed before it finished: the provider's retry is handled again.
-    expect(await receivePaymentEvent(db, { ...event, now: minutes(1) })).toBe("handle");
-    await markPaymentEventProcessed(db, { ...event, now: minutes(1) });
-    expect(await receivePaymentEvent(db, { ...event, now: minutes(2) })).toBe("duplicate");
-    expect(await receivePaymentEvent(db, { ...event, provider: "test" })).toBe("handle");
+    expect(await receivePaymentEvent(db, event)).toEqual({ kind: "handle" });
+    // Another delivery while the first is handling it: told whose claim stands, since when.
+    expect(await receivePaymentEvent(db, { ...event, now: seconds(1) })).toEqual({ kind: "claimed", since: NOW });
+    // The first delivery died before it finished: once its claim lapses, a retry takes it over.
+    const lapsed = seconds(PAYMENT_EVENT_CLAIM_MS / 1000 + 1);
+    expect(await receivePaymentEvent(db, { ...event, now: lapsed })).toEqual({ kind: "handle" });
+    const soon = seconds(PAYMENT_EVENT_CLAIM_MS / 1000 + 2);
+    expect(await receivePaymentEvent(db, { ...event, now: soon })).toEqual({ kind: "claimed", since: lapsed });
+    await markPaymentEventProcessed(db, { ...event, now: soon });
+    expect(await receivePaymentEvent(db, { ...event, now: minutes(2) })).toEqual({ kind: "duplicate" });
+    expect(await receivePaymentEvent(db, { ...event, now: minutes(60) })).toEqual({ kind: "duplicate" });
+    expect(await receivePaymentEvent(db, { ...event, provider: "test" })).toEqual({ kind: "handle" });
+  });
+
+  it("are free for the next delivery at once when the one that claimed it gives up", async () => {
+    const { db } = database();
+    const event = {
+      provider: "stripe" as const,
+      eventId: "evt_given_up",
+      type: "checkout.session.completed",
+      now: NOW,
+    };
+    expect(await receivePaymentEvent(db, event)).toEqual({ kind: "handle" });
+    await releasePaymentEvent(db, event);
+    expect(await receivePaymentEvent(db, { ...event, now: seconds(1) })).toEqual({ kind: "handle" });
+    // Giving up never forgets an event that was handled.
+    await markPaymentEventProcessed(db, { ...event, now: seconds(2) });
+    await releasePaymentEvent(db, event);
+    expect(await receivePaymentEvent(db, { ...event, now: seconds(3) })).toEqual({ kind: "duplicate" });
+  });
+
+  it("are waited for while another delivery handles them, until it is processed, given up or lapses", async () => {
+    const { db } = database();
+    const event = { provider: "stripe" as const, eventId: "evt_waited", type: "checkout.session.completed", now: NOW };
+    await receivePaymentEvent(db, event);
+    const waiting = awaitPaymentEvent(db, { ...event, since: NOW, now: seconds(1) });
+    setTimeout(() => void markPaymentEventProcessed(db, { ...event, now: seconds(1) }), 60);
+    expect(await waiting).toBe("processed");
+
+    const second = { ...event, eventId: "evt_abandoned" };
+    await receivePaymentEvent(db, second);
+    const abandoned = awaitPaymentEvent(db, { ...second, since: NOW, now: seconds(1) });
+    setTimeout(() => void releasePaymentEvent(db, second), 60);
+    expect(await abandoned).toBe("free");
+
+    // A claim a second short of lapsing is waited for about a second, and no longer.
+    const third = { ...event, eventId: "evt_lapsing" };
+    await receivePaymentEvent(db, third);
+    const started = performance.now();
+    const lapsing = seconds(PAYMENT_EVENT_CLAIM_MS / 1000 - 1);
+    expect(await awaitPaymentEvent(db, { ...third, since: NOW, now: lapsing })).toBe("free");
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+    expect(performance.now() - started).toBeLessThan(PAYMENT_EVENT_CLAIM_MS);
   });
 });
 
