@@ -9,6 +9,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { getConstructionPlans } from "pg-boss";
 import * as schema from "../../../db/schema";
+import { PREPARED_CONNECTION_OPTIONS, PreparingClient } from "./prepared-statements.server";
 
 export type Schema = typeof schema;
 /** A database or a transaction: feature functions accept either. */
@@ -108,7 +109,13 @@ export async function openPglite(dataDir: string | null): Promise<DatabaseHandle
 }
 
 export async function openPostgres(url: string, poolSize = 10): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 10_000,
+    Client: PreparingClient,
+    options: connectionOptions(url),
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
@@ -120,6 +127,17 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     listen: (channel, onMessage) => listenPostgres(url, checkedChannel(channel), onMessage),
     close: () => pool.end(),
   };
+}
+
+/** Options the URL sets for each connection (`?options=…`), with the ones prepared statements need. */
+function connectionOptions(url: string) {
+  let given: string | null = null;
+  try {
+    given = new URL(url).searchParams.get("options");
+  } catch {
+    // Not a URL node-postgres would read options from either.
+  }
+  return [given, PREPARED_CONNECTION_OPTIONS].filter(Boolean).join(" ");
 }
 
 function checkedChannel(channel: string) {
