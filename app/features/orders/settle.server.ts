@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, gt, inArray, is, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, inArray, is, ne, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { type PgTable, PgTransaction } from "drizzle-orm/pg-core";
 import { applicationFeesProblem, settleApplicationFees } from "~/features/applications/applications.server";
 import { releaseHolds } from "~/features/checkout/holds.server";
@@ -82,11 +82,13 @@ const SETTLED_STATUSES: OrderStatus[] = ["paid", "fulfilled", "refunded", "partl
  * same transaction, for the payments job to send to the provider.
  */
 export async function settleOrder(db: Db, input: SettleInput): Promise<SettleOutcome> {
-  // Most repeated notifications come after the first was handled: one read answers them.
-  const found = await readOrder(db, input.orderId);
+  // Most repeated notifications come after the first was handled: one read answers them. The
+  // same read brings the order's lines, with the places held for each, for settleHeldTickets.
+  const safeUntil = new Date(input.now.getTime() + HELD_SETTLEMENT_MARGIN_MS);
+  const { order: found, lines } = await readOrderWithLines(db, input.orderId, safeUntil);
   const replay = replayOutcome(found, input);
   if (replay) return replay;
-  const settled = await settleHeldTickets(db, found!, input);
+  const settled = await settleHeldTickets(db, found!, lines, input);
   if (settled) return settled;
   // Asked before the transaction: a provider's answer is not waited for with the stock locked.
   const cardFunding = typeof input.cardFunding === "function" ? await input.cardFunding() : input.cardFunding;
@@ -104,22 +106,55 @@ export const HELD_SETTLEMENT_MARGIN_MS = 60_000;
 
 type FoundOrder = NonNullable<Awaited<ReturnType<typeof readOrder>>>;
 
+const orderColumns = {
+  id: orders.id,
+  number: orders.number,
+  total: orders.total,
+  currency: orders.currency,
+  provider: orders.provider,
+  userId: orders.userId,
+  status: orders.status,
+  paymentId: orders.providerPaymentId,
+};
+
 function readOrder(db: Db, orderId: string) {
   return db
-    .select({
-      id: orders.id,
-      number: orders.number,
-      total: orders.total,
-      currency: orders.currency,
-      provider: orders.provider,
-      userId: orders.userId,
-      status: orders.status,
-      paymentId: orders.providerPaymentId,
-    })
+    .select(orderColumns)
     .from(orders)
     .where(eq(orders.id, orderId))
     .then((rows) => rows[0]);
 }
+
+/** The order's holds that are live and will stay so past `safeUntil`. */
+function heldWithTimeToSpare(orderId: string | SQLWrapper, safeUntil: Date) {
+  return and(eq(holds.orderId, orderId), eq(holds.status, "active"), gt(holds.expiresAt, safeUntil));
+}
+
+/**
+ * The order (as readOrder) and its lines, each with the places held for its ticket type that
+ * stay held past `safeUntil`, in one query.
+ */
+async function readOrderWithLines(db: Db, orderId: string, safeUntil: Date) {
+  const rows = await db
+    .select({
+      order: orderColumns,
+      line: {
+        ...lineColumns,
+        held: sql<number>`(select coalesce(sum(${holds.quantity}), 0)::int from ${holds}
+          where ${and(heldWithTimeToSpare(orders.id, safeUntil), eq(holds.ticketTypeId, orderItems.ticketTypeId))})`,
+      },
+    })
+    .from(orders)
+    .leftJoin(orderItems, eq(orderItems.orderId, orders.id))
+    .where(eq(orders.id, orderId));
+  return {
+    order: rows[0]?.order,
+    // An order without lines (there are none) comes back as one row with no line.
+    lines: rows.flatMap((row) => (row.line?.id ? [{ ...row.line, held: Number(row.line.held) }] : [])),
+  };
+}
+
+type HeldLine = Line & { held: number };
 
 /**
  * The answer to a payment for an order that is not there (or not the provider's), or that was
@@ -375,23 +410,19 @@ type Line = Awaited<ReturnType<typeof readLines>>[number];
  * across round trips to a busy server, so a rush of payments for one event does not queue on the
  * event's row. Answers null when any of that does not hold; the locked transaction then decides.
  */
-async function settleHeldTickets(db: Db, order: FoundOrder, input: SettleInput): Promise<SettleOutcome | null> {
+async function settleHeldTickets(
+  db: Db,
+  order: FoundOrder,
+  items: HeldLine[],
+  input: SettleInput,
+): Promise<SettleOutcome | null> {
   // Inside a caller's transaction the locks last until it ends anyway, and a failed statement
   // would abort it: the locked path is the one to take.
   if (is(db, PgTransaction) || order.status !== "pending") return null;
   if (input.amount !== order.total || (input.currency && input.currency.toUpperCase() !== order.currency)) return null;
   const { now } = input;
   const safeUntil = new Date(now.getTime() + HELD_SETTLEMENT_MARGIN_MS);
-  const liveHolds = and(eq(holds.orderId, order.id), eq(holds.status, "active"), gt(holds.expiresAt, safeUntil));
-  const items = await db
-    .select({
-      ...lineColumns,
-      // This line's ticket type's places held for the order with time to spare.
-      held: sql<number>`(select coalesce(sum(${holds.quantity}), 0)::int from ${holds}
-        where ${and(liveHolds, eq(holds.ticketTypeId, orderItems.ticketTypeId))})`,
-    })
-    .from(orderItems)
-    .where(eq(orderItems.orderId, order.id));
+  const liveHolds = heldWithTimeToSpare(order.id, safeUntil);
   if (items.length === 0 || items.some((item) => item.kind !== "ticket")) return null;
   const wanted = new Map<string, { quantity: number; held: number }>();
   for (const item of items) {
