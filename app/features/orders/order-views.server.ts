@@ -153,39 +153,47 @@ export async function orderForConfirmation(db: Db, input: { orderId: string } & 
 }
 
 async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets): Promise<OrderView | null> {
-  const [order] = await db
+  // The order with its lines in one query (a row per line); then, at once, only the lists its
+  // lines can have: tickets for ticket lines, entries for draw lines, passes for application fees.
+  const rows = await db
     .select({
-      id: orders.id,
-      number: orders.number,
-      status: orders.status,
-      email: orders.email,
-      currency: orders.currency,
-      subtotal: orders.subtotal,
-      shipping: orders.shipping,
-      total: orders.total,
-      createdAt: orders.createdAt,
-      paidAt: orders.paidAt,
-      shippingMethod: orders.shippingMethod,
-      shippingAddress: orders.shippingAddress,
-      collectionTitle: events.title,
-      collectionStartsAt: events.startsAt,
+      order: {
+        id: orders.id,
+        number: orders.number,
+        status: orders.status,
+        email: orders.email,
+        currency: orders.currency,
+        subtotal: orders.subtotal,
+        shipping: orders.shipping,
+        total: orders.total,
+        createdAt: orders.createdAt,
+        paidAt: orders.paidAt,
+        shippingMethod: orders.shippingMethod,
+        shippingAddress: orders.shippingAddress,
+        collectionTitle: events.title,
+        collectionStartsAt: events.startsAt,
+      },
+      line: { id: orderItems.id, kind: orderItems.kind, ...orderLineColumns },
     })
     .from(orders)
     .leftJoin(events, eq(events.id, orders.collectionEventId))
-    .where(where);
+    .leftJoin(orderItems, eq(orderItems.orderId, orders.id))
+    .leftJoin(ticketTypes, eq(ticketTypes.id, orderItems.ticketTypeId))
+    .where(where)
+    // Lines of one checkout share a time: the catalogue's order of ticket types settles it.
+    .orderBy(asc(orderItems.createdAt), asc(ticketTypes.sortOrder), asc(orderItems.description));
+  const order = rows[0]?.order;
   if (!order) return null;
+  const lines = rows.flatMap((row) => (row.line?.id ? [row.line] : []));
+  const has = (kind: (typeof lines)[number]["kind"]) => lines.some((line) => line.kind === kind);
+  const items = lines.map(({ kind: _kind, ...line }) => line);
 
-  const [items, ticketRows, money, entryRows, passRows] = await Promise.all([
-    db
-      .select({ id: orderItems.id, ...orderLineColumns })
-      .from(orderItems)
-      .leftJoin(ticketTypes, eq(ticketTypes.id, orderItems.ticketTypeId))
-      .where(eq(orderItems.orderId, order.id))
-      // Lines of one checkout share a time: the catalogue's order of ticket types settles it.
-      .orderBy(asc(orderItems.createdAt), asc(ticketTypes.sortOrder), asc(orderItems.description)),
-    ticketQuery(db)
-      .where(eq(tickets.orderId, order.id))
-      .orderBy(asc(tickets.orderItemId), asc(tickets.createdAt), asc(tickets.code)),
+  const [ticketRows, money, entryRows, passRows] = await Promise.all([
+    has("ticket")
+      ? ticketQuery(db)
+          .where(eq(tickets.orderId, order.id))
+          .orderBy(asc(tickets.orderItemId), asc(tickets.createdAt), asc(tickets.code))
+      : [],
     db
       .select({
         id: transactions.id,
@@ -196,32 +204,36 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
       .from(transactions)
       .where(eq(transactions.orderId, order.id))
       .orderBy(asc(transactions.createdAt)),
-    db
-      .select({
-        drawSlug: draws.slug,
-        drawTitle: draws.title,
-        number: drawEntries.number,
-        eligible: drawEntries.eligible,
-        instantWins: draws.instantWins,
-      })
-      .from(drawEntries)
-      .innerJoin(draws, eq(draws.id, drawEntries.drawId))
-      .where(and(eq(drawEntries.orderId, order.id), eq(drawEntries.status, "valid")))
-      .orderBy(asc(draws.title), asc(drawEntries.number)),
-    db
-      .select({
-        id: exhibitorPasses.id,
-        code: exhibitorPasses.code,
-        status: exhibitorPasses.status,
-        carLabel: showCarApplications.carLabel,
-        eventTitle: events.title,
-        eventSlug: events.slug,
-      })
-      .from(exhibitorPasses)
-      .innerJoin(showCarApplications, eq(showCarApplications.id, exhibitorPasses.applicationId))
-      .innerJoin(events, eq(events.id, exhibitorPasses.eventId))
-      .where(eq(exhibitorPasses.orderId, order.id))
-      .orderBy(asc(exhibitorPasses.createdAt), asc(exhibitorPasses.id)),
+    has("entry")
+      ? db
+          .select({
+            drawSlug: draws.slug,
+            drawTitle: draws.title,
+            number: drawEntries.number,
+            eligible: drawEntries.eligible,
+            instantWins: draws.instantWins,
+          })
+          .from(drawEntries)
+          .innerJoin(draws, eq(draws.id, drawEntries.drawId))
+          .where(and(eq(drawEntries.orderId, order.id), eq(drawEntries.status, "valid")))
+          .orderBy(asc(draws.title), asc(drawEntries.number))
+      : [],
+    has("application")
+      ? db
+          .select({
+            id: exhibitorPasses.id,
+            code: exhibitorPasses.code,
+            status: exhibitorPasses.status,
+            carLabel: showCarApplications.carLabel,
+            eventTitle: events.title,
+            eventSlug: events.slug,
+          })
+          .from(exhibitorPasses)
+          .innerJoin(showCarApplications, eq(showCarApplications.id, exhibitorPasses.applicationId))
+          .innerJoin(events, eq(events.id, exhibitorPasses.eventId))
+          .where(eq(exhibitorPasses.orderId, order.id))
+          .orderBy(asc(exhibitorPasses.createdAt), asc(exhibitorPasses.id))
+      : [],
   ]);
   const entries = new Map<string, EntryNumbersView>();
   for (const row of entryRows) {
