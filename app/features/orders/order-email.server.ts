@@ -219,13 +219,9 @@ export async function sendOrderConfirmation(
   const order = await orderForConfirmation(db, { orderId, secret: env.AUTH_SECRET, siteTimeZone: env.TIME_ZONE });
   if (!order) return "not_found";
   if (!EMAILABLE.has(order.status)) return "not_paid";
-  const [sent] = await db
-    .select({ orderId: orderEmails.orderId })
-    .from(orderEmails)
-    .where(and(eq(orderEmails.orderId, orderId), eq(orderEmails.kind, "confirmation")));
-  if (sent) return "already_sent";
   // Drawn before the claim: the QR pictures take a while, and an open transaction holds one of
-  // the pool's connections, which a rush of orders needs for settling.
+  // the pool's connections, which a rush of orders needs for settling. A job runs once per order
+  // (its singleton key), so the claim is what finds the rare repeat, not a read beforehand.
   const email = await orderEmail({ siteName: env.SITE_NAME, siteUrl: env.SITE_URL }, order);
   return db.transaction(async (tx) => {
     const claimed = await tx
