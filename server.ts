@@ -393,6 +393,13 @@ export function requestLog(logger: Logger) {
       return id;
     },
     autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/metrics" },
+    // The request goes into its line when the line is written, not into a child logger made for
+    // every request: pino serialises a child's bindings at once, logged or not, and that cost a
+    // fifth of a millisecond a request (ADR 0018).
+    quietReqLogger: true,
+    quietResLogger: true,
+    customSuccessObject: (req, _res, value) => ({ req, ...value }),
+    customErrorObject: (req, _res, _error, value) => ({ req, ...value }),
     customLogLevel: (_req, res, error) =>
       error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
     serializers: {
