@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { type PaymentProvider, paymentEvents } from "../../../db/schema";
 
@@ -82,7 +82,19 @@ export async function awaitPaymentEvent(
 }
 
 export async function markPaymentEventProcessed(db: Db, input: PaymentEventKey & { now: Date }) {
-  await db.update(paymentEvents).set({ processedAt: input.now }).where(keyOf(input));
+  await db.execute(paymentEventProcessed(db, input));
+}
+
+/**
+ * The write that marks an event processed, for a statement that makes it along with others: only
+ * where `condition` holds, when given (settlement's "the order is now paid").
+ */
+export function paymentEventProcessed(db: Db, input: PaymentEventKey & { now: Date }, condition?: SQL): SQL {
+  return db
+    .update(paymentEvents)
+    .set({ processedAt: input.now })
+    .where(and(keyOf(input), condition))
+    .getSQL();
 }
 
 /**

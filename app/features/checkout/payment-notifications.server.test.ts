@@ -165,7 +165,17 @@ describe("the Stripe webhook", () => {
       { orderId: order.id, sessionId: "cs_remembered", amount: order.total },
       "evt_remembered",
     );
-    expect(await deliver(payload)).toMatchObject({ kind: "handled" });
+    expect(await deliver(payload)).toMatchObject({
+      kind: "handled",
+      outcome: { kind: "settlement", settlement: { kind: "settled" } },
+    });
+    // Marked processed by the statement that paid the order.
+    expect(
+      await db
+        .select({ processedAt: paymentEvents.processedAt })
+        .from(paymentEvents)
+        .where(eq(paymentEvents.eventId, "evt_remembered")),
+    ).toEqual([{ processedAt: at(5) }]);
     // With its record gone, only this process's memory can tell the repeat is one: asking the
     // database would record the event again.
     const forget = () => db.delete(paymentEvents).where(eq(paymentEvents.eventId, "evt_remembered"));

@@ -1,6 +1,7 @@
 import {
   awaitPaymentEvent,
   markPaymentEventProcessed,
+  paymentEventProcessed,
   receivePaymentEvent,
   releasePaymentEvent,
 } from "~/features/checkout/payment-events.server";
@@ -168,6 +169,8 @@ async function settleNotification(
           state: payment,
           now: input.now,
           gateway,
+          // The event is marked processed in the commit that pays the order.
+          alsoWhenPaid: (paid) => paymentEventProcessed(db, { ...key, now: input.now }, paid),
         });
         break;
       // A session that closed unpaid ends its order only if it is the order's own session: one
@@ -190,7 +193,8 @@ async function settleNotification(
         break;
     }
   }
-  await markPaymentEventProcessed(db, { ...key, now: input.now });
+  const markedWithPayment = applied?.outcome.kind === "settlement" && applied.outcome.settlement.kind === "settled";
+  if (!markedWithPayment) await markPaymentEventProcessed(db, { ...key, now: input.now });
   // A session made outside this site (another integration on the same Stripe account).
   if (!applied) return { kind: "ignored", eventId, type };
   return { kind: "handled", eventId, type, outcome: applied.outcome, followUps: applied.followUps };

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { HOLD_EXPIRED_REASON } from "~/features/checkout/holds.server";
 import { cancelOrder } from "~/features/orders/cancel.server";
 import { expireOrder } from "~/features/orders/expire.server";
-import { type SettleOutcome, settleOrder } from "~/features/orders/settle.server";
+import { type SettleInput, type SettleOutcome, settleOrder } from "~/features/orders/settle.server";
 import type { Db } from "~/server/db/client.server";
 import type { PaymentGateway, PaymentState } from "~/server/payments/payments.server";
 import { orderItems, orders, type PaymentProvider } from "../../../db/schema";
@@ -48,6 +48,8 @@ export async function applyPaymentState(
     now: Date;
     /** The provider, asked which kind of card paid for an order of draw entries. */
     gateway?: Pick<PaymentGateway, "cardFunding">;
+    /** Made in the statement that pays the order (see SettleInput). */
+    alsoWhenPaid?: SettleInput["alsoWhenPaid"];
   },
 ): Promise<AppliedPaymentState> {
   const { state, now } = input;
@@ -65,6 +67,7 @@ export async function applyPaymentState(
       // Asked only when the order has draw entries, whose card rules need it.
       cardFunding: () => entryCardFunding(db, input.gateway, input.orderId, paymentReference),
       now,
+      alsoWhenPaid: input.alsoWhenPaid,
     });
     return { outcome: { kind: "settlement", settlement }, followUps: followUpsOf([settlement]) };
   }

@@ -44,6 +44,12 @@ export type SettleInput = {
    */
   cardFunding?: string | null | (() => Promise<string | null | undefined>);
   now: Date;
+  /**
+   * A write of the caller's made in the statement that pays the order, given the condition it
+   * must hold to (true once the order is paid): the webhook marks its event processed there, in
+   * the same commit. Made exactly when the outcome is "settled".
+   */
+  alsoWhenPaid?: (paid: SQL) => SQL;
 };
 
 /** Settlement's input once the card's funding type is known. */
@@ -543,6 +549,7 @@ function paidOrderStatement(
       ]),
     );
   }
+  if (input.input.alsoWhenPaid) writes.push(input.input.alsoWhenPaid(ifPaid));
   writes.push(
     insertIfPaid(
       orderHistory,
