@@ -1,6 +1,8 @@
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { partners, sitePages } from "../db/schema";
+import { partners, sitePages, ticketTypes } from "../db/schema";
 import { pagesShowing } from "./app-metrics.server";
+import { createTestEvent } from "./features/checkout/test-stock";
 import { createTestDatabase, queryRows, type TestDatabase } from "./server/db/test-database";
 
 let database: TestDatabase;
@@ -53,10 +55,44 @@ describe("page change notices", () => {
     expect(received).toEqual([]);
   });
 
+  it("are left to the order's own notice when a sale or refund changes only a ticket type's sold count", async () => {
+    const event = await createTestEvent(database.db, {
+      title: "Notice day",
+      startsAt: new Date("2027-06-12T09:00:00Z"),
+      endsAt: new Date("2027-06-12T17:00:00Z"),
+      types: [{ name: "Paddock", price: 2500, capacity: 100 }],
+    });
+    const typeId = event.typeIds[0]!;
+    const soldOnly = await notices(
+      () =>
+        database.db
+          .update(ticketTypes)
+          .set({ sold: sql`${ticketTypes.sold} + 2`, updatedAt: new Date() })
+          .where(eq(ticketTypes.id, typeId)),
+      1,
+    );
+    expect(soldOnly).toEqual([]);
+    // An organizer's change to the type is announced, whatever else changes with it.
+    const edited = await notices(
+      () =>
+        database.db
+          .update(ticketTypes)
+          .set({ price: 3000, sold: sql`${ticketTypes.sold} + 1` })
+          .where(eq(ticketTypes.id, typeId)),
+      1,
+    );
+    expect(edited).toEqual(["ticket_types"]);
+    const added = await notices(
+      () => database.db.insert(ticketTypes).values({ eventId: event.eventId, name: "Pit lane walk", price: 500 }),
+      1,
+    );
+    expect(added).toEqual(["ticket_types"]);
+  });
+
   it("come from exactly the tables the page cache knows the pages of", async () => {
     const rows = await queryRows<{ table: string }>(
       database,
-      "select distinct c.relname as table from pg_trigger t join pg_class c on c.oid = t.tgrelid where t.tgname = 'page_changed' order by 1",
+      "select distinct c.relname as table from pg_trigger t join pg_class c on c.oid = t.tgrelid where t.tgname like 'page_changed%' order by 1",
     );
     const announced = rows.map((row) => row.table);
     expect(announced.length).toBeGreaterThan(10);
