@@ -90,6 +90,47 @@ describe("request log", () => {
   });
 });
 
+describe("the request log", () => {
+  it("writes one line per request, with its id, status and time, and an error line for a 5xx", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = express();
+    app.use(requestLog(pino({ base: undefined, level: "info" }, sink)));
+    app.get("/fine", (_req, res) => void res.send("ok"));
+    app.get("/broken", (_req, res) => void res.status(500).send("no"));
+    app.get("/healthz", (_req, res) => void res.send("up"));
+    const base = await listen(app);
+    const fine = await fetch(`${base}/fine`, { headers: { "x-request-id": "trace-123" } });
+    expect(fine.headers.get("x-request-id")).toBe("trace-123");
+    const broken = await fetch(`${base}/broken`);
+    expect(broken.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    await new Promise((resolve) => setImmediate(resolve));
+
+    const logged = lines.map((line) => JSON.parse(line));
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toMatchObject({
+      level: 30,
+      msg: "request completed",
+      req: { id: "trace-123", method: "GET", url: "/fine" },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    });
+    expect(logged[1]).toMatchObject({
+      level: 50,
+      msg: "request errored",
+      req: { method: "GET", url: "/broken" },
+      res: { statusCode: 500 },
+      err: { message: "failed with status code 500" },
+    });
+  });
+});
+
 describe("addresses with a NUL character", () => {
   it("are answered 400 before any route sees them, in the path or the query", async () => {
     const app = express();

@@ -155,7 +155,7 @@ async function readOrderWithLines(db: Db, orderId: string, safeUntil: Date) {
     .where(eq(orders.id, orderId));
   return {
     order: rows[0]?.order,
-    // An order without lines (there are none) comes back as one row with no line.
+    // A left join: an order without lines would come back as one row with no line.
     lines: rows.flatMap((row) => (row.line?.id ? [{ ...row.line, held: Number(row.line.held) }] : [])),
   };
 }
