@@ -23,6 +23,18 @@ function metricsApp(token: string | undefined) {
   return listen(app);
 }
 
+/** A stream the log writes to, and the lines written to it. */
+function logSink() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, sink };
+}
+
 describe("/metrics", () => {
   it("does not exist without a token, even for this machine", async () => {
     const base = await metricsApp(undefined);
@@ -52,13 +64,7 @@ describe("request log", () => {
   });
 
   it("writes no secret query value, referer, cookie or authorization", async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, sink } = logSink();
     const app = express();
     app.use(requestLog(pino({ base: undefined }, sink)));
     app.get("/verify-email", (_req, res) => {
@@ -92,13 +98,7 @@ describe("request log", () => {
 
 describe("the request log", () => {
   it("writes one line per request, with its id, status and time, and an error line for a 5xx", async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, sink } = logSink();
     const app = express();
     app.use(requestLog(pino({ base: undefined, level: "info" }, sink)));
     app.get("/fine", (_req, res) => void res.send("ok"));

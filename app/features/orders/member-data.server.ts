@@ -16,7 +16,7 @@ import {
   transactions,
   users,
 } from "../../../db/schema";
-import { orderLineColumns, paymentColumns, ticketColumns } from "./order-columns.server";
+import { orderLineColumns, orderSummaryColumns, paymentColumns, ticketColumns } from "./order-columns.server";
 import { formatOrderNumber } from "./order-number";
 
 /**
@@ -35,14 +35,7 @@ const codeEnd = (code: string) => code.slice(-4);
 async function ordersOf(db: Db, userId: string) {
   const rows = await db
     .select({
-      id: orders.id,
-      number: orders.number,
-      status: orders.status,
-      email: orders.email,
-      currency: orders.currency,
-      subtotal: orders.subtotal,
-      shipping: orders.shipping,
-      total: orders.total,
+      ...orderSummaryColumns,
       provider: orders.provider,
       failureReason: orders.failureReason,
       placedAt: orders.createdAt,

@@ -1,10 +1,22 @@
-import { orderItems, tickets, ticketTypes, transactions } from "../../../db/schema";
+import { orderItems, orders, tickets, ticketTypes, transactions } from "../../../db/schema";
 
 /**
  * The columns every reading of an order shares: the buyer's pages and emails, the staff order
  * page and the member's data file. Each adds its own (ids, joins, times) around these, so a
  * column added to an order line, a ticket or a payment is added once.
  */
+
+/** An order as its buyer knows it: its number, its state, and what it came to. */
+export const orderSummaryColumns = {
+  id: orders.id,
+  number: orders.number,
+  status: orders.status,
+  email: orders.email,
+  currency: orders.currency,
+  subtotal: orders.subtotal,
+  shipping: orders.shipping,
+  total: orders.total,
+};
 
 /** What a line sold: its words, its price, how many were bought and how many went back. */
 export const orderLineColumns = {

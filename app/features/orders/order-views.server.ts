@@ -18,7 +18,7 @@ import {
   transactions,
 } from "../../../db/schema";
 import { ORDER_STATUS_LABELS } from "./admin-schemas";
-import { orderLineColumns, paymentColumns, ticketColumns } from "./order-columns.server";
+import { orderLineColumns, orderSummaryColumns, paymentColumns, ticketColumns } from "./order-columns.server";
 import { isOrderId } from "./order-id";
 import { formatOrderNumber } from "./order-number";
 
@@ -158,14 +158,7 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
   const rows = await db
     .select({
       order: {
-        id: orders.id,
-        number: orders.number,
-        status: orders.status,
-        email: orders.email,
-        currency: orders.currency,
-        subtotal: orders.subtotal,
-        shipping: orders.shipping,
-        total: orders.total,
+        ...orderSummaryColumns,
         createdAt: orders.createdAt,
         paidAt: orders.paidAt,
         shippingMethod: orders.shippingMethod,
