@@ -90,8 +90,7 @@ const SETTLED_STATUSES: OrderStatus[] = ["paid", "fulfilled", "refunded", "partl
 export async function settleOrder(db: Db, input: SettleInput): Promise<SettleOutcome> {
   // Most repeated notifications come after the first was handled: one read answers them. The
   // same read brings the order's lines, with the places held for each, for settleHeldTickets.
-  const safeUntil = new Date(input.now.getTime() + HELD_SETTLEMENT_MARGIN_MS);
-  const { order: found, lines } = await readOrderWithLines(db, input.orderId, safeUntil);
+  const { order: found, lines } = await readOrderWithLines(db, input.orderId, input.now);
   const replay = replayOutcome(found, input);
   if (replay) return replay;
   const settled = await settleHeldTickets(db, found!, lines, input);
@@ -131,23 +130,24 @@ function readOrder(db: Db, orderId: string) {
     .then((rows) => rows[0]);
 }
 
-/** The order's holds that are live and will stay so past `safeUntil`. */
-function heldWithTimeToSpare(orderId: string | SQLWrapper, safeUntil: Date) {
+/** The order's holds that are live and will stay so for HELD_SETTLEMENT_MARGIN_MS after `now`. */
+function heldWithTimeToSpare(orderId: string | SQLWrapper, now: Date) {
+  const safeUntil = new Date(now.getTime() + HELD_SETTLEMENT_MARGIN_MS);
   return and(eq(holds.orderId, orderId), eq(holds.status, "active"), gt(holds.expiresAt, safeUntil));
 }
 
 /**
  * The order (as readOrder) and its lines, each with the places held for its ticket type that
- * stay held past `safeUntil`, in one query.
+ * stay held with time to spare (heldWithTimeToSpare), in one query.
  */
-async function readOrderWithLines(db: Db, orderId: string, safeUntil: Date) {
+async function readOrderWithLines(db: Db, orderId: string, now: Date) {
   const rows = await db
     .select({
       order: orderColumns,
       line: {
         ...lineColumns,
         held: sql<number>`(select coalesce(sum(${holds.quantity}), 0)::int from ${holds}
-          where ${and(heldWithTimeToSpare(orders.id, safeUntil), eq(holds.ticketTypeId, orderItems.ticketTypeId))})`,
+          where ${and(heldWithTimeToSpare(orders.id, now), eq(holds.ticketTypeId, orderItems.ticketTypeId))})`,
       },
     })
     .from(orders)
@@ -427,8 +427,7 @@ async function settleHeldTickets(
   if (is(db, PgTransaction) || order.status !== "pending") return null;
   if (input.amount !== order.total || (input.currency && input.currency.toUpperCase() !== order.currency)) return null;
   const { now } = input;
-  const safeUntil = new Date(now.getTime() + HELD_SETTLEMENT_MARGIN_MS);
-  const liveHolds = heldWithTimeToSpare(order.id, safeUntil);
+  const liveHolds = heldWithTimeToSpare(order.id, now);
   if (items.length === 0 || items.some((item) => item.kind !== "ticket")) return null;
   const wanted = new Map<string, { quantity: number; held: number }>();
   for (const item of items) {
