@@ -30,6 +30,7 @@ async function lockDraw(tx: Db, drawId: string) {
       seed: draws.seed,
       listHash: draws.listHash,
       beaconValue: draws.beaconValue,
+      winnerNumber: draws.winnerNumber,
       cashAlternative: draws.cashAlternative,
       totalEntries: draws.totalEntries,
       instantWins: draws.instantWins,
@@ -200,16 +201,21 @@ export async function recordBeacon(
   });
 }
 
-export type DrawResult = { ok: true; winner: number | null; userId: string | null } | { ok: false; problem: string };
+export type DrawResult =
+  | { ok: true; winner: number | null; userId: string | null; already: boolean }
+  | { ok: false; problem: string };
 
 /**
  * Draws the winner of a closed draw whose beacon is known, from the frozen list, and reveals the
- * seed. A draw with no eligible entries ends drawn with no winner. Drawing twice changes nothing.
+ * seed. A draw with no eligible entries ends drawn with no winner. Drawing twice changes nothing:
+ * the minute's job draws a draw as soon as its beacon is recorded, so an organizer who presses
+ * Draw after it is told the result it already has (`already`).
  */
 export async function drawWinner(db: Db, input: { drawId: string; actorId: string | null; now: Date }) {
   return transactionWithRetry(db, async (tx): Promise<DrawResult> => {
     const draw = await lockDraw(tx, input.drawId);
     if (!draw) return { ok: false, problem: "This draw could not be found." };
+    if (draw.status === "drawn") return { ok: true, winner: draw.winnerNumber, userId: null, already: true };
     if (draw.status !== "closed" || !draw.listHash || !draw.seed) {
       return { ok: false, problem: "Only a closed draw can be drawn." };
     }
@@ -239,7 +245,7 @@ export async function drawWinner(db: Db, input: { drawId: string; actorId: strin
       subjectId: draw.id,
       details: { slug: draw.slug, winner, eligible: numbers.length, beacon: draw.beaconValue },
     });
-    return { ok: true, winner, userId: entry?.userId ?? null };
+    return { ok: true, winner, userId: entry?.userId ?? null, already: false };
   });
 }
 

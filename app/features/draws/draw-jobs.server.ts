@@ -51,7 +51,7 @@ export const closeDrawsJob = defineJob<object, DrawServices>({
     }
     for (const drawId of await drawsToDraw(db)) {
       const result = await drawWinner(db, { drawId, actorId: null, now });
-      if (result.ok) log.info({ drawId, winner: result.winner }, "draw drawn");
+      if (result.ok && !result.already) log.info({ drawId, winner: result.winner }, "draw drawn");
     }
     for (const drawId of await recentlyDrawn(db, now)) {
       await jobs.enqueue(drawResultsJob, { drawId }, { singletonKey: drawId });

@@ -261,9 +261,16 @@ describe("closing and drawing", () => {
       ok: true,
     });
     const result = await drawWinner(db, { drawId: draw.id, actorId: null, now: minutes(71) });
-    expect(result).toMatchObject({ ok: true, winner: expect.any(Number) });
+    expect(result).toMatchObject({ ok: true, winner: expect.any(Number), already: false });
     const drawn = await drawRow(draw.id);
     expect(eligible).toContain(drawn.winnerNumber);
+    // Drawing again (the job and the organizer both may) tells the same result and changes nothing.
+    expect(await drawWinner(db, { drawId: draw.id, actorId: null, now: minutes(72) })).toMatchObject({
+      ok: true,
+      winner: drawn.winnerNumber,
+      already: true,
+    });
+    expect(await drawRow(draw.id)).toMatchObject({ status: "drawn", drawnAt: drawn.drawnAt });
 
     const verification = await verifyDraw({
       algorithm: "pitlane-draw-1",

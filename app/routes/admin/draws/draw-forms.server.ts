@@ -157,6 +157,13 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
       if (submission.status !== "success") return invalid(intent, submission);
       const outcome = await drawWinner(db, step);
       if (!outcome.ok) return refused(intent, submission, { ok: false, field: "", message: outcome.problem });
+      if (outcome.already) {
+        return done(
+          outcome.winner === null
+            ? "Already drawn: there were no eligible entries."
+            : `Already drawn: entry ${outcome.winner} won.`,
+        );
+      }
       // The result emails go out now rather than at the close job's next run.
       await call.jobs.enqueue(drawResultsJob, { drawId: step.drawId }, { singletonKey: step.drawId });
       return done(
