@@ -43,7 +43,7 @@ export async function orderEmail(brand: Brand, order: OrderView): Promise<Outbou
     attachments.push({
       filename: `ticket-${index + 1}.png`,
       contentType: "image/png",
-      contentBase64: (await qrPng(ticket.qrPayload)).toString("base64"),
+      contentBase64: qrPng(ticket.qrPayload).toString("base64"),
       cid: `ticket-${index + 1}-${order.id}@pitlane`,
     });
   }
@@ -52,7 +52,7 @@ export async function orderEmail(brand: Brand, order: OrderView): Promise<Outbou
     attachments.push({
       filename: `exhibitor-pass-${index + 1}.png`,
       contentType: "image/png",
-      contentBase64: (await qrPng(pass.qrPayload)).toString("base64"),
+      contentBase64: qrPng(pass.qrPayload).toString("base64"),
       cid: `exhibitor-pass-${index + 1}-${order.id}@pitlane`,
     });
   }
