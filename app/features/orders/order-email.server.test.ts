@@ -129,6 +129,54 @@ describe("sendOrderConfirmation", () => {
     expect(await messagesTo(buyer.email)).toHaveLength(1);
   });
 
+  it("holds no lock while the mail server answers: another sender finds the claim at once", async () => {
+    const { db } = database();
+    const { buyer, order } = await orderWithTickets();
+    let answer = () => {};
+    const slow: MailTransport = {
+      name: "smtp",
+      send: () => new Promise((resolve) => (answer = () => resolve({ providerId: "<slow@smtp>" }))),
+    };
+    const first = sendOrderConfirmation({ db, mail: slow, env }, order.id);
+    await expect
+      .poll(() => db.select().from(orderEmails).where(eq(orderEmails.orderId, order.id)))
+      .toMatchObject([{ claimedAt: expect.any(Date), sentAt: null, messageId: null }]);
+    // The claim is committed, not a row lock: the second sender is answered without waiting.
+    expect(await sendOrderConfirmation({ db, mail: mailboxTransport, env }, order.id)).toBe("already_sent");
+    answer();
+    expect(await first).toBe("sent");
+    const [claim] = await db.select().from(orderEmails).where(eq(orderEmails.orderId, order.id));
+    expect(claim).toMatchObject({ sentAt: expect.any(Date), messageId: expect.any(String) });
+    const [record] = await db.select().from(outboundMessages).where(eq(outboundMessages.id, claim!.messageId!));
+    // A provider's record keeps who and what about, never the text.
+    expect(record).toMatchObject({ to: buyer.email, transport: "smtp", providerId: "<slow@smtp>", text: null });
+  });
+
+  it("takes over a claim its server never recorded once it lapses, and the sweep finds that order", async () => {
+    const { db } = database();
+    const { buyer, order } = await orderWithTickets();
+    const [row] = await db.select({ paidAt: orders.paidAt }).from(orders).where(eq(orders.id, order.id));
+    // A server claimed the email, then stopped before sending it.
+    const claimedAt = new Date(row!.paidAt!.getTime() + 1_000);
+    await db.insert(orderEmails).values({ orderId: order.id, kind: "confirmation", claimedAt, sentAt: null });
+    const deps = { db, mail: mailboxTransport, env };
+    // Within the lapse it is taken for a send under way.
+    expect(await ordersAwaitingConfirmation(db, new Date(claimedAt.getTime() + 4 * 60_000))).not.toContain(order.id);
+    expect(await sendOrderConfirmation(deps, order.id)).toBe("already_sent");
+    // Five minutes on (the send takes the clock's time), the sweep asks again and the next sender
+    // sends it, once.
+    await db
+      .update(orderEmails)
+      .set({ claimedAt: new Date(Date.now() - 5 * 60_000 - 1_000) })
+      .where(eq(orderEmails.orderId, order.id));
+    const later = new Date(row!.paidAt!.getTime() + 10 * 60_000);
+    expect(await ordersAwaitingConfirmation(db, later)).toContain(order.id);
+    const twice = await Promise.all([sendOrderConfirmation(deps, order.id), sendOrderConfirmation(deps, order.id)]);
+    expect(twice.sort()).toEqual(["already_sent", "sent"]);
+    expect(await messagesTo(buyer.email)).toHaveLength(1);
+    expect(await ordersAwaitingConfirmation(db, later)).not.toContain(order.id);
+  });
+
   it("sends nothing for an unpaid, refunded or unknown order", async () => {
     const { db } = database();
     const { buyer, order } = await orderWithTickets();

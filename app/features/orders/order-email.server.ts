@@ -1,11 +1,11 @@
-import { and, eq, gte, isNull, lte } from "drizzle-orm";
+import { and, eq, gte, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { qrPng } from "~/features/tickets/qr.server";
 import type { Db } from "~/server/db/client.server";
 import type { Env } from "~/server/env.server";
 import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
-import { deliverEmail, type EmailAttachment, type MailTransport, type OutboundEmail } from "~/server/mail/mail.server";
+import { type EmailAttachment, type MailTransport, type OutboundEmail, sendEmail } from "~/server/mail/mail.server";
 import { formatMoney } from "~/ui/money";
-import { orderEmails, orders } from "../../../db/schema";
+import { orderEmails, orders, outboundMessages } from "../../../db/schema";
 import { type OrderView, orderForConfirmation } from "./order-views.server";
 
 /**
@@ -206,10 +206,20 @@ export type OrderEmailDeps = {
 };
 
 /**
+ * How long a claim on a confirmation may stay unrecorded before another sender takes it over:
+ * its server stopped between claiming and recording. Far longer than a send takes (the job gives
+ * a run two minutes).
+ */
+export const CONFIRMATION_CLAIM_MS = 5 * 60_000;
+
+/**
  * Sends the order's confirmation once, however often it is asked (a replayed settlement, a job
- * retried or run on two servers at once). The claim row and the message record are written in
- * one transaction: a second sender waits on the first one's claim and then finds it taken; a
- * failed send rolls the claim back so the job's retry sends it.
+ * retried or run on two servers at once). The sender claims the order's row first, sends, then
+ * records the message in one statement; every other sender finds the claim and sends nothing. No
+ * transaction stays open while the mail server answers (a rush of orders needs the pool's
+ * connections for settling). A failed send gives the claim up, so the job's retry sends it; a
+ * claim its server never recorded lapses after CONFIRMATION_CLAIM_MS and the next sender (the
+ * reconciliation sweep finds the order again) takes it over.
  */
 export async function sendOrderConfirmation(
   deps: OrderEmailDeps,
@@ -219,24 +229,45 @@ export async function sendOrderConfirmation(
   const order = await orderForConfirmation(db, { orderId, secret: env.AUTH_SECRET, siteTimeZone: env.TIME_ZONE });
   if (!order) return "not_found";
   if (!EMAILABLE.has(order.status)) return "not_paid";
-  // Drawn before the claim: the QR pictures take a while, and an open transaction holds one of
-  // the pool's connections, which a rush of orders needs for settling. A job runs once per order
-  // (its singleton key), so the claim is what finds the rare repeat, not a read beforehand.
+  // Drawn before the claim: a claim is held for as long as its email takes to draw and send.
   const email = await orderEmail({ siteName: env.SITE_NAME, siteUrl: env.SITE_URL }, order);
-  return db.transaction(async (tx) => {
-    const claimed = await tx
-      .insert(orderEmails)
-      .values({ orderId, kind: "confirmation" })
-      .onConflictDoNothing()
-      .returning({ orderId: orderEmails.orderId });
-    if (claimed.length === 0) return "already_sent" as const;
-    const messageId = await deliverEmail(tx as unknown as Db, mail, email);
-    await tx
-      .update(orderEmails)
-      .set({ messageId })
-      .where(and(eq(orderEmails.orderId, orderId), eq(orderEmails.kind, "confirmation")));
-    return "sent" as const;
-  });
+  const claimedAt = new Date();
+  const key = and(eq(orderEmails.orderId, orderId), eq(orderEmails.kind, "confirmation"));
+  const claimed = await db
+    .insert(orderEmails)
+    .values({ orderId, kind: "confirmation", claimedAt, sentAt: null })
+    .onConflictDoUpdate({
+      target: [orderEmails.orderId, orderEmails.kind],
+      set: { claimedAt },
+      setWhere: and(
+        isNull(orderEmails.sentAt),
+        lt(orderEmails.claimedAt, new Date(claimedAt.getTime() - CONFIRMATION_CLAIM_MS)),
+      ),
+    })
+    .returning({ orderId: orderEmails.orderId });
+  if (claimed.length === 0) return "already_sent";
+  const ours = and(key, eq(orderEmails.claimedAt, claimedAt));
+  try {
+    const record = await sendEmail(mail, email);
+    const sent = { sentAt: new Date() };
+    if (!record) await db.update(orderEmails).set(sent).where(ours);
+    else {
+      // The message and the claim's end, written together.
+      const message = db.insert(outboundMessages).values(record).returning({ id: outboundMessages.id });
+      const recorded = db
+        .update(orderEmails)
+        .set({ ...sent, messageId: sql`(select id from message)` })
+        .where(ours);
+      await db.execute(sql`with message as (${message.getSQL()}) ${recorded.getSQL()}`);
+    }
+  } catch (error) {
+    await db
+      .delete(orderEmails)
+      .where(and(ours, isNull(orderEmails.sentAt)))
+      .catch(() => undefined);
+    throw error;
+  }
+  return "sent";
 }
 
 export const orderEmailJob = defineJob<{ orderId: string }, OrderEmailDeps>({
@@ -272,7 +303,11 @@ export async function ordersAwaitingConfirmation(db: Db, now: Date, options: { a
         eq(orders.status, "paid"),
         gte(orders.paidAt, new Date(now.getTime() - 2 * 24 * 3600 * 1000)),
         lte(orders.paidAt, new Date(now.getTime() - (options.afterMinutes ?? 2) * 60 * 1000)),
-        isNull(orderEmails.orderId),
+        // No confirmation, or a claim on one that was never recorded and has lapsed.
+        or(
+          isNull(orderEmails.orderId),
+          and(isNull(orderEmails.sentAt), lt(orderEmails.claimedAt, new Date(now.getTime() - CONFIRMATION_CLAIM_MS))),
+        ),
       ),
     )
     .limit(500);

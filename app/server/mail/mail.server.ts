@@ -65,28 +65,35 @@ export function isUndeliverableAddress(address: string) {
   return /\.invalid$|@invalid$/i.test(address.trim());
 }
 
+/** What the record of a sent email keeps (a row of `outbound_messages`). */
+export type OutboundRecord = typeof outboundMessages.$inferInsert;
+
 /**
- * Sends one email and records it. When no provider is configured the record is the mailbox and
- * keeps the whole message; otherwise it keeps who, what about, how and when, never the text: it
- * would hold every reset and sign-in link a provider delivered.
- * Answers the record's id, or null when the address is one nothing is sent to.
+ * Sends one email and answers its record, for the caller to write: null when the address is one
+ * nothing is sent to. When no provider is configured the record is the mailbox and keeps the
+ * whole message; otherwise it keeps who, what about, how and when, never the text: it would hold
+ * every reset and sign-in link a provider delivered.
  */
-export async function deliverEmail(db: Db, transport: MailTransport, email: OutboundEmail): Promise<string | null> {
+export async function sendEmail(transport: MailTransport, email: OutboundEmail): Promise<OutboundRecord | null> {
   if (isUndeliverableAddress(email.to)) return null;
   const { providerId } = await transport.send(email);
   const keepText = transport.name === "mailbox";
-  const [row] = await db
-    .insert(outboundMessages)
-    .values({
-      channel: "email",
-      to: email.to,
-      subject: email.subject,
-      text: keepText ? email.text : null,
-      html: keepText && email.html ? inlineAttachments(email.html, email.attachments ?? []) : null,
-      transport: transport.name,
-      providerId: providerId ?? null,
-    })
-    .returning({ id: outboundMessages.id });
+  return {
+    channel: "email",
+    to: email.to,
+    subject: email.subject,
+    text: keepText ? email.text : null,
+    html: keepText && email.html ? inlineAttachments(email.html, email.attachments ?? []) : null,
+    transport: transport.name,
+    providerId: providerId ?? null,
+  };
+}
+
+/** Sends one email and records it (`sendEmail`). Answers the record's id, or null when nothing was sent. */
+export async function deliverEmail(db: Db, transport: MailTransport, email: OutboundEmail): Promise<string | null> {
+  const record = await sendEmail(transport, email);
+  if (!record) return null;
+  const [row] = await db.insert(outboundMessages).values(record).returning({ id: outboundMessages.id });
   return row!.id;
 }
 
