@@ -6,7 +6,7 @@ import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
 import { type EmailAttachment, type MailTransport, type OutboundEmail, sendEmail } from "~/server/mail/mail.server";
 import { formatMoney } from "~/ui/money";
 import { orderEmails, orders, outboundMessages } from "../../../db/schema";
-import { type OrderView, orderForConfirmation } from "./order-views.server";
+import { type ConfirmationView, type OrderView, orderForConfirmation } from "./order-views.server";
 
 /**
  * The email a buyer gets once an order is paid (buyers get emails for
@@ -34,7 +34,7 @@ export function orderEmailSubject(
 }
 
 /** Builds the email; each QR travels as an inline picture (a CID attachment) that mail clients show. */
-export async function orderEmail(brand: Brand, order: OrderView): Promise<OutboundEmail> {
+export async function orderEmail(brand: Brand, order: ConfirmationView): Promise<OutboundEmail> {
   const money = (minor: number) => formatMoney(minor, order.currency);
   const orderUrl = `${brand.siteUrl}/success?order=${order.id}`;
   const attachments: EmailAttachment[] = [];

@@ -146,13 +146,28 @@ export async function orderForBuyer(
   return loadOrder(db, and(eq(orders.id, input.orderId), eq(orders.userId, input.userId))!, input);
 }
 
+/** The order as its confirmation email shows it: everything but its payments. */
+export type ConfirmationView = Omit<OrderView, "transactions">;
+
 /** Any order by id, for the confirmation email job (which trusts its own job data, not a URL). */
-export async function orderForConfirmation(db: Db, input: { orderId: string } & Secrets) {
+export async function orderForConfirmation(
+  db: Db,
+  input: { orderId: string } & Secrets,
+): Promise<ConfirmationView | null> {
   if (!isOrderId(input.orderId)) return null;
-  return loadOrder(db, eq(orders.id, input.orderId), input);
+  const view = await loadOrder(db, eq(orders.id, input.orderId), input, { payments: false });
+  if (!view) return null;
+  const { transactions: _none, ...order } = view;
+  return order;
 }
 
-async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets): Promise<OrderView | null> {
+/** The order's view; `payments: false` leaves its payments unread (the list is then empty). */
+async function loadOrder(
+  db: Db,
+  where: SQL,
+  { secret, siteTimeZone }: Secrets,
+  { payments = true } = {},
+): Promise<OrderView | null> {
   // The order with its lines in one query (a row per line); then, at once, only the lists its
   // lines can have: tickets for ticket lines, entries for draw lines, passes for application fees.
   const rows = await db
@@ -187,16 +202,18 @@ async function loadOrder(db: Db, where: SQL, { secret, siteTimeZone }: Secrets):
           .where(eq(tickets.orderId, order.id))
           .orderBy(asc(tickets.orderItemId), asc(tickets.createdAt), asc(tickets.code))
       : [],
-    db
-      .select({
-        id: transactions.id,
-        ...paymentColumns,
-        createdAt: transactions.createdAt,
-        completedAt: transactions.completedAt,
-      })
-      .from(transactions)
-      .where(eq(transactions.orderId, order.id))
-      .orderBy(asc(transactions.createdAt)),
+    payments
+      ? db
+          .select({
+            id: transactions.id,
+            ...paymentColumns,
+            createdAt: transactions.createdAt,
+            completedAt: transactions.completedAt,
+          })
+          .from(transactions)
+          .where(eq(transactions.orderId, order.id))
+          .orderBy(asc(transactions.createdAt))
+      : [],
     has("entry")
       ? db
           .select({
