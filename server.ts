@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { readdirSync } from "node:fs";
-import type { RequestListener, Server } from "node:http";
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
@@ -61,16 +61,19 @@ export async function createServer() {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   });
   let routeOf: (pathname: string) => string = () => "page";
-  app.use((req, res, next) => {
+  const timeRequest = (req: IncomingMessage, res: ServerResponse, pathname: () => string) => {
     const end = httpDuration.startTimer({ method: req.method });
     res.on("finish", () => {
-      const kind = requestKind(req.path);
+      const kind = requestKind(pathname());
       end({
         status: String(res.statusCode),
         kind,
-        route: kind === "page" || kind === "data" ? routeOf(req.path) : kind,
+        route: kind === "page" || kind === "data" ? routeOf(pathname()) : kind,
       });
     });
+  };
+  app.use((req, res, next) => {
+    timeRequest(req, res, () => req.path);
     next();
   });
   const cacheMeter = cacheMetrics();
@@ -154,9 +157,10 @@ export async function createServer() {
   runtime = await entry.startApp();
   const started = runtime;
   entry.registerAppMetrics(started);
-  // Payment notifications go straight to their handler, past the page headers, compression and
-  // the router: signed JSON from the provider's servers, answered with a few bytes of JSON, and
-  // hundreds a second at an on-sale (ADR 0018). The signature stands in for the Origin check.
+  // Payment notifications with a plain body are answered before Express (notificationsFirst,
+  // below). This route answers the rest at that address, past the page headers, compression and
+  // the router: other methods (405) and a body sent compressed. The signature stands in for the
+  // Origin check.
   const answerNotification = entry.answerPaymentNotification;
   beforePages.all(
     "/api/webhooks/stripe",
@@ -206,8 +210,16 @@ export async function createServer() {
       .send(status === 413 ? "Payload too large" : status >= 500 ? "Error" : error.message);
   });
 
-  /** The whole site: the page cache answers what it can, Express the rest. */
-  const handler: RequestListener = pageCache ? (req, res) => pageCache.handle(req, res, app) : app;
+  /** The whole site: payment notifications first, then the page cache answers what it can, Express the rest. */
+  const pages: RequestListener = pageCache ? (req, res) => pageCache.handle(req, res, app) : app;
+  const handler = notificationsFirst({
+    path: "/api/webhooks/stripe",
+    limit: parseSize(env.BODY_LIMIT),
+    answer: (request) => answerNotification(started, request),
+    logger: log,
+    timeRequest: (req, res) => timeRequest(req, res, () => "/api/webhooks/stripe"),
+    next: pages,
+  });
   return { app, handler, pageCache, runtime: started, env, entry, stopListening };
 }
 
@@ -390,33 +402,94 @@ export function loggedUrl(url: string) {
  * only when a line is written, so a request costs next to nothing at a quieter log level (a child
  * logger per request, as pino-http makes, serialises its request up front, logged or not).
  */
+/**
+ * Payment notifications, answered by the HTTP server before Express (and before the page cache)
+ * does any work: signed JSON from the provider, answered with a few bytes of JSON, five deliveries
+ * of each at an on-sale (ADR 0018). A POST with a plain body is read here up to `limit` (413
+ * beyond, once the body has been read, as everywhere else) and handed to `answer`; anything else
+ * at the address (another method, a compressed body) goes on to Express, which answers it as
+ * before. The request gets its id and log line and is timed like any other. The signature stands
+ * in for the Origin check.
+ */
+export function notificationsFirst(options: {
+  path: string;
+  limit: number;
+  answer(request: { rawBody: Uint8Array; signature: string | null }): Promise<{ status: number; body: object }>;
+  logger: Logger;
+  timeRequest(req: IncomingMessage, res: ServerResponse): void;
+  next: RequestListener;
+}): RequestListener {
+  const { path: address, limit, logger } = options;
+  return (req, res) => {
+    if (req.method !== "POST" || req.url !== address || req.headers["content-encoding"]) return options.next(req, res);
+    options.timeRequest(req, res);
+    logRequest(logger, req, res);
+    const reply = (status: number, type: string, body: string) => {
+      if (res.headersSent) return;
+      res.writeHead(status, {
+        "Content-Type": type,
+        "Content-Length": Buffer.byteLength(body),
+        "Cache-Control": "no-store",
+      });
+      res.end(body);
+    };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the limit the rest is read and dropped, so the client is answered, not reset.
+      if (size <= limit) chunks.push(chunk);
+    });
+    req.on("error", () => res.destroy());
+    req.on("end", () => {
+      if (size > limit) return reply(413, "text/plain; charset=utf-8", "Payload too large");
+      const signature = req.headers["stripe-signature"];
+      options
+        .answer({ rawBody: Buffer.concat(chunks, size), signature: typeof signature === "string" ? signature : null })
+        .then((answer) => reply(answer.status, "application/json; charset=utf-8", JSON.stringify(answer.body)))
+        .catch((error: unknown) => {
+          logger.error({ err: error }, "request failed");
+          reply(500, "text/plain; charset=utf-8", "Error");
+        });
+    });
+  };
+}
+
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const id = (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || randomUUID();
-    res.locals.requestId = id;
-    res.setHeader("X-Request-Id", id);
-    if (req.url === "/healthz" || req.url === "/metrics") return next();
-    const started = Date.now();
-    const finished = (error?: Error) => {
-      res.off("finish", finished);
-      res.off("close", finished);
-      res.off("error", finished);
-      const failed = error !== undefined || res.statusCode >= 500;
-      const level = failed ? "error" : res.statusCode >= 400 ? "warn" : "info";
-      if (!logger.isLevelEnabled(level)) return;
-      const line = { req: loggedRequest(req, id), res: loggedResponse(res), responseTime: Date.now() - started };
-      if (!failed) return logger[level](line, "request completed");
-      const err = error ?? new Error(`failed with status code ${res.statusCode}`);
-      logger[level]({ ...line, err }, "request errored");
-    };
-    res.on("finish", finished);
-    res.on("close", finished);
-    res.on("error", finished);
+    res.locals.requestId = logRequest(logger, req, res);
     next();
   };
 }
 
-function loggedRequest(req: Request, id: string) {
+/**
+ * Gives the request its id (the one a proxy sent, or a new one), answers it in `X-Request-Id`, and
+ * writes one line when the answer is finished, or cut off. Answers the id.
+ */
+export function logRequest(logger: Logger, req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) {
+  const id = (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || randomUUID();
+  res.setHeader("X-Request-Id", id);
+  if (req.url === "/healthz" || req.url === "/metrics") return id;
+  const started = Date.now();
+  const finished = (error?: Error) => {
+    res.off("finish", finished);
+    res.off("close", finished);
+    res.off("error", finished);
+    const failed = error !== undefined || res.statusCode >= 500;
+    const level = failed ? "error" : res.statusCode >= 400 ? "warn" : "info";
+    if (!logger.isLevelEnabled(level)) return;
+    const line = { req: loggedRequest(req, id), res: loggedResponse(res), responseTime: Date.now() - started };
+    if (!failed) return logger[level](line, "request completed");
+    const err = error ?? new Error(`failed with status code ${res.statusCode}`);
+    logger[level]({ ...line, err }, "request errored");
+  };
+  res.on("finish", finished);
+  res.on("close", finished);
+  res.on("error", finished);
+  return id;
+}
+
+function loggedRequest(req: IncomingMessage & { originalUrl?: string }, id: string) {
   return {
     id,
     method: req.method,
@@ -429,7 +502,7 @@ function loggedRequest(req: Request, id: string) {
   };
 }
 
-function loggedResponse(res: Response) {
+function loggedResponse(res: ServerResponse) {
   const { "set-cookie": _cookie, ...headers } = res.getHeaders();
   return { statusCode: res.statusCode, headers };
 }
