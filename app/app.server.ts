@@ -15,6 +15,10 @@ import { demoProductsSeeder } from "./demo/demo-products.server";
 import { accountMessages } from "./features/accounts/auth-messages.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./features/accounts/schemas";
 import { catchUpAfterStart, paymentJobs } from "./features/checkout/payment-jobs.server";
+import {
+  PAYMENT_EVENTS_CHANNEL,
+  rememberProcessedPaymentEvent,
+} from "./features/checkout/payment-notifications.server";
 import { legalPagesSeeder } from "./features/content/legal-pages.server";
 import { drawJobs } from "./features/draws/draw-jobs.server";
 import { lowStockAlertJob } from "./features/fulfilment/stock-alerts.server";
@@ -99,6 +103,7 @@ async function buildRuntime(options: { work?: boolean }): Promise<Runtime> {
   const outbox = jobOutbox(queue);
   const mail = mailTransportFor(env);
   const brand = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
+  let stopHearing = async () => {};
   const runtime: Runtime = {
     env,
     db: database.db,
@@ -118,6 +123,7 @@ async function buildRuntime(options: { work?: boolean }): Promise<Runtime> {
     steps: routeSteps,
     startedAt: new Date(),
     async stop() {
+      await stopHearing().catch((error) => log.warn({ err: error }, "payment event notices did not stop cleanly"));
       await queue.stop().catch((error) => log.warn({ err: error }, "job queue did not stop cleanly"));
       mail.close?.();
       await database.close();
@@ -127,6 +133,10 @@ async function buildRuntime(options: { work?: boolean }): Promise<Runtime> {
 
   await runSeeders(runtime.db, seeders, { demo: seedDemo, storage: runtime.storage });
   if (options.work !== false) {
+    // Payment events any server handles to the end: their repeats here are answered from memory.
+    stopHearing = await database.listen(PAYMENT_EVENTS_CHANNEL, (notice) => {
+      if (notice) rememberProcessedPaymentEvent(database.db, notice);
+    });
     await queue.work(runtime);
     // In the background: a provider that is slow to answer must not hold up serving pages.
     void catchUpAfterStart(runtime);

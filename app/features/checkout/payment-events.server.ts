@@ -62,11 +62,12 @@ export async function receivePaymentEvent(
  * Waits for another delivery's claim on an event (`receivePaymentEvent` answered "claimed" to a
  * delivery received at `now`): "processed" once that delivery has handled it to the end, "free"
  * once the claim was given up or has lapsed, so this delivery can claim it. Asks often at first,
- * since handling usually ends within a few hundredths of a second, then less often.
+ * since handling usually ends within a few hundredths of a second, then less often; before each
+ * question, `processedHere` says whether this server has been told already.
  */
 export async function awaitPaymentEvent(
   db: Db,
-  input: PaymentEventKey & { since: Date; now: Date },
+  input: PaymentEventKey & { since: Date; now: Date; processedHere?: () => boolean },
 ): Promise<"processed" | "free"> {
   const waitFor = input.since.getTime() + PAYMENT_EVENT_CLAIM_MS - input.now.getTime();
   const started = performance.now();
@@ -74,6 +75,8 @@ export async function awaitPaymentEvent(
   for (let waited = 0; waited < waitFor; waited = performance.now() - started) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(pause, waitFor - waited)));
     pause = Math.min(pause * 2, 200);
+    // Told already (the server's notice that the event was processed): no need to ask.
+    if (input.processedHere?.()) return "processed";
     const [event] = await db.select({ processedAt: paymentEvents.processedAt }).from(paymentEvents).where(keyOf(input));
     if (!event) return "free";
     if (event.processedAt) return "processed";

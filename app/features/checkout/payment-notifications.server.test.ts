@@ -5,7 +5,11 @@ import { freshDatabasePerFile } from "~/server/db/test-database";
 import { stripeGateway } from "~/server/payments/stripe.server";
 import { orders, paymentEvents } from "../../../db/schema";
 import { HOLD_EXPIRED_REASON } from "./holds.server";
-import { handlePaymentNotification } from "./payment-notifications.server";
+import {
+  handlePaymentNotification,
+  PAYMENT_EVENTS_CHANNEL,
+  rememberProcessedPaymentEvent,
+} from "./payment-notifications.server";
 import { PAYMENT_FAILED_REASON } from "./payment-state.server";
 import { at, buyPlaces, ledgerCounts, orderState, pendingOrder, soldOf } from "./test-payments";
 
@@ -252,6 +256,67 @@ describe("the Stripe webhook", () => {
       .values({ provider: "stripe", eventId: "evt_orphaned", type: "checkout.session.completed", receivedAt: at(4) });
     expect(await deliver(orphan, at(5))).toMatchObject({ kind: "handled" });
     expect(await orderState(db, order.id)).toMatchObject({ status: "paid" });
+  });
+
+  it("tells every server when an event has been handled to the end, once", async () => {
+    const { db } = database();
+    const { order } = await pendingOrder(db, { provider: "stripe" });
+    const payload = sessionEvent(
+      "checkout.session.completed",
+      { orderId: order.id, sessionId: "cs_told", amount: order.total },
+      "evt_told",
+    );
+    const heard: string[] = [];
+    const stop = await database().listen(PAYMENT_EVENTS_CHANNEL, (notice) => void (notice && heard.push(notice)));
+    try {
+      expect(await deliver(payload)).toMatchObject({ kind: "handled" });
+      await expect.poll(() => heard).toEqual(["stripe:evt_told"]);
+      // Marking it processed again (a later statement) says nothing more.
+      await db
+        .update(paymentEvents)
+        .set({ processedAt: at(6) })
+        .where(eq(paymentEvents.eventId, "evt_told"));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(heard).toEqual(["stripe:evt_told"]);
+    } finally {
+      await stop();
+    }
+  });
+
+  it("answers a repeat of an event another server handled, once told, without a query", async () => {
+    const { db } = database();
+    const { order } = await pendingOrder(db, { provider: "stripe" });
+    const payload = sessionEvent(
+      "checkout.session.completed",
+      { orderId: order.id, sessionId: "cs_other", amount: order.total },
+      "evt_other",
+    );
+    rememberProcessedPaymentEvent(db, "stripe:evt_other");
+    expect(await deliver(payload)).toEqual({ kind: "duplicate", eventId: "evt_other" });
+    // Nothing was asked or written: the event is not even recorded here.
+    expect(await db.select().from(paymentEvents).where(eq(paymentEvents.eventId, "evt_other"))).toEqual([]);
+    expect(await orderState(db, order.id)).toMatchObject({ status: "pending", tickets: 0 });
+    // A notice that names no event is ignored.
+    rememberProcessedPaymentEvent(db, "nonsense");
+  });
+
+  it("stops waiting for another server's delivery as soon as it is told that one has finished", async () => {
+    const { db } = database();
+    const { order } = await pendingOrder(db, { provider: "stripe" });
+    const payload = sessionEvent(
+      "checkout.session.completed",
+      { orderId: order.id, sessionId: "cs_waiting", amount: order.total },
+      "evt_waiting",
+    );
+    await db
+      .insert(paymentEvents)
+      .values({ provider: "stripe", eventId: "evt_waiting", type: "checkout.session.completed", receivedAt: at(5) });
+    const waiting = deliver(payload, at(5));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    // The notice arrives before this delivery's next look at the database would.
+    rememberProcessedPaymentEvent(db, "stripe:evt_waiting");
+    expect(await waiting).toEqual({ kind: "duplicate", eventId: "evt_waiting" });
+    expect(await orderState(db, order.id)).toMatchObject({ status: "pending", tickets: 0 });
   });
 
   it("gives the event up when handling fails part-way, so the next delivery handles it at once", async () => {

@@ -108,6 +108,18 @@ function remember(handled: Set<string>, flight: string) {
   if (handled.size > HANDLED_REMEMBERED) handled.delete(handled.values().next().value!);
 }
 
+/**
+ * Remembers an event another server (or another delivery) has handled to the end, from the notice
+ * PostgreSQL sends every server when an event is marked processed (channel `payment_events`,
+ * payload `provider:event id`): the provider's repeats of it that reach this server are then
+ * answered without a query, and a delivery waiting for it stops waiting.
+ */
+export const PAYMENT_EVENTS_CHANNEL = "payment_events";
+
+export function rememberProcessedPaymentEvent(db: Db, notice: string) {
+  if (notice.includes(":")) remember(handledHere(db), notice);
+}
+
 async function handleVerified(
   db: Db,
   gateway: PaymentGateway,
@@ -133,13 +145,21 @@ async function handleVerified(
  */
 async function claimPaymentEvent(db: Db, input: Parameters<typeof receivePaymentEvent>[1]) {
   const started = performance.now();
+  const handled = handledHere(db);
+  const flight = `${input.provider}:${input.eventId}`;
   // A claim is taken over at the latest once it lapses; three rounds cover a delivery that gave
   // its claim up and another that took it and died, and then this one handles the event anyway.
   for (let round = 0; round < 3; round++) {
     const now = new Date(input.now.getTime() + (performance.now() - started));
     const received = await receivePaymentEvent(db, { ...input, now });
     if (received.kind !== "claimed") return received.kind === "handle";
-    if ((await awaitPaymentEvent(db, { ...input, since: received.since, now })) === "processed") return false;
+    const waited = await awaitPaymentEvent(db, {
+      ...input,
+      since: received.since,
+      now,
+      processedHere: () => handled.has(flight),
+    });
+    if (waited === "processed") return false;
   }
   return true;
 }
