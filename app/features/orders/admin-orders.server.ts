@@ -11,10 +11,9 @@ import {
   orders,
   tickets,
   ticketTypes,
-  transactions,
   users,
 } from "../../../db/schema";
-import { orderLineColumns, paymentColumns, ticketColumns } from "./order-columns.server";
+import { orderLineColumns, orderPayments, ticketColumns } from "./order-columns.server";
 import { parseOrderNumber } from "./order-number";
 
 export const ORDERS_PER_PAGE = 25;
@@ -129,16 +128,7 @@ export async function getOrderDetail(db: Db, orderId: string) {
       .leftJoin(checker, eq(checker.id, tickets.checkedInBy))
       .where(eq(tickets.orderId, orderId))
       .orderBy(asc(tickets.createdAt), asc(tickets.id)),
-    db
-      .select({
-        id: transactions.id,
-        ...paymentColumns,
-        createdAt: transactions.createdAt,
-        completedAt: transactions.completedAt,
-      })
-      .from(transactions)
-      .where(eq(transactions.orderId, orderId))
-      .orderBy(asc(transactions.createdAt)),
+    orderPayments(db, orderId),
     db
       .select({
         id: orderHistory.id,

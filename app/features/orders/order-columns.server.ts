@@ -1,3 +1,5 @@
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
 import { orderItems, orders, tickets, ticketTypes, transactions } from "../../../db/schema";
 
 /**
@@ -43,3 +45,17 @@ export const paymentColumns = {
   currency: transactions.currency,
   reason: transactions.reason,
 };
+
+/** An order's charges and refunds, oldest first, as the buyer's and the staff's order pages list them. */
+export function orderPayments(db: Db, orderId: string) {
+  return db
+    .select({
+      id: transactions.id,
+      ...paymentColumns,
+      createdAt: transactions.createdAt,
+      completedAt: transactions.completedAt,
+    })
+    .from(transactions)
+    .where(eq(transactions.orderId, orderId))
+    .orderBy(asc(transactions.createdAt));
+}

@@ -18,7 +18,13 @@ import {
   transactions,
 } from "../../../db/schema";
 import { ORDER_STATUS_LABELS } from "./admin-schemas";
-import { orderLineColumns, orderSummaryColumns, paymentColumns, ticketColumns } from "./order-columns.server";
+import {
+  orderLineColumns,
+  orderPayments,
+  orderSummaryColumns,
+  paymentColumns,
+  ticketColumns,
+} from "./order-columns.server";
 import { isOrderId } from "./order-id";
 import { formatOrderNumber } from "./order-number";
 
@@ -202,18 +208,7 @@ async function loadOrder(
           .where(eq(tickets.orderId, order.id))
           .orderBy(asc(tickets.orderItemId), asc(tickets.createdAt), asc(tickets.code))
       : [],
-    payments
-      ? db
-          .select({
-            id: transactions.id,
-            ...paymentColumns,
-            createdAt: transactions.createdAt,
-            completedAt: transactions.completedAt,
-          })
-          .from(transactions)
-          .where(eq(transactions.orderId, order.id))
-          .orderBy(asc(transactions.createdAt))
-      : [],
+    payments ? orderPayments(db, order.id) : [],
     has("entry")
       ? db
           .select({
