@@ -395,14 +395,6 @@ export function loggedUrl(url: string) {
 }
 
 /**
- * One line per request, without what would let a reader of the logs act as a visitor: "request
- * completed" (info, or warn for a 4xx) or "request errored" (error, for a 5xx or a failed
- * response), with the request, the response and the time it took in milliseconds. Every answer
- * carries an `X-Request-Id` (the caller's, if it sent one). The request and response are read
- * only when a line is written, so a request costs next to nothing at a quieter log level (a child
- * logger per request, as pino-http makes, serialises its request up front, logged or not).
- */
-/**
  * Payment notifications, answered by the HTTP server before Express (and before the page cache)
  * does any work: signed JSON from the provider, answered with a few bytes of JSON, five deliveries
  * of each at an on-sale (ADR 0018). A POST with a plain body is read here up to `limit` (413
@@ -455,6 +447,14 @@ export function notificationsFirst(options: {
   };
 }
 
+/**
+ * One line per request, without what would let a reader of the logs act as a visitor: "request
+ * completed" (info, or warn for a 4xx) or "request errored" (error, for a 5xx or a failed
+ * response), with the request, the response and the time it took in milliseconds. Every answer
+ * carries an `X-Request-Id` (the caller's, if it sent one). The request and response are read
+ * only when a line is written, so a request costs next to nothing at a quieter log level (a child
+ * logger per request, as pino-http makes, serialises its request up front, logged or not).
+ */
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     res.locals.requestId = logRequest(logger, req, res);

@@ -108,14 +108,15 @@ function remember(handled: Set<string>, flight: string) {
   if (handled.size > HANDLED_REMEMBERED) handled.delete(handled.values().next().value!);
 }
 
-/**
- * Remembers an event another server (or another delivery) has handled to the end, from the notice
- * PostgreSQL sends every server when an event is marked processed (channel `payment_events`,
- * payload `provider:event id`): the provider's repeats of it that reach this server are then
- * answered without a query, and a delivery waiting for it stops waiting.
- */
+/** Where PostgreSQL tells every server that an event was marked processed (migration 0019). */
 export const PAYMENT_EVENTS_CHANNEL = "payment_events";
 
+/**
+ * Remembers an event another server (or another delivery) has handled to the end, from the notice
+ * PostgreSQL sends every server when an event is marked processed (payload `provider:event id`):
+ * the provider's repeats of it that reach this server are then answered without a query, and a
+ * delivery waiting for it stops waiting.
+ */
 export function rememberProcessedPaymentEvent(db: Db, notice: string) {
   if (notice.includes(":")) remember(handledHere(db), notice);
 }
