@@ -64,7 +64,7 @@ export function qrPng(payload: string, width = 264): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(side, 0);
   header.writeUInt32BE(side, 4);
-  header.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale, deflate, no filter choice, no interlace
+  header.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale, deflate, filter method 0, no interlace
   return Buffer.concat([
     PNG_SIGNATURE,
     pngChunk("IHDR", header),
