@@ -64,7 +64,7 @@ export async function handlePaymentNotification(
   // Another delivery of this very event is being handled in this process: wait for it and answer
   // as a duplicate, instead of doing the same work beside it. If that one fails, this one fails
   // too, and the provider sends the event again.
-  const flight = `${gateway.provider}:${eventId}`;
+  const flight = eventKey(gateway.provider, eventId);
   const running = inFlight.get(flight);
   if (running) {
     await running;
@@ -108,6 +108,14 @@ function remember(handled: Set<string>, flight: string) {
   if (handled.size > HANDLED_REMEMBERED) handled.delete(handled.values().next().value!);
 }
 
+/**
+ * An event as this process remembers it, and as PostgreSQL's notice names it (migration 0019
+ * builds the same `provider:event id`).
+ */
+function eventKey(provider: string, eventId: string) {
+  return `${provider}:${eventId}`;
+}
+
 /** Where PostgreSQL tells every server that an event was marked processed (migration 0019). */
 export const PAYMENT_EVENTS_CHANNEL = "payment_events";
 
@@ -147,7 +155,7 @@ async function handleVerified(
 async function claimPaymentEvent(db: Db, input: Parameters<typeof receivePaymentEvent>[1]) {
   const started = performance.now();
   const handled = handledHere(db);
-  const flight = `${input.provider}:${input.eventId}`;
+  const flight = eventKey(input.provider, input.eventId);
   // A claim is taken over at the latest once it lapses; three rounds cover a delivery that gave
   // its claim up and another that took it and died, and then this one handles the event anyway.
   for (let round = 0; round < 3; round++) {

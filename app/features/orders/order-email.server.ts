@@ -212,6 +212,11 @@ export type OrderEmailDeps = {
  */
 export const CONFIRMATION_CLAIM_MS = 5 * 60_000;
 
+/** A claim on a confirmation that was never recorded and is older than CONFIRMATION_CLAIM_MS at `now`. */
+function lapsedClaim(now: Date) {
+  return and(isNull(orderEmails.sentAt), lt(orderEmails.claimedAt, new Date(now.getTime() - CONFIRMATION_CLAIM_MS)));
+}
+
 /**
  * Sends the order's confirmation once, however often it is asked (a replayed settlement, a job
  * retried or run on two servers at once). The sender claims the order's row first, sends, then
@@ -239,10 +244,7 @@ export async function sendOrderConfirmation(
     .onConflictDoUpdate({
       target: [orderEmails.orderId, orderEmails.kind],
       set: { claimedAt },
-      setWhere: and(
-        isNull(orderEmails.sentAt),
-        lt(orderEmails.claimedAt, new Date(claimedAt.getTime() - CONFIRMATION_CLAIM_MS)),
-      ),
+      setWhere: lapsedClaim(claimedAt),
     })
     .returning({ orderId: orderEmails.orderId });
   if (claimed.length === 0) return "already_sent";
@@ -304,10 +306,7 @@ export async function ordersAwaitingConfirmation(db: Db, now: Date, options: { a
         gte(orders.paidAt, new Date(now.getTime() - 2 * 24 * 3600 * 1000)),
         lte(orders.paidAt, new Date(now.getTime() - (options.afterMinutes ?? 2) * 60 * 1000)),
         // No confirmation, or a claim on one that was never recorded and has lapsed.
-        or(
-          isNull(orderEmails.orderId),
-          and(isNull(orderEmails.sentAt), lt(orderEmails.claimedAt, new Date(now.getTime() - CONFIRMATION_CLAIM_MS))),
-        ),
+        or(isNull(orderEmails.orderId), lapsedClaim(now)),
       ),
     )
     .limit(500);
