@@ -1,4 +1,5 @@
-import { and, eq, isNull, lt, type SQL, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { builtOnce } from "~/server/db/built-once.server";
 import type { Db } from "~/server/db/client.server";
 import { type PaymentProvider, paymentEvents } from "../../../db/schema";
 
@@ -32,31 +33,45 @@ export async function receivePaymentEvent(
   input: PaymentEventKey & { type: string; now: Date },
 ): Promise<ReceivedPaymentEvent> {
   const lapsedBefore = new Date(input.now.getTime() - PAYMENT_EVENT_CLAIM_MS);
+  const { rows } = await claimStatement(db, {
+    provider: input.provider,
+    eventId: input.eventId,
+    type: input.type,
+    now: input.now,
+    lapsedBefore,
+  });
+  const row = rows[0]!;
+  if (Number(row.claimed) > 0) return { kind: "handle" };
+  if (row.processed_at) return { kind: "duplicate" };
+  // Claimed by a delivery that committed after this statement began: it has only just started.
+  return { kind: "claimed", since: row.received_at ? new Date(row.received_at as string) : input.now };
+}
+
+/** The claim of receivePaymentEvent, built once: every delivery of every notification runs it. */
+const claimStatement = builtOnce<
+  { provider: PaymentProvider; eventId: string; type: string; now: Date; lapsedBefore: Date },
+  { claimed: number; processed_at: unknown; received_at: unknown }
+>((db) => {
+  const now = sql.placeholder("now");
+  const key = { provider: sql.placeholder("provider"), eventId: sql.placeholder("eventId") };
   const claim = db
     .insert(paymentEvents)
-    .values({ provider: input.provider, eventId: input.eventId, type: input.type, receivedAt: input.now })
+    .values({ ...key, type: sql.placeholder("type"), receivedAt: now })
     .onConflictDoUpdate({
       target: [paymentEvents.provider, paymentEvents.eventId],
-      set: { receivedAt: input.now },
-      setWhere: and(isNull(paymentEvents.processedAt), lt(paymentEvents.receivedAt, lapsedBefore)),
+      set: { receivedAt: sql`${now}` },
+      setWhere: and(isNull(paymentEvents.processedAt), lt(paymentEvents.receivedAt, sql.placeholder("lapsedBefore"))),
     })
     .returning({ eventId: paymentEvents.eventId });
   // The record as it was before this statement (a statement does not see its own writes).
   const earlier = db
     .select({ processedAt: paymentEvents.processedAt, receivedAt: paymentEvents.receivedAt })
     .from(paymentEvents)
-    .where(keyOf(input));
-  const result = (await db.execute(
-    sql`with claim as (${claim.getSQL()}), earlier as (${earlier.getSQL()})
+    .where(keyOf(key));
+  return sql`with claim as (${claim.getSQL()}), earlier as (${earlier.getSQL()})
       select (select count(*) from claim)::int as claimed, earlier.processed_at, earlier.received_at
-      from (select 1) as one left join earlier on true`,
-  )) as unknown as { rows: { claimed: number; processed_at: unknown; received_at: unknown }[] };
-  const row = result.rows[0]!;
-  if (Number(row.claimed) > 0) return { kind: "handle" };
-  if (row.processed_at) return { kind: "duplicate" };
-  // Claimed by a delivery that committed after this statement began: it has only just started.
-  return { kind: "claimed", since: row.received_at ? new Date(row.received_at as string) : input.now };
-}
+      from (select 1) as one left join earlier on true`;
+});
 
 /**
  * Waits for another delivery's claim on an event (`receivePaymentEvent` answered "claimed" to a
@@ -108,6 +123,6 @@ export async function releasePaymentEvent(db: Db, input: PaymentEventKey) {
   await db.delete(paymentEvents).where(and(keyOf(input), isNull(paymentEvents.processedAt)));
 }
 
-function keyOf(input: PaymentEventKey) {
+function keyOf(input: { provider: PaymentProvider | Placeholder; eventId: string | Placeholder }) {
   return and(eq(paymentEvents.provider, input.provider), eq(paymentEvents.eventId, input.eventId));
 }

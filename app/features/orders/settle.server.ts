@@ -1,4 +1,18 @@
-import { and, asc, eq, getTableColumns, gt, inArray, is, ne, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  is,
+  ne,
+  or,
+  type Placeholder,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
 import { type PgTable, PgTransaction } from "drizzle-orm/pg-core";
 import { applicationFeesProblem, settleApplicationFees } from "~/features/applications/applications.server";
 import { releaseHolds } from "~/features/checkout/holds.server";
@@ -130,34 +144,51 @@ function readOrder(db: Db, orderId: string) {
     .then((rows) => rows[0]);
 }
 
-/** The order's holds that are live and will stay so for HELD_SETTLEMENT_MARGIN_MS after `now`. */
-function heldWithTimeToSpare(orderId: string | SQLWrapper, now: Date) {
-  const safeUntil = new Date(now.getTime() + HELD_SETTLEMENT_MARGIN_MS);
-  return and(eq(holds.orderId, orderId), eq(holds.status, "active"), gt(holds.expiresAt, safeUntil));
+/** The order's holds that are live and will stay so until `until` (`safeUntil` of the time now). */
+function heldWithTimeToSpare(orderId: string | SQLWrapper, until: Date | Placeholder) {
+  return and(eq(holds.orderId, orderId), eq(holds.status, "active"), gt(holds.expiresAt, until));
+}
+
+/** HELD_SETTLEMENT_MARGIN_MS after `now`. */
+function safeUntil(now: Date) {
+  return new Date(now.getTime() + HELD_SETTLEMENT_MARGIN_MS);
 }
 
 /**
  * The order (as readOrder) and its lines, each with the places held for its ticket type that
- * stay held with time to spare (heldWithTimeToSpare), in one query.
+ * stay held with time to spare (heldWithTimeToSpare), in one query. Every payment notification
+ * runs it first, so its SQL is built once per database (not per call) and prepared.
  */
 async function readOrderWithLines(db: Db, orderId: string, now: Date) {
-  const rows = await db
-    .select({
-      order: orderColumns,
-      line: {
-        ...lineColumns,
-        held: sql<number>`(select coalesce(sum(${holds.quantity}), 0)::int from ${holds}
-          where ${and(heldWithTimeToSpare(orders.id, now), eq(holds.ticketTypeId, orderItems.ticketTypeId))})`,
-      },
-    })
-    .from(orders)
-    .leftJoin(orderItems, eq(orderItems.orderId, orders.id))
-    .where(eq(orders.id, orderId));
+  let query = orderWithLinesQueries.get(db);
+  if (!query) {
+    query = orderWithLinesQuery(db);
+    orderWithLinesQueries.set(db, query);
+  }
+  const rows = await query.execute({ orderId, safeUntil: safeUntil(now) });
   return {
     order: rows[0]?.order,
     // A left join: an order without lines would come back as one row with no line.
     lines: rows.flatMap((row) => (row.line?.id ? [{ ...row.line, held: Number(row.line.held) }] : [])),
   };
+}
+
+const orderWithLinesQueries = new WeakMap<Db, ReturnType<typeof orderWithLinesQuery>>();
+
+function orderWithLinesQuery(db: Db) {
+  return db
+    .select({
+      order: orderColumns,
+      line: {
+        ...lineColumns,
+        held: sql<number>`(select coalesce(sum(${holds.quantity}), 0)::int from ${holds}
+          where ${and(heldWithTimeToSpare(orders.id, sql.placeholder("safeUntil")), eq(holds.ticketTypeId, orderItems.ticketTypeId))})`,
+      },
+    })
+    .from(orders)
+    .leftJoin(orderItems, eq(orderItems.orderId, orders.id))
+    .where(eq(orders.id, sql.placeholder("orderId")))
+    .prepare("settle_order_with_lines");
 }
 
 type HeldLine = Line & { held: number };
@@ -427,7 +458,7 @@ async function settleHeldTickets(
   if (is(db, PgTransaction) || order.status !== "pending") return null;
   if (input.amount !== order.total || (input.currency && input.currency.toUpperCase() !== order.currency)) return null;
   const { now } = input;
-  const liveHolds = heldWithTimeToSpare(order.id, now);
+  const liveHolds = heldWithTimeToSpare(order.id, safeUntil(now));
   if (items.length === 0 || items.some((item) => item.kind !== "ticket")) return null;
   const wanted = new Map<string, { quantity: number; held: number }>();
   for (const item of items) {
