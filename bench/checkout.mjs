@@ -5,8 +5,12 @@
 // correctness counts (sold, oversold, server errors, charges, emails).
 //
 //   node bench/checkout.mjs [--buyers 500] [--places 100] [--instances 2] [--replays 5]
-//                           [--pool 20] [--database postgres://postgres@127.0.0.1:5432/postgres] [--sample]
+//                           [--pool 5] [--database postgres://postgres@127.0.0.1:5432/postgres] [--sample]
 //                           [--redeliver] [--profile]
+//
+// --pool is each server's DATABASE_POOL_SIZE. The default, 5, puts 10 connections on a database
+// that shares 2 cores with everything else here: more connections than a few per core make
+// PostgreSQL slower in a rush, not faster (bench/README.md, "Connections").
 //
 // --sample also prints what the servers' database connections were doing while orders settled
 // (sampled from pg_stat_activity every 10 ms): how many waited on a lock, and on which statement.
@@ -37,7 +41,7 @@ export async function main(argv = process.argv.slice(2)) {
       places: { type: "string", default: "100" },
       instances: { type: "string", default: "2" },
       replays: { type: "string", default: "5" },
-      pool: { type: "string", default: "20" },
+      pool: { type: "string", default: "5" },
       database: { type: "string" },
       sample: { type: "boolean", default: false },
       profile: { type: "boolean", default: false },
