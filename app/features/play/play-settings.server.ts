@@ -27,19 +27,25 @@ import {
 /** Orders whose entry lines count as spent (a refunded line stops counting). */
 const SPENT_STATUSES = ["paid", "fulfilled", "partly_refunded"] as const;
 
+const storedColumns = {
+  weekly: playSettings.weeklyLimit,
+  monthly: playSettings.monthlyLimit,
+  pending: playSettings.pendingLimits,
+  coolOffUntil: playSettings.coolOffUntil,
+  excludedUntil: playSettings.excludedUntil,
+  limitsOfferedAt: playSettings.limitsOfferedAt,
+};
+
+type StoredSettings = { [Key in keyof typeof storedColumns]: (typeof storedColumns)[Key]["_"]["data"] | null };
+
 /** The member's settings as stored; a raise whose day has passed is applied (and saved) on read. */
 export async function readPlaySettings(db: Db, userId: string, now: Date): Promise<PlaySettings> {
-  const [row] = await db
-    .select({
-      weekly: playSettings.weeklyLimit,
-      monthly: playSettings.monthlyLimit,
-      pending: playSettings.pendingLimits,
-      coolOffUntil: playSettings.coolOffUntil,
-      excludedUntil: playSettings.excludedUntil,
-      limitsOfferedAt: playSettings.limitsOfferedAt,
-    })
-    .from(playSettings)
-    .where(eq(playSettings.userId, userId));
+  const [row] = await db.select(storedColumns).from(playSettings).where(eq(playSettings.userId, userId));
+  return settingsOf(db, userId, row, now);
+}
+
+/** The settings in force at `now` from the stored row (none: the defaults), saving a raise now due. */
+async function settingsOf(db: Db, userId: string, row: StoredSettings | undefined, now: Date) {
   if (!row) return NO_PLAY_SETTINGS;
   const { raiseApplied, ...settings } = settingsAt(row, now);
   if (raiseApplied) {
@@ -59,15 +65,21 @@ export async function readPlaySettings(db: Db, userId: string, now: Date): Promi
 
 /**
  * What the member paid for entries in paid competitions over the last 7 and 30 days, the windows
- * the limits count, less refunded lines: one statement for both.
+ * the weekly and monthly limits count over.
  */
 export async function entrySpend(db: Db, userId: string, now: Date): Promise<Spend> {
+  const [row] = await spendQuery(db, userId, now);
+  return { week: Number(row?.week ?? 0), month: Number(row?.month ?? 0) };
+}
+
+/** entrySpend's one row: an aggregate, so there is always one. */
+function spendQuery(db: Db, userId: string, now: Date) {
   const weekStart = new Date(now.getTime() - WEEK_MS);
   const spent = sql`${orderItems.unitPrice} * (${orderItems.quantity} - ${orderItems.refundedQuantity})`;
-  const [row] = await db
+  return db
     .select({
-      week: sql<number>`coalesce(sum(${spent}) filter (where ${gte(orders.paidAt, weekStart)}), 0)::int`,
-      month: sql<number>`coalesce(sum(${spent}), 0)::int`,
+      week: sql<number>`coalesce(sum(${spent}) filter (where ${gte(orders.paidAt, weekStart)}), 0)::int`.as("week"),
+      month: sql<number>`coalesce(sum(${spent}), 0)::int`.as("month"),
     })
     .from(orderItems)
     .innerJoin(orders, eq(orders.id, orderItems.orderId))
@@ -79,12 +91,21 @@ export async function entrySpend(db: Db, userId: string, now: Date): Promise<Spe
         eq(orderItems.kind, "entry"),
       ),
     );
-  return { week: Number(row?.week ?? 0), month: Number(row?.month ?? 0) };
 }
 
-/** Everything the settings page (and a draw page) shows about the member's play. */
+/**
+ * Everything the settings page (and a draw page) shows about the member's play: the settings and
+ * the spend read in one statement (a draw's page asks for them on every view by a member).
+ */
 export async function playStatus(db: Db, userId: string, now: Date, timeZone = PLAY_TIME_ZONE) {
-  const [settings, spend] = await Promise.all([readPlaySettings(db, userId, now), entrySpend(db, userId, now)]);
+  const spendRow = spendQuery(db, userId, now).as("spend");
+  const [row] = await db
+    .select({ stored: { userId: playSettings.userId, ...storedColumns }, week: spendRow.week, month: spendRow.month })
+    .from(spendRow)
+    .leftJoin(playSettings, eq(playSettings.userId, userId));
+  const { userId: storedFor, ...stored } = row?.stored ?? { userId: null };
+  const settings = await settingsOf(db, userId, storedFor ? (stored as StoredSettings) : undefined, now);
+  const spend = { week: Number(row?.week ?? 0), month: Number(row?.month ?? 0) };
   return {
     settings,
     spend,

@@ -137,6 +137,30 @@ describe("settings", () => {
 });
 
 describe("spend and limits at checkout", () => {
+  it("reads the settings and the spend together as they read apart, saving a raise that has come due", async () => {
+    const { db } = database();
+    const draw = await createTestDraw(db);
+    const who = await member();
+    expect(await playStatus(db, who.id, DRAW_NOW)).toEqual({
+      settings: await readPlaySettings(db, who.id, DRAW_NOW),
+      spend: { week: 0, month: 0 },
+      left: { week: null, month: null },
+      blocked: null,
+    });
+
+    await buy(who, await fillEntryCart(db, who.id, [{ drawId: draw.id, entriesPerUnit: 5, quantity: 1, answer: 1 }]));
+    await setSpendLimits(db, { userId: who.id, limits: { weekly: 1000, monthly: null }, now: DRAW_NOW });
+    await setSpendLimits(db, { userId: who.id, limits: { weekly: 5000, monthly: null }, now: hours(1) });
+    const status = await playStatus(db, who.id, hours(26));
+    expect(status.settings).toMatchObject({ weekly: 5000, pending: null });
+    expect(status.settings).toEqual(await readPlaySettings(db, who.id, hours(26)));
+    expect(status.spend).toEqual(await entrySpend(db, who.id, hours(26)));
+    expect(status.spend.week).toBeGreaterThan(0);
+    expect(status.left).toMatchObject({ week: 5000 - status.spend.week });
+    const [row] = await db.select().from(playSettings).where(eq(playSettings.userId, who.id));
+    expect(row).toMatchObject({ weeklyLimit: 5000, pendingLimits: null });
+  });
+
   it("counts paid entry lines of the last 7 and 30 days, less refunded lines", async () => {
     const { db } = database();
     const draw = await createTestDraw(db);
