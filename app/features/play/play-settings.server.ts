@@ -65,7 +65,7 @@ async function settingsOf(db: Db, userId: string, row: StoredSettings | undefine
 
 /**
  * What the member paid for entries in paid competitions over the last 7 and 30 days, the windows
- * the weekly and monthly limits count over.
+ * the limits count, less refunded lines: one statement for both.
  */
 export async function entrySpend(db: Db, userId: string, now: Date): Promise<Spend> {
   const [row] = await spendQuery(db, userId, now);
