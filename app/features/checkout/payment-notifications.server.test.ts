@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
+import type { Db } from "~/server/db/client.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { stripeGateway } from "~/server/payments/stripe.server";
 import { orders, paymentEvents } from "../../../db/schema";
@@ -62,6 +63,18 @@ function sessionEvent(type: string, fields: SessionFields, id = `evt_test_${++ev
       },
     },
   });
+}
+
+/** The notification that the Checkout Session `sessionId` paid `order` in full. */
+function paidSessionEvent(order: { id: string; total: number }, sessionId: string, eventId: string) {
+  return sessionEvent("checkout.session.completed", { orderId: order.id, sessionId, amount: order.total }, eventId);
+}
+
+/** Another server received the event at `receivedAt` and has not finished handling it. */
+async function claimedElsewhere(db: Db, eventId: string, receivedAt: Date) {
+  await db
+    .insert(paymentEvents)
+    .values({ provider: "stripe", eventId, type: "checkout.session.completed", receivedAt });
 }
 
 function deliver(payload: string, now = at(5), secret = SECRET) {
@@ -142,11 +155,7 @@ describe("the Stripe webhook", () => {
   it("settles once when the same event is delivered several times at the same moment", async () => {
     const { db } = database();
     const { order, quantity } = await pendingOrder(db, { provider: "stripe" });
-    const payload = sessionEvent(
-      "checkout.session.completed",
-      { orderId: order.id, sessionId: "cs_concurrent", amount: order.total },
-      "evt_concurrent",
-    );
+    const payload = paidSessionEvent(order, "cs_concurrent", "evt_concurrent");
     const results = await Promise.all(Array.from({ length: 5 }, () => deliver(payload)));
     // One delivery does the work; the others wait for it and are answered as duplicates.
     expect(results.map((result) => result.kind).sort()).toEqual([
@@ -164,11 +173,7 @@ describe("the Stripe webhook", () => {
   it("answers a repeat of an event it handled from memory, without a query", async () => {
     const { db } = database();
     const { order } = await pendingOrder(db, { provider: "stripe" });
-    const payload = sessionEvent(
-      "checkout.session.completed",
-      { orderId: order.id, sessionId: "cs_remembered", amount: order.total },
-      "evt_remembered",
-    );
+    const payload = paidSessionEvent(order, "cs_remembered", "evt_remembered");
     expect(await deliver(payload)).toMatchObject({
       kind: "handled",
       outcome: { kind: "settlement", settlement: { kind: "settled" } },
@@ -201,11 +206,7 @@ describe("the Stripe webhook", () => {
   it("fails the deliveries that waited for one that failed, so Stripe sends the event again", async () => {
     const { db } = database();
     const { order, quantity } = await pendingOrder(db, { provider: "stripe" });
-    const payload = sessionEvent(
-      "checkout.session.completed",
-      { orderId: order.id, sessionId: "cs_in_flight", amount: order.total },
-      "evt_in_flight",
-    );
+    const payload = paidSessionEvent(order, "cs_in_flight", "evt_in_flight");
     const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
     // A database that goes away under the first delivery.
     const lost = new Proxy(db, {
@@ -226,15 +227,9 @@ describe("the Stripe webhook", () => {
   it("waits for a delivery another server is handling, and answers it as a duplicate without doing the work again", async () => {
     const { db } = database();
     const { order } = await pendingOrder(db, { provider: "stripe" });
-    const payload = sessionEvent(
-      "checkout.session.completed",
-      { orderId: order.id, sessionId: "cs_elsewhere", amount: order.total },
-      "evt_elsewhere",
-    );
+    const payload = paidSessionEvent(order, "cs_elsewhere", "evt_elsewhere");
     // Another server received the event a moment ago and is settling it.
-    await db
-      .insert(paymentEvents)
-      .values({ provider: "stripe", eventId: "evt_elsewhere", type: "checkout.session.completed", receivedAt: at(5) });
+    await claimedElsewhere(db, "evt_elsewhere", at(5));
     const waiting = deliver(payload, at(5));
     await new Promise((resolve) => setTimeout(resolve, 100));
     await db
@@ -246,14 +241,8 @@ describe("the Stripe webhook", () => {
     expect(await orderState(db, order.id)).toMatchObject({ status: "pending", tickets: 0 });
 
     // A claim left by a server that died is taken over once it lapses.
-    const orphan = sessionEvent(
-      "checkout.session.completed",
-      { orderId: order.id, sessionId: "cs_elsewhere", amount: order.total },
-      "evt_orphaned",
-    );
-    await db
-      .insert(paymentEvents)
-      .values({ provider: "stripe", eventId: "evt_orphaned", type: "checkout.session.completed", receivedAt: at(4) });
+    const orphan = paidSessionEvent(order, "cs_elsewhere", "evt_orphaned");
+    await claimedElsewhere(db, "evt_orphaned", at(4));
     expect(await deliver(orphan, at(5))).toMatchObject({ kind: "handled" });
     expect(await orderState(db, order.id)).toMatchObject({ status: "paid" });
   });
@@ -261,11 +250,7 @@ describe("the Stripe webhook", () => {
   it("tells every server when an event has been handled to the end, once", async () => {
     const { db } = database();
     const { order } = await pendingOrder(db, { provider: "stripe" });
-    const payload = sessionEvent(
-      "checkout.session.completed",
-      { orderId: order.id, sessionId: "cs_told", amount: order.total },
-      "evt_told",
-    );
+    const payload = paidSessionEvent(order, "cs_told", "evt_told");
     const heard: string[] = [];
     const stop = await database().listen(PAYMENT_EVENTS_CHANNEL, (notice) => void (notice && heard.push(notice)));
     try {
@@ -286,11 +271,7 @@ describe("the Stripe webhook", () => {
   it("answers a repeat of an event another server handled, once told, without a query", async () => {
     const { db } = database();
     const { order } = await pendingOrder(db, { provider: "stripe" });
-    const payload = sessionEvent(
-      "checkout.session.completed",
-      { orderId: order.id, sessionId: "cs_other", amount: order.total },
-      "evt_other",
-    );
+    const payload = paidSessionEvent(order, "cs_other", "evt_other");
     rememberProcessedPaymentEvent(db, "stripe:evt_other");
     expect(await deliver(payload)).toEqual({ kind: "duplicate", eventId: "evt_other" });
     // Nothing was asked or written: the event is not even recorded here.
@@ -303,14 +284,8 @@ describe("the Stripe webhook", () => {
   it("stops waiting for another server's delivery as soon as it is told that one has finished", async () => {
     const { db } = database();
     const { order } = await pendingOrder(db, { provider: "stripe" });
-    const payload = sessionEvent(
-      "checkout.session.completed",
-      { orderId: order.id, sessionId: "cs_waiting", amount: order.total },
-      "evt_waiting",
-    );
-    await db
-      .insert(paymentEvents)
-      .values({ provider: "stripe", eventId: "evt_waiting", type: "checkout.session.completed", receivedAt: at(5) });
+    const payload = paidSessionEvent(order, "cs_waiting", "evt_waiting");
+    await claimedElsewhere(db, "evt_waiting", at(5));
     const waiting = deliver(payload, at(5));
     await new Promise((resolve) => setTimeout(resolve, 60));
     // The notice arrives before this delivery's next look at the database would.
@@ -322,11 +297,7 @@ describe("the Stripe webhook", () => {
   it("gives the event up when handling fails part-way, so the next delivery handles it at once", async () => {
     const { db } = database();
     const { order, quantity } = await pendingOrder(db, { provider: "stripe" });
-    const payload = sessionEvent(
-      "checkout.session.completed",
-      { orderId: order.id, sessionId: "cs_part_way", amount: order.total },
-      "evt_part_way",
-    );
+    const payload = paidSessionEvent(order, "cs_part_way", "evt_part_way");
     const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
     // The event is claimed, then the connection is lost when the settlement's statement is sent.
     const failing = new Proxy(db, {
