@@ -23,6 +23,7 @@ import { creditCardRefusal } from "~/features/play/credit-cards.server";
 import { availableUnits, readVariantStock } from "~/features/shop/stock.server";
 import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
+import { oncePerDatabase } from "~/server/db/built-once.server";
 import type { Db } from "~/server/db/client.server";
 import { sqlState, transactionWithRetry } from "~/server/db/retry.server";
 import {
@@ -160,12 +161,7 @@ function safeUntil(now: Date) {
  * runs it first, so its SQL is built once per database (not per call) and prepared.
  */
 async function readOrderWithLines(db: Db, orderId: string, now: Date) {
-  let query = orderWithLinesQueries.get(db);
-  if (!query) {
-    query = orderWithLinesQuery(db);
-    orderWithLinesQueries.set(db, query);
-  }
-  const rows = await query.execute({ orderId, safeUntil: safeUntil(now) });
+  const rows = await orderWithLinesQuery(db).execute({ orderId, safeUntil: safeUntil(now) });
   return {
     order: rows[0]?.order,
     // A left join: an order without lines would come back as one row with no line.
@@ -173,10 +169,8 @@ async function readOrderWithLines(db: Db, orderId: string, now: Date) {
   };
 }
 
-const orderWithLinesQueries = new WeakMap<Db, ReturnType<typeof orderWithLinesQuery>>();
-
-function orderWithLinesQuery(db: Db) {
-  return db
+const orderWithLinesQuery = oncePerDatabase((db) =>
+  db
     .select({
       order: orderColumns,
       line: {
@@ -188,8 +182,8 @@ function orderWithLinesQuery(db: Db) {
     .from(orders)
     .leftJoin(orderItems, eq(orderItems.orderId, orders.id))
     .where(eq(orders.id, sql.placeholder("orderId")))
-    .prepare("settle_order_with_lines");
-}
+    .prepare("settle_order_with_lines"),
+);
 
 type HeldLine = Line & { held: number };
 

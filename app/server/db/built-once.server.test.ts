@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { paymentEvents } from "../../../db/schema";
-import { builtOnce } from "./built-once.server";
+import { builtOnce, oncePerDatabase } from "./built-once.server";
 import { freshDatabasePerFile } from "./test-database";
 
 describe("statements built once", () => {
@@ -55,5 +55,25 @@ describe("statements built once", () => {
         .getSQL(),
     );
     await expect(read(db, {} as { eventId: string })).rejects.toThrow(/eventId/);
+  });
+
+  it("makes a prepared query once per database, and once for each transaction", async () => {
+    const { db } = database();
+    await db.insert(paymentEvents).values({ provider: "stripe", eventId: "evt_per_db", type: "per database" });
+    let made = 0;
+    const read = oncePerDatabase((on) => {
+      made++;
+      return on
+        .select({ type: paymentEvents.type })
+        .from(paymentEvents)
+        .where(eq(paymentEvents.eventId, sql.placeholder("eventId")))
+        .prepare("built_once_test_read");
+    });
+    expect(await read(db).execute({ eventId: "evt_per_db" })).toEqual([{ type: "per database" }]);
+    expect(await read(db).execute({ eventId: "evt_missing" })).toEqual([]);
+    await db.transaction(async (tx) => {
+      expect(await read(tx).execute({ eventId: "evt_per_db" })).toEqual([{ type: "per database" }]);
+    });
+    expect(made).toBe(2);
   });
 });

@@ -23,3 +23,20 @@ export function builtOnce<Values extends Record<string, unknown>, Row extends Re
     return (await prepared.execute(values)) as { rows: Row[] };
   };
 }
+
+/**
+ * What `make` builds for a database, made on its first call with that database and kept while the
+ * database (or transaction) is in use: for a query Drizzle prepares itself (`.prepare()`), whose
+ * rows it maps into nested objects, where builtOnce's raw rows would not do.
+ */
+export function oncePerDatabase<T>(make: (db: Db) => T) {
+  const made = new WeakMap<Db, T>();
+  return (db: Db): T => {
+    let value = made.get(db);
+    if (value === undefined) {
+      value = make(db);
+      made.set(db, value);
+    }
+    return value;
+  };
+}
