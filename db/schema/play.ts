@@ -36,7 +36,12 @@ export const playSettings = pgTable(
   ],
 );
 
-/** The result emails a draw sends: one per entrant, recorded in the transaction that queues it. */
+/**
+ * The result emails a draw sends: one row per entrant, so each goes out once. A sender first
+ * claims the row (`claimed_at`, no `sent_at`), then sends, then records the message and `sent_at`
+ * in one statement; a failed send deletes the claim, and a claim never recorded lapses and can be
+ * taken over. Rows written before claims existed have `sent_at` and no `claimed_at`.
+ */
 export const drawResultEmails = pgTable(
   "draw_result_emails",
   {
@@ -47,7 +52,9 @@ export const drawResultEmails = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     messageId: uuid("message_id").references(() => outboundMessages.id, { onDelete: "set null" }),
-    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    /** When the email went out (its message, if any, is `message_id`); null while only claimed. */
+    sentAt: timestamp("sent_at", { withTimezone: true }).defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.drawId, table.userId] })],
 );

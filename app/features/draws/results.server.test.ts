@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor } from "~/features/checkout/test-stock";
@@ -7,7 +7,8 @@ import { orderForBuyer } from "~/features/orders/order-views.server";
 import { settleOrder } from "~/features/orders/settle.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { MailTransport, OutboundEmail } from "~/server/mail/mail.server";
-import { auditLog, drawEntries, draws } from "../../../db/schema";
+import { EMAIL_CLAIM_MS } from "~/server/mail/sent-once.server";
+import { auditLog, drawEntries, drawResultEmails, draws, outboundMessages } from "../../../db/schema";
 import { drawPage, publishedRecord } from "./catalogue.server";
 import { closeDraw, drawWinner, publishDraw, recordBeacon } from "./closing.server";
 import { recordPostalEntry } from "./enter.server";
@@ -211,6 +212,80 @@ describe("result emails", () => {
     ]);
     expect(again.map((run) => run.sent)).toEqual([0, 0]);
     expect(sent).toHaveLength(3);
+  });
+
+  it("holds no lock while the mail server answers: a run beside it skips that entrant at once", async () => {
+    const { db } = database();
+    const { draw, members } = await drawnDraw();
+    let answer = () => {};
+    const slowTo: string[] = [];
+    const slow: MailTransport = {
+      name: "smtp",
+      send: (email) => {
+        slowTo.push(email.to);
+        return new Promise((resolve) => (answer = () => resolve({ providerId: "<slow@smtp>" })));
+      },
+    };
+    const first = sendDrawResults({ db, mail: slow, env: ENV }, draw.id);
+    await expect
+      .poll(() => db.select().from(drawResultEmails).where(eq(drawResultEmails.drawId, draw.id)))
+      .toMatchObject([{ claimedAt: expect.any(Date), sentAt: null, messageId: null }]);
+    // The claim is committed, not a row lock: a second run is not kept waiting by the slow send,
+    // and emails everyone else but the entrant whose email is on its way.
+    const { sent, mail } = recordingMail();
+    expect(await sendDrawResults({ db, mail, env: ENV }, draw.id)).toEqual({ sent: members.length - 1, remaining: 0 });
+    expect(sent.map((email) => email.to)).not.toContain(slowTo[0]);
+    answer();
+    expect(await first).toEqual({ sent: 1, remaining: 0 });
+    const rows = await db.select().from(drawResultEmails).where(eq(drawResultEmails.drawId, draw.id));
+    expect(rows).toHaveLength(members.length);
+    expect(rows.every((row) => row.sentAt && row.messageId)).toBe(true);
+    const [record] = await db
+      .select()
+      .from(outboundMessages)
+      .where(and(eq(outboundMessages.to, slowTo[0]!), eq(outboundMessages.transport, "smtp")));
+    expect(record).toMatchObject({ providerId: "<slow@smtp>", text: null });
+  });
+
+  it("leaves an entrant's claim free when the send fails, and a later run sends it", async () => {
+    const { db } = database();
+    const { draw, members } = await drawnDraw();
+    const failing: MailTransport = {
+      name: "smtp",
+      async send() {
+        throw new Error("The mail server is down");
+      },
+    };
+    await expect(sendDrawResults({ db, mail: failing, env: ENV }, draw.id)).rejects.toThrow("down");
+    expect(await db.select().from(drawResultEmails).where(eq(drawResultEmails.drawId, draw.id))).toEqual([]);
+    const { sent, mail } = recordingMail();
+    expect(await sendDrawResults({ db, mail, env: ENV }, draw.id)).toEqual({ sent: members.length, remaining: 0 });
+    expect(sent).toHaveLength(members.length);
+  });
+
+  it("takes over a claim its server never recorded once it lapses", async () => {
+    const { db } = database();
+    const { draw, members } = await drawnDraw();
+    // A server claimed one entrant's email, then stopped before sending it.
+    const stopped = members[0]!;
+    await db
+      .insert(drawResultEmails)
+      .values({ drawId: draw.id, userId: stopped.id, claimedAt: new Date(Date.now() - 60_000), sentAt: null });
+    const { sent, mail } = recordingMail();
+    // Within the lapse it is taken for a send under way.
+    expect(await sendDrawResults({ db, mail, env: ENV }, draw.id)).toEqual({ sent: members.length - 1, remaining: 0 });
+    expect(sent.map((email) => email.to)).not.toContain(stopped.email);
+    // Once it has lapsed, the next runs send it, once.
+    await db
+      .update(drawResultEmails)
+      .set({ claimedAt: new Date(Date.now() - EMAIL_CLAIM_MS - 1_000) })
+      .where(and(eq(drawResultEmails.drawId, draw.id), eq(drawResultEmails.userId, stopped.id)));
+    const twice = await Promise.all([
+      sendDrawResults({ db, mail, env: ENV }, draw.id),
+      sendDrawResults({ db, mail, env: ENV }, draw.id),
+    ]);
+    expect(twice.map((run) => run.sent).sort()).toEqual([0, 1]);
+    expect(sent.filter((email) => email.to === stopped.email)).toHaveLength(1);
   });
 
   it("sends nothing for a draw that is not drawn", async () => {

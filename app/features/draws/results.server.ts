@@ -1,11 +1,12 @@
-import { and, asc, eq, gte, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gte, isNull, or, sql } from "drizzle-orm";
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
 import { recordAudit } from "~/features/admin/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
 import type { Env } from "~/server/env.server";
 import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
-import { deliverEmail, type MailTransport } from "~/server/mail/mail.server";
+import type { MailTransport } from "~/server/mail/mail.server";
+import { lapsedEmailClaim, sendOnce } from "~/server/mail/sent-once.server";
 import { formatMoney } from "~/ui/money";
 import { drawEntries, drawResultEmails, draws, type PrizeChoice, users } from "../../../db/schema";
 import { maskedName } from "./draw-rules";
@@ -186,9 +187,10 @@ export function drawResultEmail(
 }
 
 /**
- * Sends the result to entrants not emailed yet, up to `BATCH` of them; answers how many remain.
- * Each entrant's claim row and message record are written in one transaction, so a run repeated
- * or running on two servers at once never emails anyone twice.
+ * Sends the result to entrants not emailed yet (or whose send was claimed by a server that stopped
+ * before recording it), up to `BATCH` of them; answers how many remain. Each entrant's email goes
+ * out through `sendOnce`, so a run repeated or running on two servers at once never emails anyone
+ * twice, and no transaction stays open while the mail server answers.
  */
 export async function sendDrawResults(services: Omit<DrawResultServices, "jobs">, drawId: string) {
   const { db, mail, env } = services;
@@ -207,30 +209,22 @@ export async function sendDrawResults(services: Omit<DrawResultServices, "jobs">
       drawResultEmails,
       and(eq(drawResultEmails.drawId, drawEntries.drawId), eq(drawResultEmails.userId, drawEntries.userId)),
     )
-    .where(and(eq(drawEntries.drawId, drawId), eq(drawEntries.status, "valid"), isNull(drawResultEmails.userId)))
+    .where(
+      and(
+        eq(drawEntries.drawId, drawId),
+        eq(drawEntries.status, "valid"),
+        or(isNull(drawResultEmails.userId), lapsedEmailClaim(drawResultEmails, new Date())),
+      ),
+    )
     .groupBy(drawEntries.userId, users.email, users.name)
     .orderBy(asc(drawEntries.userId))
     .limit(BATCH + 1);
   const brand = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL, currency: env.CURRENCY };
   let sent = 0;
   for (const row of rows.slice(0, BATCH)) {
-    const done = await db.transaction(async (tx) => {
-      const claimed = await tx
-        .insert(drawResultEmails)
-        .values({ drawId, userId: row.userId! })
-        .onConflictDoNothing()
-        .returning({ userId: drawResultEmails.userId });
-      if (claimed.length === 0) return false;
-      const numbers = row.numbers.map(Number);
-      const email = drawResultEmail(brand, draw, { email: row.email, name: row.name, numbers });
-      const messageId = await deliverEmail(tx as unknown as Db, mail, email);
-      await tx
-        .update(drawResultEmails)
-        .set({ messageId })
-        .where(and(eq(drawResultEmails.drawId, drawId), eq(drawResultEmails.userId, row.userId!)));
-      return true;
-    });
-    if (done) sent++;
+    const email = drawResultEmail(brand, draw, { email: row.email, name: row.name, numbers: row.numbers.map(Number) });
+    const result = await sendOnce(db, mail, { table: drawResultEmails, key: { drawId, userId: row.userId! }, email });
+    if (result === "sent") sent++;
   }
   return { sent, remaining: Math.max(0, rows.length - BATCH) };
 }

@@ -1,11 +1,12 @@
-import { and, eq, gte, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, lte, or } from "drizzle-orm";
 import { qrPng } from "~/features/tickets/qr.server";
 import type { Db } from "~/server/db/client.server";
 import type { Env } from "~/server/env.server";
 import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
-import { type EmailAttachment, type MailTransport, type OutboundEmail, sendEmail } from "~/server/mail/mail.server";
+import type { EmailAttachment, MailTransport, OutboundEmail } from "~/server/mail/mail.server";
+import { lapsedEmailClaim, sendOnce } from "~/server/mail/sent-once.server";
 import { formatMoney } from "~/ui/money";
-import { orderEmails, orders, outboundMessages } from "../../../db/schema";
+import { orderEmails, orders } from "../../../db/schema";
 import { type ConfirmationView, type OrderView, orderForConfirmation } from "./order-views.server";
 
 /**
@@ -206,24 +207,11 @@ export type OrderEmailDeps = {
 };
 
 /**
- * How long a claim on a confirmation may stay unrecorded before another sender takes it over:
- * its server stopped between claiming and recording. Far longer than a send takes (the job gives
- * a run two minutes).
- */
-export const CONFIRMATION_CLAIM_MS = 5 * 60_000;
-
-/** A claim on a confirmation that was never recorded and is older than CONFIRMATION_CLAIM_MS at `now`. */
-function lapsedClaim(now: Date) {
-  return and(isNull(orderEmails.sentAt), lt(orderEmails.claimedAt, new Date(now.getTime() - CONFIRMATION_CLAIM_MS)));
-}
-
-/**
  * Sends the order's confirmation once, however often it is asked (a replayed settlement, a job
- * retried or run on two servers at once). The sender claims the order's row first, sends, then
- * records the message in one statement; every other sender finds the claim and sends nothing. No
- * transaction stays open while the mail server answers (a rush of orders needs the pool's
- * connections for settling). A failed send gives the claim up, so the job's retry sends it; a
- * claim its server never recorded lapses after CONFIRMATION_CLAIM_MS and the next sender (the
+ * retried or run on two servers at once): `sendOnce` claims the order's row, sends, then records
+ * the message. No transaction stays open while the mail server answers (a rush of orders needs the
+ * pool's connections for settling). A failed send gives the claim up, so the job's retry sends it;
+ * a claim its server never recorded lapses after EMAIL_CLAIM_MS and the next sender (the
  * reconciliation sweep finds the order again) takes it over.
  */
 export async function sendOrderConfirmation(
@@ -236,40 +224,7 @@ export async function sendOrderConfirmation(
   if (!EMAILABLE.has(order.status)) return "not_paid";
   // Drawn before the claim: a claim is held for as long as its email takes to draw and send.
   const email = await orderEmail({ siteName: env.SITE_NAME, siteUrl: env.SITE_URL }, order);
-  const claimedAt = new Date();
-  const key = and(eq(orderEmails.orderId, orderId), eq(orderEmails.kind, "confirmation"));
-  const claimed = await db
-    .insert(orderEmails)
-    .values({ orderId, kind: "confirmation", claimedAt, sentAt: null })
-    .onConflictDoUpdate({
-      target: [orderEmails.orderId, orderEmails.kind],
-      set: { claimedAt },
-      setWhere: lapsedClaim(claimedAt),
-    })
-    .returning({ orderId: orderEmails.orderId });
-  if (claimed.length === 0) return "already_sent";
-  const ours = and(key, eq(orderEmails.claimedAt, claimedAt));
-  try {
-    const record = await sendEmail(mail, email);
-    const sent = { sentAt: new Date() };
-    if (!record) await db.update(orderEmails).set(sent).where(ours);
-    else {
-      // The message and the claim's end, written together.
-      const message = db.insert(outboundMessages).values(record).returning({ id: outboundMessages.id });
-      const recorded = db
-        .update(orderEmails)
-        .set({ ...sent, messageId: sql`(select id from message)` })
-        .where(ours);
-      await db.execute(sql`with message as (${message.getSQL()}) ${recorded.getSQL()}`);
-    }
-  } catch (error) {
-    await db
-      .delete(orderEmails)
-      .where(and(ours, isNull(orderEmails.sentAt)))
-      .catch(() => undefined);
-    throw error;
-  }
-  return "sent";
+  return sendOnce(db, mail, { table: orderEmails, key: { orderId, kind: "confirmation" }, email });
 }
 
 export const orderEmailJob = defineJob<{ orderId: string }, OrderEmailDeps>({
@@ -306,7 +261,7 @@ export async function ordersAwaitingConfirmation(db: Db, now: Date, options: { a
         gte(orders.paidAt, new Date(now.getTime() - 2 * 24 * 3600 * 1000)),
         lte(orders.paidAt, new Date(now.getTime() - (options.afterMinutes ?? 2) * 60 * 1000)),
         // No confirmation, or a claim on one that was never recorded and has lapsed.
-        or(isNull(orderEmails.orderId), lapsedClaim(now)),
+        or(isNull(orderEmails.orderId), lapsedEmailClaim(orderEmails, now)),
       ),
     )
     .limit(500);
