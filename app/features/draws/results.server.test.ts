@@ -8,6 +8,7 @@ import { settleOrder } from "~/features/orders/settle.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { MailTransport, OutboundEmail } from "~/server/mail/mail.server";
 import { EMAIL_CLAIM_MS } from "~/server/mail/sent-once.server";
+import { downMailServer, slowMailServer } from "~/server/mail/transports.test-support";
 import { auditLog, drawEntries, drawResultEmails, draws, outboundMessages } from "../../../db/schema";
 import { drawPage, publishedRecord } from "./catalogue.server";
 import { closeDraw, drawWinner, publishDraw, recordBeacon } from "./closing.server";
@@ -217,16 +218,8 @@ describe("result emails", () => {
   it("holds no lock while the mail server answers: a run beside it skips that entrant at once", async () => {
     const { db } = database();
     const { draw, members } = await drawnDraw();
-    let answer = () => {};
-    const slowTo: string[] = [];
-    const slow: MailTransport = {
-      name: "smtp",
-      send: (email) => {
-        slowTo.push(email.to);
-        return new Promise((resolve) => (answer = () => resolve({ providerId: "<slow@smtp>" })));
-      },
-    };
-    const first = sendDrawResults({ db, mail: slow, env: ENV }, draw.id);
+    const slow = slowMailServer();
+    const first = sendDrawResults({ db, mail: slow.mail, env: ENV }, draw.id);
     await expect
       .poll(() => db.select().from(drawResultEmails).where(eq(drawResultEmails.drawId, draw.id)))
       .toMatchObject([{ claimedAt: expect.any(Date), sentAt: null, messageId: null }]);
@@ -234,8 +227,8 @@ describe("result emails", () => {
     // and emails everyone else but the entrant whose email is on its way.
     const { sent, mail } = recordingMail();
     expect(await sendDrawResults({ db, mail, env: ENV }, draw.id)).toEqual({ sent: members.length - 1, remaining: 0 });
-    expect(sent.map((email) => email.to)).not.toContain(slowTo[0]);
-    answer();
+    expect(sent.map((email) => email.to)).not.toContain(slow.to[0]);
+    slow.answer();
     expect(await first).toEqual({ sent: 1, remaining: 0 });
     const rows = await db.select().from(drawResultEmails).where(eq(drawResultEmails.drawId, draw.id));
     expect(rows).toHaveLength(members.length);
@@ -243,20 +236,14 @@ describe("result emails", () => {
     const [record] = await db
       .select()
       .from(outboundMessages)
-      .where(and(eq(outboundMessages.to, slowTo[0]!), eq(outboundMessages.transport, "smtp")));
+      .where(and(eq(outboundMessages.to, slow.to[0]!), eq(outboundMessages.transport, "smtp")));
     expect(record).toMatchObject({ providerId: "<slow@smtp>", text: null });
   });
 
   it("leaves an entrant's claim free when the send fails, and a later run sends it", async () => {
     const { db } = database();
     const { draw, members } = await drawnDraw();
-    const failing: MailTransport = {
-      name: "smtp",
-      async send() {
-        throw new Error("The mail server is down");
-      },
-    };
-    await expect(sendDrawResults({ db, mail: failing, env: ENV }, draw.id)).rejects.toThrow("down");
+    await expect(sendDrawResults({ db, mail: downMailServer, env: ENV }, draw.id)).rejects.toThrow("down");
     expect(await db.select().from(drawResultEmails).where(eq(drawResultEmails.drawId, draw.id))).toEqual([]);
     const { sent, mail } = recordingMail();
     expect(await sendDrawResults({ db, mail, env: ENV }, draw.id)).toEqual({ sent: members.length, remaining: 0 });

@@ -6,6 +6,7 @@ import { createBuyers, createTestEvent } from "~/features/checkout/test-stock";
 import { verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { type MailTransport, mailboxTransport, type OutboundEmail } from "~/server/mail/mail.server";
+import { downMailServer, slowMailServer } from "~/server/mail/transports.test-support";
 import { orderEmails, orders, outboundMessages, tickets } from "../../../db/schema";
 import {
   enqueueOrderEmail,
@@ -117,13 +118,7 @@ describe("sendOrderConfirmation", () => {
   it("leaves the claim free when sending fails, so the retry sends it", async () => {
     const { db } = database();
     const { buyer, order } = await orderWithTickets();
-    const failing: MailTransport = {
-      name: "smtp",
-      async send() {
-        throw new Error("The mail server is down");
-      },
-    };
-    await expect(sendOrderConfirmation({ db, mail: failing, env }, order.id)).rejects.toThrow("down");
+    await expect(sendOrderConfirmation({ db, mail: downMailServer, env }, order.id)).rejects.toThrow("down");
     expect(await db.select().from(orderEmails).where(eq(orderEmails.orderId, order.id))).toEqual([]);
     expect(await sendOrderConfirmation({ db, mail: mailboxTransport, env }, order.id)).toBe("sent");
     expect(await messagesTo(buyer.email)).toHaveLength(1);
@@ -132,18 +127,14 @@ describe("sendOrderConfirmation", () => {
   it("holds no lock while the mail server answers: another sender finds the claim at once", async () => {
     const { db } = database();
     const { buyer, order } = await orderWithTickets();
-    let answer = () => {};
-    const slow: MailTransport = {
-      name: "smtp",
-      send: () => new Promise((resolve) => (answer = () => resolve({ providerId: "<slow@smtp>" }))),
-    };
-    const first = sendOrderConfirmation({ db, mail: slow, env }, order.id);
+    const slow = slowMailServer();
+    const first = sendOrderConfirmation({ db, mail: slow.mail, env }, order.id);
     await expect
       .poll(() => db.select().from(orderEmails).where(eq(orderEmails.orderId, order.id)))
       .toMatchObject([{ claimedAt: expect.any(Date), sentAt: null, messageId: null }]);
     // The claim is committed, not a row lock: the second sender is answered without waiting.
     expect(await sendOrderConfirmation({ db, mail: mailboxTransport, env }, order.id)).toBe("already_sent");
-    answer();
+    slow.answer();
     expect(await first).toBe("sent");
     const [claim] = await db.select().from(orderEmails).where(eq(orderEmails.orderId, order.id));
     expect(claim).toMatchObject({ sentAt: expect.any(Date), messageId: expect.any(String) });
