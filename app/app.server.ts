@@ -26,6 +26,7 @@ import { orderEmailJob } from "./features/orders/order-email.server";
 import { cartStep } from "./routes/cart/cart-step.server";
 import { createAuth } from "./server/auth/auth.server";
 import { authStep } from "./server/auth/session.server";
+import { SessionCache } from "./server/auth/session-cache.server";
 import { openPglite, openPostgres, runMigrations } from "./server/db/client.server";
 import { getEnv } from "./server/env.server";
 import { type AnyJobDefinition, startJobQueue } from "./server/jobs/queue.server";
@@ -104,6 +105,8 @@ async function buildRuntime(options: { work?: boolean }): Promise<Runtime> {
   const mail = mailTransportFor(env);
   const brand = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
   let stopHearing = async () => {};
+  const sessions = new SessionCache();
+  let stopHearingSessions = async () => {};
   const runtime: Runtime = {
     env,
     db: database.db,
@@ -115,6 +118,7 @@ async function buildRuntime(options: { work?: boolean }): Promise<Runtime> {
       messages: accountMessages(brand, outbox),
       passwordLength: { min: PASSWORD_MIN, max: PASSWORD_MAX },
     }),
+    sessions,
     mail,
     sms: smsTransportFor(env),
     outbox,
@@ -123,6 +127,9 @@ async function buildRuntime(options: { work?: boolean }): Promise<Runtime> {
     steps: routeSteps,
     startedAt: new Date(),
     async stop() {
+      await stopHearingSessions().catch((error) =>
+        log.warn({ err: error }, "account change notices did not stop cleanly"),
+      );
       await stopHearing().catch((error) => log.warn({ err: error }, "payment event notices did not stop cleanly"));
       await queue.stop().catch((error) => log.warn({ err: error }, "job queue did not stop cleanly"));
       mail.close?.();
@@ -132,6 +139,7 @@ async function buildRuntime(options: { work?: boolean }): Promise<Runtime> {
   };
 
   await runSeeders(runtime.db, seeders, { demo: seedDemo, storage: runtime.storage });
+  stopHearingSessions = await sessions.hear(database);
   if (options.work !== false) {
     // Payment events any server handles to the end: their repeats here are answered from memory.
     stopHearing = await database.listen(PAYMENT_EVENTS_CHANNEL, (notice) => {

@@ -1,5 +1,6 @@
 import type { MiddlewareFunction } from "react-router";
 import type { Auth } from "./auth/auth.server";
+import type { SessionCache } from "./auth/session-cache.server";
 import type { DatabaseHandle, Db } from "./db/client.server";
 import type { Env } from "./env.server";
 import type { JobQueue } from "./jobs/queue.server";
@@ -22,6 +23,8 @@ export type Runtime = {
   database: DatabaseHandle;
   jobs: JobQueue;
   auth: Auth;
+  /** Sign-ins this server looked up lately, dropped when the database announces a change. */
+  sessions: SessionCache;
   mail: MailTransport;
   sms: SmsTransport;
   /** Where pages and rules post the emails and texts they send (delivered by a job). */

@@ -1,7 +1,8 @@
 import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import { requestContext, runtimeContext, type SessionUser, userContext } from "../context.server";
 import { getLog } from "../log.server";
-import { SESSION_ABSOLUTE_SECONDS } from "./auth.server";
+import { type Auth, SESSION_ABSOLUTE_SECONDS } from "./auth.server";
+import type { KeptSignIn } from "./session-cache.server";
 
 const ROLE_RANK = { member: 0, organizer: 1, admin: 2 } as const;
 export type Role = keyof typeof ROLE_RANK;
@@ -21,8 +22,9 @@ export function authHeaders(request: Request, context: Readonly<RouterContextPro
   return headers;
 }
 
-function hasSessionCookie(request: Request) {
-  return /(?:^|;\s*)(?:__Host-)?pitlane\.session_token=/.test(request.headers.get("cookie") ?? "");
+/** The session cookie as the browser sent it (`name=value`), or null: what a kept sign-in is found by. */
+function sessionCookie(request: Request) {
+  return /(?:^|;\s*)((?:__Host-)?pitlane\.session_token=[^;]*)/.exec(request.headers.get("cookie") ?? "")?.[1] ?? null;
 }
 
 /** Uploaded files are the same for every visitor: no session lookup, and their own year-long caching stands. */
@@ -31,32 +33,55 @@ function isSharedFile(url: URL) {
 }
 
 /**
- * The seed's `auth` route step: loads the signed-in member into the router context. A session
- * older than its absolute lifetime is ended however active it was. Responses to signed-in
- * visitors are never stored by shared caches.
+ * The seed's `auth` route step: loads the signed-in member into the router context. A page read
+ * (GET or HEAD) may use the sign-in this server kept from a lookup of the last half minute, which
+ * any change to the member's account or sessions drops on every server (`SessionCache`); a form
+ * post always reads the session afresh. A session older than its absolute lifetime is ended
+ * however active it was. Responses to signed-in visitors are never stored by shared caches.
  */
 export const authStep: MiddlewareFunction<Response> = async ({ request, context, url }, next) => {
   context.set(userContext, null);
-  if (!hasSessionCookie(request) || isSharedFile(url)) return next();
+  const cookie = sessionCookie(request);
+  if (!cookie || isSharedFile(url)) return next();
 
-  const { auth } = context.get(runtimeContext);
-  const headers = authHeaders(request, context);
-  let result: Awaited<ReturnType<typeof auth.api.getSession>> = null;
+  const { auth, sessions } = context.get(runtimeContext);
+  const reading = request.method === "GET" || request.method === "HEAD";
+  let signIn = reading ? sessions.find(cookie) : undefined;
+  if (!signIn) {
+    const generation = sessions.generation;
+    signIn = await lookUp(auth, authHeaders(request, context));
+    if (signIn) sessions.keep(cookie, signIn, generation);
+  }
+  if (signIn && (Date.now() - signIn.user.signedInAt.getTime()) / 1000 > SESSION_ABSOLUTE_SECONDS) {
+    sessions.forget(cookie);
+    await auth.api
+      .revokeSession({ headers: authHeaders(request, context), body: { token: signIn.token } })
+      .catch(() => {});
+    signIn = undefined;
+  }
+  if (signIn) context.set(userContext, signIn.user);
+  const response = await next();
+  if (signIn) {
+    response.headers.set("Cache-Control", "private, no-store");
+    response.headers.append("Vary", "Cookie");
+  }
+  return response;
+};
+
+/** The session and member a request's cookie names, read from the database; undefined when none. */
+async function lookUp(auth: Auth, headers: Headers): Promise<KeptSignIn | undefined> {
+  let result: Awaited<ReturnType<Auth["api"]["getSession"]>> = null;
   try {
     result = await auth.api.getSession({ headers });
   } catch (error) {
     getLog().warn({ err: error }, "session lookup failed");
   }
-  if (result) {
-    const age = (Date.now() - new Date(result.session.createdAt).getTime()) / 1000;
-    if (age > SESSION_ABSOLUTE_SECONDS) {
-      await auth.api.revokeSession({ headers, body: { token: result.session.token } }).catch(() => {});
-      result = null;
-    }
-  }
-  if (result) {
-    const { user } = result;
-    context.set(userContext, {
+  if (!result) return undefined;
+  const { user, session } = result;
+  return {
+    token: session.token,
+    expiresAt: new Date(session.expiresAt),
+    user: {
       id: user.id,
       email: user.email,
       name: user.name,
@@ -68,17 +93,11 @@ export const authStep: MiddlewareFunction<Response> = async ({ request, context,
       phoneNumber: (user.phoneNumber as string | null | undefined) ?? null,
       phoneVerified: Boolean(user.phoneNumberVerified),
       twoFactorEnabled: Boolean(user.twoFactorEnabled),
-      sessionId: result.session.id,
-      signedInAt: new Date(result.session.createdAt),
-    });
-  }
-  const response = await next();
-  if (result) {
-    response.headers.set("Cache-Control", "private, no-store");
-    response.headers.append("Vary", "Cookie");
-  }
-  return response;
-};
+      sessionId: session.id,
+      signedInAt: new Date(session.createdAt),
+    },
+  };
+}
 
 /**
  * A path on this site to send the browser to after a form, or `fallback`. The target is resolved
