@@ -8,23 +8,9 @@ export type RequestInfo = {
   ip: string;
 };
 
-export type SessionUser = {
-  id: string;
-  email: string;
-  name: string;
-  role: "member" | "organizer" | "admin";
-  emailVerified: boolean;
-  handle: string | null;
-  image: string | null;
-  /** Finished /newProfile. */
-  onboarded: boolean;
-  phoneNumber: string | null;
-  phoneVerified: boolean;
-  twoFactorEnabled: boolean;
-  /** This browser's session, and when it began (a sign-in within minutes stands in for the password). */
-  sessionId: string;
-  signedInAt: Date;
-};
+export type { SessionUser } from "./auth/session-user";
+
+import type { SessionUser } from "./auth/session-user";
 
 export const runtimeContext = createContext<Runtime>();
 export const requestContext = createContext<RequestInfo>();

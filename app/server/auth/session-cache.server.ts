@@ -1,5 +1,5 @@
-import type { SessionUser } from "../context.server";
 import type { DatabaseHandle } from "../db/client.server";
+import type { SessionUser } from "./session-user";
 
 /** The channel on which the database announces a member's changed account or sessions (migration 0021). */
 export const AUTH_CHANGES_CHANNEL = "auth_changes";
