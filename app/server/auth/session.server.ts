@@ -81,7 +81,8 @@ async function lookUp(auth: Auth, headers: Headers): Promise<KeptSignIn | undefi
   return {
     token: session.token,
     expiresAt: new Date(session.expiresAt),
-    user: {
+    // Frozen: a kept sign-in serves many requests, so none of them may change it.
+    user: Object.freeze({
       id: user.id,
       email: user.email,
       name: user.name,
@@ -95,7 +96,7 @@ async function lookUp(auth: Auth, headers: Headers): Promise<KeptSignIn | undefi
       twoFactorEnabled: Boolean(user.twoFactorEnabled),
       sessionId: session.id,
       signedInAt: new Date(session.createdAt),
-    },
+    }),
   };
 }
 
