@@ -40,8 +40,8 @@ export function pagesShowing(table: string | null): readonly string[] {
 let current: Runtime | undefined;
 
 /**
- * Gauges read when /metrics is scraped: jobs waiting and running per queue, and the holds now
- * keeping places, entries and stock. Registered once per process; they read the latest runtime.
+ * Gauges read when /metrics is scraped: jobs waiting and running per queue, the holds now
+ * keeping places, entries and stock, and the sign-ins this server keeps. Registered once per process; they read the latest runtime.
  */
 export function registerAppMetrics(runtime: Runtime) {
   current = runtime;
@@ -74,6 +74,21 @@ export function registerAppMetrics(runtime: Runtime) {
       )) as unknown as { rows: { kind: string; count: number }[] };
       for (const kind of ["ticket", "entry", "merch"]) this.set({ kind }, 0);
       for (const row of rows.rows) this.set({ kind: row.kind }, Number(row.count));
+    },
+  });
+  new client.Gauge({
+    name: "pitlane_kept_sign_ins",
+    help: "Sign-ins this server keeps for members' page reads (ADR 0021)",
+    collect() {
+      this.set(current?.sessions.stats().kept ?? 0);
+    },
+  });
+  new client.Gauge({
+    name: "pitlane_kept_sign_in_ratio",
+    help: "Share of members' page reads answered from a kept sign-in instead of a database lookup, since the server started",
+    collect() {
+      const { found = 0, missed = 0 } = current?.sessions.stats() ?? {};
+      this.set(found + missed === 0 ? 0 : found / (found + missed));
     },
   });
 }

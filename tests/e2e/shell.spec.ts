@@ -327,5 +327,7 @@ test.describe("security baseline", () => {
     expect(text).toMatch(/page_cache_pages [1-9]/);
     expect(text).toMatch(/pitlane_active_holds\{kind="ticket"\} \d+/);
     expect(text).toContain("pitlane_job_queue_depth");
+    expect(text).toMatch(/pitlane_kept_sign_ins \d+/);
+    expect(text).toMatch(/pitlane_kept_sign_in_ratio (0|0\.\d+|1)\n/);
   });
 });

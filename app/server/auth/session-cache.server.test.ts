@@ -79,6 +79,15 @@ describe("the sign-ins a server keeps", () => {
     expect(cache.find("phone")).toBeUndefined();
   });
 
+  it("counts the reads it answered and those it did not", async () => {
+    const { cache } = await hearingCache();
+    expect(cache.find("c1")).toBeUndefined();
+    cache.keep("c1", signInOf("m1"), cache.generation);
+    cache.find("c1");
+    cache.find("c1");
+    expect(cache.stats()).toEqual({ kept: 1, found: 2, missed: 1 });
+  });
+
   it("holds at most its capacity, letting the longest kept go first", async () => {
     const { cache } = await hearingCache({ capacity: 2 });
     cache.keep("a", signInOf("m1"), cache.generation);

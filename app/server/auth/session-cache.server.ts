@@ -37,6 +37,8 @@ export class SessionCache {
   readonly #now: () => number;
   #generation = 0;
   #hearing = false;
+  #found = 0;
+  #missed = 0;
 
   constructor(options: { ttlMs?: number; capacity?: number; now?: () => number } = {}) {
     this.#ttlMs = options.ttlMs ?? KEPT_SIGN_IN_MS;
@@ -53,16 +55,22 @@ export class SessionCache {
     return this.#entries.size;
   }
 
+  /** Since the server started: page reads answered from a kept sign-in, and those that were not. */
+  stats() {
+    return { kept: this.#entries.size, found: this.#found, missed: this.#missed };
+  }
+
   /** The sign-in kept for this cookie, unless it is older than the limit or its session has expired. */
   find(cookie: string): KeptSignIn | undefined {
     const entry = this.#entries.get(cookie);
-    if (!entry) return undefined;
     const now = this.#now();
-    if (entry.until <= now || entry.signIn.expiresAt.getTime() <= now) {
-      this.#entries.delete(cookie);
-      return undefined;
+    if (entry && (entry.until <= now || entry.signIn.expiresAt.getTime() <= now)) this.#entries.delete(cookie);
+    else if (entry) {
+      this.#found += 1;
+      return entry.signIn;
     }
-    return entry.signIn;
+    this.#missed += 1;
+    return undefined;
   }
 
   /** Keeps a sign-in looked up since `generation` was taken, if no change was heard meanwhile. */
