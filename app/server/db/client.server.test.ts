@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { is } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import journal from "../../../db/migrations/meta/_journal.json";
 import * as schema from "../../../db/schema";
 import { outboundMessages } from "../../../db/schema";
@@ -13,6 +13,7 @@ import {
   type DatabaseHandle,
   DataDirLockedError,
   JOB_QUEUE_SCHEMA,
+  NOTICES_APPLICATION_NAME,
   openPglite,
   openPostgres,
   runMigrations,
@@ -214,5 +215,66 @@ describe("openPglite on a data directory", () => {
     writeFileSync(lockFile(), String(process.ppid));
     await expect(openPglite(dataDir)).rejects.toThrow(new DataDirLockedError(dataDir, process.ppid));
     expect(readFileSync(lockFile(), "utf8")).toBe(String(process.ppid));
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)("notices on PostgreSQL", () => {
+  const database = freshDatabasePerFile();
+
+  async function listeningConnections() {
+    const rows = await queryRows<{ count: number }>(
+      database(),
+      "select count(*)::int as count from pg_stat_activity where datname = current_database() and application_name = $1",
+      [NOTICES_APPLICATION_NAME],
+    );
+    return rows[0]!.count;
+  }
+
+  it("listens to every channel on one connection, and hears each again after that connection drops", async () => {
+    const heard: { channel: string; payload: string | null }[] = [];
+    const hear = (channel: string) => (payload: string | null) => heard.push({ channel, payload });
+    const stops = [
+      await database().listen("first_notices", hear("first")),
+      await database().listen("second_notices", hear("second")),
+      await database().listen("second_notices", hear("second, again")),
+    ];
+    expect(await listeningConnections()).toBe(1);
+
+    await queryRows(database(), "select pg_notify('first_notices', 'a'), pg_notify('second_notices', 'b')");
+    await vi.waitFor(() => expect(heard).toHaveLength(3));
+    expect(heard).toEqual(
+      expect.arrayContaining([
+        { channel: "first", payload: "a" },
+        { channel: "second", payload: "b" },
+        { channel: "second, again", payload: "b" },
+      ]),
+    );
+
+    heard.length = 0;
+    await queryRows(
+      database(),
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = $1",
+      [NOTICES_APPLICATION_NAME],
+    );
+    await vi.waitFor(() => expect(heard).toHaveLength(3), { timeout: 5_000 });
+    expect(heard.every((notice) => notice.payload === null)).toBe(true);
+    expect(await listeningConnections()).toBe(1);
+
+    heard.length = 0;
+    await queryRows(database(), "select pg_notify('first_notices', 'c'), pg_notify('second_notices', 'd')");
+    await vi.waitFor(() => expect(heard).toHaveLength(3));
+
+    for (const stop of stops) await stop();
+    await vi.waitFor(async () => expect(await listeningConnections()).toBe(0));
+  });
+
+  it("stops hearing a channel once its last listener stops, and keeps the others", async () => {
+    const heard: string[] = [];
+    const stopFirst = await database().listen("first_notices", (payload) => heard.push(`first ${payload}`));
+    const stopSecond = await database().listen("second_notices", (payload) => heard.push(`second ${payload}`));
+    await stopFirst();
+    await queryRows(database(), "select pg_notify('first_notices', 'a'), pg_notify('second_notices', 'b')");
+    await vi.waitFor(() => expect(heard).toEqual(["second b"]));
+    await stopSecond();
   });
 });

@@ -117,6 +117,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     options: connectionOptions(url),
   });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const listen = postgresNotices(url);
   return {
     db,
     engine: "postgres",
@@ -124,7 +125,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     ping: async () => {
       await pool.query("select 1");
     },
-    listen: (channel, onMessage) => listenPostgres(url, checkedChannel(channel), onMessage),
+    listen: (channel, onMessage) => listen(checkedChannel(channel), onMessage),
     close: () => pool.end(),
   };
 }
@@ -145,46 +146,102 @@ function checkedChannel(channel: string) {
   return channel;
 }
 
+/** How the connection that listens for notices names itself to PostgreSQL (`pg_stat_activity`). */
+export const NOTICES_APPLICATION_NAME = "pitlane-notices";
+
 /**
- * LISTEN needs a connection of its own, kept open (a pooled one would be handed to others). When
- * it drops it is opened again every second until it comes back, and `onMessage(null)` then says
- * that notifications may have been missed in between.
+ * LISTEN needs a connection of its own, kept open (a pooled one would be handed to others): one
+ * per database handle, listening to every channel asked for. When it drops it is opened again
+ * every second until it comes back, listening again to the same channels, and every listener's
+ * `onMessage(null)` then says that notifications may have been missed in between. Opening,
+ * listening and stopping run one at a time, so a channel asked for while the connection opens is
+ * listened to once.
  */
-async function listenPostgres(url: string, channel: string, onMessage: (payload: string | null) => void) {
-  let stopped = false;
+function postgresNotices(url: string) {
+  const listeners = new Map<string, Set<(payload: string | null) => void>>();
   let current: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
-  const again = () => {
-    if (!stopped) retry = setTimeout(() => void connect(true), 1000).unref();
-  };
-  async function connect(reconnecting: boolean) {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  let queue: Promise<unknown> = Promise.resolve();
+
+  function inTurn<T>(step: () => Promise<T>): Promise<T> {
+    const run = queue.then(step);
+    queue = run.catch(() => {});
+    return run;
+  }
+
+  async function connect() {
+    let ended = false;
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: 10_000,
+      application_name: NOTICES_APPLICATION_NAME,
+    });
     client.on("notification", (message) => {
-      if (message.channel === channel) onMessage(message.payload ?? "");
+      for (const onMessage of listeners.get(message.channel) ?? []) onMessage(message.payload ?? "");
     });
     client.on("error", () => {});
     client.once("end", () => {
-      if (current === client) current = undefined;
-      again();
+      ended = true;
+      if (current !== client) return;
+      current = undefined;
+      reconnectSoon();
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${channel}`);
-      if (stopped) return void (await client.end());
-      current = client;
-      if (reconnecting) onMessage(null);
+      for (const channel of listeners.keys()) await client.query(`LISTEN ${channel}`);
     } catch (error) {
-      // The first connection failing is the caller's to handle; a later one ends and is retried.
-      if (!reconnecting) stopped = true;
       await client.end().catch(() => {});
-      if (!reconnecting) throw error;
+      throw error;
     }
+    if (ended) throw new Error("The connection for notices closed as it opened");
+    current = client;
   }
-  await connect(false);
-  return async () => {
-    stopped = true;
-    clearTimeout(retry);
-    await current?.end().catch(() => {});
+
+  function reconnectSoon() {
+    if (retry || listeners.size === 0) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void inTurn(async () => {
+        if (current || listeners.size === 0) return;
+        await connect();
+        for (const set of listeners.values()) for (const onMessage of set) onMessage(null);
+      }).catch(reconnectSoon);
+    }, 1000).unref();
+  }
+
+  return function listen(channel: string, onMessage: (payload: string | null) => void) {
+    return inTurn(async () => {
+      const known = listeners.get(channel);
+      if (known) known.add(onMessage);
+      else {
+        listeners.set(channel, new Set([onMessage]));
+        try {
+          if (current) await current.query(`LISTEN ${channel}`);
+          else {
+            await connect();
+            // Back after a drop that the others were listening through.
+            for (const [other, set] of listeners) if (other !== channel) for (const heard of set) heard(null);
+          }
+        } catch (error) {
+          // The first connection failing is the caller's to handle; a later one is retried.
+          listeners.delete(channel);
+          if (!current) reconnectSoon();
+          throw error;
+        }
+      }
+      return () =>
+        inTurn(async () => {
+          const set = listeners.get(channel);
+          if (!set?.delete(onMessage) || set.size > 0) return;
+          listeners.delete(channel);
+          const client = current;
+          if (listeners.size > 0) return void (await client?.query(`UNLISTEN ${channel}`).catch(() => {}));
+          current = undefined;
+          clearTimeout(retry);
+          retry = undefined;
+          await client?.end().catch(() => {});
+        });
+    });
   };
 }
 
