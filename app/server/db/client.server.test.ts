@@ -268,13 +268,17 @@ describe.runIf(process.env.DATABASE_URL)("notices on PostgreSQL", () => {
     await vi.waitFor(async () => expect(await listeningConnections()).toBe(0));
   });
 
-  it("stops hearing a channel once its last listener stops, and keeps the others", async () => {
+  it("stops hearing a channel once its last listener stops, and keeps the others, whichever listener fails", async () => {
     const heard: string[] = [];
     const stopFirst = await database().listen("first_notices", (payload) => heard.push(`first ${payload}`));
+    const stopFailing = await database().listen("second_notices", () => {
+      throw new Error("a listener that fails");
+    });
     const stopSecond = await database().listen("second_notices", (payload) => heard.push(`second ${payload}`));
     await stopFirst();
     await queryRows(database(), "select pg_notify('first_notices', 'a'), pg_notify('second_notices', 'b')");
     await vi.waitFor(() => expect(heard).toEqual(["second b"]));
+    await stopFailing();
     await stopSecond();
   });
 });

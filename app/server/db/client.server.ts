@@ -9,6 +9,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { getConstructionPlans } from "pg-boss";
 import * as schema from "../../../db/schema";
+import { getLog } from "../log.server";
 import { PREPARED_CONNECTION_OPTIONS, PreparingClient } from "./prepared-statements.server";
 
 export type Schema = typeof schema;
@@ -177,7 +178,14 @@ function postgresNotices(url: string) {
       application_name: NOTICES_APPLICATION_NAME,
     });
     client.on("notification", (message) => {
-      for (const onMessage of listeners.get(message.channel) ?? []) onMessage(message.payload ?? "");
+      for (const onMessage of listeners.get(message.channel) ?? []) {
+        // One listener failing must neither keep the notice from the others nor end the process.
+        try {
+          onMessage(message.payload ?? "");
+        } catch (error) {
+          getLog().error({ err: error, channel: message.channel }, "a listener failed on a notice");
+        }
+      }
     });
     client.on("error", () => {});
     client.once("end", () => {
