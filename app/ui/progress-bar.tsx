@@ -34,13 +34,19 @@ export function ProgressBar() {
     if (phaseRef.current === "running") {
       setPhase("finishing");
       setProgress(100);
-      const hide = window.setTimeout(() => {
-        setPhase("idle");
-        setProgress(0);
-      }, PROGRESS_HIDE_DELAY_MS);
-      return () => window.clearTimeout(hide);
     }
   }, [busy]);
+
+  // The hide delay counts from when the filled bar is on screen: a busy page may commit it late.
+  // Only leaving "finishing" cancels it, so a quick navigation meanwhile cannot leave the bar up.
+  useEffect(() => {
+    if (phase !== "finishing") return;
+    const hide = window.setTimeout(() => {
+      setPhase("idle");
+      setProgress(0);
+    }, PROGRESS_HIDE_DELAY_MS);
+    return () => window.clearTimeout(hide);
+  }, [phase]);
 
   const visible = phase !== "idle";
   return (
