@@ -41,7 +41,8 @@ let current: Runtime | undefined;
 
 /**
  * Gauges read when /metrics is scraped: jobs waiting and running per queue, the holds now
- * keeping places, entries and stock, and the sign-ins this server keeps. Registered once per process; they read the latest runtime.
+ * keeping places, entries and stock, and the sign-ins this server keeps. Registered once per
+ * process; they read the latest runtime.
  */
 export function registerAppMetrics(runtime: Runtime) {
   current = runtime;

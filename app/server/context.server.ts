@@ -1,4 +1,5 @@
 import { createContext, RouterContextProvider } from "react-router";
+import type { SessionUser } from "./auth/session-user";
 import type { Runtime } from "./runtime.server";
 
 export type RequestInfo = {
@@ -9,8 +10,6 @@ export type RequestInfo = {
 };
 
 export type { SessionUser } from "./auth/session-user";
-
-import type { SessionUser } from "./auth/session-user";
 
 export const runtimeContext = createContext<Runtime>();
 export const requestContext = createContext<RequestInfo>();
