@@ -152,6 +152,11 @@ export function configuredProviders(env: Env) {
   };
 }
 
+/** The session cookie's name: `__Host-` over HTTPS (Secure, no Domain, Path=/). */
+export function sessionCookieName(siteUrl: string) {
+  return siteUrl.startsWith("https://") ? "__Host-pitlane.session_token" : "pitlane.session_token";
+}
+
 export function createAuth({ db, env, messages, passwordLength }: AuthDependencies) {
   const https = env.SITE_URL.startsWith("https://");
   const claims = claimedAccounts(db, env.AUTH_SECRET);
@@ -254,7 +259,7 @@ export function createAuth({ db, env, messages, passwordLength }: AuthDependenci
       // set or overwritten by a sibling subdomain).
       useSecureCookies: false,
       cookiePrefix: "pitlane",
-      cookies: https ? { session_token: { name: "__Host-pitlane.session_token" } } : undefined,
+      cookies: https ? { session_token: { name: sessionCookieName(env.SITE_URL) } } : undefined,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: https, path: "/" },
       ipAddress: { ipAddressHeaders: ["x-pitlane-client-ip"] },
     },

@@ -103,10 +103,11 @@ describe("the auth step with kept sign-ins", () => {
   const database = freshDatabasePerFile();
   const cache = new SessionCache();
   let auth: Auth;
+  let env: ReturnType<typeof parseEnv>;
   let stopHearing: () => Promise<void>;
 
   beforeAll(async () => {
-    const env = parseEnv({
+    env = parseEnv({
       DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-sign-ins-")),
       SITE_URL: "http://localhost:3000",
       AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
@@ -143,7 +144,7 @@ describe("the auth step with kept sign-ins", () => {
 
   /** Runs the auth step for one request; answers the member it put in the context, or null. */
   async function whoIs(cookie: string, method = "GET") {
-    const context = createLoadContext({ auth, sessions: cache } as unknown as Runtime, {
+    const context = createLoadContext({ auth, sessions: cache, env } as unknown as Runtime, {
       nonce: "n",
       requestId: "r",
       ip: "127.0.0.1",
@@ -185,6 +186,23 @@ describe("the auth step with kept sign-ins", () => {
     expect((await whoIs(member.cookie))?.role).toBe("member");
     await database().db.update(users).set({ role: "organizer" }).where(eq(users.id, member.id));
     await vi.waitFor(async () => expect((await whoIs(member.cookie))?.role).toBe("organizer"));
+  });
+
+  it("finds nothing kept by a look-alike cookie sent beside the session's, or by the name sent twice", async () => {
+    const member = await signedInMember("kept-look-alike@example.com");
+    const lookAlike = "__Host-pitlane.session_token=planted.value";
+    expect((await whoIs(`${lookAlike}; ${member.cookie}`))?.id).toBe(member.id);
+    expect(await whoIs(lookAlike)).toBeNull();
+
+    const lookups = vi.spyOn(auth.api, "getSession");
+    try {
+      const twice = `${member.cookie}; pitlane.session_token=other.value`;
+      await whoIs(twice);
+      await whoIs(twice);
+      expect(lookups).toHaveBeenCalledTimes(2);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   it("keeps nobody for a cookie that names no session", async () => {

@@ -1,7 +1,7 @@
 import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import { requestContext, runtimeContext, type SessionUser, userContext } from "../context.server";
 import { getLog } from "../log.server";
-import { type Auth, SESSION_ABSOLUTE_SECONDS } from "./auth.server";
+import { type Auth, SESSION_ABSOLUTE_SECONDS, sessionCookieName } from "./auth.server";
 import type { KeptSignIn } from "./session-cache.server";
 
 const ROLE_RANK = { member: 0, organizer: 1, admin: 2 } as const;
@@ -22,9 +22,20 @@ export function authHeaders(request: Request, context: Readonly<RouterContextPro
   return headers;
 }
 
-/** The session cookie as the browser sent it (`name=value`), or null: what a kept sign-in is found by. */
-function sessionCookie(request: Request) {
-  return /(?:^|;\s*)((?:__Host-)?pitlane\.session_token=[^;]*)/.exec(request.headers.get("cookie") ?? "")?.[1] ?? null;
+function hasSessionCookie(header: string) {
+  return /(?:^|;\s*)(?:__Host-)?pitlane\.session_token=/.test(header);
+}
+
+/**
+ * The cookie the auth library reads the session from (`name=value`), when the browser sent it
+ * exactly once: what a kept sign-in is found by. It must be that very cookie. A look-alike beside
+ * it (`pitlane.session_token` next to the `__Host-` one, planted from a sibling subdomain) or the
+ * name sent twice would otherwise let one cookie find a sign-in that another one made; then
+ * nothing is kept or found, and the session is looked up as before.
+ */
+function keptSignInKey(header: string, name: string) {
+  const found = header.split(";").filter((pair) => pair.trimStart().startsWith(`${name}=`));
+  return found.length === 1 ? found[0]!.trim() : null;
 }
 
 /** Uploaded files are the same for every visitor: no session lookup, and their own year-long caching stands. */
@@ -41,19 +52,20 @@ function isSharedFile(url: URL) {
  */
 export const authStep: MiddlewareFunction<Response> = async ({ request, context, url }, next) => {
   context.set(userContext, null);
-  const cookie = sessionCookie(request);
-  if (!cookie || isSharedFile(url)) return next();
+  const header = request.headers.get("cookie") ?? "";
+  if (!hasSessionCookie(header) || isSharedFile(url)) return next();
 
-  const { auth, sessions } = context.get(runtimeContext);
+  const { auth, sessions, env } = context.get(runtimeContext);
+  const key = keptSignInKey(header, sessionCookieName(env.SITE_URL));
   const reading = request.method === "GET" || request.method === "HEAD";
-  let signIn = reading ? sessions.find(cookie) : undefined;
+  let signIn = reading && key ? sessions.find(key) : undefined;
   if (!signIn) {
     const generation = sessions.generation;
     signIn = await lookUp(auth, authHeaders(request, context));
-    if (signIn) sessions.keep(cookie, signIn, generation);
+    if (signIn && key) sessions.keep(key, signIn, generation);
   }
   if (signIn && (Date.now() - signIn.user.signedInAt.getTime()) / 1000 > SESSION_ABSOLUTE_SECONDS) {
-    sessions.forget(cookie);
+    if (key) sessions.forget(key);
     await auth.api
       .revokeSession({ headers: authHeaders(request, context), body: { token: signIn.token } })
       .catch(() => {});
