@@ -51,10 +51,6 @@ export class SessionCache {
     return this.#generation;
   }
 
-  get size() {
-    return this.#entries.size;
-  }
-
   /** Since the server started: page reads answered from a kept sign-in, and those that were not. */
   stats() {
     return { kept: this.#entries.size, found: this.#found, missed: this.#missed };
@@ -64,11 +60,11 @@ export class SessionCache {
   find(cookie: string): KeptSignIn | undefined {
     const entry = this.#entries.get(cookie);
     const now = this.#now();
-    if (entry && (entry.until <= now || entry.signIn.expiresAt.getTime() <= now)) this.#entries.delete(cookie);
-    else if (entry) {
+    if (entry && entry.until > now && entry.signIn.expiresAt.getTime() > now) {
       this.#found += 1;
       return entry.signIn;
     }
+    this.#entries.delete(cookie);
     this.#missed += 1;
     return undefined;
   }

@@ -205,6 +205,11 @@ function postgresNotices(url: string) {
     current = client;
   }
 
+  /** Tells every listener (but those of a channel just asked for) that notices may have been missed. */
+  function missedWhileDown(except?: string) {
+    for (const [channel, set] of listeners) if (channel !== except) for (const onMessage of set) onMessage(null);
+  }
+
   function reconnectSoon() {
     if (retry || listeners.size === 0) return;
     retry = setTimeout(() => {
@@ -212,7 +217,7 @@ function postgresNotices(url: string) {
       void inTurn(async () => {
         if (current || listeners.size === 0) return;
         await connect();
-        for (const set of listeners.values()) for (const onMessage of set) onMessage(null);
+        missedWhileDown();
       }).catch(reconnectSoon);
     }, 1000).unref();
   }
@@ -228,7 +233,7 @@ function postgresNotices(url: string) {
           else {
             await connect();
             // Back after a drop that the others were listening through.
-            for (const [other, set] of listeners) if (other !== channel) for (const heard of set) heard(null);
+            missedWhileDown(channel);
           }
         } catch (error) {
           // The first connection failing is the caller's to handle; a later one is retried.
