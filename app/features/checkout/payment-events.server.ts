@@ -1,4 +1,5 @@
 import { and, eq, isNull, lt, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { type OrderToSettle, orderToSettleFromJson, orderToSettleSql } from "~/features/orders/settle.server";
 import { builtOnce } from "~/server/db/built-once.server";
 import type { Db } from "~/server/db/client.server";
 import { type PaymentProvider, paymentEvents } from "../../../db/schema";
@@ -14,8 +15,11 @@ type PaymentEventKey = { provider: PaymentProvider; eventId: string };
 export const PAYMENT_EVENT_CLAIM_MS = 5_000;
 
 export type ReceivedPaymentEvent =
-  /** This delivery claimed the event: the first one, or one after an earlier claim lapsed. */
-  | { kind: "handle" }
+  /**
+   * This delivery claimed the event: the first one, or one after an earlier claim lapsed. With
+   * `orderToSettle` asked for, the order as the same statement read it.
+   */
+  | { kind: "handle"; order?: OrderToSettle }
   /** An earlier delivery was handled to the end. */
   | { kind: "duplicate" }
   /** Another delivery claimed the event at `since` and has not finished yet. */
@@ -27,31 +31,40 @@ export type ReceivedPaymentEvent =
  * it is not what prevents double payment (settlement is idempotent): a delivery whose handling
  * failed gives its claim up (`releasePaymentEvent`), and a claim older than
  * PAYMENT_EVENT_CLAIM_MS is taken over, so an event is never left unhandled.
+ *
+ * `orderToSettle` names the order a payment is for: when this delivery claims the event, the same
+ * statement reads the order as settlement needs it, sparing the payment a round trip of its own.
  */
 export async function receivePaymentEvent(
   db: Db,
-  input: PaymentEventKey & { type: string; now: Date },
+  input: PaymentEventKey & { type: string; now: Date; orderToSettle?: string },
 ): Promise<ReceivedPaymentEvent> {
   const lapsedBefore = new Date(input.now.getTime() - PAYMENT_EVENT_CLAIM_MS);
-  const { rows } = await claimStatement(db, {
-    provider: input.provider,
-    eventId: input.eventId,
-    type: input.type,
-    now: input.now,
-    lapsedBefore,
-  });
+  const values = { provider: input.provider, eventId: input.eventId, type: input.type, now: input.now, lapsedBefore };
+  const { rows } = input.orderToSettle
+    ? await claimReadingOrderStatement(db, { ...values, orderId: input.orderToSettle })
+    : await claimStatement(db, values);
   const row = rows[0]!;
-  if (Number(row.claimed) > 0) return { kind: "handle" };
+  if (Number(row.claimed) > 0) {
+    return input.orderToSettle ? { kind: "handle", order: orderToSettleFromJson(row.to_settle) } : { kind: "handle" };
+  }
   if (row.processed_at) return { kind: "duplicate" };
   // Claimed by a delivery that committed after this statement began: it has only just started.
   return { kind: "claimed", since: row.received_at ? new Date(row.received_at as string) : input.now };
 }
 
+type ClaimValues = { provider: PaymentProvider; eventId: string; type: string; now: Date; lapsedBefore: Date };
+type ClaimRow = { claimed: number; processed_at: unknown; received_at: unknown; to_settle?: unknown };
+
 /** The claim of receivePaymentEvent, built once: every delivery of every notification runs it. */
-const claimStatement = builtOnce<
-  { provider: PaymentProvider; eventId: string; type: string; now: Date; lapsedBefore: Date },
-  { claimed: number; processed_at: unknown; received_at: unknown }
->((db) => {
+const claimStatement = builtOnce<ClaimValues, ClaimRow>((db) => claimSql(db));
+
+/** The claim, and when it is won, the order named by `orderId` as settlement reads it. */
+const claimReadingOrderStatement = builtOnce<ClaimValues & { orderId: string }, ClaimRow>((db) =>
+  claimSql(db, orderToSettleSql(sql.placeholder("orderId"), sql.placeholder("now"))),
+);
+
+function claimSql(db: Db, readWhenClaimed?: SQL) {
   const now = sql.placeholder("now");
   const key = { provider: sql.placeholder("provider"), eventId: sql.placeholder("eventId") };
   const claim = db
@@ -68,10 +81,13 @@ const claimStatement = builtOnce<
     .select({ processedAt: paymentEvents.processedAt, receivedAt: paymentEvents.receivedAt })
     .from(paymentEvents)
     .where(keyOf(key));
+  const read = readWhenClaimed
+    ? sql`, case when exists (select 1 from claim) then ${readWhenClaimed} end as to_settle`
+    : sql``;
   return sql`with claim as (${claim.getSQL()}), earlier as (${earlier.getSQL()})
-      select (select count(*) from claim)::int as claimed, earlier.processed_at, earlier.received_at
+      select (select count(*) from claim)::int as claimed, earlier.processed_at, earlier.received_at${read}
       from (select 1) as one left join earlier on true`;
-});
+}
 
 /**
  * Waits for another delivery's claim on an event (`receivePaymentEvent` answered "claimed" to a

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Db } from "~/server/db/client.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { stripeGateway } from "~/server/payments/stripe.server";
@@ -201,6 +201,41 @@ describe("the Stripe webhook", () => {
       }),
     ).toMatchObject({ kind: "handled" });
     expect(await db.select().from(paymentEvents).where(eq(paymentEvents.eventId, "evt_remembered"))).toHaveLength(1);
+  });
+
+  it("pays an order of held tickets in two statements: the claim, which reads the order, and the payment", async () => {
+    const { db } = database();
+    const { order, quantity } = await pendingOrder(db, { provider: "stripe", quantity: 2 });
+    const handle = database();
+    const client = (handle.pglite ?? handle.pool) as unknown as { query: (...args: unknown[]) => unknown };
+    const spy = vi.spyOn(client, "query");
+    let result: Awaited<ReturnType<typeof deliver>>;
+    let statements: number;
+    try {
+      result = await deliver(paidSessionEvent(order, "cs_two_statements", "evt_two_statements"));
+      statements = spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+    expect(result).toMatchObject({ kind: "handled", outcome: { settlement: { kind: "settled", tickets: quantity } } });
+    expect(statements).toBe(2);
+    expect(await orderState(db, order.id)).toMatchObject({ status: "paid", tickets: quantity });
+
+    // A claim that lapsed is taken over: the order read with it is paid already, so nothing is paid again.
+    await db
+      .update(paymentEvents)
+      .set({ processedAt: null, receivedAt: at(0) })
+      .where(eq(paymentEvents.eventId, "evt_two_statements"));
+    const replay = await handlePaymentNotification(new Proxy(db, {}), gateway, {
+      rawBody: paidSessionEvent(order, "cs_two_statements", "evt_two_statements"),
+      signature: Stripe.webhooks.generateTestHeaderString({
+        payload: paidSessionEvent(order, "cs_two_statements", "evt_two_statements"),
+        secret: SECRET,
+      }),
+      now: at(5),
+    });
+    expect(replay).toMatchObject({ kind: "handled", outcome: { settlement: { kind: "already_settled" } } });
+    expect((await orderState(db, order.id)).ledger).toHaveLength(1);
   });
 
   it("fails the deliveries that waited for one that failed, so Stripe sends the event again", async () => {

@@ -6,6 +6,7 @@ import {
   releasePaymentEvent,
 } from "~/features/checkout/payment-events.server";
 import { isOrderId } from "~/features/orders/order-id";
+import type { OrderToSettle } from "~/features/orders/settle.server";
 import type { Db } from "~/server/db/client.server";
 import {
   type PaymentGateway,
@@ -136,9 +137,13 @@ async function handleVerified(
 ): Promise<NotificationResult> {
   const { eventId, type } = input;
   const key = { provider: gateway.provider, eventId };
-  if (!(await claimPaymentEvent(db, { ...key, type, now: input.now }))) return { kind: "duplicate", eventId };
+  // A payment's order is read in the statement that claims its event (one round trip fewer).
+  const { orderId } = input.payment;
+  const orderToSettle = SETTLING_TYPES.has(type) && orderId && isOrderId(orderId) ? orderId : undefined;
+  const claimed = await claimPaymentEvent(db, { ...key, type, now: input.now, orderToSettle });
+  if (!claimed) return { kind: "duplicate", eventId };
   try {
-    return await settleNotification(db, gateway, input);
+    return await settleNotification(db, gateway, { ...input, found: claimed.order });
   } catch (error) {
     // Given up at once, so the provider's next attempt (or a delivery waiting on this one) handles it.
     await releasePaymentEvent(db, key).catch(() => undefined);
@@ -152,7 +157,10 @@ async function handleVerified(
  * together), this one waits for that to end rather than doing the same work beside it, and
  * claims the event itself only if that delivery failed or its claim lapsed.
  */
-async function claimPaymentEvent(db: Db, input: Parameters<typeof receivePaymentEvent>[1]) {
+async function claimPaymentEvent(
+  db: Db,
+  input: Parameters<typeof receivePaymentEvent>[1],
+): Promise<{ order?: OrderToSettle } | null> {
   const started = performance.now();
   const handled = handledHere(db);
   const flight = eventKey(input.provider, input.eventId);
@@ -161,22 +169,33 @@ async function claimPaymentEvent(db: Db, input: Parameters<typeof receivePayment
   for (let round = 0; round < 3; round++) {
     const now = new Date(input.now.getTime() + (performance.now() - started));
     const received = await receivePaymentEvent(db, { ...input, now });
-    if (received.kind !== "claimed") return received.kind === "handle";
+    if (received.kind === "handle") return { order: received.order };
+    if (received.kind === "duplicate") return null;
     const waited = await awaitPaymentEvent(db, {
       ...input,
       since: received.since,
       now,
       processedHere: () => handled.has(flight),
     });
-    if (waited === "processed") return false;
+    if (waited === "processed") return null;
   }
-  return true;
+  return {};
 }
+
+/** The notifications that settle a payment (the others end or fail an order). */
+const SETTLING_TYPES = new Set(["checkout.session.completed", "checkout.session.async_payment_succeeded"]);
 
 async function settleNotification(
   db: Db,
   gateway: PaymentGateway,
-  input: { eventId: string; type: string; payment: NonNullable<PaymentNotification["payment"]>; now: Date },
+  input: {
+    eventId: string;
+    type: string;
+    payment: NonNullable<PaymentNotification["payment"]>;
+    now: Date;
+    /** The order, when the claim read it. */
+    found?: OrderToSettle;
+  },
 ): Promise<NotificationResult> {
   const { eventId, type, payment } = input;
   const key = { provider: gateway.provider, eventId };
@@ -198,6 +217,7 @@ async function settleNotification(
           state: payment,
           now: input.now,
           gateway,
+          found: input.found,
           // The event is marked processed in the commit that pays the order.
           alsoWhenPaid: (paid) => paymentEventProcessed(db, { ...key, now: input.now }, paid),
         });

@@ -50,6 +50,8 @@ export async function applyPaymentState(
     gateway?: Pick<PaymentGateway, "cardFunding">;
     /** Made in the statement that pays the order (see SettleInput). */
     alsoWhenPaid?: SettleInput["alsoWhenPaid"];
+    /** The order as the caller read it (see SettleInput). */
+    found?: SettleInput["found"];
   },
 ): Promise<AppliedPaymentState> {
   const { state, now } = input;
@@ -68,6 +70,7 @@ export async function applyPaymentState(
       cardFunding: () => entryCardFunding(db, input.gateway, input.orderId, paymentReference),
       now,
       alsoWhenPaid: input.alsoWhenPaid,
+      found: input.found,
     });
     return { outcome: { kind: "settlement", settlement }, followUps: followUpsOf([settlement]) };
   }

@@ -25,6 +25,7 @@ import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
 import { oncePerDatabase } from "~/server/db/built-once.server";
 import type { Db } from "~/server/db/client.server";
+import { jsonObject } from "~/server/db/json-object";
 import { sqlState, transactionWithRetry } from "~/server/db/retry.server";
 import {
   cartItems,
@@ -59,6 +60,12 @@ export type SettleInput = {
    */
   cardFunding?: string | null | (() => Promise<string | null | undefined>);
   now: Date;
+  /**
+   * The order with its lines, when the caller read it in a statement of its own
+   * (`orderToSettleSql`): the webhook reads it in the statement that claims the notification, so
+   * a payment takes one round trip fewer. Read afresh when not given.
+   */
+  found?: OrderToSettle;
   /**
    * A write of the caller's made in the statement that pays the order, given the condition it
    * must hold to (true once the order is paid): the webhook marks its event processed there, in
@@ -105,7 +112,7 @@ const SETTLED_STATUSES: OrderStatus[] = ["paid", "fulfilled", "refunded", "partl
 export async function settleOrder(db: Db, input: SettleInput): Promise<SettleOutcome> {
   // Most repeated notifications come after the first was handled: one read answers them. The
   // same read brings the order's lines, with the places held for each, for settleHeldTickets.
-  const { order: found, lines } = await readOrderWithLines(db, input.orderId, input.now);
+  const { order: found, lines } = input.found ?? (await readOrderWithLines(db, input.orderId, input.now));
   const replay = replayOutcome(found, input);
   if (replay) return replay;
   const settled = await settleHeldTickets(db, found!, lines, input);
@@ -146,7 +153,7 @@ function readOrder(db: Db, orderId: string) {
 }
 
 /** The order's holds that are live and will stay so until `until` (`safeUntil` of the time now). */
-function heldWithTimeToSpare(orderId: string | SQLWrapper, until: Date | Placeholder) {
+function heldWithTimeToSpare(orderId: string | SQLWrapper, until: Date | Placeholder | SQL) {
   return and(eq(holds.orderId, orderId), eq(holds.status, "active"), gt(holds.expiresAt, until));
 }
 
@@ -186,6 +193,32 @@ const orderWithLinesQuery = oncePerDatabase((db) =>
 );
 
 type HeldLine = Line & { held: number };
+
+/** The order (undefined when there is none) and its lines with their places held, as settlement reads them. */
+export type OrderToSettle = { order: FoundOrder | undefined; lines: HeldLine[] };
+
+/**
+ * The read of `readOrderWithLines` as one JSON value, for a caller to make in a statement of its
+ * own and hand to `settleOrder` (after `orderToSettleFromJson`): `orderId` and `now` are SQL (a
+ * placeholder, most often). Null when there is no such order.
+ */
+export function orderToSettleSql(orderId: SQL | Placeholder, now: SQL | Placeholder): SQL {
+  const safeUntil = sql`(${now}::timestamptz + ${sql.raw(`interval '${HELD_SETTLEMENT_MARGIN_MS} milliseconds'`)})`;
+  const held = sql`(select coalesce(sum(${holds.quantity}), 0)::int from ${holds}
+    where ${and(heldWithTimeToSpare(orders.id, safeUntil), eq(holds.ticketTypeId, orderItems.ticketTypeId))})`;
+  return sql`(select json_build_object(
+      'order', ${jsonObject(orderColumns)},
+      'lines', coalesce(json_agg(${jsonObject({ ...lineColumns, held })}) filter (where ${orderItems.id} is not null), '[]'::json))
+    from ${orders} left join ${orderItems} on ${eq(orderItems.orderId, orders.id)}
+    where ${eq(orders.id, orderId)}
+    group by ${orders.id})`;
+}
+
+/** The value `orderToSettleSql` read (null or undefined when there was no order). */
+export function orderToSettleFromJson(value: unknown): OrderToSettle {
+  if (!value) return { order: undefined, lines: [] };
+  return value as OrderToSettle;
+}
 
 /**
  * The answer to a payment for an order that is not there (or not the provider's), or that was
