@@ -4,7 +4,7 @@ import { createBuyers, createTestEvent } from "~/features/checkout/test-stock";
 import { verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { tickets, transactions } from "../../../db/schema";
-import { orderForBuyer, ordersForMember, ticketsForMember } from "./order-views.server";
+import { orderForBuyer, orderForConfirmation, ordersForMember, ticketsForMember } from "./order-views.server";
 import { paidOrder } from "./paid-orders.test-support";
 
 const database = freshDatabasePerFile();
@@ -47,7 +47,11 @@ describe("orderForBuyer", () => {
       { ticketTypeId: event.typeIds[1]!, quantity: 1, attendeeNames: ["Sam Driver"] },
     ]);
 
-    const view = await orderForBuyer(db, { orderId: order.id, userId: buyer!.id, secret, siteTimeZone });
+    // The order, its lines and its tickets in one statement; its payments in another.
+    const { result: view, queries } = await countQueries(() =>
+      orderForBuyer(db, { orderId: order.id, userId: buyer!.id, secret, siteTimeZone }),
+    );
+    expect(queries).toBe(2);
     expect(view).not.toBeNull();
     expect(view!.number).toMatch(/^PL-\d{6}$/);
     expect(view!.status).toBe("paid");
@@ -74,6 +78,14 @@ describe("orderForBuyer", () => {
     expect(view!.transactions).toEqual([
       expect.objectContaining({ kind: "charge", status: "succeeded", amount: 8700 }),
     ]);
+
+    // The confirmation email reads the same, without the payments, in one statement.
+    const confirmation = await countQueries(() =>
+      orderForConfirmation(db, { orderId: order.id, secret, siteTimeZone }),
+    );
+    expect(confirmation.queries).toBe(1);
+    const { transactions: _payments, ...shown } = view!;
+    expect(confirmation.result).toEqual(shown);
   });
 
   it("finds nothing for another member's order, a made-up id or a malformed one", async () => {

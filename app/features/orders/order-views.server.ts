@@ -3,6 +3,7 @@ import { eventDateLabels, formatEventInstant, formatLocalDay } from "~/features/
 import { addressLines } from "~/features/shipping/address";
 import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
+import { jsonObject } from "~/server/db/json-object";
 import {
   drawEntries,
   draws,
@@ -174,8 +175,10 @@ async function loadOrder(
   { secret, siteTimeZone }: Secrets,
   { payments = true } = {},
 ): Promise<OrderView | null> {
-  // The order with its lines in one query (a row per line); then, at once, only the lists its
-  // lines can have: tickets for ticket lines, entries for draw lines, passes for application fees.
+  // The order with its lines (a row per line) and its tickets (one JSON list, made once per order)
+  // in one query; then, at once, only the other lists its lines can have: payments, entries for
+  // draw lines, passes for application fees.
+  const orderTickets = orderTicketsList(db);
   const rows = await db
     .select({
       order: {
@@ -186,11 +189,13 @@ async function loadOrder(
         shippingAddress: orders.shippingAddress,
         collectionTitle: events.title,
         collectionStartsAt: events.startsAt,
+        tickets: orderTickets.list,
       },
       line: { id: orderItems.id, kind: orderItems.kind, ...orderLineColumns },
     })
     .from(orders)
     .leftJoin(events, eq(events.id, orders.collectionEventId))
+    .leftJoinLateral(orderTickets, sql`true`)
     .leftJoin(orderItems, eq(orderItems.orderId, orders.id))
     .leftJoin(ticketTypes, eq(ticketTypes.id, orderItems.ticketTypeId))
     .where(where)
@@ -202,12 +207,8 @@ async function loadOrder(
   const has = (kind: (typeof lines)[number]["kind"]) => lines.some((line) => line.kind === kind);
   const items = lines.map(({ kind: _kind, ...line }) => line);
 
-  const [ticketRows, money, entryRows, passRows] = await Promise.all([
-    has("ticket")
-      ? ticketQuery(db)
-          .where(eq(tickets.orderId, order.id))
-          .orderBy(asc(tickets.orderItemId), asc(tickets.createdAt), asc(tickets.code))
-      : [],
+  const ticketRows = ticketRowsFromJson(order.tickets, order.number);
+  const [money, entryRows, passRows] = await Promise.all([
     payments ? orderPayments(db, order.id) : [],
     has("entry")
       ? db
@@ -332,6 +333,57 @@ function ticketQuery(db: Db) {
 }
 
 type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketQuery>["execute"]>>[number];
+
+/** The fields of TicketRow that a ticket of the order being read brings (the order's number is the order's). */
+const orderTicketFields = {
+  id: tickets.id,
+  ...ticketColumns,
+  orderId: tickets.orderId,
+  orderItemId: tickets.orderItemId,
+  typeDays: ticketTypes.days,
+  eventId: events.id,
+  slug: events.slug,
+  title: events.title,
+  startsAt: events.startsAt,
+  endsAt: events.endsAt,
+  timeZone: events.timeZone,
+  venue: events.venue,
+  town: events.town,
+};
+
+type OrderTicketJson = Omit<TicketRow, "orderNumber" | "checkedInAt" | "startsAt" | "endsAt"> & {
+  checkedInAt: string | null;
+  startsAt: string;
+  endsAt: string;
+};
+
+/**
+ * The tickets of the order in the outer query, with their type and event, as one JSON list in the
+ * order they were issued: for a lateral join, which makes the list once per order row. Its
+ * `tickets`, `ticket_types` and `events` are its own; `orders` is the outer query's.
+ */
+function orderTicketsList(db: Db) {
+  return db
+    .select({
+      list: sql<OrderTicketJson[]>`coalesce(json_agg(${jsonObject(orderTicketFields)}
+        order by ${tickets.orderItemId}, ${tickets.createdAt}, ${tickets.code}), '[]'::json)`.as("list"),
+    })
+    .from(tickets)
+    .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
+    .innerJoin(events, eq(events.id, tickets.eventId))
+    .where(eq(tickets.orderId, orders.id))
+    .as("order_tickets");
+}
+
+function ticketRowsFromJson(list: OrderTicketJson[] | null, orderNumber: number): TicketRow[] {
+  return (list ?? []).map((ticket) => ({
+    ...ticket,
+    orderNumber,
+    checkedInAt: ticket.checkedInAt ? new Date(ticket.checkedInAt) : null,
+    startsAt: new Date(ticket.startsAt),
+    endsAt: new Date(ticket.endsAt),
+  }));
+}
 
 function ticketView(row: TicketRow, options: { secret: string; withQr: boolean }): TicketView {
   const labels = eventDateLabels(row.startsAt, row.endsAt, row.timeZone);
