@@ -23,6 +23,11 @@ export async function benchCheckout(options: {
   profileDir?: string;
   /** Delivers every notification once more at the end and times it (`--redeliver`). */
   redeliver?: boolean;
+  /**
+   * First races this many buyers for a fifth as many places of another event on the same servers
+   * (`--rehearsal`), so the measured race runs on servers that have settled orders before.
+   */
+  rehearsal?: number;
 }) {
   const name = `pitlane_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   const maintenance = async (statement: string) => {
@@ -49,6 +54,16 @@ export async function benchCheckout(options: {
       poolSize: options.poolSize,
       nodeFlags: options.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`] : [],
     });
+    const rehearsal = options.rehearsal
+      ? await raceForLastPlaces({
+          database: handle,
+          servers: cluster.servers,
+          stripe,
+          buyers: options.rehearsal,
+          places: Math.max(1, Math.floor(options.rehearsal / 5)),
+          replays: options.replays,
+        })
+      : undefined;
     const sampler = options.sample ? connectionSampler(options.serverUrl, name) : null;
     // When orders settled, and when every notification came again (--redeliver), on the clock of
     // the servers' CPU profiles (CLOCK_MONOTONIC, in µs).
@@ -81,6 +96,7 @@ export async function benchCheckout(options: {
     });
     return {
       ...report,
+      rehearsal,
       settlementConnections: await sampler?.stop(),
       settlementWindow,
       duplicatesWindow,
