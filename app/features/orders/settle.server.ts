@@ -23,7 +23,7 @@ import { creditCardRefusal } from "~/features/play/credit-cards.server";
 import { availableUnits, readVariantStock } from "~/features/shop/stock.server";
 import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
-import { oncePerDatabase } from "~/server/db/built-once.server";
+import { builtOnce } from "~/server/db/built-once.server";
 import type { Db } from "~/server/db/client.server";
 import { jsonObject } from "~/server/db/json-object";
 import { sqlState, transactionWithRetry } from "~/server/db/retry.server";
@@ -164,32 +164,16 @@ function safeUntil(now: Date) {
 
 /**
  * The order (as readOrder) and its lines, each with the places held for its ticket type that
- * stay held with time to spare (heldWithTimeToSpare), in one query. Every payment notification
- * runs it first, so its SQL is built once per database (not per call) and prepared.
+ * stay held with time to spare (heldWithTimeToSpare), in one query: `orderToSettleSql`, which the
+ * claim of a payment notification makes too. Built once per process, not per call.
  */
-async function readOrderWithLines(db: Db, orderId: string, now: Date) {
-  const rows = await orderWithLinesQuery(db).execute({ orderId, safeUntil: safeUntil(now) });
-  return {
-    order: rows[0]?.order,
-    // A left join: an order without lines would come back as one row with no line.
-    lines: rows.flatMap((row) => (row.line?.id ? [{ ...row.line, held: Number(row.line.held) }] : [])),
-  };
+async function readOrderWithLines(db: Db, orderId: string, now: Date): Promise<OrderToSettle> {
+  const { rows } = await orderToSettleStatement(db, { orderId, now });
+  return orderToSettleFromJson(rows[0]?.to_settle);
 }
 
-const orderWithLinesQuery = oncePerDatabase((db) =>
-  db
-    .select({
-      order: orderColumns,
-      line: {
-        ...lineColumns,
-        held: sql<number>`(select coalesce(sum(${holds.quantity}), 0)::int from ${holds}
-          where ${and(heldWithTimeToSpare(orders.id, sql.placeholder("safeUntil")), eq(holds.ticketTypeId, orderItems.ticketTypeId))})`,
-      },
-    })
-    .from(orders)
-    .leftJoin(orderItems, eq(orderItems.orderId, orders.id))
-    .where(eq(orders.id, sql.placeholder("orderId")))
-    .prepare("settle_order_with_lines"),
+const orderToSettleStatement = builtOnce<{ orderId: string; now: Date }, { to_settle: unknown }>(
+  () => sql`select ${orderToSettleSql(sql.placeholder("orderId"), sql.placeholder("now"))} as to_settle`,
 );
 
 type HeldLine = Line & { held: number };
@@ -198,9 +182,10 @@ type HeldLine = Line & { held: number };
 export type OrderToSettle = { order: FoundOrder | undefined; lines: HeldLine[] };
 
 /**
- * The read of `readOrderWithLines` as one JSON value, for a caller to make in a statement of its
- * own and hand to `settleOrder` (after `orderToSettleFromJson`): `orderId` and `now` are SQL (a
- * placeholder, most often). Null when there is no such order.
+ * The order with its lines and the places held for each, as settlement reads them, as one JSON
+ * value (null when there is no such order): `readOrderWithLines` runs it alone, and the claim of
+ * a payment notification beside the claim, handing it to `settleOrder` (`found`, after
+ * `orderToSettleFromJson`). `orderId` and `now` are SQL, placeholders most often.
  */
 export function orderToSettleSql(orderId: SQL | Placeholder, now: SQL | Placeholder): SQL {
   const safeUntil = sql`(${now}::timestamptz + ${sql.raw(`interval '${HELD_SETTLEMENT_MARGIN_MS} milliseconds'`)})`;
