@@ -307,35 +307,8 @@ async function loadOrder(
   };
 }
 
-/** Tickets with their type, event and order: one join, whatever the number of tickets. */
-function ticketQuery(db: Db) {
-  return db
-    .select({
-      id: tickets.id,
-      ...ticketColumns,
-      orderId: tickets.orderId,
-      orderItemId: tickets.orderItemId,
-      orderNumber: orders.number,
-      typeDays: ticketTypes.days,
-      eventId: events.id,
-      slug: events.slug,
-      title: events.title,
-      startsAt: events.startsAt,
-      endsAt: events.endsAt,
-      timeZone: events.timeZone,
-      venue: events.venue,
-      town: events.town,
-    })
-    .from(tickets)
-    .innerJoin(orders, eq(orders.id, tickets.orderId))
-    .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
-    .innerJoin(events, eq(events.id, tickets.eventId));
-}
-
-type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketQuery>["execute"]>>[number];
-
-/** The fields of TicketRow that a ticket of the order being read brings (the order's number is the order's). */
-const orderTicketFields = {
+/** A ticket with its type and event; the select must join `ticketTypes` and `events` on the ticket's. */
+const ticketFields = {
   id: tickets.id,
   ...ticketColumns,
   orderId: tickets.orderId,
@@ -351,6 +324,19 @@ const orderTicketFields = {
   town: events.town,
 };
 
+/** Tickets with their type, event and order: one join, whatever the number of tickets. */
+function ticketQuery(db: Db) {
+  return db
+    .select({ ...ticketFields, orderNumber: orders.number })
+    .from(tickets)
+    .innerJoin(orders, eq(orders.id, tickets.orderId))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
+    .innerJoin(events, eq(events.id, tickets.eventId));
+}
+
+type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketQuery>["execute"]>>[number];
+
+/** A ticket of `orderTicketsList`: its fields as JSON gives them, times as ISO 8601 strings. */
 type OrderTicketJson = Omit<TicketRow, "orderNumber" | "checkedInAt" | "startsAt" | "endsAt"> & {
   checkedInAt: string | null;
   startsAt: string;
@@ -365,7 +351,7 @@ type OrderTicketJson = Omit<TicketRow, "orderNumber" | "checkedInAt" | "startsAt
 function orderTicketsList(db: Db) {
   return db
     .select({
-      list: sql<OrderTicketJson[]>`coalesce(json_agg(${jsonObject(orderTicketFields)}
+      list: sql<OrderTicketJson[]>`coalesce(json_agg(${jsonObject(ticketFields)}
         order by ${tickets.orderItemId}, ${tickets.createdAt}, ${tickets.code}), '[]'::json)`.as("list"),
     })
     .from(tickets)
