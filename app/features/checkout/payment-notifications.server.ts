@@ -139,7 +139,7 @@ async function handleVerified(
   const key = { provider: gateway.provider, eventId };
   // A payment's order is read in the statement that claims its event (one round trip fewer).
   const { orderId } = input.payment;
-  const orderToSettle = SETTLING_TYPES.has(type) && orderId && isOrderId(orderId) ? orderId : undefined;
+  const orderToSettle = SETTLING_TYPES.has(type) && isOrderId(orderId) ? orderId : undefined;
   const claimed = await claimPaymentEvent(db, { ...key, type, now: input.now, orderToSettle });
   if (!claimed) return { kind: "duplicate", eventId };
   try {

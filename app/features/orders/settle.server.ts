@@ -188,9 +188,10 @@ export type OrderToSettle = { order: FoundOrder | undefined; lines: HeldLine[] }
  * `orderToSettleFromJson`). `orderId` and `now` are SQL, placeholders most often.
  */
 export function orderToSettleSql(orderId: SQL | Placeholder, now: SQL | Placeholder): SQL {
-  const safeUntil = sql`(${now}::timestamptz + ${sql.raw(`interval '${HELD_SETTLEMENT_MARGIN_MS} milliseconds'`)})`;
+  // safeUntil(now), in SQL.
+  const until = sql`(${now}::timestamptz + ${sql.raw(`interval '${HELD_SETTLEMENT_MARGIN_MS} milliseconds'`)})`;
   const held = sql`(select coalesce(sum(${holds.quantity}), 0)::int from ${holds}
-    where ${and(heldWithTimeToSpare(orders.id, safeUntil), eq(holds.ticketTypeId, orderItems.ticketTypeId))})`;
+    where ${and(heldWithTimeToSpare(orders.id, until), eq(holds.ticketTypeId, orderItems.ticketTypeId))})`;
   return sql`(select json_build_object(
       'order', ${jsonObject(orderColumns)},
       'lines', coalesce(json_agg(${jsonObject({ ...lineColumns, held })}) filter (where ${orderItems.id} is not null), '[]'::json))
