@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
 import { expireHolds } from "~/features/checkout/holds.server";
 import {
@@ -104,6 +104,43 @@ describe("settleOrder", () => {
     ]);
     // What was bought leaves the cart.
     expect(await db.select().from(cartItems).where(eq(cartItems.cartId, cartId))).toHaveLength(0);
+  });
+
+  it("writes the sold count after everything else the payment writes, so its one busy row is locked briefly", async () => {
+    const { db } = database();
+    // PostgreSQL runs the writing CTEs of a statement from the last listed to the first.
+    const ran = await db.transaction(async (tx) => {
+      // Each row is numbered as it is written.
+      await tx.execute(sql`create temporary table written (at serial, cte text) on commit drop`);
+      await tx.execute(sql`with
+        listed_first as (insert into written (cte) values ('listed first')),
+        listed_second as (insert into written (cte) values ('listed second')),
+        listed_last as (insert into written (cte) values ('listed last'))
+        select 1`);
+      const { rows } = await tx.execute<{ cte: string }>(sql`select cte from written order by at`);
+      return rows.map((row) => row.cte);
+    });
+    expect(ran).toEqual(["listed last", "listed second", "listed first"]);
+
+    // And the payment's statement lists the sold count first of its writes.
+    const { order: pending } = await pendingOrder({ quantity: 1 });
+    const handle = database();
+    const client = (handle.pglite ?? handle.pool) as unknown as { query: (...args: unknown[]) => unknown };
+    const spy = vi.spyOn(client, "query");
+    try {
+      expect(await settleOrder(db, payment(pending.id, pending.total))).toMatchObject({ kind: "settled" });
+      const texts = spy.mock.calls.map(([query]) =>
+        typeof query === "string" ? query : (query as { text: string }).text,
+      );
+      const paying = texts.find((text) => text.includes('update "ticket_types" set "sold"'));
+      const writes = [...paying!.matchAll(/write_\d+ as \(((?:update|insert into|delete from) "\w+")/g)].map(
+        (match) => match[1],
+      );
+      expect(writes[0]).toBe('update "ticket_types"');
+      expect(writes.length).toBeGreaterThan(3);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("settles once when the same payment is reported five times at once and in any order", async () => {

@@ -632,13 +632,15 @@ function paidOrderStatement(
   }
   if (soldByType.size > 0) {
     // The CHECK sold <= capacity is the last line of defence; the rule is the caller's count (the
-    // places checked under the locks, or the live holds that already counted them). Written last:
-    // every settlement of an on-sale updates this one row, and holds its lock until it commits.
+    // places checked under the locks, or the live holds that already counted them). Every
+    // settlement of an on-sale updates this one row and holds its lock until it commits, so it is
+    // written last of all. PostgreSQL runs the writing CTEs the main query does not read from the
+    // last listed to the first (ADR 0022), so it is listed first.
     const added = sql.join(
       [...soldByType].map(([typeId, quantity]) => sql`when ${typeId}::uuid then ${quantity}::int`),
       sql` `,
     );
-    writes.push(
+    writes.unshift(
       db
         .update(ticketTypes)
         .set({ sold: sql`${ticketTypes.sold} + case ${ticketTypes.id} ${added} end`, updatedAt: now })
