@@ -117,7 +117,9 @@ describe("settleOrder", () => {
         listed_second as (insert into written (cte) values ('listed second')),
         listed_last as (insert into written (cte) values ('listed last'))
         select 1`);
-      const { rows } = await tx.execute<{ cte: string }>(sql`select cte from written order by at`);
+      const { rows } = (await tx.execute(sql`select cte from written order by at`)) as unknown as {
+        rows: { cte: string }[];
+      };
       return rows.map((row) => row.cte);
     });
     expect(ran).toEqual(["listed last", "listed second", "listed first"]);
