@@ -223,6 +223,8 @@ test.describe("passwords", () => {
   });
 
   test("changing the password needs the current one and signs out other devices", async ({ page, browser }) => {
+    // A long journey on two devices: a sign-up, a sign-in and two password changes, each hashing.
+    test.setTimeout(90_000);
     const member = newMember("change");
     await signUpAndVerify(page, member);
     const otherDevice = await browser.newPage();
