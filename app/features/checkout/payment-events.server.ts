@@ -93,43 +93,26 @@ function claimSql(db: Db, readWhenClaimed?: SQL) {
  * Waits for another delivery's claim on an event (`receivePaymentEvent` answered "claimed" to a
  * delivery received at `now`): "processed" once that delivery has handled it to the end, "free"
  * once the claim was given up or has lapsed, so this delivery can claim it. Asks often at first,
- * since handling usually ends within a few hundredths of a second, then less often; `processedHere`
- * says whether this server has been told already, and `told` settles when it is, ending the pause
- * at once: a delivery waiting on another server's is answered when that one commits, not at its
- * next look.
+ * since handling usually ends within a few hundredths of a second, then less often; before each
+ * question, `processedHere` says whether this server has been told already.
  */
 export async function awaitPaymentEvent(
   db: Db,
-  input: PaymentEventKey & { since: Date; now: Date; processedHere?: () => boolean; told?: Promise<unknown> },
+  input: PaymentEventKey & { since: Date; now: Date; processedHere?: () => boolean },
 ): Promise<"processed" | "free"> {
   const waitFor = input.since.getTime() + PAYMENT_EVENT_CLAIM_MS - input.now.getTime();
   const started = performance.now();
   let pause = 25;
-  let told = input.told;
   for (let waited = 0; waited < waitFor; waited = performance.now() - started) {
-    // Told already (the server's notice that the event was processed): no need to ask.
-    if (input.processedHere?.()) return "processed";
-    if (await pauseUnless(Math.min(pause, waitFor - waited), told)) told = undefined;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, waitFor - waited)));
     pause = Math.min(pause * 2, 200);
+    // Told already (the server's notice that the event was processed): no need to ask.
     if (input.processedHere?.()) return "processed";
     const [event] = await db.select({ processedAt: paymentEvents.processedAt }).from(paymentEvents).where(keyOf(input));
     if (!event) return "free";
     if (event.processedAt) return "processed";
   }
   return "free";
-}
-
-/** Pauses `ms`, or less if `told` settles first: true when it did. */
-async function pauseUnless(ms: number, told?: Promise<unknown>): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const paused = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await (told ? Promise.race([paused, told.then(() => true as const)]) : paused);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export async function markPaymentEventProcessed(db: Db, input: PaymentEventKey & { now: Date }) {

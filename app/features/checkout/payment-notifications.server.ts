@@ -127,43 +127,7 @@ export const PAYMENT_EVENTS_CHANNEL = "payment_events";
  * delivery waiting for it stops waiting.
  */
 export function rememberProcessedPaymentEvent(db: Db, notice: string) {
-  if (!notice.includes(":")) return;
-  remember(handledHere(db), notice);
-  for (const wake of waitersOf(db).get(notice) ?? []) wake();
-}
-
-/**
- * Deliveries of this process waiting for a delivery to another server to finish an event, per
- * database and event: the notice that it was processed wakes them at once.
- */
-const waitersByDatabase = new WeakMap<Db, Map<string, Set<() => void>>>();
-
-function waitersOf(db: Db) {
-  let waiters = waitersByDatabase.get(db);
-  if (!waiters) {
-    waiters = new Map();
-    waitersByDatabase.set(db, waiters);
-  }
-  return waiters;
-}
-
-/** Settles when this process is told that `flight` was processed; `stop()` when no longer waiting. */
-function toldOfProcessed(db: Db, flight: string) {
-  const waiters = waitersOf(db);
-  let wake = () => {};
-  const told = new Promise<void>((resolve) => {
-    wake = resolve;
-  });
-  const forFlight = waiters.get(flight) ?? new Set();
-  forFlight.add(wake);
-  waiters.set(flight, forFlight);
-  return {
-    told,
-    stop() {
-      forFlight.delete(wake);
-      if (forFlight.size === 0 && waiters.get(flight) === forFlight) waiters.delete(flight);
-    },
-  };
+  if (notice.includes(":")) remember(handledHere(db), notice);
 }
 
 async function handleVerified(
@@ -207,14 +171,12 @@ async function claimPaymentEvent(
     const received = await receivePaymentEvent(db, { ...input, now });
     if (received.kind === "handle") return { order: received.order };
     if (received.kind === "duplicate") return null;
-    const waiting = toldOfProcessed(db, flight);
     const waited = await awaitPaymentEvent(db, {
       ...input,
       since: received.since,
       now,
       processedHere: () => handled.has(flight),
-      told: waiting.told,
-    }).finally(waiting.stop);
+    });
     if (waited === "processed") return null;
   }
   return {};
