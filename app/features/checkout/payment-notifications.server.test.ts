@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Db } from "~/server/db/client.server";
+import { statementsSent } from "~/server/db/statements-sent.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { stripeGateway } from "~/server/payments/stripe.server";
 import { orders, paymentEvents } from "../../../db/schema";
@@ -206,19 +207,11 @@ describe("the Stripe webhook", () => {
   it("pays an order of held tickets in two statements: the claim, which reads the order, and the payment", async () => {
     const { db } = database();
     const { order, quantity } = await pendingOrder(db, { provider: "stripe", quantity: 2 });
-    const handle = database();
-    const client = (handle.pglite ?? handle.pool) as unknown as { query: (...args: unknown[]) => unknown };
-    const spy = vi.spyOn(client, "query");
-    let result: Awaited<ReturnType<typeof deliver>>;
-    let statements: number;
-    try {
-      result = await deliver(paidSessionEvent(order, "cs_two_statements", "evt_two_statements"));
-      statements = spy.mock.calls.length;
-    } finally {
-      spy.mockRestore();
-    }
+    const { result, statements } = await statementsSent(database(), () =>
+      deliver(paidSessionEvent(order, "cs_two_statements", "evt_two_statements")),
+    );
     expect(result).toMatchObject({ kind: "handled", outcome: { settlement: { kind: "settled", tickets: quantity } } });
-    expect(statements).toBe(2);
+    expect(statements).toHaveLength(2);
     expect(await orderState(db, order.id)).toMatchObject({ status: "paid", tickets: quantity });
 
     // A claim that lapsed is taken over: the order read with it is paid already, so nothing is paid again.

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createBuyers, createTestEvent } from "~/features/checkout/test-stock";
 import { verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
+import { statementsSent } from "~/server/db/statements-sent.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { tickets, transactions } from "../../../db/schema";
 import { orderForBuyer, orderForConfirmation, ordersForMember, ticketsForMember } from "./order-views.server";
@@ -13,15 +14,8 @@ const siteTimeZone = "Europe/London";
 
 /** Counts the statements a call sends, on whichever engine the file runs. */
 async function countQueries<T>(work: () => Promise<T>) {
-  const handle = database();
-  const client = (handle.pglite ?? handle.pool) as unknown as { query: (...args: unknown[]) => unknown };
-  const spy = vi.spyOn(client, "query");
-  try {
-    const result = await work();
-    return { result, queries: spy.mock.calls.length };
-  } finally {
-    spy.mockRestore();
-  }
+  const { result, statements } = await statementsSent(database(), work);
+  return { result, queries: statements.length };
 }
 
 async function festival() {

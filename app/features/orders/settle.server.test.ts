@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import pg from "pg";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
 import { expireHolds } from "~/features/checkout/holds.server";
 import {
@@ -12,6 +12,7 @@ import {
 } from "~/features/checkout/payment-events.server";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/test-stock";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
+import { statementsSent } from "~/server/db/statements-sent.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, events, holds, orderHistory, orders, tickets, ticketTypes, transactions } from "../../../db/schema";
 import { cancelOrder } from "./cancel.server";
@@ -126,23 +127,16 @@ describe("settleOrder", () => {
 
     // And the payment's statement lists the sold count first of its writes.
     const { order: pending } = await pendingOrder({ quantity: 1 });
-    const handle = database();
-    const client = (handle.pglite ?? handle.pool) as unknown as { query: (...args: unknown[]) => unknown };
-    const spy = vi.spyOn(client, "query");
-    try {
-      expect(await settleOrder(db, payment(pending.id, pending.total))).toMatchObject({ kind: "settled" });
-      const texts = spy.mock.calls.map(([query]) =>
-        typeof query === "string" ? query : (query as { text: string }).text,
-      );
-      const paying = texts.find((text) => text.includes('update "ticket_types" set "sold"'));
-      const writes = [...paying!.matchAll(/write_\d+ as \(((?:update|insert into|delete from) "\w+")/g)].map(
-        (match) => match[1],
-      );
-      expect(writes[0]).toBe('update "ticket_types"');
-      expect(writes.length).toBeGreaterThan(3);
-    } finally {
-      spy.mockRestore();
-    }
+    const { result, statements } = await statementsSent(database(), () =>
+      settleOrder(db, payment(pending.id, pending.total)),
+    );
+    expect(result).toMatchObject({ kind: "settled" });
+    const paying = statements.find((text) => text.includes('update "ticket_types" set "sold"'));
+    const writes = [...paying!.matchAll(/write_\d+ as \(((?:update|insert into|delete from) "\w+")/g)].map(
+      (match) => match[1],
+    );
+    expect(writes[0]).toBe('update "ticket_types"');
+    expect(writes.length).toBeGreaterThan(3);
   });
 
   it("settles once when the same payment is reported five times at once and in any order", async () => {
