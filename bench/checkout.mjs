@@ -23,6 +23,10 @@
 // (self time), with a flame graph of each window per server beside the results
 // (bench/results/checkout-profile-<time>/).
 //
+// Before the servers start it times fixed work on this machine (a mix of JSON, hashing and sorting,
+// and 1,000 round trips to PostgreSQL): the same build gives figures far apart from one hour to
+// the next on a shared machine, and this tells a slow machine from a slow build.
+//
 // --rehearsal N first races N buyers for N/5 places of another event on the same servers, with the
 // same replays, and then the race that is measured: the figures of servers that have settled
 // orders before (their code compiled by V8 for it), beside the default's servers fresh from
@@ -36,7 +40,16 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { register } from "tsx/esm/api";
 import { flameGraphSvg, foldedStacks, readProfile, samplesOf, topFunctions } from "./flamegraph.mjs";
-import { ensureBuild, isMain, printTable, RESULTS_DIR, runCli, warnIfBusy, writeResult } from "./helpers.mjs";
+import {
+  ensureBuild,
+  isMain,
+  machineReference,
+  printTable,
+  RESULTS_DIR,
+  runCli,
+  warnIfBusy,
+  writeResult,
+} from "./helpers.mjs";
 
 export async function main(argv = process.argv.slice(2)) {
   const { values } = parseArgs({
@@ -64,6 +77,8 @@ export async function main(argv = process.argv.slice(2)) {
   const serverUrl = values.database ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   ensureBuild();
   warnIfBusy();
+  // Taken before the servers start, while the machine is otherwise idle.
+  const reference = await machineReference(serverUrl);
   register();
   const { benchCheckout } = await import("../tests/load/bench-checkout.ts");
   const profileDir = values.profile
@@ -101,6 +116,10 @@ export async function main(argv = process.argv.slice(2)) {
   printTable(
     ["measure", "value"],
     [
+      [
+        "machine reference before the race (lower is faster)",
+        `${reference.cpuMs} ms of fixed CPU work, ${reference.roundTripMs} ms for 1,000 round trips`,
+      ],
       ["Pay pressed → places held", report.held],
       ["Pay pressed → refused, naming the ticket", report.refusedNamingItem],
       ["server errors (5xx)", report.serverErrors],
@@ -124,6 +143,7 @@ export async function main(argv = process.argv.slice(2)) {
             ],
           ]
         : []),
+      ["confirmation emails sent by the time the last order settled", report.emailsDuringSettlement],
       ["every confirmation email sent", `${report.emailSeconds} s after the first payment`],
       ...(report.duplicateSeconds === undefined
         ? []
@@ -157,7 +177,7 @@ export async function main(argv = process.argv.slice(2)) {
   console.log(
     `\n${correct ? "Correct" : "INCORRECT"}: ${correct ? "every count is as it must be" : "see the counts above"}`,
   );
-  console.log(`Results: ${writeResult("checkout", { options: values, report, correct })}`);
+  console.log(`Results: ${writeResult("checkout", { options: values, reference, report, correct })}`);
   return correct ? 0 : 1;
 }
 

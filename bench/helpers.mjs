@@ -272,6 +272,64 @@ export function machineInfo() {
   };
 }
 
+/**
+ * How fast the machine is right now, on fixed work that does not depend on the build: the same
+ * code gives figures two to four times apart on this kind of shared machine from one hour to the
+ * next, and a bench's figures mean little without knowing which hour they come from.
+ * - `cpuMs`: one core's time for a fixed mix of what a server does (JSON, hashing, sorting,
+ *   string building), the best of five tries;
+ * - `roundTripMs` (with `databaseUrl`): 1,000 prepared one-row selects, one after another, on one
+ *   connection to PostgreSQL, the best of three tries: the wake-ups and socket writes that every
+ *   statement pays, in and out of PostgreSQL.
+ * Lower is faster. Compare figures only when these are close.
+ */
+export async function machineReference(databaseUrl) {
+  const { createHash } = await import("node:crypto");
+  const record = Array.from({ length: 2_000 }, (_, index) => ({
+    id: `00000000-0000-4000-8000-${String(index).padStart(12, "0")}`,
+    name: `Ticket ${index}`,
+    quantity: index % 7,
+    at: new Date(1_800_000_000_000 + index * 1000).toISOString(),
+  }));
+  const bytes = Buffer.alloc(1 << 20, 7);
+  const numbers = Array.from({ length: 50_000 }, (_, index) => (index * 7919) % 50_021);
+  const work = () => {
+    let check = 0;
+    for (let round = 0; round < 5; round++) {
+      check += JSON.parse(JSON.stringify(record)).length;
+      check += createHash("sha256").update(bytes).digest()[0];
+      check += [...numbers].sort((a, b) => a - b)[round];
+      check += record.map((row) => `${row.name}:${row.quantity}`).join(",").length;
+    }
+    return check;
+  };
+  const best = (times) => Number(Math.min(...times).toFixed(1));
+  const cpuTimes = [];
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const started = performance.now();
+    work();
+    cpuTimes.push(performance.now() - started);
+  }
+  const reference = { cpuMs: best(cpuTimes) };
+  if (!databaseUrl) return reference;
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const roundTrips = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const started = performance.now();
+      for (let index = 0; index < 1_000; index++) {
+        await client.query({ name: "machine-reference", text: "select $1::int as n", values: [index] });
+      }
+      roundTrips.push(performance.now() - started);
+    }
+    return { ...reference, roundTripMs: best(roundTrips) };
+  } finally {
+    await client.end();
+  }
+}
+
 /** Warns when other work keeps the CPUs busy: timings taken now will be worse than the machine can do. */
 export function warnIfBusy() {
   const [load] = os.loadavg();
