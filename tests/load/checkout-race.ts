@@ -135,16 +135,12 @@ export async function raceForLastPlaces(input: {
   // The confirmations go out from the job queue, on whichever server takes each job. Those sent
   // before the last order settled took their share of the machine from the race.
   const emailSubject = `Your tickets for ${event.title}%`;
-  const emailsDuringSettlement = await count("select count(*) as n from outbound_messages where subject like $1", [
-    emailSubject,
-  ]);
+  const emailsSent = () => count("select count(*) as n from outbound_messages where subject like $1", [emailSubject]);
+  const emailsDuringSettlement = await emailsSent();
   const emailsStarted = performance.now();
-  await until(
-    "a confirmation for every paid order",
-    async () =>
-      (await count("select count(*) as n from outbound_messages where subject like $1", [emailSubject])) >= paidOrders,
-    120_000,
-  ).catch(() => undefined); // Counted below either way: a shortfall shows in the report.
+  await until("a confirmation for every paid order", async () => (await emailsSent()) >= paidOrders, 120_000).catch(
+    () => undefined,
+  ); // Counted below either way: a shortfall shows in the report.
   const emailSeconds = (performance.now() - emailsStarted) / 1000 + settleSeconds;
   // A second confirmation, if any were queued, has gone out once the queue is idle.
   await whenIdle(database, { queues: [orderEmailJob.name], timeoutMs: 120_000 });
@@ -184,9 +180,7 @@ export async function raceForLastPlaces(input: {
     ),
     webhookDeliveries: deliveries.length,
     webhookAnswers,
-    confirmationEmails: await count("select count(*) as n from outbound_messages where subject like $1", [
-      emailSubject,
-    ]),
+    confirmationEmails: await emailsSent(),
     emailsDuringSettlement,
     buyersWithMoreThanOneEmail: await count(
       'select count(*) as n from (select 1 from outbound_messages where subject like $1 group by "to" having count(*) > 1) d',

@@ -8,8 +8,11 @@ import QRCode from "qrcode";
  * inverted code. The payload is only ever a signed ticket code (base32 and a dot), never text a
  * person typed, so the markup the library draws from it is safe to put in a page.
  */
+/** The error correction every ticket's code is drawn with. */
+export const QR_ERROR_CORRECTION = "M";
+
 const OPTIONS = {
-  errorCorrectionLevel: "M",
+  errorCorrectionLevel: QR_ERROR_CORRECTION,
   margin: 4,
   color: { dark: "#000000ff", light: "#ffffffff" },
 } as const;
