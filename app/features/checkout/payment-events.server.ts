@@ -1,5 +1,10 @@
 import { and, eq, isNull, lt, type Placeholder, type SQL, sql } from "drizzle-orm";
-import { type OrderToSettle, orderToSettleFromJson, orderToSettleSql } from "~/features/orders/settle.server";
+import {
+  type AlsoWhenPaid,
+  type OrderToSettle,
+  orderToSettleFromJson,
+  orderToSettleSql,
+} from "~/features/orders/settle.server";
 import { builtOnce } from "~/server/db/built-once.server";
 import type { Db } from "~/server/db/client.server";
 import { type PaymentProvider, paymentEvents } from "../../../db/schema";
@@ -116,19 +121,24 @@ export async function awaitPaymentEvent(
 }
 
 export async function markPaymentEventProcessed(db: Db, input: PaymentEventKey & { now: Date }) {
-  await db.execute(paymentEventProcessed(db, input));
+  await db.update(paymentEvents).set({ processedAt: input.now }).where(keyOf(input));
 }
 
 /**
- * The write that marks an event processed, for a statement that makes it along with others: only
- * where `condition` holds, when given (settlement's "the order is now paid").
+ * The event marked processed in the statement that pays its order, only once the order is paid
+ * (settlement's AlsoWhenPaid): one statement fewer per payment, and one commit for both.
  */
-export function paymentEventProcessed(db: Db, input: PaymentEventKey & { now: Date }, condition?: SQL): SQL {
-  return db
-    .update(paymentEvents)
-    .set({ processedAt: input.now })
-    .where(and(keyOf(input), condition))
-    .getSQL();
+export function paymentEventProcessedWhenPaid(input: PaymentEventKey & { now: Date }): AlsoWhenPaid {
+  return {
+    name: "payment event processed",
+    write: (db, paid) =>
+      db
+        .update(paymentEvents)
+        .set({ processedAt: sql`${sql.placeholder("eventProcessedAt")}::timestamptz` })
+        .where(and(keyOf({ provider: sql.placeholder("eventProvider"), eventId: sql.placeholder("eventId") }), paid))
+        .getSQL(),
+    values: { eventProvider: input.provider, eventId: input.eventId, eventProcessedAt: input.now },
+  };
 }
 
 /**

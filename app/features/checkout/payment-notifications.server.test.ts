@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, type Query } from "drizzle-orm";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import type { Db } from "~/server/db/client.server";
@@ -90,6 +90,27 @@ function shuffled<T>(items: T[]) {
     [copy[i], copy[j]] = [copy[j]!, copy[i]!];
   }
   return copy;
+}
+
+/**
+ * `db`, with the connection lost when the statement that pays an order is sent: every other
+ * statement goes through.
+ */
+function losingConnectionOnPayment(db: Db): Db {
+  const session = db._.session;
+  const prepareQuery = session.prepareQuery.bind(session) as (query: Query, ...rest: unknown[]) => unknown;
+  const losing = new Proxy(session, {
+    get: (target, property) =>
+      property === "prepareQuery"
+        ? (query: Query, ...rest: unknown[]) =>
+            query.sql.endsWith("select id from paid")
+              ? { execute: () => Promise.reject(new Error("connection lost")) }
+              : prepareQuery(query, ...rest)
+        : Reflect.get(target, property),
+  });
+  return new Proxy(db, {
+    get: (target, property) => (property === "_" ? { ...target._, session: losing } : Reflect.get(target, property)),
+  });
 }
 
 describe("the Stripe webhook", () => {
@@ -237,10 +258,7 @@ describe("the Stripe webhook", () => {
     const payload = paidSessionEvent(order, "cs_in_flight", "evt_in_flight");
     const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
     // A database that goes away under the first delivery.
-    const lost = new Proxy(db, {
-      get: (target, property) =>
-        property === "execute" ? () => Promise.reject(new Error("connection lost")) : Reflect.get(target, property),
-    });
+    const lost = losingConnectionOnPayment(db);
     const first = handlePaymentNotification(lost, gateway, { rawBody: payload, signature, now: at(5) });
     const second = handlePaymentNotification(db, gateway, { rawBody: payload, signature, now: at(5) });
     await expect(first).rejects.toThrow("connection lost");
@@ -328,10 +346,7 @@ describe("the Stripe webhook", () => {
     const payload = paidSessionEvent(order, "cs_part_way", "evt_part_way");
     const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
     // The event is claimed, then the connection is lost when the settlement's statement is sent.
-    const failing = new Proxy(db, {
-      get: (target, property) =>
-        property === "execute" ? () => Promise.reject(new Error("connection lost")) : Reflect.get(target, property),
-    });
+    const failing = losingConnectionOnPayment(db);
     await expect(
       handlePaymentNotification(failing, gateway, { rawBody: payload, signature, now: at(5) }),
     ).rejects.toThrow("connection lost");

@@ -1,7 +1,7 @@
 import {
   awaitPaymentEvent,
   markPaymentEventProcessed,
-  paymentEventProcessed,
+  paymentEventProcessedWhenPaid,
   receivePaymentEvent,
   releasePaymentEvent,
 } from "~/features/checkout/payment-events.server";
@@ -219,7 +219,7 @@ async function settleNotification(
           gateway,
           found: input.found,
           // The event is marked processed in the commit that pays the order.
-          alsoWhenPaid: (paid) => paymentEventProcessed(db, { ...key, now: input.now }, paid),
+          alsoWhenPaid: paymentEventProcessedWhenPaid({ ...key, now: input.now }),
         });
         break;
       // A session that closed unpaid ends its order only if it is the order's own session: one

@@ -23,7 +23,7 @@ import { creditCardRefusal } from "~/features/play/credit-cards.server";
 import { availableUnits, readVariantStock } from "~/features/shop/stock.server";
 import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
-import { builtOnce } from "~/server/db/built-once.server";
+import { builtOnce, builtOnceEach } from "~/server/db/built-once.server";
 import type { Db } from "~/server/db/client.server";
 import { jsonObject } from "~/server/db/json-object";
 import { sqlState, transactionWithRetry } from "~/server/db/retry.server";
@@ -67,11 +67,11 @@ export type SettleInput = {
    */
   found?: OrderToSettle;
   /**
-   * A write of the caller's made in the statement that pays the order, given the condition it
-   * must hold to (true once the order is paid): the webhook marks its event processed there, in
-   * the same commit. Made exactly when the outcome is "settled".
+   * A write of the caller's made in the statement that pays the order (see AlsoWhenPaid): the
+   * webhook marks its event processed there, in the same commit. Made exactly when the outcome is
+   * "settled".
    */
-  alsoWhenPaid?: (paid: SQL) => SQL;
+  alsoWhenPaid?: AlsoWhenPaid;
 };
 
 /** Settlement's input once the card's funding type is known. */
@@ -387,18 +387,19 @@ async function settleIn(tx: Db, input: KnownFunding): Promise<SettleOutcome> {
     variantStock.take(item.variantId!, item.quantity);
   }
 
-  const paid = (await tx.execute(
-    paidOrderStatement(tx, {
+  const paid = await paidOrderStatement(
+    tx,
+    { payable: "locked", alsoWhenPaid: input.alsoWhenPaid },
+    paidOrderValues({
       order,
       input,
       fromStatus: status,
       items,
       note: late ? "Paid after the hold ran out; the places were still free" : "Paid",
-      // The order row is locked and was read pending or expired, so finding it otherwise means
-      // something is badly wrong, and the whole transaction is rolled back.
-      payable: inArray(orders.status, ["pending", "expired"]),
     }),
-  )) as unknown as { rows: unknown[] };
+  );
+  // The order row is locked and was read pending or expired, so finding it otherwise means
+  // something is badly wrong, and the whole transaction is rolled back.
   if (paid.rows.length !== 1) throw new Error(`Order ${order.id} changed while it was locked for settlement`);
 
   // The CHECK stock >= 0 is the last line of defence; the locked check above is the rule.
@@ -471,7 +472,6 @@ async function settleHeldTickets(
   if (is(db, PgTransaction) || order.status !== "pending") return null;
   if (input.amount !== order.total || (input.currency && input.currency.toUpperCase() !== order.currency)) return null;
   const { now } = input;
-  const liveHolds = heldWithTimeToSpare(order.id, safeUntil(now));
   if (items.length === 0 || items.some((item) => item.kind !== "ticket")) return null;
   const wanted = new Map<string, { quantity: number; held: number }>();
   for (const item of items) {
@@ -482,33 +482,18 @@ async function settleHeldTickets(
   const heldTotal = items.reduce((sum, item) => sum + item.quantity, 0);
 
   const eventIds = [...new Set(items.map((item) => item.eventId!))].sort();
-  const lockedEvents = db
-    .select({ id: events.id })
-    .from(events)
-    .where(and(inArray(events.id, eventIds), ne(events.status, "cancelled"), gt(events.endsAt, now)))
-    .orderBy(asc(events.id))
-    .for("share");
-  const statement = paidOrderStatement(db, {
-    order,
-    input,
-    fromStatus: "pending",
-    items,
-    note: "Paid",
-    // The events' locks come first: every condition is checked before the order's row is locked.
-    before: [sql`locked_events as materialized (${lockedEvents.getSQL()})`],
-    payable: and(
-      eq(orders.status, "pending"),
-      sql`(select count(*) from locked_events) = ${eventIds.length}`,
-      sql`(select coalesce(sum(${holds.quantity}), 0) from ${holds} where ${liveHolds}) = ${heldTotal}`,
-      sql`not exists (select 1 from ${transactions} where ${and(
-        eq(transactions.provider, input.provider),
-        eq(transactions.providerReference, input.paymentReference),
-      )})`,
-    )!,
-  });
-  let paid: { rows: unknown[] };
+  let paid: { rows: { id: string }[] };
   try {
-    paid = (await db.execute(statement)) as unknown as { rows: unknown[] };
+    paid = await paidOrderStatement(
+      db,
+      { payable: "held", alsoWhenPaid: input.alsoWhenPaid },
+      {
+        ...paidOrderValues({ order, input, fromStatus: "pending", items, note: "Paid" }),
+        eventIds,
+        safeUntil: safeUntil(now),
+        heldTotal,
+      },
+    );
   } catch (error) {
     // A capacity or uniqueness check, or a lock cycle with a later change: the locked path decides.
     if (["23505", "23514", "40P01", "40001"].includes(sqlState(error) ?? "")) return null;
@@ -522,31 +507,164 @@ async function settleHeldTickets(
 }
 
 /**
- * The one statement that records a payment the order can take: the order becomes paid (if it is
- * `payable`), and only then its holds become sales, its tickets are issued, the charge and the
- * history are written and what was bought leaves the member's cart. Every write goes to the
- * database at once: each round trip is time the stock rows stay locked. `before` adds CTEs that
- * `payable` reads, evaluated before the order's row is locked. Answers the order's id if paid.
+ * Which payments the statement that records them takes (`payable`), and a write of the caller's
+ * made with it. The statement is built once for each (builtOnceEach); everything that differs
+ * from one order to the next goes to PostgreSQL as a value.
  */
-function paidOrderStatement(
-  db: Db,
-  input: {
-    order: Order;
-    input: SettleInput;
-    fromStatus: OrderStatus;
-    items: Line[];
-    note: string;
-    payable: SQL;
-    before?: SQL[];
+type PaidOrderShape = {
+  /**
+   * `held`, for settleHeldTickets, with no lock taken before: the order's events are taken FOR
+   * SHARE in the statement itself (every condition is checked before the order's row is locked),
+   * and it must be pending, its events neither cancelled nor over, all its places still held with
+   * time to spare and this payment not recorded before. `locked`, for settleIn: the order's row
+   * is locked already and was read pending or expired, and it must still be so.
+   */
+  payable: "held" | "locked";
+  alsoWhenPaid?: AlsoWhenPaid;
+};
+
+/**
+ * A write of the caller's made in the statement that pays the order, only once it is paid: the
+ * webhook marks its event processed there, in the same commit. Every value in `write` is a
+ * `sql.placeholder`, named in `values` (names other than paidOrderValues' own).
+ */
+export type AlsoWhenPaid = {
+  /** Names the write: the statement is built once for each name. */
+  name: string;
+  write: (db: Db, paid: SQL) => SQL;
+  values: Record<string, unknown>;
+};
+
+/**
+ * The one statement that records a payment the order can take: the order becomes paid (if it is
+ * payable, see PaidOrderShape), and only then its holds become sales, its tickets are issued,
+ * the charge and the history are written and what was bought leaves the member's cart. Every
+ * write goes to the database at once: each round trip is time the stock rows stay locked. Answers
+ * the order's id if paid. Its values are paidOrderValues', with `eventIds`, `safeUntil` and
+ * `heldTotal` when `held`, and the write's own.
+ */
+async function paidOrderStatement(db: Db, shape: PaidOrderShape, values: Record<string, unknown>) {
+  return paidOrderStatements(db, shape, { ...values, ...shape.alsoWhenPaid?.values });
+}
+
+const paidOrderStatements = builtOnceEach<PaidOrderShape, Record<string, unknown>, { id: string }>(
+  (shape) => `${shape.payable}:${shape.alsoWhenPaid?.name ?? ""}`,
+  (db, shape) => {
+    const value = (name: keyof PaidOrderValues | "eventIds" | "safeUntil" | "heldTotal") => sql.placeholder(name);
+    const now = sql`${value("now")}::timestamptz`;
+    const orderId = sql`${value("orderId")}::uuid`;
+    const ifPaid = sql`exists (select 1 from paid)`;
+    const ids = (name: Parameters<typeof value>[0]) => sql`any(${value(name)}::uuid[])`;
+
+    const before: SQL[] = [];
+    let payable: SQL;
+    if (shape.payable === "held") {
+      const lockedEvents = db
+        .select({ id: events.id })
+        .from(events)
+        .where(and(sql`${events.id} = ${ids("eventIds")}`, ne(events.status, "cancelled"), gt(events.endsAt, now)))
+        .orderBy(asc(events.id))
+        .for("share");
+      // The events' locks come first: every condition is checked before the order's row is locked.
+      before.push(sql`locked_events as materialized (${lockedEvents.getSQL()})`);
+      payable = and(
+        eq(orders.status, "pending"),
+        sql`(select count(*) from locked_events) = cardinality(${value("eventIds")}::uuid[])`,
+        sql`(select coalesce(sum(${holds.quantity}), 0) from ${holds}
+          where ${heldWithTimeToSpare(orderId, sql`${value("safeUntil")}::timestamptz`)}) = ${value("heldTotal")}::int`,
+        sql`not exists (select 1 from ${transactions} where ${and(
+          eq(transactions.provider, sql`${value("provider")}`),
+          eq(transactions.providerReference, sql`${value("paymentReference")}`),
+        )})`,
+      )!;
+    } else {
+      payable = inArray(orders.status, ["pending", "expired"]);
+    }
+
+    const writes: SQL[] = [
+      // The CHECK sold <= capacity is the last line of defence; the rule is the caller's count (the
+      // places checked under the locks, or the live holds that already counted them). Every
+      // settlement of an on-sale updates this one row and holds its lock until it commits, so it is
+      // written last of all. PostgreSQL runs the writing CTEs the main query does not read from the
+      // last listed to the first (ADR 0022), so it is listed first.
+      db
+        .update(ticketTypes)
+        .set({ sold: sql`${ticketTypes.sold} + sold_now.quantity`, updatedAt: now })
+        .from(sql`json_to_recordset(${value("sold")}::json) as sold_now(ticket_type_id uuid, quantity int)`)
+        .where(and(eq(ticketTypes.id, sql`sold_now.ticket_type_id`), ifPaid))
+        .getSQL(),
+      db
+        .update(holds)
+        .set({ status: "converted", updatedAt: now })
+        .where(and(eq(holds.orderId, orderId), ifPaid))
+        .getSQL(),
+      insertIfPaid(tickets, TICKET_COLUMNS, value("tickets")),
+      insertIfPaid(transactions, CHARGE_COLUMNS, value("charges")),
+      ...(shape.alsoWhenPaid ? [shape.alsoWhenPaid.write(db, ifPaid)] : []),
+      insertIfPaid(orderHistory, HISTORY_COLUMNS, value("history")),
+      // What was bought leaves the member's cart; anything else they added meanwhile stays.
+      db
+        .delete(cartItems)
+        .where(
+          and(
+            inArray(
+              cartItems.cartId,
+              db
+                .select({ id: carts.id })
+                .from(carts)
+                .where(eq(carts.userId, sql`${value("userId")}`)),
+            ),
+            or(
+              sql`${cartItems.ticketTypeId} = ${ids("cartTicketTypes")}`,
+              sql`${cartItems.drawId} = ${ids("cartDraws")}`,
+              sql`${cartItems.applicationId} = ${ids("cartApplications")}`,
+              sql`${cartItems.variantId} = ${ids("cartVariants")}`,
+            ),
+            ifPaid,
+          ),
+        )
+        .getSQL(),
+    ];
+    // The status condition makes the change happen once even if the row lock were ever dropped.
+    const markPaid = db
+      .update(orders)
+      .set({
+        status: "paid",
+        paidAt: now,
+        providerPaymentId: sql`${value("paymentReference")}`,
+        failureReason: null,
+        // Merch waits for staff to post it or put it aside for collection (`fulfilment` is then
+        // "unfulfilled"; null for an order with no merch).
+        fulfilmentStatus: sql`coalesce(${value("fulfilment")}::text, ${orders.fulfilmentStatus})`,
+        updatedAt: now,
+      })
+      .where(and(eq(orders.id, orderId), payable))
+      .returning({ id: orders.id });
+    const parts = [
+      ...before,
+      // getSQL(): a query builder put straight into sql`` would come out in parentheses.
+      sql`paid as (${markPaid.getSQL()})`,
+      ...writes.map((write, index) => sql`${sql.raw(`write_${index}`)} as (${write})`),
+    ];
+    return sql`with ${sql.join(parts, sql`, `)} select id from paid`;
   },
-): SQL {
+);
+
+/** What paidOrderStatement writes for an order: the values that differ from one order to the next. */
+type PaidOrderValues = ReturnType<typeof paidOrderValues>;
+
+function paidOrderValues(input: {
+  order: Order;
+  input: SettleInput;
+  fromStatus: OrderStatus;
+  items: Line[];
+  note: string;
+}) {
   const { order, items } = input;
   const { now, amount, provider, paymentReference } = input.input;
   const ticketItems = items.filter((item) => item.kind === "ticket");
   const entryItems = items.filter((item) => item.kind === "entry");
   const merchItems = items.filter((item) => item.kind === "merch");
-  const applicationIds = items.flatMap((item) => (item.kind === "application" ? [item.applicationId!] : []));
-  const ifPaid = sql`exists (select 1 from paid)`;
 
   const issued: (typeof tickets.$inferInsert)[] = [];
   const soldByType = new Map<string, number>();
@@ -566,129 +684,99 @@ function paidOrderStatement(
       });
     }
   }
-  const writes: SQL[] = [
-    db
-      .update(holds)
-      .set({ status: "converted", updatedAt: now })
-      .where(and(eq(holds.orderId, order.id), ifPaid))
-      .getSQL(),
-  ];
-  if (issued.length > 0) writes.push(insertIfPaid(tickets, issued));
   // A free order settles with nothing charged, and so no charge to record.
-  if (amount > 0) {
-    writes.push(
-      insertIfPaid(transactions, [
-        {
-          orderId: order.id,
-          kind: "charge",
-          status: "succeeded",
-          amount,
-          currency: order.currency,
-          provider,
-          providerReference: paymentReference,
-          createdAt: now,
-          completedAt: now,
-        },
-      ]),
-    );
-  }
-  if (input.input.alsoWhenPaid) writes.push(input.input.alsoWhenPaid(ifPaid));
-  writes.push(
-    insertIfPaid(
-      orderHistory,
-      orderChangeRows([
-        { orderId: order.id, fromStatus: input.fromStatus, toStatus: "paid", note: input.note, at: now },
-      ]),
-    ),
-  );
-  // What was bought leaves the member's cart; anything else they added meanwhile stays.
-  if (order.userId) {
-    writes.push(
-      db
-        .delete(cartItems)
-        .where(
-          and(
-            inArray(cartItems.cartId, db.select({ id: carts.id }).from(carts).where(eq(carts.userId, order.userId))),
-            or(
-              inArray(
-                cartItems.ticketTypeId,
-                ticketItems.map((item) => item.ticketTypeId!),
-              ),
-              inArray(
-                cartItems.drawId,
-                entryItems.map((item) => item.drawId!),
-              ),
-              inArray(cartItems.applicationId, applicationIds),
-              inArray(
-                cartItems.variantId,
-                merchItems.map((item) => item.variantId!),
-              ),
-            ),
-            ifPaid,
-          ),
-        )
-        .getSQL(),
-    );
-  }
-  if (soldByType.size > 0) {
-    // The CHECK sold <= capacity is the last line of defence; the rule is the caller's count (the
-    // places checked under the locks, or the live holds that already counted them). Every
-    // settlement of an on-sale updates this one row and holds its lock until it commits, so it is
-    // written last of all. PostgreSQL runs the writing CTEs the main query does not read from the
-    // last listed to the first (ADR 0022), so it is listed first.
-    const added = sql.join(
-      [...soldByType].map(([typeId, quantity]) => sql`when ${typeId}::uuid then ${quantity}::int`),
-      sql` `,
-    );
-    writes.unshift(
-      db
-        .update(ticketTypes)
-        .set({ sold: sql`${ticketTypes.sold} + case ${ticketTypes.id} ${added} end`, updatedAt: now })
-        .where(and(inArray(ticketTypes.id, [...soldByType.keys()]), ifPaid))
-        .getSQL(),
-    );
-  }
-  // The status condition makes the change happen once even if the row lock were ever dropped.
-  const markPaid = db
-    .update(orders)
-    .set({
-      status: "paid",
-      paidAt: now,
-      providerPaymentId: paymentReference,
-      failureReason: null,
-      // Merch waits for staff to post it or put it aside for collection.
-      ...(merchItems.length > 0 ? { fulfilmentStatus: "unfulfilled" as const } : {}),
-      updatedAt: now,
-    })
-    .where(and(eq(orders.id, order.id), input.payable))
-    .returning({ id: orders.id });
-  const parts = [
-    ...(input.before ?? []),
-    // getSQL(): a query builder put straight into sql`` would come out in parentheses.
-    sql`paid as (${markPaid.getSQL()})`,
-    ...writes.map((write, index) => sql`${sql.raw(`write_${index}`)} as (${write})`),
-  ];
-  return sql`with ${sql.join(parts, sql`, `)} select id from paid`;
+  const charges: (typeof transactions.$inferInsert)[] =
+    amount > 0
+      ? [
+          {
+            orderId: order.id,
+            kind: "charge",
+            status: "succeeded",
+            amount,
+            currency: order.currency,
+            provider,
+            providerReference: paymentReference,
+            createdAt: now,
+            completedAt: now,
+          },
+        ]
+      : [];
+  const history = orderChangeRows([
+    { orderId: order.id, fromStatus: input.fromStatus, toStatus: "paid", note: input.note, at: now },
+  ]);
+  return {
+    orderId: order.id,
+    now,
+    provider,
+    paymentReference,
+    userId: order.userId,
+    tickets: recordsJson(tickets, TICKET_COLUMNS, issued),
+    charges: recordsJson(transactions, CHARGE_COLUMNS, charges),
+    history: recordsJson(orderHistory, HISTORY_COLUMNS, history),
+    sold: JSON.stringify([...soldByType].map(([typeId, quantity]) => ({ ticket_type_id: typeId, quantity }))),
+    cartTicketTypes: ticketItems.map((item) => item.ticketTypeId!),
+    cartDraws: entryItems.map((item) => item.drawId!),
+    cartApplications: items.flatMap((item) => (item.kind === "application" ? [item.applicationId!] : [])),
+    cartVariants: merchItems.map((item) => item.variantId!),
+    fulfilment: merchItems.length > 0 ? "unfulfilled" : null,
+  };
 }
 
+/** The columns paidOrderStatement writes of each table (insertIfPaid). */
+const TICKET_COLUMNS = [
+  "orderItemId",
+  "orderId",
+  "ticketTypeId",
+  "eventId",
+  "userId",
+  "attendeeName",
+  "code",
+  "createdAt",
+  "updatedAt",
+] as const satisfies (keyof typeof tickets.$inferInsert)[];
+const CHARGE_COLUMNS = [
+  "orderId",
+  "kind",
+  "status",
+  "amount",
+  "currency",
+  "provider",
+  "providerReference",
+  "createdAt",
+  "completedAt",
+] as const satisfies (keyof typeof transactions.$inferInsert)[];
+const HISTORY_COLUMNS = [
+  "orderId",
+  "fromStatus",
+  "toStatus",
+  "note",
+  "actorId",
+  "createdAt",
+] as const satisfies (keyof typeof orderHistory.$inferInsert)[];
+
 /**
- * `insert into table (…) select … from json_populate_recordset(…)`, writing `rows` only once the
- * order has been marked paid in the same statement (the `paid` CTE of paidOrderStatement). The
- * rows travel as one JSON parameter that PostgreSQL reads with the table's own column types, so
- * the statement's text is the same whatever the rows, and cheap to build on every payment.
+ * `insert into table (…) select … from json_populate_recordset(…)`, writing the rows of the JSON
+ * value `records` (recordsJson's, none for an empty list) only once the order has been marked
+ * paid in the same statement (the `paid` CTE of paidOrderStatement). PostgreSQL reads the rows
+ * with the table's own column types.
  */
-function insertIfPaid<T extends PgTable>(table: T, rows: T["$inferInsert"][]): SQL {
+function insertIfPaid<T extends PgTable>(table: T, keys: readonly string[], records: Placeholder): SQL {
   const columns = getTableColumns(table);
-  const keys = Object.keys(rows[0]!);
-  const names = keys.map((key) => columns[key]!.name);
-  const records = rows.map((row) =>
-    Object.fromEntries(keys.map((key, index) => [names[index], (row as Record<string, unknown>)[key] ?? null])),
-  );
   const list = sql.join(
-    names.map((name) => sql.identifier(name)),
+    keys.map((key) => sql.identifier(columns[key]!.name)),
     sql`, `,
   );
-  return sql`insert into ${table} (${list}) select ${list} from json_populate_recordset(null::${table}, ${JSON.stringify(records)}::json) where exists (select 1 from paid)`;
+  return sql`insert into ${table} (${list}) select ${list} from json_populate_recordset(null::${table}, ${records}::json) where exists (select 1 from paid)`;
+}
+
+/** `rows` of `table` as the JSON that insertIfPaid reads: the `keys` under their column names. */
+function recordsJson<T extends PgTable>(table: T, keys: readonly string[], rows: T["$inferInsert"][]): string {
+  const columns = getTableColumns(table);
+  return JSON.stringify(
+    rows.map((row) =>
+      Object.fromEntries(keys.map((key) => [columns[key]!.name, (row as Record<string, unknown>)[key] ?? null])),
+    ),
+  );
 }
 
 /**

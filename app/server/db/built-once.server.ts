@@ -25,6 +25,28 @@ export function builtOnce<Values extends Record<string, unknown>, Row extends Re
 }
 
 /**
+ * builtOnce for a statement that comes in a few shapes: `build` makes the SQL of a shape, once
+ * per process for each `keyOf(shape)`, and each call runs the shape's statement with its `values`.
+ * The values, not the shape, carry whatever differs from one call to the next.
+ */
+export function builtOnceEach<Shape, Values extends Record<string, unknown>, Row extends Record<string, unknown>>(
+  keyOf: (shape: Shape) => string,
+  build: (db: Db, shape: Shape) => SQL,
+) {
+  const queries = new Map<string, Query>();
+  return async (db: Db, shape: Shape, values: Values): Promise<{ rows: Row[] }> => {
+    const key = keyOf(shape);
+    let query = queries.get(key);
+    if (!query) {
+      query = dialect.sqlToQuery(build(db, shape));
+      queries.set(key, query);
+    }
+    const prepared = db._.session.prepareQuery(query, undefined, undefined, false);
+    return (await prepared.execute(values)) as { rows: Row[] };
+  };
+}
+
+/**
  * What `make` builds for a database, made on its first call with that database and kept while the
  * database (or transaction) is in use: for a query Drizzle prepares itself (`.prepare()`), whose
  * rows it maps into nested objects, where builtOnce's raw rows would not do.
