@@ -139,6 +139,36 @@ describe("settleOrder", () => {
     expect(writes.length).toBeGreaterThan(3);
   });
 
+  it("pays every order with the same statement, whatever it holds, so the statement is built once", async () => {
+    const { db } = database();
+    const { typeIds } = await createTestEvent(db, {
+      types: [
+        { name: "Adult", price: 1250, capacity: 10 },
+        { name: "Child", price: 0, capacity: 10 },
+      ],
+    });
+    const [one, other] = await createBuyers(db, 2);
+    const pay = async (member: typeof one, lines: { ticketTypeId: string; quantity: number }[]) => {
+      const cartId = await fillCart(db, member!.id, lines);
+      const started = await startCheckout(db, checkoutFor(member!, cartId));
+      if (!started.ok) throw new Error(JSON.stringify(started.problems));
+      const { result, statements } = await statementsSent(database(), () =>
+        settleOrder(db, payment(started.order.id, started.order.total)),
+      );
+      expect(result).toMatchObject({ kind: "settled" });
+      return statements.find((text) => text.endsWith("select id from paid"));
+    };
+    const adultOnly = await pay(one, [{ ticketTypeId: typeIds[0]!, quantity: 1 }]);
+    const family = await pay(other, [
+      { ticketTypeId: typeIds[0]!, quantity: 2 },
+      { ticketTypeId: typeIds[1]!, quantity: 3 },
+    ]);
+    expect(adultOnly).toBeDefined();
+    expect(family).toBe(adultOnly);
+    expect(await soldOf(typeIds[0]!)).toBe(3);
+    expect(await soldOf(typeIds[1]!)).toBe(3);
+  });
+
   it("settles once when the same payment is reported five times at once and in any order", async () => {
     const { db } = database();
     const { order, ticketTypeId } = await pendingOrder({ quantity: 3 });
