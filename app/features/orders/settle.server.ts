@@ -543,14 +543,22 @@ export type AlsoWhenPaid = {
  * the order's id if paid. Its values are paidOrderValues', with `eventIds`, `safeUntil` and
  * `heldTotal` when `held`, and the write's own.
  */
-async function paidOrderStatement(db: Db, shape: PaidOrderShape, values: Record<string, unknown>) {
+async function paidOrderStatement(
+  db: Db,
+  shape: PaidOrderShape,
+  // The held shape's own values are needed with it only.
+  values: PaidOrderValues & Partial<HeldValues>,
+) {
   return paidOrderStatements(db, shape, { ...values, ...shape.alsoWhenPaid?.values });
 }
+
+/** What the `held` shape checks beside the order: its events, and its places held until `safeUntil`. */
+type HeldValues = { eventIds: string[]; safeUntil: Date; heldTotal: number };
 
 const paidOrderStatements = builtOnceEach<PaidOrderShape, Record<string, unknown>, { id: string }>(
   (shape) => `${shape.payable}:${shape.alsoWhenPaid?.name ?? ""}`,
   (db, shape) => {
-    const value = (name: keyof PaidOrderValues | "eventIds" | "safeUntil" | "heldTotal") => sql.placeholder(name);
+    const value = (name: keyof (PaidOrderValues & HeldValues)) => sql.placeholder(name);
     const now = sql`${value("now")}::timestamptz`;
     const orderId = sql`${value("orderId")}::uuid`;
     const ifPaid = sql`exists (select 1 from paid)`;

@@ -16,12 +16,11 @@ const dialect = new PgDialect();
 export function builtOnce<Values extends Record<string, unknown>, Row extends Record<string, unknown>>(
   build: (db: Db) => SQL,
 ) {
-  let query: Query | undefined;
-  return async (db: Db, values: Values): Promise<{ rows: Row[] }> => {
-    query ??= dialect.sqlToQuery(build(db));
-    const prepared = db._.session.prepareQuery(query, undefined, undefined, false);
-    return (await prepared.execute(values)) as { rows: Row[] };
-  };
+  const run = builtOnceEach<undefined, Values, Row>(
+    () => "",
+    (db) => build(db),
+  );
+  return (db: Db, values: Values) => run(db, undefined, values);
 }
 
 /**
