@@ -594,7 +594,8 @@ const paidOrderStatements = builtOnceEach<PaidOrderShape, Record<string, unknown
       // places checked under the locks, or the live holds that already counted them). Every
       // settlement of an on-sale updates this one row and holds its lock until it commits, so it is
       // written last of all. PostgreSQL runs the writing CTEs the main query does not read from the
-      // last listed to the first (ADR 0022), so it is listed first.
+      // last listed to the first (ADR 0022), so it is listed first. `sold` holds one row per
+      // ticket type: an update from a list applies only one of a row's matches.
       db
         .update(ticketTypes)
         .set({ sold: sql`${ticketTypes.sold} + sold_now.quantity`, updatedAt: now })
