@@ -1,7 +1,7 @@
 import { fromPglite, type JobResult, PgBoss, type QueuePolicy } from "pg-boss";
 import type { DatabaseHandle } from "../db/client.server";
 import { getLog } from "../log.server";
-import { GIVE_WAY, type GiveWay, giveWay } from "./give-way.server";
+import { giveWay } from "./give-way.server";
 
 /**
  * A named job with its handler. Areas define theirs beside the rules they run; the composition
@@ -46,12 +46,6 @@ export function defineJob<T extends object, S = unknown>(job: JobDefinition<T, S
 // biome-ignore lint/suspicious/noExplicitAny: a list of jobs mixes data and service types.
 export type AnyJobDefinition = JobDefinition<any, any>;
 
-export type WorkOptions = {
-  pollingIntervalSeconds?: number;
-  /** How each batch gives way to the requests this server is answering; `false` runs it at once. */
-  giveWay?: GiveWay | false;
-};
-
 export type JobQueue = {
   enqueue<T extends object>(
     job: Pick<JobDefinition<T, never>, "name">,
@@ -62,7 +56,7 @@ export type JobQueue = {
    * Starts a worker for each job, running its handler with `services`. Called once the services
    * exist (they include this queue); a process that only sends jobs never calls it.
    */
-  work(services: unknown, options?: WorkOptions): Promise<void>;
+  work(services: unknown, options?: { pollingIntervalSeconds?: number }): Promise<void>;
   stop(): Promise<void>;
   boss: PgBoss;
 };
@@ -96,8 +90,7 @@ export async function startJobQueue(handle: DatabaseHandle, jobs: AnyJobDefiniti
     if (job.schedule) await boss.schedule(job.name, job.schedule);
   }
 
-  async function work(services: unknown, workOptions: WorkOptions = {}) {
-    const giveWayOptions = workOptions.giveWay ?? GIVE_WAY;
+  async function work(services: unknown, workOptions: { pollingIntervalSeconds?: number } = {}) {
     for (const job of jobs) {
       // Up to five jobs a fetch, run together, fetching again at once while fetches come back
       // full: a rush of orders sends its confirmations as fast as they are made, not one per
@@ -112,7 +105,7 @@ export async function startJobQueue(handle: DatabaseHandle, jobs: AnyJobDefiniti
           perJobResults: true,
         },
         async (batch) => {
-          if (giveWayOptions) await giveWay(giveWayOptions);
+          await giveWay();
           return Promise.all(
             batch.map(async (each): Promise<JobResult> => {
               try {
