@@ -7,8 +7,8 @@ import QRCode from "qrcode";
  * need to find it; dark modules on white in every theme, because many scanners cannot read an
  * inverted code. The payload is only ever a signed ticket code (base32 and a dot), never text a
  * person typed, so the markup the library draws from it is safe to put in a page.
+ * `QR_ERROR_CORRECTION` is exported for the QR benchmark, which draws codes as emails do.
  */
-/** The error correction every ticket's code is drawn with. */
 export const QR_ERROR_CORRECTION = "M";
 
 const OPTIONS = {
