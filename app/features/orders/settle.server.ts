@@ -607,10 +607,10 @@ const paidOrderStatements = builtOnceEach<PaidOrderShape, Record<string, unknown
         .set({ status: "converted", updatedAt: now })
         .where(and(eq(holds.orderId, orderId), ifPaid))
         .getSQL(),
-      insertIfPaid(tickets, TICKET_COLUMNS, value("tickets")),
-      insertIfPaid(transactions, CHARGE_COLUMNS, value("charges")),
+      ticketRows.insertIfPaid(value("tickets")),
+      chargeRows.insertIfPaid(value("charges")),
       ...(shape.alsoWhenPaid ? [shape.alsoWhenPaid.write(db, ifPaid)] : []),
-      insertIfPaid(orderHistory, HISTORY_COLUMNS, value("history")),
+      historyRows.insertIfPaid(value("history")),
       // What was bought leaves the member's cart; anything else they added meanwhile stays.
       db
         .delete(cartItems)
@@ -719,9 +719,9 @@ function paidOrderValues(input: {
     provider,
     paymentReference,
     userId: order.userId,
-    tickets: recordsJson(tickets, TICKET_COLUMNS, issued),
-    charges: recordsJson(transactions, CHARGE_COLUMNS, charges),
-    history: recordsJson(orderHistory, HISTORY_COLUMNS, history),
+    tickets: ticketRows.json(issued),
+    charges: chargeRows.json(charges),
+    history: historyRows.json(history),
     sold: JSON.stringify([...soldByType].map(([typeId, quantity]) => ({ ticket_type_id: typeId, quantity }))),
     cartTicketTypes: ticketItems.map((item) => item.ticketTypeId!),
     cartDraws: entryItems.map((item) => item.drawId!),
@@ -731,8 +731,40 @@ function paidOrderValues(input: {
   };
 }
 
-/** The columns paidOrderStatement writes of each table (insertIfPaid). */
-const TICKET_COLUMNS = [
+/**
+ * Rows of `table` that paidOrderStatement writes from one JSON parameter, `keys` being the columns
+ * it writes. Their names are looked up once, when this module loads, not on every payment.
+ */
+function paidRows<T extends PgTable>(table: T, keys: readonly (keyof T["$inferInsert"] & string)[]) {
+  const columns = getTableColumns(table);
+  const names = keys.map((key) => columns[key]!.name);
+  const list = sql.join(
+    names.map((name) => sql.identifier(name)),
+    sql`, `,
+  );
+  return {
+    /** `rows` as the JSON `insertIfPaid` reads: the `keys` under their column names. */
+    json(rows: T["$inferInsert"][]): string {
+      return JSON.stringify(
+        rows.map((row) =>
+          Object.fromEntries(
+            names.map((name, index) => [name, (row as Record<string, unknown>)[keys[index]!] ?? null]),
+          ),
+        ),
+      );
+    },
+    /**
+     * `insert into table (…) select … from json_populate_recordset(…)`: the rows of the JSON
+     * value `records` (none for an empty list), read with the table's own column types, written
+     * only once the order has been marked paid in the same statement (the `paid` CTE).
+     */
+    insertIfPaid(records: Placeholder): SQL {
+      return sql`insert into ${table} (${list}) select ${list} from json_populate_recordset(null::${table}, ${records}::json) where exists (select 1 from paid)`;
+    },
+  };
+}
+
+const ticketRows = paidRows(tickets, [
   "orderItemId",
   "orderId",
   "ticketTypeId",
@@ -742,8 +774,8 @@ const TICKET_COLUMNS = [
   "code",
   "createdAt",
   "updatedAt",
-] as const satisfies (keyof typeof tickets.$inferInsert)[];
-const CHARGE_COLUMNS = [
+]);
+const chargeRows = paidRows(transactions, [
   "orderId",
   "kind",
   "status",
@@ -753,40 +785,8 @@ const CHARGE_COLUMNS = [
   "providerReference",
   "createdAt",
   "completedAt",
-] as const satisfies (keyof typeof transactions.$inferInsert)[];
-const HISTORY_COLUMNS = [
-  "orderId",
-  "fromStatus",
-  "toStatus",
-  "note",
-  "actorId",
-  "createdAt",
-] as const satisfies (keyof typeof orderHistory.$inferInsert)[];
-
-/**
- * `insert into table (…) select … from json_populate_recordset(…)`, writing the rows of the JSON
- * value `records` (recordsJson's, none for an empty list) only once the order has been marked
- * paid in the same statement (the `paid` CTE of paidOrderStatement). PostgreSQL reads the rows
- * with the table's own column types.
- */
-function insertIfPaid<T extends PgTable>(table: T, keys: readonly string[], records: Placeholder): SQL {
-  const columns = getTableColumns(table);
-  const list = sql.join(
-    keys.map((key) => sql.identifier(columns[key]!.name)),
-    sql`, `,
-  );
-  return sql`insert into ${table} (${list}) select ${list} from json_populate_recordset(null::${table}, ${records}::json) where exists (select 1 from paid)`;
-}
-
-/** `rows` of `table` as the JSON that insertIfPaid reads: the `keys` under their column names. */
-function recordsJson<T extends PgTable>(table: T, keys: readonly string[], rows: T["$inferInsert"][]): string {
-  const columns = getTableColumns(table);
-  return JSON.stringify(
-    rows.map((row) =>
-      Object.fromEntries(keys.map((key) => [columns[key]!.name, (row as Record<string, unknown>)[key] ?? null])),
-    ),
-  );
-}
+]);
+const historyRows = paidRows(orderHistory, ["orderId", "fromStatus", "toStatus", "note", "actorId", "createdAt"]);
 
 /**
  * A payment that cannot be honoured: the order ends expired (its places went to others) or
