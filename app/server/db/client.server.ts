@@ -10,7 +10,7 @@ import pg from "pg";
 import { getConstructionPlans } from "pg-boss";
 import * as schema from "../../../db/schema";
 import { getLog } from "../log.server";
-import { PREPARED_CONNECTION_OPTIONS, PreparingClient } from "./prepared-statements.server";
+import { PreparingClient } from "./prepared-statements.server";
 
 export type Schema = typeof schema;
 /** A database or a transaction: feature functions accept either. */
@@ -115,7 +115,6 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     max: poolSize,
     connectionTimeoutMillis: 10_000,
     Client: PreparingClient,
-    options: connectionOptions(url),
   });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const listen = postgresNotices(url);
@@ -129,17 +128,6 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     listen: (channel, onMessage) => listen(checkedChannel(channel), onMessage),
     close: () => pool.end(),
   };
-}
-
-/** Options the URL sets for each connection (`?options=…`), with the ones prepared statements need. */
-function connectionOptions(url: string) {
-  let given: string | null = null;
-  try {
-    given = new URL(url).searchParams.get("options");
-  } catch {
-    // Not a URL node-postgres would read options from either.
-  }
-  return [given, PREPARED_CONNECTION_OPTIONS].filter(Boolean).join(" ");
 }
 
 function checkedChannel(channel: string) {

@@ -7,11 +7,14 @@ import pg from "pg";
  * travel as parameters), so each text gets a name the first time it is seen, up to
  * MAX_NAMED_STATEMENTS per process; past that, statements are sent unnamed as before.
  *
- * Each execution is still planned with its own values (`plan_cache_mode = force_custom_plan`,
- * set on every connection): a plan made once for any value could not use a partial index or
- * see how common a value is. A statement without parameters (DDL, migrations, BEGIN) is left
- * unnamed, so it may still hold several commands. PostgreSQL re-plans a prepared statement by
- * itself when a table it reads changes, so migrations run beside it (docs/deploy.md).
+ * PostgreSQL then decides how to plan each execution (`plan_cache_mode`, left at its default,
+ * `auto`): the first five executions on a connection are planned with their own values, and after
+ * that a statement keeps one plan for any values unless that plan is costlier than the ones made
+ * for values, as it is where a partial index or a skewed column matters. The foreign-key checks
+ * of every insert are planned the same way. A statement without parameters (DDL, migrations,
+ * BEGIN) is left unnamed, so it may still hold several commands. PostgreSQL re-plans a prepared
+ * statement by itself when a table it reads changes, so migrations run beside it
+ * (docs/deploy.md).
  */
 export const MAX_NAMED_STATEMENTS = 2_000;
 
@@ -53,6 +56,3 @@ function withName(config: unknown, values: unknown) {
   const name = nameOf(query.text);
   return name ? { ...query, name } : config;
 }
-
-/** Options for every connection of the pool (see above). */
-export const PREPARED_CONNECTION_OPTIONS = "-c plan_cache_mode=force_custom_plan";
