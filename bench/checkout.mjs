@@ -6,7 +6,7 @@
 //
 //   node bench/checkout.mjs [--buyers 500] [--places 100] [--instances 2] [--replays 5]
 //                           [--pool 5] [--database postgres://postgres@127.0.0.1:5432/postgres] [--sample]
-//                           [--redeliver] [--profile] [--rehearsal 0]
+//                           [--redeliver] [--profile] [--perf] [--rehearsal 0]
 //
 // --pool is each server's DATABASE_POOL_SIZE. The default, 5, puts 10 connections on a database
 // that shares 2 cores with everything else here: more connections than a few per core make
@@ -22,6 +22,11 @@
 // while orders settled (and, with --redeliver, while every notification came again), by package
 // (self time), with a flame graph of each window per server beside the results
 // (bench/results/checkout-profile-<time>/).
+//
+// --perf records the whole machine with Linux's `perf` while orders settle (the recording itself
+// takes some CPU, so the rate is lower) and prints where PostgreSQL's CPU went: planning, the
+// work after each statement (triggers, foreign-key checks), commit, executing, the connection.
+// The recording is kept in bench/results/ for `perf report`.
 //
 // Before the servers start it times fixed work on this machine (a mix of JSON, hashing and sorting,
 // and 1,000 round trips to PostgreSQL): the same build gives figures far apart from one hour to
@@ -50,6 +55,7 @@ import {
   warnIfBusy,
   writeResult,
 } from "./helpers.mjs";
+import { postgresPhases, startPerf } from "./perf-postgres.mjs";
 
 export async function main(argv = process.argv.slice(2)) {
   const { values } = parseArgs({
@@ -63,6 +69,7 @@ export async function main(argv = process.argv.slice(2)) {
       database: { type: "string" },
       sample: { type: "boolean", default: false },
       profile: { type: "boolean", default: false },
+      perf: { type: "boolean", default: false },
       redeliver: { type: "boolean", default: false },
       rehearsal: { type: "string", default: "0" },
     },
@@ -85,6 +92,10 @@ export async function main(argv = process.argv.slice(2)) {
     ? path.join(RESULTS_DIR, `checkout-profile-${new Date().toISOString().replace(/[:.]/g, "-")}`)
     : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const perfFile = values.perf
+    ? path.join(RESULTS_DIR, `checkout-perf-${new Date().toISOString().replace(/[:.]/g, "-")}.data`)
+    : undefined;
+  let stopPerf;
   const started = performance.now();
   const report = await benchCheckout({
     serverUrl,
@@ -97,6 +108,12 @@ export async function main(argv = process.argv.slice(2)) {
     profileDir,
     redeliver: values.redeliver,
     rehearsal,
+    onSettlement: perfFile
+      ? (phase) => {
+          if (phase === "start") stopPerf = startPerf(perfFile);
+          else return stopPerf?.();
+        }
+      : undefined,
   });
 
   console.log(
@@ -161,6 +178,17 @@ export async function main(argv = process.argv.slice(2)) {
     printTable(
       ["connections", "doing"],
       report.settlementConnections.map((row) => [row.connections, row.what]),
+      "rl",
+    );
+  }
+  if (perfFile) {
+    const { samples, phases } = postgresPhases(perfFile);
+    console.log(
+      `\nWhile orders settled, PostgreSQL's CPU by phase (${samples} samples; ${path.relative(process.cwd(), perfFile)}):`,
+    );
+    printTable(
+      ["share", "phase"],
+      phases.map(([name, count]) => [`${((count / Math.max(samples, 1)) * 100).toFixed(1)} %`, name]),
       "rl",
     );
   }

@@ -21,6 +21,11 @@ export async function benchCheckout(options: {
   sample?: boolean;
   /** Runs the servers under `node --cpu-prof`, writing their profiles here (`--profile`). */
   profileDir?: string;
+  /**
+   * Called when the first payment is sent and again when the last order has settled (`--perf`
+   * records the machine in between); the second call may return a promise to wait for.
+   */
+  onSettlement?: (phase: "start" | "end") => unknown;
   /** Delivers every notification once more at the end and times it (`--redeliver`). */
   redeliver?: boolean;
   /**
@@ -72,6 +77,7 @@ export async function benchCheckout(options: {
     const meter = cpuMeter();
     let settlementCpu: ReturnType<typeof meter.stop> = null;
     const clock = () => Number(process.hrtime.bigint() / 1000n);
+    let settled: unknown;
     const report = await raceForLastPlaces({
       database: handle,
       servers: cluster.servers,
@@ -83,17 +89,20 @@ export async function benchCheckout(options: {
       onPhase: (phase) => {
         sampler?.sampling(phase === "settlement");
         if (phase === "settlement") {
+          options.onSettlement?.("start");
           settlementWindow.fromUs = clock();
           meter.start();
         }
         if (phase === "emails") {
           settlementWindow.toUs = clock();
           settlementCpu = meter.stop();
+          settled = options.onSettlement?.("end");
         }
         if (phase === "duplicates") duplicatesWindow.fromUs = clock();
         if (phase === "counting") duplicatesWindow.toUs = clock();
       },
     });
+    await settled;
     return {
       ...report,
       rehearsal,
