@@ -6,7 +6,7 @@
 //
 //   node bench/checkout.mjs [--buyers 500] [--places 100] [--instances 2] [--replays 5]
 //                           [--pool 5] [--database postgres://postgres@127.0.0.1:5432/postgres] [--sample]
-//                           [--redeliver] [--profile] [--perf] [--rehearsal 0]
+//                           [--redeliver] [--profile] [--perf] [--rehearsal 0] [--pause 0]
 //
 // --pool is each server's DATABASE_POOL_SIZE. The default, 5, puts 10 connections on a database
 // that shares 2 cores with everything else here: more connections than a few per core make
@@ -27,6 +27,9 @@
 // takes some CPU, so the rate is lower) and prints where PostgreSQL's CPU went: planning, the
 // work after each statement (triggers, foreign-key checks), commit, executing, the connection.
 // The recording is kept in bench/results/ for `perf report`.
+//
+// --pause S waits S seconds between the last Pay press and the payments of the measured race, as
+// buyers spend time on the payment page: the servers' database connections sit idle meanwhile.
 //
 // Before the servers start it times fixed work on this machine (a mix of JSON, hashing and sorting,
 // and 1,000 round trips to PostgreSQL): the same build gives figures far apart from one hour to
@@ -72,6 +75,7 @@ export async function main(argv = process.argv.slice(2)) {
       perf: { type: "boolean", default: false },
       redeliver: { type: "boolean", default: false },
       rehearsal: { type: "string", default: "0" },
+      pause: { type: "string", default: "0" },
     },
   });
   const number = (name) => {
@@ -81,6 +85,8 @@ export async function main(argv = process.argv.slice(2)) {
   };
   const rehearsal = Number(values.rehearsal);
   if (!Number.isInteger(rehearsal) || rehearsal < 0) throw new Error("--rehearsal must be a whole number, 0 for none");
+  const pause = Number(values.pause);
+  if (!(pause >= 0)) throw new Error("--pause must be a number of seconds, 0 for none");
   const serverUrl = values.database ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   ensureBuild();
   warnIfBusy();
@@ -108,6 +114,7 @@ export async function main(argv = process.argv.slice(2)) {
     profileDir,
     redeliver: values.redeliver,
     rehearsal,
+    pauseMs: pause * 1000,
     onSettlement: perfFile
       ? (phase) => {
           if (phase === "start") stopPerf = startPerf(perfFile);

@@ -28,6 +28,8 @@ export async function benchCheckout(options: {
   onSettlement?: (phase: "start" | "end") => unknown;
   /** Delivers every notification once more at the end and times it (`--redeliver`). */
   redeliver?: boolean;
+  /** Milliseconds between the last Pay press and the payments of the measured race (`--pause`). */
+  pauseMs?: number;
   /**
    * First races this many buyers for a fifth as many places of another event on the same servers
    * (`--rehearsal`), so the measured race runs on servers that have settled orders before.
@@ -86,6 +88,7 @@ export async function benchCheckout(options: {
       places: options.places,
       replays: options.replays,
       redeliver: options.redeliver,
+      pauseMs: options.pauseMs,
       onPhase: (phase) => {
         sampler?.sampling(phase === "settlement");
         if (phase === "settlement") {

@@ -59,6 +59,12 @@ export async function raceForLastPlaces(input: {
   onPhase?: (phase: "checkout" | "settlement" | "emails" | "done" | "duplicates" | "counting") => void;
   /** Afterwards, delivers every notification once more (each then a duplicate) and times that. */
   redeliver?: boolean;
+  /**
+   * How long the buyers spend on the payment page, in milliseconds, before every payment goes
+   * through at once: the servers sit idle meanwhile, as between an on-sale's Pay presses and the
+   * payments that follow.
+   */
+  pauseMs?: number;
 }): Promise<RaceReport> {
   const { database, servers, stripe } = input;
   const { db } = database;
@@ -95,6 +101,7 @@ export async function raceForLastPlaces(input: {
     else otherAnswers[String(answer.status)] = (otherAnswers[String(answer.status)] ?? 0) + 1;
   }
 
+  if (input.pauseMs) await new Promise((resolve) => setTimeout(resolve, input.pauseMs));
   // Each buyer who got through pays; Stripe then tells the servers, several times, in any order.
   input.onPhase?.("settlement");
   const settleStarted = performance.now();
