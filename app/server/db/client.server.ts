@@ -109,11 +109,18 @@ export async function openPglite(dataDir: string | null): Promise<DatabaseHandle
   };
 }
 
+/** How long a pooled connection may sit idle before it is closed. */
+export const IDLE_CONNECTION_KEPT_MS = 10 * 60_000;
+
 export async function openPostgres(url: string, poolSize = 10): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 10_000,
+    // A connection left idle is kept for ten minutes, not the driver's ten seconds: a connection
+    // that has run a statement keeps it prepared, with its plan (prepared-statements.server.ts),
+    // so a rush after a quiet spell starts on connections that need no planning.
+    idleTimeoutMillis: IDLE_CONNECTION_KEPT_MS,
     Client: PreparingClient,
   });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
