@@ -22,7 +22,10 @@ function isInTrigger(names) {
   return names.has("SPI_execute_snapshot") || names.has("plpgsql_exec_trigger") || names.has("AfterTriggerEndQuery");
 }
 
-/** Starts recording every CPU of the machine, with call stacks, to `file`; resolves a stop function. */
+/**
+ * Starts recording every CPU of the machine, with call stacks, to `file`. Returns a function that
+ * stops the recording and resolves once `perf` has written the file.
+ */
 export function startPerf(file) {
   const perf = spawn("perf", ["record", "--all-cpus", "--call-graph", "fp", "--freq", "1999", "--output", file], {
     stdio: "ignore",
