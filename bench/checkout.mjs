@@ -58,7 +58,7 @@ import {
   warnIfBusy,
   writeResult,
 } from "./helpers.mjs";
-import { postgresPhases, startPerf } from "./perf-postgres.mjs";
+import { checkPerf, postgresPhases, startPerf } from "./perf-postgres.mjs";
 
 export async function main(argv = process.argv.slice(2)) {
   const { values } = parseArgs({
@@ -98,6 +98,7 @@ export async function main(argv = process.argv.slice(2)) {
     ? path.join(RESULTS_DIR, `checkout-profile-${new Date().toISOString().replace(/[:.]/g, "-")}`)
     : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
+  if (values.perf) checkPerf();
   const perfFile = values.perf
     ? path.join(RESULTS_DIR, `checkout-perf-${new Date().toISOString().replace(/[:.]/g, "-")}.data`)
     : undefined;

@@ -22,6 +22,15 @@ function isInTrigger(names) {
   return names.has("SPI_execute_snapshot") || names.has("plpgsql_exec_trigger") || names.has("AfterTriggerEndQuery");
 }
 
+/** Throws, saying what to install, unless Linux's `perf` can be run here. */
+export function checkPerf() {
+  try {
+    execFileSync("perf", ["--version"], { stdio: "ignore" });
+  } catch {
+    throw new Error("--perf needs Linux's perf on the PATH (Debian: apt-get install linux-perf)");
+  }
+}
+
 /**
  * Starts recording every CPU of the machine, with call stacks, to `file`. Returns a function that
  * stops the recording and resolves once `perf` has written the file.
@@ -30,8 +39,10 @@ export function startPerf(file) {
   const perf = spawn("perf", ["record", "--all-cpus", "--call-graph", "fp", "--freq", "1999", "--output", file], {
     stdio: "ignore",
   });
-  const exited = new Promise((resolve) => perf.once("exit", resolve));
-  perf.once("error", () => undefined);
+  const exited = new Promise((resolve) => {
+    perf.once("exit", resolve);
+    perf.once("error", resolve);
+  });
   return async () => {
     perf.kill("SIGINT");
     await exited;
