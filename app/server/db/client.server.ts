@@ -110,7 +110,7 @@ export async function openPglite(dataDir: string | null): Promise<DatabaseHandle
 }
 
 /** How long a pooled connection may sit idle before it is closed. */
-export const IDLE_CONNECTION_KEPT_MS = 10 * 60_000;
+const IDLE_CONNECTION_KEPT_MS = 10 * 60_000;
 
 export async function openPostgres(url: string, poolSize = 10): Promise<DatabaseHandle> {
   const pool = new pg.Pool({

@@ -82,7 +82,8 @@ describe.skipIf(!process.env.DATABASE_URL)("prepared statements (PostgreSQL only
       const byState = "select id from kept where state = $1";
       for (let n = 1; n <= 10; n++) expect((await client.query(byState, ["open"])).rows).toEqual([{ id: 1 }]);
       expect(await plans(byState)).toEqual({ generic: 0, custom: 10 });
-      const explained = await client.query("explain execute " + (await nameOf(client, byState)) + "('open')");
+      const prepared = (await preparedOn(client)).find((row) => row.statement === byState)!;
+      const explained = await client.query(`explain execute ${prepared.name}('open')`);
       expect(JSON.stringify(explained.rows)).toContain("kept_open");
     } finally {
       await client.query("drop table if exists kept");
@@ -90,12 +91,3 @@ describe.skipIf(!process.env.DATABASE_URL)("prepared statements (PostgreSQL only
     }
   });
 });
-
-/** The name a statement was prepared under on this connection. */
-async function nameOf(
-  client: { query: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }> },
-  statement: string,
-) {
-  const { rows } = await client.query("select name from pg_prepared_statements where statement = $1", [statement]);
-  return (rows[0] as { name: string }).name;
-}
