@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { COVER_WIDTHS, coverKey } from "~/features/events/cover-urls";
 import { eventSalesSummary, ticketSalesState } from "~/features/events/sales";
-import { eventDays, toLocalInputValue } from "~/features/events/time-zones";
+import { eventDays, localDate, toLocalInputValue } from "~/features/events/time-zones";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { runSeeders } from "~/server/seed.server";
 import { localStorage } from "~/server/storage/storage.server";
@@ -38,7 +38,12 @@ const bySlug = (slug: string) => {
   return event;
 };
 const summaryOf = (event: Seeded) => eventSalesSummary(event, event.types, now);
-const weeksAhead = (event: Seeded) => (event.startsAt.getTime() - before.getTime()) / (7 * DAY);
+/**
+ * Weeks from the day of seeding to the event's day, both as calendars show them where the event is:
+ * "the first Sunday a week from today" is a week ahead even when it starts at 08:00 and it is now 09:00.
+ */
+const weeksAhead = (event: Seeded) =>
+  (Date.parse(localDate(event.startsAt, event.timeZone)) - Date.parse(localDate(before, event.timeZone))) / (7 * DAY);
 
 describe("demo events", () => {
   it("fill the calendar with at least twelve events, each with ticket types", () => {
