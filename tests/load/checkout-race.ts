@@ -5,7 +5,8 @@ import type { DatabaseHandle } from "~/server/db/client.server";
 import { whenIdle } from "~/server/jobs/queue.server";
 import { ticketTypes } from "../../db/schema";
 import { type AppServer, buyersReadyToPay, pressPay, shuffled, until } from "./cluster";
-import type { FakeStripe } from "./fake-stripe";
+import { type FakeStripe, SENDER_CONNECTIONS } from "./fake-stripe";
+import { openRawSender } from "./raw-sender";
 
 export const RACE_TICKET = "Paddock pass";
 
@@ -103,27 +104,42 @@ export async function raceForLastPlaces(input: {
 
   if (input.pauseMs) await new Promise((resolve) => setTimeout(resolve, input.pauseMs));
   // Each buyer who got through pays; Stripe then tells the servers, several times, in any order.
-  input.onPhase?.("settlement");
-  const settleStarted = performance.now();
+  // Stripe signs its notifications and keeps its connections open on machines of its own: here
+  // that is done before the clock starts, so the sender takes next to none of the machine that
+  // settles the orders.
   const notifications = sessionIds.map((sessionId) => stripe.pay(sessionId));
   const deliveries = shuffled(
     notifications.flatMap((notification) =>
-      Array.from({ length: input.replays }, () => ({
-        notification,
-        server: servers[Math.floor(Math.random() * servers.length)]!,
-      })),
+      Array.from({ length: input.replays }, () => {
+        const server = servers[Math.floor(Math.random() * servers.length)]!;
+        return { notification, request: stripe.prepareDelivery(server.url, notification) };
+      }),
     ),
   );
-  const webhookStatuses = await Promise.all(
-    deliveries.map(({ notification, server }) => stripe.deliver(server.url, notification)),
+  const sender = await openRawSender(
+    servers.map((server) => new URL(server.url)),
+    SENDER_CONNECTIONS,
   );
+  input.onPhase?.("settlement");
+  const settleStarted = performance.now();
+  const webhookAnswers = await sender.send(deliveries.map(({ request }) => request)).finally(() => sender.close());
+  const webhookStatuses = webhookAnswers.map((answer) => answer.status);
   const count = async (text: string, values: unknown[], name?: string) =>
     Number((await pool.query<{ n: string }>({ text, values, name })).rows[0]!.n);
+  // An event is answered 2xx only once it was handled to the end, in the commit that paid its
+  // order: the first such answer of each event is when its order was settled, as seen from outside.
+  const settledAt = new Map<string, number>();
+  deliveries.forEach(({ notification }, index) => {
+    const answer = webhookAnswers[index]!;
+    if (typeof answer.status !== "number" || answer.status >= 300) return;
+    settledAt.set(notification.eventId, Math.min(settledAt.get(notification.eventId) ?? Infinity, answer.at));
+  });
+  const everyEventAnswered = settledAt.size === notifications.length;
+  // The database has the last word; without an answer for every event the orders still settle
+  // (reconciliation), and the time is when the database shows all of them paid.
   const paidOrders = await until(
     "every paid order to be settled",
     async () => {
-      // Asked a hundred times a second while the servers settle, so prepared once: the count
-      // should take as little of the database's time as it can from what it measures.
       const paid = await count(
         "select count(distinct o.id) as n from orders o join order_items i on i.order_id = o.id where i.ticket_type_id = $1 and o.status = 'paid'",
         [ticketTypeId],
@@ -132,11 +148,10 @@ export async function raceForLastPlaces(input: {
       return paid >= sessionIds.length ? paid : false;
     },
     120_000,
-    // Settling takes well under a second when all goes well: look often, or the pause between
-    // looks is most of what is measured.
     10,
   );
-  const settleSeconds = (performance.now() - settleStarted) / 1000;
+  const settledBy = everyEventAnswered ? Math.max(settleStarted, ...settledAt.values()) : performance.now();
+  const settleSeconds = (settledBy - settleStarted) / 1000;
   input.onPhase?.("emails");
 
   // The confirmations go out from the job queue, on whichever server takes each job. Those sent
@@ -154,9 +169,13 @@ export async function raceForLastPlaces(input: {
   input.onPhase?.("done");
   let duplicateSeconds: number | undefined;
   if (input.redeliver) {
+    const sendAgain = await openRawSender(
+      servers.map((server) => new URL(server.url)),
+      SENDER_CONNECTIONS,
+    );
     input.onPhase?.("duplicates");
     const again = performance.now();
-    await Promise.all(deliveries.map(({ notification, server }) => stripe.deliver(server.url, notification)));
+    await sendAgain.send(deliveries.map(({ request }) => request)).finally(() => sendAgain.close());
     duplicateSeconds = round((performance.now() - again) / 1000);
     input.onPhase?.("counting");
   }
@@ -166,8 +185,8 @@ export async function raceForLastPlaces(input: {
     .from(ticketTypes)
     .where(eq(ticketTypes.id, ticketTypeId));
   const sold = stock!.sold - soldBefore;
-  const webhookAnswers: Record<string, number> = {};
-  for (const status of webhookStatuses) webhookAnswers[String(status)] = (webhookAnswers[String(status)] ?? 0) + 1;
+  const answersByStatus: Record<string, number> = {};
+  for (const status of webhookStatuses) answersByStatus[String(status)] = (answersByStatus[String(status)] ?? 0) + 1;
 
   return {
     buyers: input.buyers,
@@ -186,7 +205,7 @@ export async function raceForLastPlaces(input: {
       [ticketTypeId],
     ),
     webhookDeliveries: deliveries.length,
-    webhookAnswers,
+    webhookAnswers: answersByStatus,
     confirmationEmails: await emailsSent(),
     emailsDuringSettlement,
     buyersWithMoreThanOneEmail: await count(

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Agent, createServer, type IncomingMessage, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
+import { type PreparedRequest, preparePost } from "./raw-sender";
 
 /**
  * A stand-in for the part of Stripe's API the site uses (Checkout Sessions, the card behind a
@@ -221,6 +222,19 @@ export async function startFakeStripe(options: { webhookSecret: string }) {
     /** The Stripe-Signature header Stripe would send with a notification. */
     signatureOf(event: { payload: string }) {
       return signer.webhooks.generateTestHeaderString({ payload: event.payload, secret: options.webhookSecret });
+    },
+    /**
+     * A notification to a server's webhook, signed now with the shared secret, as the bytes of its
+     * POST: for a raw sender (raw-sender.ts) that sends it later with no work of its own.
+     */
+    prepareDelivery(target: string, event: { payload: string }): PreparedRequest {
+      return preparePost(new URL("/api/webhooks/stripe", target), event.payload, {
+        "Content-Type": "application/json",
+        "Stripe-Signature": signer.webhooks.generateTestHeaderString({
+          payload: event.payload,
+          secret: options.webhookSecret,
+        }),
+      });
     },
     /** Posts a notification to a server's webhook, signed with the shared secret. */
     async deliver(target: string, event: { eventId: string; payload: string }, init: { signature?: string } = {}) {
