@@ -35,6 +35,12 @@ export type RaceReport = {
   buyersWithMoreThanOneEmail: number;
   checkoutSeconds: number;
   settleSeconds: number;
+  /**
+   * Seconds from the first payment until half, nine in ten, and all of the orders were settled
+   * (each at its event's first 2xx answer), when every event had one: a last order far behind the
+   * nine in ten is one order held up, not a slow rush.
+   */
+  settledBy?: { half: number; nineInTen: number; all: number };
   settledPerSecond: number;
   /** From the first payment until every paid order's confirmation email was sent. */
   emailSeconds: number;
@@ -152,6 +158,8 @@ export async function raceForLastPlaces(input: {
   );
   const settledBy = everyEventAnswered ? Math.max(settleStarted, ...settledAt.values()) : performance.now();
   const settleSeconds = (settledBy - settleStarted) / 1000;
+  const settledInOrder = [...settledAt.values()].map((at) => (at - settleStarted) / 1000).toSorted((a, b) => a - b);
+  const settledByShare = (share: number) => round(settledInOrder[Math.ceil(share * settledInOrder.length) - 1]!);
   input.onPhase?.("emails");
 
   // The confirmations go out from the job queue, on whichever server takes each job. Those sent
@@ -214,6 +222,9 @@ export async function raceForLastPlaces(input: {
     ),
     checkoutSeconds: round(checkoutSeconds),
     settleSeconds: round(settleSeconds),
+    settledBy: everyEventAnswered
+      ? { half: settledByShare(0.5), nineInTen: settledByShare(0.9), all: settledByShare(1) }
+      : undefined,
     settledPerSecond: round(paidOrders / settleSeconds),
     emailSeconds: round(emailSeconds),
     duplicateSeconds,
