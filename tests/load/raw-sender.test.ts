@@ -72,4 +72,21 @@ describe("the raw sender of prepared requests", () => {
     sender.close();
     expect(answers.map((answer) => answer.status)).toEqual(["unreachable", "unreachable"]);
   });
+
+  it("answers unreachable for an answer without a length, and does not use its connection again", async () => {
+    let requests = 0;
+    server = createServer((_req, res) => {
+      requests++;
+      // Chunked: no Content-Length to tell where the answer ends.
+      res.writeHead(200, { "Content-Type": "text/plain" });
+      res.end("streamed");
+    });
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    const sender = await openRawSender([url], 1);
+    const answers = await sender.send([preparePost(url, "{}", {}), preparePost(url, "{}", {})]);
+    sender.close();
+    expect(answers.map((answer) => answer.status)).toEqual(["unreachable", "unreachable"]);
+    expect(requests).toBe(1);
+  });
 });

@@ -91,6 +91,8 @@ function openConnection(target: URL): Promise<Connection> {
       const status = Number(head.slice(9, 12));
       const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? Number.NaN);
       if (!Number.isInteger(status) || !Number.isInteger(length)) {
+        // What follows on this connection could not be told apart: it is not used again.
+        socket.destroy();
         return fail(new Error(`Cannot read the answer: ${head.slice(0, 200)}`));
       }
       const end = headEnd + HEAD_END.length + length;
