@@ -64,29 +64,30 @@ describe("the raw sender of prepared requests", () => {
   });
 
   it("answers unreachable for a request whose connection the server closed", async () => {
-    server = createServer((req) => req.socket.destroy());
-    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    const sender = await openRawSender([url], 1);
-    const answers = await sender.send([preparePost(url, "{}", {}), preparePost(url, "{}", {})]);
-    sender.close();
-    expect(answers.map((answer) => answer.status)).toEqual(["unreachable", "unreachable"]);
+    const statuses = await twoRequestsOnOneConnection(createServer((req) => req.socket.destroy()));
+    expect(statuses).toEqual(["unreachable", "unreachable"]);
   });
 
   it("answers unreachable for an answer without a length, and does not use its connection again", async () => {
     let requests = 0;
-    server = createServer((_req, res) => {
+    const streaming = createServer((_req, res) => {
       requests++;
       // Chunked: no Content-Length to tell where the answer ends.
       res.writeHead(200, { "Content-Type": "text/plain" });
       res.end("streamed");
     });
-    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    const sender = await openRawSender([url], 1);
-    const answers = await sender.send([preparePost(url, "{}", {}), preparePost(url, "{}", {})]);
-    sender.close();
-    expect(answers.map((answer) => answer.status)).toEqual(["unreachable", "unreachable"]);
+    expect(await twoRequestsOnOneConnection(streaming)).toEqual(["unreachable", "unreachable"]);
     expect(requests).toBe(1);
   });
 });
+
+/** Starts `started` on a free port and sends it two requests over one connection: their statuses. */
+async function twoRequestsOnOneConnection(started: Server) {
+  server = started;
+  await new Promise<void>((resolve) => started.listen(0, "127.0.0.1", resolve));
+  const url = new URL(`http://127.0.0.1:${(started.address() as AddressInfo).port}/`);
+  const sender = await openRawSender([url], 1);
+  const answers = await sender.send([preparePost(url, "{}", {}), preparePost(url, "{}", {})]);
+  sender.close();
+  return answers.map((answer) => answer.status);
+}
