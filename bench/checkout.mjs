@@ -102,14 +102,11 @@ export async function main(argv = process.argv.slice(2)) {
   const reference = await machineReference(serverUrl);
   register();
   const { benchCheckout } = await import("../tests/load/bench-checkout.ts");
-  const profileDir = values.profile
-    ? path.join(RESULTS_DIR, `checkout-profile-${new Date().toISOString().replace(/[:.]/g, "-")}`)
-    : undefined;
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const profileDir = values.profile ? path.join(RESULTS_DIR, `checkout-profile-${stamp}`) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   if (values.perf) checkPerf();
-  const perfFile = values.perf
-    ? path.join(RESULTS_DIR, `checkout-perf-${new Date().toISOString().replace(/[:.]/g, "-")}.data`)
-    : undefined;
+  const perfFile = values.perf ? path.join(RESULTS_DIR, `checkout-perf-${stamp}.data`) : undefined;
   let stopPerf;
   const started = performance.now();
   const report = await benchCheckout({

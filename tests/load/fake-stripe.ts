@@ -194,6 +194,11 @@ export async function startFakeStripe(options: { webhookSecret: string }) {
     return { eventId: (JSON.parse(payload) as { id: string }).id, payload };
   }
 
+  /** The Stripe-Signature header Stripe would send with a notification, signed now. */
+  function signatureOf(event: { payload: string }) {
+    return signer.webhooks.generateTestHeaderString({ payload: event.payload, secret: options.webhookSecret });
+  }
+
   return {
     url: baseUrl,
     sessions,
@@ -219,10 +224,7 @@ export async function startFakeStripe(options: { webhookSecret: string }) {
       session.url = null;
       return notification("checkout.session.completed", structuredClone(session));
     },
-    /** The Stripe-Signature header Stripe would send with a notification. */
-    signatureOf(event: { payload: string }) {
-      return signer.webhooks.generateTestHeaderString({ payload: event.payload, secret: options.webhookSecret });
-    },
+    signatureOf,
     /**
      * A notification to a server's webhook, signed now with the shared secret, as the bytes of its
      * POST: for a raw sender (raw-sender.ts) that sends it later with no work of its own.
@@ -230,17 +232,12 @@ export async function startFakeStripe(options: { webhookSecret: string }) {
     prepareDelivery(target: string, event: { payload: string }): PreparedRequest {
       return preparePost(new URL("/api/webhooks/stripe", target), event.payload, {
         "Content-Type": "application/json",
-        "Stripe-Signature": signer.webhooks.generateTestHeaderString({
-          payload: event.payload,
-          secret: options.webhookSecret,
-        }),
+        "Stripe-Signature": signatureOf(event),
       });
     },
     /** Posts a notification to a server's webhook, signed with the shared secret. */
     async deliver(target: string, event: { eventId: string; payload: string }, init: { signature?: string } = {}) {
-      const signature =
-        init.signature ??
-        signer.webhooks.generateTestHeaderString({ payload: event.payload, secret: options.webhookSecret });
+      const signature = init.signature ?? signatureOf(event);
       let status: number | "unreachable";
       let failure: string | undefined;
       try {
