@@ -3,14 +3,21 @@ import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { useRootData } from "./site";
 
-/** The one-time message a form leaves after redirecting ("Your password has been changed"). */
+/** How long a success message stays before it fades. */
+const SUCCESS_SHOWN_MS = 8000;
+
+/**
+ * The one-time message a form leaves after redirecting ("Your password has been changed").
+ * Success fades on its own; an error or a notice stays until it is dismissed, since a message
+ * that vanishes on a timer is lost to anyone who reads slowly (WCAG 2.2.1).
+ */
 export function FlashMessage() {
   const flash = useRootData()?.flash ?? null;
   const [shown, setShown] = useState(flash);
   useEffect(() => {
     setShown(flash);
-    if (!flash) return;
-    const timer = window.setTimeout(() => setShown(null), 8000);
+    if (flash?.kind !== "success") return;
+    const timer = window.setTimeout(() => setShown(null), SUCCESS_SHOWN_MS);
     return () => window.clearTimeout(timer);
   }, [flash]);
   if (!shown) return null;

@@ -52,15 +52,33 @@ for (const [button, reason] of [
   ["Decline", "Your card was declined (test mode)"],
   ["Cancel", "You cancelled the payment"],
 ] as const) {
-  test(`${button} ends the order and sends the buyer back to the cart with the reason`, async ({ page }) => {
+  test(`${button} ends the order; the cart says why and what to do next until the next try`, async ({ page }) => {
+    // The page's timers run on a test clock, so "still there 30 seconds later" takes no real wait.
+    await page.clock.install();
     await joinAsMember(page, newMember(`test-${button.toLowerCase()}`));
     const orderId = await openTestCheckout(page, 1);
     await page.getByRole("button", { name: button, exact: true }).click();
     await expect(page).toHaveURL("/cart");
-    await expect(page.getByRole("alert").filter({ hasText: reason })).toBeVisible();
+    const problem = page.getByRole("alert").filter({ hasText: reason });
+    await expect(problem).toBeVisible();
+    await expect(problem).toContainText("Nothing was charged and your cart is as you left it.");
+    await page.clock.runFor(30_000);
+    await expect(problem).toBeVisible();
 
+    // /return and a fresh look at the cart say the same, from the order itself.
     await visit(page, `/return?order=${orderId}`);
     await expect(page).toHaveURL("/cart");
+    await expect(problem).toBeVisible();
+
+    // The next try clears it.
+    await page
+      .getByRole("button", { name: /^Pay £/ })
+      .first()
+      .click();
+    await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
+    await visit(page, "/cart");
+    await expect(page.getByRole("heading", { level: 1, name: "Your cart" })).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: reason })).toHaveCount(0);
   });
 }
 

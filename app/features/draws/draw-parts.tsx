@@ -3,10 +3,11 @@ import { Form, Link } from "react-router";
 import { CoverPicture } from "~/features/events/event-tile";
 import { Card } from "~/ui/card";
 import { formatMoney } from "~/ui/money";
+import { countOf } from "~/ui/plural";
 import { useSite } from "~/ui/site";
 import type { DrawBundle, DrawImage } from "../../../db/schema";
 import type { DrawPage } from "./catalogue.server";
-import { oddsAtFullSale } from "./draw-rules";
+import { type EntryChoice, oddsAtFullSale } from "./draw-rules";
 import { imageCover } from "./draw-tiles";
 import type { PrizeClaim } from "./results.server";
 
@@ -46,13 +47,15 @@ export function DrawGallery({ images, title }: { images: DrawImage[]; title: str
   );
 }
 
+/** What happens if too few entries sell; nothing to say when a single entry is enough to draw. */
 function policyText(
   page: Pick<DrawPage, "undersoldPolicy" | "minEntries" | "extendDays" | "cashAlternative">,
   price: (n: number) => string,
 ) {
-  const threshold = `${page.minEntries.toLocaleString("en-GB")} entries`;
+  if (page.minEntries <= 1) return null;
+  const threshold = countOf(page.minEntries, "entry", "entries");
   if (page.undersoldPolicy === "extend") {
-    return `If fewer than ${threshold} are sold by the closing time, the draw stays open ${page.extendDays} more days, once; then it is drawn whatever the number.`;
+    return `If fewer than ${threshold} are sold by the closing time, the draw stays open ${countOf(page.extendDays, "more day", "more days")}, once; then it is drawn whatever the number.`;
   }
   if (page.undersoldPolicy === "refund") {
     return `If fewer than ${threshold} are sold by the closing time, the draw is cancelled and every paid entry is refunded.`;
@@ -64,6 +67,7 @@ function policyText(
 export function DrawBody({ page }: { page: DrawPage }) {
   const { currency } = useSite();
   const price = (minor: number) => formatMoney(minor, currency);
+  const policy = policyText(page, price);
   return (
     <div className="space-y-8">
       <dl className="grid gap-4 sm:grid-cols-3">
@@ -90,12 +94,12 @@ export function DrawBody({ page }: { page: DrawPage }) {
         </h2>
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            {page.totalEntries.toLocaleString("en-GB")} entries in total; up to{" "}
-            {page.maxPerMember.toLocaleString("en-GB")} per person, however you enter.
+            {countOf(page.totalEntries, "entry", "entries")} in total; up to {page.maxPerMember.toLocaleString("en-GB")}{" "}
+            per person, however you enter.
           </li>
           <li>Entrants must be 18 or over and live in the UK. Paid entry needs a verified phone number.</li>
           <li>Answer the question correctly for your entries to count. Wrong answers are not refunded.</li>
-          <li>{policyText(page, price)}</li>
+          {policy ? <li>{policy}</li> : null}
           {page.instantWins ? (
             <li>
               {page.instantWins.count === 1 ? "One entry number wins" : `${page.instantWins.count} entry numbers win`} a
@@ -141,13 +145,16 @@ export function PostalRoute({ page }: { page: DrawPage }) {
 
 /**
  * The entry form: the question, the bundles (seed: GalleryPricingTable), the confirmation of
- * age, and Add to cart (or Enter free for a giveaway). One POST, no script needed.
+ * age, and Add to cart (or Enter free for a giveaway). One POST, no script needed. Visitors see
+ * it whole, prices and question included; their press leads to sign-in, and `choice` is what
+ * they had chosen when they come back.
  */
 export function EntryForm({
   page,
   viewer,
   mine,
   play,
+  choice,
   message,
 }: {
   page: DrawPage;
@@ -155,6 +162,7 @@ export function EntryForm({
   mine: number;
   /** The member's responsible-play state: a break that stops entries, and what is left under their limits. */
   play: { blocked: string | null; left: { week: number | null; month: number | null } } | null;
+  choice: EntryChoice;
   message: string | null;
 }) {
   const { currency } = useSite();
@@ -169,8 +177,8 @@ export function EntryForm({
       </h2>
       <p className="text-sm text-muted">
         {mine > 0
-          ? `You hold ${mine} ${mine === 1 ? "entry" : "entries"}; you can add ${left} more.`
-          : `Up to ${page.maxPerMember} ${page.maxPerMember === 1 ? "entry" : "entries"} per person.`}
+          ? `You hold ${countOf(mine, "entry", "entries")}; you can add ${left} more.`
+          : `Up to ${countOf(page.maxPerMember, "entry", "entries")} per person.`}
       </p>
       {message ? (
         <p
@@ -180,14 +188,7 @@ export function EntryForm({
           {message}
         </p>
       ) : null}
-      {viewer === "visitor" ? (
-        <Link
-          to={`/login?redirectTo=${encodeURIComponent(`/giveaways/${page.slug}`)}`}
-          className="flex h-12 items-center justify-center rounded-full bg-accent font-bold text-on-accent hover:bg-accent-strong"
-        >
-          Sign in to enter
-        </Link>
-      ) : play?.blocked ? (
+      {play?.blocked ? (
         <p className="font-semibold">
           {play.blocked}.{" "}
           <Link to="/settings/responsiblePlay" className="text-link underline">
@@ -205,12 +206,19 @@ export function EntryForm({
                 key={option}
                 className="flex items-center gap-3 rounded-lg border border-line p-3 has-checked:border-accent"
               >
-                <input type="radio" name="answer" value={index} required className="size-4 accent-accent" />
+                <input
+                  type="radio"
+                  name="answer"
+                  value={index}
+                  defaultChecked={choice.answer === index}
+                  required
+                  className="size-4 accent-accent"
+                />
                 {option}
               </label>
             ))}
           </fieldset>
-          {free ? null : <PricingTable bundles={page.bundles} price={price} left={left} />}
+          {free ? null : <PricingTable bundles={page.bundles} price={price} left={left} chosen={choice.bundle} />}
           {!free && page.allowPicks ? (
             <div className="space-y-1">
               <label htmlFor="picks" className="font-bold">
@@ -227,6 +235,7 @@ export function EntryForm({
                 autoComplete="off"
                 aria-describedby="picks-hint"
                 placeholder="7, 77, 777"
+                defaultValue={choice.picks}
                 className="h-11 w-full rounded-lg border border-line bg-surface px-3"
               />
             </div>
@@ -247,17 +256,30 @@ export function EntryForm({
             </p>
           ) : null}
           <label className="flex items-start gap-3">
-            <input type="checkbox" name="adult" value="yes" required className="mt-1 size-4 accent-accent" />
+            <input
+              type="checkbox"
+              name="adult"
+              value="yes"
+              defaultChecked={choice.adult}
+              required
+              className="mt-1 size-4 accent-accent"
+            />
             <span>I am 18 or over and I accept this draw's rules.</span>
           </label>
           <button
             type="submit"
             name="intent"
             value={free ? "enter" : "add"}
+            aria-describedby={viewer === "visitor" ? "sign-in-first" : undefined}
             className="flex h-12 w-full items-center justify-center rounded-full bg-accent font-bold text-on-accent hover:bg-accent-strong"
           >
             {free ? "Enter the giveaway" : "Add to cart"}
           </button>
+          {viewer === "visitor" ? (
+            <p id="sign-in-first" className="text-center text-sm text-muted">
+              You will be asked to sign in or create an account first. Your choices are kept.
+            </p>
+          ) : null}
         </Form>
       )}
     </Card>
@@ -269,17 +291,23 @@ function PricingTable({
   bundles,
   price,
   left,
+  chosen,
 }: {
   bundles: DrawBundle[];
   price: (minor: number) => string;
   left: number;
+  /** The bundle chosen before signing in, if any; else the smallest. */
+  chosen: number | null;
 }) {
   const single = bundles[0]?.price ?? 0;
+  const checked = bundles.some((bundle) => bundle.entries === chosen && bundle.entries <= left)
+    ? chosen
+    : bundles[0]?.entries;
   return (
     <fieldset className="space-y-2">
       <legend className="font-bold">How many entries?</legend>
       <div className="grid gap-2 sm:grid-cols-2">
-        {bundles.map((bundle, index) => {
+        {bundles.map((bundle) => {
           const saving = single * bundle.entries - bundle.price;
           const tooMany = bundle.entries > left;
           return (
@@ -292,15 +320,13 @@ function PricingTable({
                   type="radio"
                   name="bundle"
                   value={bundle.entries}
-                  defaultChecked={index === 0}
+                  defaultChecked={bundle.entries === checked}
                   disabled={tooMany}
                   required
                   className="size-4 accent-accent"
                 />
                 <span>
-                  <span className="font-bold">
-                    {bundle.entries} {bundle.entries === 1 ? "entry" : "entries"}
-                  </span>
+                  <span className="font-bold">{countOf(bundle.entries, "entry", "entries")}</span>
                   {saving > 0 ? <span className="block text-sm text-muted">Save {price(saving)}</span> : null}
                 </span>
               </span>

@@ -4,6 +4,8 @@ import {
   bundlesOf,
   drawPhase,
   entrantProblem,
+  entryChoiceFrom,
+  entryChoiceQuery,
   instantWinsAmong,
   instantWinsProblem,
   maskedName,
@@ -91,5 +93,36 @@ describe("draw rules", () => {
     expect(drawPhase(draw, new Date("2027-01-05"))).toBe("open");
     expect(drawPhase(draw, new Date("2027-01-09"))).toBe("closed");
     expect(drawPhase({ ...draw, status: "closed" }, new Date("2027-01-05"))).toBe("closed");
+  });
+});
+
+describe("a visitor's choice carried through sign-in", () => {
+  const draw = {
+    options: ["Silverstone", "Brands Hatch", "Donington"],
+    bundles: [
+      { entries: 1, price: 249 },
+      { entries: 5, price: 999 },
+    ],
+  };
+  const carried = (query: string) => entryChoiceFrom(new URLSearchParams(query), draw);
+
+  it("comes back exactly as it was chosen", () => {
+    const choice = { answer: 2, bundle: 5, picks: "7, 77", adult: true };
+    expect(carried(entryChoiceQuery(choice))).toEqual(choice);
+  });
+
+  it("leaves nothing in the address when nothing was chosen", () => {
+    expect(entryChoiceQuery({ answer: null, bundle: null, picks: "", adult: false })).toBe("");
+    expect(carried("")).toEqual({ answer: null, bundle: null, picks: "", adult: false });
+  });
+
+  it("drops an answer the draw does not offer, a bundle it does not sell and numbers that are not numbers", () => {
+    expect(carried("answer=3&bundle=10&picks=seven&adult=no")).toEqual({
+      answer: null,
+      bundle: null,
+      picks: "",
+      adult: false,
+    });
+    expect(carried("answer=-1&bundle=5.5")).toMatchObject({ answer: null, bundle: null });
   });
 });

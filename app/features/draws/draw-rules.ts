@@ -275,3 +275,43 @@ export function takenProblem(drawId: string, taken: readonly number[]): EntryPro
     drawId,
   };
 }
+
+/**
+ * What a visitor chose on a draw's form before being asked to sign in: carried in the address
+ * they come back to, so the draw opens again with the same answer, bundle and numbers.
+ */
+export type EntryChoice = { answer: number | null; bundle: number | null; picks: string; adult: boolean };
+
+/** The query that carries `choice` through sign-in ("?answer=1&bundle=5"); empty parts are left out. */
+export function entryChoiceQuery(choice: EntryChoice) {
+  const query = new URLSearchParams();
+  if (choice.answer !== null) query.set("answer", String(choice.answer));
+  if (choice.bundle !== null) query.set("bundle", String(choice.bundle));
+  if (choice.picks) query.set("picks", choice.picks);
+  if (choice.adult) query.set("adult", "yes");
+  const text = query.toString();
+  return text ? `?${text}` : "";
+}
+
+/**
+ * The choice an address carries, kept only where it fits this draw: an answer among its
+ * options, a bundle it sells, numbers written as numbers. Anything else is dropped, not shown.
+ */
+export function entryChoiceFrom(
+  query: URLSearchParams,
+  draw: { options: readonly unknown[]; bundles: readonly DrawBundle[] },
+): EntryChoice {
+  const whole = (name: string) => {
+    const text = query.get(name) ?? "";
+    return /^\d{1,4}$/.test(text) ? Number(text) : null;
+  };
+  const answer = whole("answer");
+  const bundle = whole("bundle");
+  const picks = parsePicks((query.get("picks") ?? "").slice(0, 2000));
+  return {
+    answer: answer !== null && answer < draw.options.length ? answer : null,
+    bundle: draw.bundles.some((offered) => offered.entries === bundle) ? bundle : null,
+    picks: picks ? picks.join(", ") : "",
+    adult: query.get("adult") === "yes",
+  };
+}

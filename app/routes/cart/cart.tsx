@@ -12,6 +12,10 @@ import {
   CartTicketsMulti,
   type CartViewer,
 } from "~/features/cart/cart-parts";
+import { PaymentProblemNotice } from "~/features/cart/payment-problem-notice";
+import { lastPaymentProblem } from "~/features/checkout/payment-problem.server";
+import { formatEventInstant } from "~/features/events/event-dates";
+import { formatOrderNumber } from "~/features/orders/order-number";
 import { CartShipping } from "~/features/shipping/cart-shipping";
 import { cartShippingOptions } from "~/features/shipping/shipping.server";
 import { runtimeContext, userContext } from "~/server/context.server";
@@ -29,9 +33,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const owner = cartOwner(context, request);
   const now = new Date();
-  const [cart, held] = await Promise.all([
+  const [cart, held, problem] = await Promise.all([
     loadCartPage(db, { owner, userId: user?.id, now }),
     user ? heldOrder(db, user.id, now) : null,
+    user ? lastPaymentProblem(db, user.id) : null,
   ]);
   // How merch reaches the buyer: asked only when there is merch, and only of members who can pay.
   const shipping =
@@ -54,6 +59,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       shipping,
       // A fresh key per drawing of the page: pressing Pay twice on it makes one order.
       idempotencyKey: randomBytes(18).toString("base64url"),
+      paymentProblem: problem
+        ? {
+            kind: problem.kind,
+            reason: problem.reason,
+            orderNumber: formatOrderNumber(problem.orderNumber),
+            when: formatEventInstant(problem.at, env.TIME_ZONE),
+          }
+        : null,
       held: held
         ? {
             expiresAt: held.expiresAt.toISOString(),
@@ -98,6 +111,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <main id="main" className="group/cart mx-auto max-w-[1200px] space-y-8 px-4 py-10 sm:px-6 md:py-14">
       <h1 className="wide text-3xl font-black sm:text-4xl">Your cart</h1>
+      {loaderData.paymentProblem ? <PaymentProblemNotice problem={loaderData.paymentProblem} /> : null}
       {general.length > 0 ? (
         <Notice kind="error">
           {general.map((problem) => (

@@ -7,7 +7,6 @@ import { confirmReturn, type ReturnAnswer } from "~/features/checkout/return.ser
 import { formatOrderNumber } from "~/features/orders/order-number";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
-import { redirectWithFlash } from "~/server/flash.server";
 import type { Runtime } from "~/server/runtime.server";
 import { SubmitButton } from "~/ui/form";
 import { formatMoney } from "~/ui/money";
@@ -61,7 +60,8 @@ async function answerReturn(runtime: Runtime, answer: ReturnAnswer, followUps: P
     case "paid":
       throw redirect(`/success?order=${answer.orderId}`);
     case "failed":
-      throw await redirectWithFlash("/cart", { kind: "error", message: answer.reason });
+      // The cart says why, in place, until the next try.
+      throw redirect("/cart");
     case "pending":
       return {
         number: formatOrderNumber(answer.order.number),

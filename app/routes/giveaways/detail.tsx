@@ -10,6 +10,7 @@ import {
   PostalRoute,
   PrizeClaimForm,
 } from "~/features/draws/draw-parts";
+import { entryChoiceFrom } from "~/features/draws/draw-rules";
 import { SoldBar, timeLeft } from "~/features/draws/draw-tiles";
 import { drawJsonLd } from "~/features/draws/json-ld";
 import { prizeClaimFor } from "~/features/draws/results.server";
@@ -26,7 +27,7 @@ import { drawPageAction } from "./draw-action.server";
 
 const PRIVATE = { "Cache-Control": "private, no-store" };
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { db, env } = context.get(runtimeContext);
   const user = context.get(userContext);
   const now = new Date();
@@ -47,6 +48,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       claim,
       play: play ? { blocked: play.blocked?.message ?? null, left: play.left } : null,
       viewer: user ? ("member" as const) : ("visitor" as const),
+      // What a visitor chose before signing in comes back in the address.
+      choice: entryChoiceFrom(url.searchParams, page),
       now: now.getTime(),
       timeZone: env.TIME_ZONE,
       jsonLd: serializeJsonLd(
@@ -69,7 +72,7 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) =>
   loaderHeaders.get("Cache-Control") ? PRIVATE : publicPageHeaders();
 
 export default function DrawDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { page, mine, claim, play, viewer, now, timeZone } = loaderData;
+  const { page, mine, claim, play, viewer, choice, now, timeZone } = loaderData;
   const nonce = useNonce();
   return (
     <main id="main" className="mx-auto max-w-[1200px] space-y-10 px-4 py-10 sm:px-6 md:py-14">
@@ -116,7 +119,14 @@ export default function DrawDetail({ loaderData, actionData }: Route.ComponentPr
               <p className="tabular">{mine.join(", ")}</p>
             </section>
           ) : null}
-          <EntryForm page={page} viewer={viewer} mine={mine.length} play={play} message={actionData?.message ?? null} />
+          <EntryForm
+            page={page}
+            viewer={viewer}
+            mine={mine.length}
+            play={play}
+            choice={choice}
+            message={actionData?.message ?? null}
+          />
           <DrawResult page={page} />
           {claim ? <PrizeClaimForm claim={claim} message={actionData?.message ?? null} /> : null}
           <PostalRoute page={page} />

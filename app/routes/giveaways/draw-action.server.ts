@@ -1,10 +1,11 @@
-import { data, type RouterContextProvider, redirect } from "react-router";
+import { data, type RouterContextProvider } from "react-router";
 import { addEntriesToCart } from "~/features/draws/cart-entries.server";
-import { parsePicks } from "~/features/draws/draw-rules";
+import { entryChoiceQuery, parsePicks } from "~/features/draws/draw-rules";
 import { enterGiveaway } from "~/features/draws/enter.server";
 import { claimPrize } from "~/features/draws/results.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { countOf } from "~/ui/plural";
 
 /** What the draw page's form sent, read without trusting it. */
 function readEntryForm(form: FormData) {
@@ -35,8 +36,18 @@ export async function drawPageAction(args: {
 }) {
   const { db } = args.context.get(runtimeContext);
   const user = args.context.get(userContext);
-  if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(`/giveaways/${args.slug}`)}`);
   const form = readEntryForm(await args.request.formData());
+  if (!user) {
+    // Signing in brings the visitor back to the draw with what they had chosen.
+    const back = `/giveaways/${args.slug}${entryChoiceQuery({ ...form, picks: form.picks?.join(", ") ?? "" })}`;
+    return redirectWithFlash(`/login?redirectTo=${encodeURIComponent(back)}`, {
+      kind: "info",
+      message:
+        form.intent === "enter"
+          ? "Sign in or create an account to enter the giveaway. Your answer is kept."
+          : "Sign in or create an account to add your entries to the cart. Your choices are kept.",
+    });
+  }
   if (form.intent === "claim") {
     const result = await claimPrize(db, { drawId: args.drawId, userId: user.id, choice: form.choice, now: new Date() });
     if (!result.ok) return data({ message: result.problem }, { status: 400 });
@@ -77,6 +88,6 @@ export async function drawPageAction(args: {
     now,
   });
   if (!result.ok) return data({ message: result.problem.message }, { status: 400 });
-  const entries = result.entries === 1 ? "1 entry" : `${result.entries} entries`;
+  const entries = countOf(result.entries, "entry", "entries");
   return redirectWithFlash("/cart", { kind: "success", message: `${entries} for ${result.title} added to your cart.` });
 }

@@ -139,16 +139,20 @@ describe("/giveaways/:slug", () => {
     }
   });
 
-  it("sends a visitor to sign in, puts a member's bundle in the cart, and refuses staff", async () => {
+  it("sends a visitor to sign in with their choice kept, puts a member's bundle in the cart, and refuses staff", async () => {
     const { live } = await liveAndDraft();
     const body = { intent: "add", answer: "1", bundle: "5", adult: "yes" };
     const path = `/giveaways/${live.slug}`;
+    const back = `${path}?answer=1&bundle=5&adult=yes`;
     expect(await answerOf(() => detailAction(argsFor(null, path, { slug: live.slug }, body)))).toMatchObject({
       status: 302,
-      location: `/login?redirectTo=${encodeURIComponent(path)}`,
+      location: `/login?redirectTo=${encodeURIComponent(back)}`,
     });
-
+    // Back from signing in, the draw's form opens with the same choice.
     const member = await signedIn("member");
+    const returned = await answerOf(() => detailLoader(argsFor(member, back, { slug: live.slug })));
+    expect(returned.data!.choice).toEqual({ answer: 1, bundle: 5, picks: "", adult: true });
+
     const added = await answerOf(() => detailAction(argsFor(member, path, { slug: live.slug }, body)));
     expect(added).toMatchObject({ status: 302, location: "/cart" });
     const lines = await database()
