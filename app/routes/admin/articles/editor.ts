@@ -1,7 +1,11 @@
 import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
+import { requireMethod } from "~/server/methods.server";
 import type { Route } from "./+types/editor";
 import { bodyImageAction, previewAction, readForm } from "./article-forms.server";
+
+// No page here: GET and HEAD answer 405 with `Allow: POST`, and so does any method but POST.
+export { postOnly as loader } from "~/server/methods.server";
 
 /**
  * The editor's helpers, called by the article form with `fetch` (so the page's data is not
@@ -9,6 +13,7 @@ import { bodyImageAction, previewAction, readForm } from "./article-forms.server
  * `intent=image` stores an image for the body and answers its Markdown. Answers are JSON.
  */
 export async function action({ request, context, url }: Route.ActionArgs) {
+  requireMethod(request, "POST");
   const user = requireRole({ context, url }, "organizer");
   const { db, env, storage } = context.get(runtimeContext);
   const formData = await readForm(request);
