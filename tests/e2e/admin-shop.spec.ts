@@ -109,7 +109,7 @@ test.describe("as an organizer", () => {
     await page.getByLabel(/Delivery fee/).fill("abc");
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect(page.getByText("Use two-letter country codes such as GB, IE (not IRELAND)")).toBeVisible();
-    await expect(page.getByText("The delivery fee must be an amount like 12.50")).toBeVisible();
+    await expect(page.getByText("Enter an amount like 12.50")).toBeVisible();
     await expect(page.getByLabel("Countries delivered to")).toHaveValue("GB, Ireland");
 
     await page.getByLabel("Countries delivered to").fill("GB, IE");

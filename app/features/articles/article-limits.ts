@@ -1,3 +1,5 @@
+import { isUsableSlug, slugify } from "~/features/forms/slug";
+
 // The editor's limits and addresses, shared by the form in the browser and the rules on the server.
 
 /** The article editor's limits (docs/articles.md). */
@@ -11,24 +13,15 @@ export const ARTICLE_LIMITS = {
   body: 100_000,
 } as const;
 
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** Addresses under /blog that are not articles. */
 const RESERVED_SLUGS = new Set(["feed", "feed-xml", "rss", "atom", "new", "search", "tag", "tags", "page"]);
 
 export function isUsableArticleSlug(slug: string) {
-  return SLUG_PATTERN.test(slug) && slug.length <= ARTICLE_LIMITS.slug && !RESERVED_SLUGS.has(slug);
+  return isUsableSlug(slug, { max: ARTICLE_LIMITS.slug, reserved: RESERVED_SLUGS });
 }
 
-/** "Spring Meet: Report!" → "spring-meet-report". */
+/** "Spring Meet: Report!" → "spring-meet-report", with room left for a number when it is taken. */
 export function slugFromTitle(title: string) {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/&/g, " and ")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, ARTICLE_LIMITS.slug - 6)
-    .replace(/-+$/g, "");
-  return RESERVED_SLUGS.has(slug) ? `${slug}-article` : slug || "article";
+  const slug = slugify(title, { max: ARTICLE_LIMITS.slug - 6, fallback: "article" });
+  return RESERVED_SLUGS.has(slug) ? `${slug}-article` : slug;
 }

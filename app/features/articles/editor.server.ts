@@ -2,13 +2,14 @@ import { and, desc, eq, ilike, ne, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
 import { prepareCover, storeCover } from "~/features/events/cover.server";
 import { parseLocalDateTime } from "~/features/events/time-zones";
+import { numberedSlug } from "~/features/forms/slug";
 import { encodeRendition, prepareUpload, renditionHash } from "~/features/media/pipeline.server";
 import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation } from "~/server/db/retry.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { users } from "../../../db/schema/accounts";
 import { type ArticleCover, type ArticleStatus, articles } from "../../../db/schema/articles";
-import { slugFromTitle } from "./article-limits";
+import { ARTICLE_LIMITS, slugFromTitle } from "./article-limits";
 import type { ArticleFormInput } from "./schemas";
 
 /**
@@ -62,7 +63,7 @@ async function chooseSlug(db: Db, input: ArticleFormInput, existing: Existing | 
   if (existing) return existing.slug;
   const base = slugFromTitle(input.title);
   for (let n = 1; n < 50; n++) {
-    const candidate = n === 1 ? base : `${base}-${n}`;
+    const candidate = numberedSlug(base, n, ARTICLE_LIMITS.slug);
     if (!(await slugTaken(db, candidate, null))) return candidate;
   }
   return `${base}-${Date.now().toString(36)}`;

@@ -1,21 +1,16 @@
 import { z } from "zod";
+import { CONTROL, LINE_BREAK_OR_CONTROL, MESSAGES, tooLong } from "~/features/forms/fields";
 import { ARTICLE_LIMITS, isUsableArticleSlug } from "./article-limits";
 import { MAX_TAG_LENGTH, MAX_TAGS, parseTags } from "./tags";
 
 export { ARTICLE_LIMITS, isUsableArticleSlug, slugFromTitle } from "./article-limits";
-
-const tooLong = (max: number) => `Use at most ${max.toLocaleString("en-GB")} characters`;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const LINE_BREAK_OR_CONTROL = /[\u0000-\u001f\u007f]/;
 
 const line = (max: number, missing?: string) => {
   const base = z
     .string()
     .trim()
     .max(max, tooLong(max))
-    .refine((value) => !LINE_BREAK_OR_CONTROL.test(value), "Use ordinary characters on one line");
+    .refine((value) => !LINE_BREAK_OR_CONTROL.test(value), MESSAGES.oneLine);
   return missing ? base.min(1, missing) : base;
 };
 
@@ -38,17 +33,14 @@ export const articleFormSchema = z
       .trim()
       .min(1, "Give the article a title")
       .max(ARTICLE_LIMITS.title, tooLong(ARTICLE_LIMITS.title))
-      .refine((value) => !LINE_BREAK_OR_CONTROL.test(value), "Use ordinary characters on one line"),
+      .refine((value) => !LINE_BREAK_OR_CONTROL.test(value), MESSAGES.oneLine),
     slug: optional(
       z
         .string()
         .trim()
         .toLowerCase()
         .max(ARTICLE_LIMITS.slug, tooLong(ARTICLE_LIMITS.slug))
-        .refine(
-          (value) => value === "" || isUsableArticleSlug(value),
-          "Use lower-case letters, digits and single hyphens, like spring-meet-report",
-        ),
+        .refine((value) => value === "" || isUsableArticleSlug(value), MESSAGES.slug("spring-meet-report")),
       "",
     ),
     excerpt: optional(line(ARTICLE_LIMITS.excerpt), ""),
@@ -68,7 +60,7 @@ export const articleFormSchema = z
           ARTICLE_LIMITS.body,
           `The article is too long: keep it under ${ARTICLE_LIMITS.body.toLocaleString("en-GB")} characters, or split it in two`,
         )
-        .refine((value) => !CONTROL.test(value), "Remove the invisible control characters pasted in"),
+        .refine((value) => !CONTROL.test(value), MESSAGES.control),
       "",
     ),
     coverAlt: optional(line(ARTICLE_LIMITS.coverAlt), ""),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { tooLong } from "~/features/forms/fields";
 import {
   type BlurRegion,
   CAR_VISIBILITIES,
@@ -54,16 +55,16 @@ export const GEARBOX_LABELS = {
   cvt: "CVT",
 } as const satisfies Record<Gearbox, string>;
 
-const text = (label: string, max: number) =>
+const text = (max: number) =>
   z
     .string()
     .trim()
-    .max(max, `${label} can be at most ${max} characters.`)
+    .max(max, tooLong(max))
     .optional()
     .transform((value) => value ?? "");
 
-const required = (label: string, max: number, message: string) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `${label} can be at most ${max} characters.`);
+const required = (max: number, message: string) =>
+  z.string({ error: message }).trim().min(1, message).max(max, tooLong(max));
 
 /** A UK-style plate, or any country's: letters, digits and spaces, kept in capitals. */
 const plate = z
@@ -81,8 +82,8 @@ const blankAsMissing = (value: unknown) => (typeof value === "string" && value.t
 export function carSchema(now = new Date()) {
   const lastYear = now.getUTCFullYear() + 1;
   return z.object({
-    make: required("The make", CAR_LIMITS.make, "Enter the make, like Mazda."),
-    model: required("The model", CAR_LIMITS.model, "Enter the model, like MX-5."),
+    make: required(CAR_LIMITS.make, "Enter the make, like Mazda."),
+    model: required(CAR_LIMITS.model, "Enter the model, like MX-5."),
     year: z.preprocess(
       blankAsMissing,
       z.coerce
@@ -91,9 +92,9 @@ export function carSchema(now = new Date()) {
         .min(CAR_LIMITS.firstYear, `Enter a year from ${CAR_LIMITS.firstYear}.`)
         .max(lastYear, `Enter a year up to ${lastYear}.`),
     ),
-    variant: text("The variant", CAR_LIMITS.variant),
-    colour: text("The colour", CAR_LIMITS.colour),
-    engine: text("The engine", CAR_LIMITS.engine),
+    variant: text(CAR_LIMITS.variant),
+    colour: text(CAR_LIMITS.colour),
+    engine: text(CAR_LIMITS.engine),
     powerBhp: z.preprocess(
       blankAsMissing,
       z.coerce
@@ -123,12 +124,12 @@ export function carSchema(now = new Date()) {
         if (lines.some((line) => line.length > CAR_LIMITS.modification)) {
           ctx.addIssue({
             code: "custom",
-            message: `Each modification can be at most ${CAR_LIMITS.modification} characters.`,
+            message: `Each modification: ${tooLong(CAR_LIMITS.modification).toLowerCase()}`,
           });
         }
         return lines;
       }),
-    story: text("The story", CAR_LIMITS.story),
+    story: text(CAR_LIMITS.story),
     plate,
     platePublic: z
       .literal("on")
@@ -169,7 +170,7 @@ export const PhotoIntentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("cover"), photoId }),
   z.object({ intent: z.literal("remove"), photoId }),
   z.object({ intent: z.literal("move"), photoId, direction: z.enum(["up", "down"]) }),
-  z.object({ intent: z.literal("alt"), photoId, alt: text("The description", CAR_LIMITS.alt) }),
+  z.object({ intent: z.literal("alt"), photoId, alt: text(CAR_LIMITS.alt) }),
   z.object({
     intent: z.literal("order"),
     order: z

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { MESSAGES, tooLong } from "~/features/forms/fields";
+import { SLUG_PATTERN, slugify as slugFromWords } from "~/features/forms/slug";
 import { MAX_PRICE_MINOR, parseMoney } from "~/ui/money";
 import { PRODUCT_CATEGORIES, PRODUCT_STATUSES } from "../../../db/schema";
 import { LIMITS } from "./limits";
@@ -10,25 +12,18 @@ export { LIMITS };
  * and is shown beside its field; what was typed is sent back with it.
  */
 
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const text = (max: number) => z.string().trim().max(max, tooLong(max));
 
-const text = (max: number, label: string) => z.string().trim().max(max, `${label} can be up to ${max} characters`);
-
-const required = (max: number, label: string) => text(max, label).min(1, `Enter ${label.toLowerCase()}`);
+const required = (max: number, label: string) => text(max).min(1, `Enter ${label.toLowerCase()}`);
 
 const wholeNumber = (label: string, min: number, max: number) =>
   z
     .string()
     .trim()
     .min(1, `Enter ${label.toLowerCase()}`)
-    .regex(/^-?\d+$/, `${label} must be a whole number`)
+    .regex(/^-?\d+$/, MESSAGES.whole(label.toLowerCase()))
     .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(min, `${label} must be at least ${min}`)
-        .max(max, `${label} can be at most ${max.toLocaleString("en-GB")}`),
-    );
+    .pipe(z.number().min(min, MESSAGES.atLeast(min)).max(max, MESSAGES.atMost(max)));
 
 const money = (label: string) =>
   z
@@ -38,11 +33,11 @@ const money = (label: string) =>
     .transform((value, ctx) => {
       const parsed = parseMoney(value);
       if (parsed === null) {
-        ctx.addIssue({ code: "custom", message: `${label} must be an amount like 12.50` });
+        ctx.addIssue({ code: "custom", message: MESSAGES.amount });
         return z.NEVER;
       }
       if (parsed > MAX_PRICE_MINOR) {
-        ctx.addIssue({ code: "custom", message: `${label} is too large` });
+        ctx.addIssue({ code: "custom", message: MESSAGES.atMost(MAX_PRICE_MINOR / 100) });
         return z.NEVER;
       }
       return parsed;
@@ -79,20 +74,20 @@ export const ProductSchema = z.object({
     .string()
     .trim()
     .toLowerCase()
-    .max(LIMITS.slug, `The address can be up to ${LIMITS.slug} characters`)
-    .refine((value) => value === "" || SLUG.test(value), "Use lowercase letters, numbers and single hyphens"),
+    .max(LIMITS.slug, tooLong(LIMITS.slug))
+    .refine((value) => value === "" || SLUG_PATTERN.test(value), MESSAGES.slug("club-tee")),
   category: z.enum(PRODUCT_CATEGORIES, { message: "Choose a category" }),
   status: z.enum(PRODUCT_STATUSES, { message: "Choose a status" }),
-  summary: text(LIMITS.summary, "The summary"),
-  description: text(LIMITS.description, "The description"),
-  sizeGuide: text(LIMITS.sizeGuide, "The size guide"),
+  summary: text(LIMITS.summary),
+  description: text(LIMITS.description),
+  sizeGuide: text(LIMITS.sizeGuide),
   optionNames,
   lowStockThreshold: wholeNumber("The low-stock threshold", 0, LIMITS.threshold),
 });
 export type ProductInput = z.output<typeof ProductSchema>;
 
 export const VariantSchema = z.object({
-  options: z.array(text(LIMITS.optionValue, "An option value")),
+  options: z.array(text(LIMITS.optionValue)),
   sku: required(LIMITS.sku, "A SKU").regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "Use letters, numbers, dots, dashes"),
   price: money("The price"),
   maxPerOrder: wholeNumber("The most per order", 1, LIMITS.maxPerOrder),
@@ -162,20 +157,9 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
   return errors;
 }
 
-/** "Club T-shirt: Black & White!" → "club-t-shirt-black-and-white". */
+/** "Club T-shirt: Black & White!" → "club-t-shirt-black-and-white"; "product" when nothing is left. */
 export function slugify(title: string) {
-  return (
-    title
-      .normalize("NFKD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .toLowerCase()
-      .replace(/&/g, " and ")
-      .replace(/['’]/g, "")
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, LIMITS.slug)
-      .replace(/-+$/, "") || "product"
-  );
+  return slugFromWords(title, { max: LIMITS.slug, fallback: "product" });
 }
 
 /** The form's text fields as strings (a missing field reads as ""). */

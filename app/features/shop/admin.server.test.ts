@@ -118,7 +118,7 @@ describe("stock adjustments", () => {
     const parsed = StockSchema.safeParse({ mode: "add", amount: "1.5", reason: "" });
     expect(parsed.success).toBe(false);
     const messages = parsed.error!.issues.map((issue) => issue.message);
-    expect(messages).toEqual(expect.arrayContaining(["The amount must be a whole number", "Enter a reason"]));
+    expect(messages).toEqual(expect.arrayContaining(["Enter the amount as a whole number", "Enter a reason"]));
   });
 });
 

@@ -1,8 +1,10 @@
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
+import { numberedSlug } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
 import { orderItems, type ProductImage, products, productVariants, stockAdjustments, users } from "../../../db/schema";
 import type { ProductInput } from "./admin-forms";
+import { LIMITS } from "./limits";
 import { stockBadge } from "./merch-rules";
 import { type Outcome, refuse } from "./outcome";
 import { availableUnits, heldByVariant } from "./stock.server";
@@ -180,7 +182,7 @@ async function slugTaken(db: Db, slug: string, exceptId?: string) {
 /** A free address from the title: "club-tee", then "club-tee-2"… */
 async function freeSlug(db: Db, base: string) {
   for (let n = 1; n < 100; n++) {
-    const slug = n === 1 ? base : `${base.slice(0, 75)}-${n}`;
+    const slug = numberedSlug(base, n, LIMITS.slug);
     if (!(await slugTaken(db, slug))) return slug;
   }
   return `${base.slice(0, 70)}-${crypto.randomUUID().slice(0, 8)}`;

@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
-import { slugify } from "~/features/events/organizer/event-editor.server";
+import { numberedSlug, slugify } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation } from "~/server/db/retry.server";
 import { draws } from "../../../../db/schema";
@@ -59,17 +59,10 @@ function safeValues(input: SafeDrawInput) {
   };
 }
 
-function candidateSlug(base: string, n: number) {
-  if (n === 1) return base;
-  const suffix = `-${n}`;
-  return `${base.slice(0, DRAW_LIMITS.slug - suffix.length).replace(/-+$/, "")}${suffix}`;
-}
-
 /** The first of base, base-2, base-3… that no other draw uses and no page under /giveaways needs. */
 async function firstFreeSlug(db: Db, base: string, exceptDrawId?: string) {
-  const root = base === "event" ? "draw" : base;
   for (let start = 1; ; start += 50) {
-    const candidates = Array.from({ length: 50 }, (_, i) => candidateSlug(root, start + i));
+    const candidates = Array.from({ length: 50 }, (_, i) => numberedSlug(base, start + i, DRAW_LIMITS.slug));
     const rows = await db
       .select({ slug: draws.slug })
       .from(draws)
@@ -114,7 +107,7 @@ async function chooseSlug(db: Db, input: DrawInput, exceptDrawId?: string): Prom
     if (await slugTaken(db, input.slug, exceptDrawId)) return slugInUse(db, input.slug, exceptDrawId);
     return input.slug;
   }
-  return firstFreeSlug(db, slugify(input.title), exceptDrawId);
+  return firstFreeSlug(db, slugify(input.title, { max: DRAW_LIMITS.slug, fallback: "draw" }), exceptDrawId);
 }
 
 export type SavedDraw = { ok: true; id: string; slug: string };

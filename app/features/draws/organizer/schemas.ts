@@ -1,7 +1,18 @@
 import { z } from "zod";
-import { moneyField } from "~/features/events/organizer/schemas";
 import { parseLocalDateTime } from "~/features/events/time-zones";
-import { isUuid } from "~/server/db/uuid";
+import {
+  ANGLE,
+  LINE_BREAK_OR_CONTROL,
+  line,
+  localTime,
+  moneyField,
+  prose,
+  requiredProse,
+  slugField as slugFieldOf,
+  tooLong,
+  wholeNumber,
+} from "~/features/forms/fields";
+import { isUsableSlug } from "~/features/forms/slug";
 import { MAX_PRICE_MINOR, parseMoney } from "~/ui/money";
 import {
   DRAW_KINDS,
@@ -55,79 +66,10 @@ export const UNDERSOLD_LABELS = {
 
 /** Slugs that would shadow a page under /giveaways/. */
 const RESERVED_SLUGS = new Set(["new", "verify", "admin", "api", "all", "page", "search", "feed", "rss"]);
-const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const LINE_BREAK_OR_CONTROL = /[\u0000-\u001f\u007f]/;
-const ANGLE = /[<>]/;
-
-const tooLong = (max: number) => `Use at most ${max.toLocaleString("en-GB")} characters`;
-
-/** One line of plain text: titles, the prize, options. */
-function line(max: number, missing: string) {
-  return z
-    .string({ error: missing })
-    .trim()
-    .min(1, missing)
-    .max(max, tooLong(max))
-    .refine((value) => !LINE_BREAK_OR_CONTROL.test(value), "Use one line of ordinary text")
-    .refine((value) => !ANGLE.test(value), "Leave out < and >");
-}
-
-const normalizeProse = (value: string) => value.replace(/\r\n?/g, "\n").trim();
-
-/** Text shown escaped or rendered as Markdown with raw HTML escaped. */
-function prose(max: number) {
-  return z
-    .string()
-    .max(max, tooLong(max))
-    .refine((value) => !CONTROL.test(value), "Remove the invisible control characters")
-    .transform(normalizeProse)
-    .optional()
-    .transform((value) => value ?? "");
-}
-
-function requiredProse(max: number, missing: string) {
-  return z
-    .string({ error: missing })
-    .max(max, tooLong(max))
-    .refine((value) => !CONTROL.test(value), "Remove the invisible control characters")
-    .transform(normalizeProse)
-    .refine((value) => value.length > 0, missing);
-}
-
-function wholeNumber(min: number, max: number, what: string) {
-  return z
-    .number({ error: `Enter ${what} as a whole number` })
-    .int(`Enter ${what} as a whole number`)
-    .min(min, `Enter at least ${min.toLocaleString("en-GB")}`)
-    .max(max, `Enter at most ${max.toLocaleString("en-GB")}`);
-}
-
-const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?$/;
-function localTime(missing: string) {
-  return z
-    .string({ error: missing })
-    .trim()
-    .max(32, "Enter a date and time like 2027-06-12 09:30")
-    .regex(LOCAL_TIME, "Enter a date and time like 2027-06-12 09:30");
-}
-
-const slugField = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(DRAW_LIMITS.slug, tooLong(DRAW_LIMITS.slug))
-  .regex(SLUG_PATTERN, "Use lowercase letters, numbers and single hyphens, like porsche-911-2027")
-  .refine((slug) => !RESERVED_SLUGS.has(slug), "This word is used by the site's own pages: choose another")
-  .refine((slug) => !isUuid(slug), "Choose words rather than an id")
-  .optional()
-  .transform((value) => value || null);
+const slugField = slugFieldOf({ max: DRAW_LIMITS.slug, reserved: RESERVED_SLUGS, example: "porsche-911-2027" });
 
 export function isUsableDrawSlug(slug: string) {
-  return SLUG_PATTERN.test(slug) && slug.length <= DRAW_LIMITS.slug && !RESERVED_SLUGS.has(slug) && !isUuid(slug);
+  return isUsableSlug(slug, { max: DRAW_LIMITS.slug, reserved: RESERVED_SLUGS });
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };

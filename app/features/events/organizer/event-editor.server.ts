@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
+import { numberedSlug, slugify as slugFromWords } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { events, ticketTypes } from "../../../../db/schema";
@@ -21,34 +22,15 @@ import { type EventInput, isUsableSlug, LIMITS } from "./schemas";
 // The organizer's changes to events: create, edit, duplicate, publish, back to draft, cancel,
 // and the cover. Each opens with `lockEditableEvent` (editable-event.server.ts).
 
-/** "Cars & Coffee: Brooklands!" → "cars-and-coffee-brooklands". */
+/** "Cars & Coffee: Brooklands!" → "cars-and-coffee-brooklands"; "event" when nothing is left. */
 export function slugify(title: string) {
-  const base = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/&/g, " and ")
-    .replace(/['’]/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-  return trimSlug(base) || "event";
-}
-
-function trimSlug(slug: string, room = 0) {
-  return slug.slice(0, LIMITS.slug - room).replace(/-+$/, "");
-}
-
-/** "summer-meet", "summer-meet-2", "summer-meet-3"… each within the length limit. */
-function candidateSlug(base: string, n: number) {
-  if (n === 1) return base;
-  const suffix = `-${n}`;
-  return `${trimSlug(base, suffix.length)}${suffix}`;
+  return slugFromWords(title, { max: LIMITS.slug, fallback: "event" });
 }
 
 /** The first of base, base-2, base-3… that no other event uses and no page of the site needs. */
 async function firstFreeSlug(db: Db, base: string, exceptEventId?: string) {
   for (let start = 1; ; start += 50) {
-    const candidates = Array.from({ length: 50 }, (_, i) => candidateSlug(base, start + i));
+    const candidates = Array.from({ length: 50 }, (_, i) => numberedSlug(base, start + i, LIMITS.slug));
     const rows = await db
       .select({ slug: events.slug })
       .from(events)

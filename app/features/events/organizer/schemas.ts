@@ -1,6 +1,18 @@
 import { z } from "zod";
-import { isUuid } from "~/server/db/uuid";
-import { currencySymbol, formatMoney, MAX_PRICE_MINOR, parseMoney } from "~/ui/money";
+import {
+  checkbox,
+  line,
+  localTime,
+  moneyField,
+  optionalLine,
+  optionalLocalTime as optionalLocalTimeOf,
+  optionalWholeNumber,
+  prose,
+  requiredProse,
+  slugField as slugFieldOf,
+  wholeNumber,
+} from "~/features/forms/fields";
+import { isUsableSlug as isUsableEventSlug } from "~/features/forms/slug";
 import type { EventType } from "../../../../db/schema/events";
 import { eventDays, isValidTimeZone, parseLocalDateTime } from "../time-zones";
 
@@ -108,134 +120,13 @@ export const RESERVED_SLUGS = new Set([
   "all",
 ]);
 
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-/** /events/{id} takes an id or a slug: a slug shaped like an id would make the address ambiguous. */
-
+/** Whether `slug` can be an event's address: shaped right, not a word of the catalogue's own pages, not an id. */
 export function isUsableSlug(slug: string) {
-  return SLUG_PATTERN.test(slug) && slug.length <= LIMITS.slug && !RESERVED_SLUGS.has(slug) && !isUuid(slug);
+  return isUsableEventSlug(slug, { max: LIMITS.slug, reserved: RESERVED_SLUGS });
 }
 
-// Characters PostgreSQL text cannot hold (NUL) or nobody types: refused rather than stored.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const LINE_BREAK_OR_CONTROL = /[\u0000-\u001f\u007f]/;
-const ANGLE = /[<>]/;
-
-const tooLong = (max: number) => `Use at most ${max.toLocaleString("en-GB")} characters`;
-
-/** A name shown as plain text on one line (titles, venues, towns): no markup characters at all. */
-function line(max: number, missing: string) {
-  return z
-    .string({ error: missing })
-    .trim()
-    .min(1, missing)
-    .max(max, tooLong(max))
-    .refine((value) => !LINE_BREAK_OR_CONTROL.test(value), "Use one line of ordinary text")
-    .refine((value) => !ANGLE.test(value), "Leave out < and >");
-}
-
-function optionalLine(max: number) {
-  return z
-    .string()
-    .trim()
-    .max(max, tooLong(max))
-    .refine((value) => !LINE_BREAK_OR_CONTROL.test(value), "Use one line of ordinary text")
-    .refine((value) => !ANGLE.test(value), "Leave out < and >")
-    .optional()
-    .transform((value) => value ?? "");
-}
-
-/** Browsers send line breaks as CRLF; they are kept as plain newlines. */
-const normalizeProse = (value: string) => value.replace(/\r\n?/g, "\n").trim();
-
-/** Text shown escaped (a summary) or rendered as Markdown with raw HTML escaped: markup is just text. */
-function prose(max: number) {
-  return z
-    .string()
-    .max(max, tooLong(max))
-    .refine((value) => !CONTROL.test(value), "Remove the invisible control characters")
-    .transform(normalizeProse)
-    .optional()
-    .transform((value) => value ?? "");
-}
-
-function requiredProse(max: number, missing: string) {
-  return z
-    .string({ error: missing })
-    .max(max, tooLong(max))
-    .refine((value) => !CONTROL.test(value), "Remove the invisible control characters")
-    .transform(normalizeProse)
-    .refine((value) => value.length > 0, missing);
-}
-
-const slugField = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(LIMITS.slug, tooLong(LIMITS.slug))
-  .regex(SLUG_PATTERN, "Use lowercase letters, numbers and single hyphens, like summer-meet-2027")
-  .refine((slug) => !RESERVED_SLUGS.has(slug), "This word is used by the site's own pages: choose another")
-  .refine((slug) => !isUuid(slug), "Choose words rather than an id")
-  .optional()
-  .transform((value) => value || null);
-
-const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?$/;
-
-function localTime(missing: string) {
-  return z
-    .string({ error: missing })
-    .trim()
-    .max(32, "Enter a date and time like 2027-06-12 09:30")
-    .regex(LOCAL_TIME, "Enter a date and time like 2027-06-12 09:30");
-}
-
-const optionalLocalTime = localTime("")
-  .optional()
-  .transform((value) => value ?? null);
-
-function wholeNumber(min: number, max: number, what: string) {
-  return z
-    .number({ error: `Enter ${what} as a whole number` })
-    .int(`Enter ${what} as a whole number`)
-    .min(min, `Enter at least ${min.toLocaleString("en-GB")}`)
-    .max(max, `Enter at most ${max.toLocaleString("en-GB")}`);
-}
-
-function optionalWholeNumber(min: number, max: number, what: string) {
-  return wholeNumber(min, max, what)
-    .optional()
-    .transform((value) => value ?? null);
-}
-
-/** A price typed in pounds ("12.50", "£12", "0"), kept as minor units. */
-export function moneyField(currency: string, missing: string) {
-  const highest = formatMoney(MAX_PRICE_MINOR, currency);
-  return z
-    .string({ error: missing })
-    .trim()
-    .max(20, `Enter at most ${highest}`)
-    .transform((value, ctx) => {
-      const minor = parseMoney(value);
-      if (minor === null) {
-        ctx.addIssue({
-          code: "custom",
-          message: `Enter an amount like 12.50 in ${currencySymbol(currency)} (0 for free)`,
-        });
-        return z.NEVER;
-      }
-      if (minor > MAX_PRICE_MINOR) {
-        ctx.addIssue({ code: "custom", message: `Enter at most ${highest}` });
-        return z.NEVER;
-      }
-      return minor;
-    });
-}
-
-const checkbox = z
-  .boolean()
-  .optional()
-  .transform((value) => value === true);
+const slugField = slugFieldOf({ max: LIMITS.slug, reserved: RESERVED_SLUGS, example: "summer-meet-2027" });
+const optionalLocalTime = optionalLocalTimeOf();
 
 const coordinate = (limit: number, what: string) =>
   z

@@ -143,7 +143,7 @@ describe("writing an article", () => {
     expect(answer.status).toBe(400);
     const result = answer.data!.result as { error: Record<string, string[]>; initialValue: Record<string, string> };
     expect(result.error.title).toEqual(["Give the article a title"]);
-    expect(result.error.slug?.[0]).toMatch(/lower-case letters/);
+    expect(result.error.slug?.[0]).toMatch(/^Use lowercase letters, numbers and single hyphens/);
     expect(result.error.body?.[0]).toMatch(/too long/);
     expect(result.initialValue.excerpt).toBe("Kept");
   });

@@ -98,7 +98,7 @@ describe("/admin/shop routes", () => {
         data: {
           errors: {
             title: "Enter a title",
-            slug: "Use lowercase letters, numbers and single hyphens",
+            slug: "Use lowercase letters, numbers and single hyphens, like club-tee",
             category: "Choose a category",
           },
           values: { slug: "Not A Slug" },
@@ -146,7 +146,7 @@ describe("/admin/shop routes", () => {
       data: {
         intent: "stock",
         target: mug.variantIds[0],
-        errors: { amount: "The amount must be a whole number", reason: "Enter a reason" },
+        errors: { amount: "Enter the amount as a whole number", reason: "Enter a reason" },
       },
     });
     const unknown = await answerOf(() => productAction(argsFor(people.organizer, pathname, params, { intent: "fly" })));
