@@ -45,7 +45,9 @@ describe("one wording per rule, on every form", () => {
   });
 
   it("asks for whole numbers and amounts in the same words", () => {
-    expect(messageFor(wholeNumber(1, 50, "the most per order"), 2.5)).toBe("Enter the most per order as a whole number");
+    expect(messageFor(wholeNumber(1, 50, "the most per order"), 2.5)).toBe(
+      "Enter the most per order as a whole number",
+    );
     expect(messageFor(VariantSchema.shape.maxPerOrder, "2.5")).toBe("Enter the most per order as a whole number");
     expect(messageFor(VariantSchema.shape.maxPerOrder, "5000")).toBe("Enter at most 1,000");
     expect(messageFor(wholeNumber(1, 50, "the most per order"), 500)).toBe("Enter at most 50");
