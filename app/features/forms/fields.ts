@@ -92,6 +92,17 @@ export function wholeNumber(min: number, max: number, what: string) {
     .max(max, MESSAGES.atMost(max));
 }
 
+/** A whole number from a form read as sent, without Conform: the field's text. */
+export function wholeNumberText(min: number, max: number, what: string) {
+  return z
+    .string({ error: `Enter ${what}` })
+    .trim()
+    .min(1, `Enter ${what}`)
+    .regex(/^-?\d{1,9}$/, MESSAGES.whole(what))
+    .transform(Number)
+    .pipe(z.number().min(min, MESSAGES.atLeast(min)).max(max, MESSAGES.atMost(max)));
+}
+
 /** `wholeNumber` that may be left empty; empty reads as null. */
 export function optionalWholeNumber(min: number, max: number, what: string) {
   return wholeNumber(min, max, what)
@@ -132,6 +143,37 @@ export function moneyField(currency: string, missing: string) {
       }
       return minor;
     });
+}
+
+/** An amount typed in a form read as sent, without Conform, kept as minor units. */
+export function amountText(missing: string) {
+  return z
+    .string({ error: missing })
+    .trim()
+    .min(1, missing)
+    .transform((value, ctx) => {
+      const minor = parseMoney(value);
+      if (minor === null || minor > MAX_PRICE_MINOR) {
+        ctx.addIssue({
+          code: "custom",
+          message: minor === null ? MESSAGES.amount : MESSAGES.atMost(MAX_PRICE_MINOR / 100),
+        });
+        return z.NEVER;
+      }
+      return minor;
+    });
+}
+
+/** A form's problems as the first message per field, keyed by field name ("options.0" for lists). */
+export type FieldMessages = Record<string, string>;
+
+export function fieldMessages(error: z.ZodError): FieldMessages {
+  const errors: FieldMessages = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "form";
+    errors[key] ??= issue.message;
+  }
+  return errors;
 }
 
 /** A checkbox: ticked is true, anything else false. */

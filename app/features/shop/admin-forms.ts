@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MESSAGES, tooLong } from "~/features/forms/fields";
+import { amountText, MESSAGES, tooLong, wholeNumberText } from "~/features/forms/fields";
 import { SLUG_PATTERN, slugify as slugFromWords } from "~/features/forms/slug";
 import { MAX_PRICE_MINOR, parseMoney } from "~/ui/money";
 import { PRODUCT_CATEGORIES, PRODUCT_STATUSES } from "../../../db/schema";
@@ -16,32 +16,9 @@ const text = (max: number) => z.string().trim().max(max, tooLong(max));
 
 const required = (max: number, label: string) => text(max).min(1, `Enter ${label.toLowerCase()}`);
 
-const wholeNumber = (label: string, min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, `Enter ${label.toLowerCase()}`)
-    .regex(/^-?\d+$/, MESSAGES.whole(label.toLowerCase()))
-    .transform(Number)
-    .pipe(z.number().min(min, MESSAGES.atLeast(min)).max(max, MESSAGES.atMost(max)));
+const wholeNumber = (label: string, min: number, max: number) => wholeNumberText(min, max, label.toLowerCase());
 
-const money = (label: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, `Enter ${label.toLowerCase()}`)
-    .transform((value, ctx) => {
-      const parsed = parseMoney(value);
-      if (parsed === null) {
-        ctx.addIssue({ code: "custom", message: MESSAGES.amount });
-        return z.NEVER;
-      }
-      if (parsed > MAX_PRICE_MINOR) {
-        ctx.addIssue({ code: "custom", message: MESSAGES.atMost(MAX_PRICE_MINOR / 100) });
-        return z.NEVER;
-      }
-      return parsed;
-    });
+const money = (label: string) => amountText(`Enter ${label.toLowerCase()}`);
 
 /** "Size, Colour" → ["Size", "Colour"]: up to three distinct names. */
 const optionNames = z
@@ -144,18 +121,6 @@ export const SettingsSchema = z.object({
 export type SettingsInput = z.output<typeof SettingsSchema>;
 
 export const AltSchema = z.object({ alt: required(LIMITS.alt, "A description of the photo") });
-
-export type FieldErrors = Record<string, string>;
-
-/** The first message per field of a refused form, keyed by field name ("options.0" for arrays). */
-export function fieldErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join(".") || "form";
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
 
 /** "Club T-shirt: Black & White!" → "club-t-shirt-black-and-white"; "product" when nothing is left. */
 export function slugify(title: string) {

@@ -1,8 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
+import type { FieldMessages } from "~/features/forms/fields";
 import type { Db } from "~/server/db/client.server";
 import { holds, orderItems, products, productVariants } from "../../../db/schema";
-import type { FieldErrors, VariantInput } from "./admin-forms";
+import type { VariantInput } from "./admin-forms";
 import { type Outcome, refuse } from "./outcome";
 
 /**
@@ -10,7 +11,7 @@ import { type Outcome, refuse } from "./outcome";
  * values, with its SKU, price and per-order maximum. Stock changes go through adjustments.
  */
 
-function variantRefusal(error: unknown): FieldErrors | null {
+function variantRefusal(error: unknown): FieldMessages | null {
   const text = String((error as { cause?: unknown })?.cause ?? error);
   if (text.includes("product_variants_sku_key")) return { sku: "Another variant has this SKU" };
   if (text.includes("product_variants_product_options_key")) {
@@ -57,8 +58,8 @@ export async function addVariant(
   }
 }
 
-function optionsProblem(names: string[], values: string[]): FieldErrors | null {
-  const errors: FieldErrors = {};
+function optionsProblem(names: string[], values: string[]): FieldMessages | null {
+  const errors: FieldMessages = {};
   names.forEach((name, index) => {
     if (!values[index]) errors[`options.${index}`] = `Enter the ${name.toLowerCase()}`;
   });

@@ -1,6 +1,8 @@
 import { and, count, eq, isNotNull } from "drizzle-orm";
+import { z } from "zod";
 import { recordAudit } from "~/features/admin/audit.server";
 import { formatEventInstant } from "~/features/events/event-dates";
+import { fieldMessages, wholeNumberText } from "~/features/forms/fields";
 import type { Db } from "~/server/db/client.server";
 import { events, waitingRoomEntries } from "../../../db/schema";
 
@@ -11,30 +13,26 @@ export type QueueSettingsForm = { enabled: boolean; ratePerMinute: number; admis
 
 export type QueueSettingsErrors = Partial<Record<"ratePerMinute" | "admissionMinutes", string>>;
 
-function wholeNumber(value: FormDataEntryValue | null, limits: { min: number; max: number }, what: string) {
-  const text = typeof value === "string" ? value.trim() : "";
-  if (!/^\d{1,6}$/.test(text)) return { error: `Enter ${what} as a whole number` };
-  const number = Number(text);
-  if (number < limits.min || number > limits.max) {
-    return { error: `Enter ${what} from ${limits.min} to ${limits.max.toLocaleString("en-GB")}` };
-  }
-  return { value: number };
-}
+const QueueSettingsSchema = z.object({
+  enabled: z
+    .string()
+    .optional()
+    .transform((value) => value === "on"),
+  ratePerMinute: wholeNumberText(QUEUE_LIMITS.rate.min, QUEUE_LIMITS.rate.max, "the people let through a minute"),
+  admissionMinutes: wholeNumberText(QUEUE_LIMITS.admission.min, QUEUE_LIMITS.admission.max, "the minutes to buy"),
+});
 
 /** Reads the organizer's queue form; every problem is named by its field. */
 export function readQueueSettings(
   form: FormData,
 ): { ok: true; settings: QueueSettingsForm } | { ok: false; errors: QueueSettingsErrors } {
-  const rate = wholeNumber(form.get("ratePerMinute"), QUEUE_LIMITS.rate, "the people let through a minute");
-  const admission = wholeNumber(form.get("admissionMinutes"), QUEUE_LIMITS.admission, "the minutes to buy");
-  const errors: QueueSettingsErrors = {};
-  if ("error" in rate) errors.ratePerMinute = rate.error;
-  if ("error" in admission) errors.admissionMinutes = admission.error;
-  if ("error" in rate || "error" in admission) return { ok: false, errors };
-  return {
-    ok: true,
-    settings: { enabled: form.get("enabled") === "on", ratePerMinute: rate.value!, admissionMinutes: admission.value! },
-  };
+  const parsed = QueueSettingsSchema.safeParse({
+    enabled: form.get("enabled") ?? undefined,
+    ratePerMinute: form.get("ratePerMinute") ?? "",
+    admissionMinutes: form.get("admissionMinutes") ?? "",
+  });
+  if (!parsed.success) return { ok: false, errors: fieldMessages(parsed.error) };
+  return { ok: true, settings: parsed.data };
 }
 
 /** The queue tab of an event's dashboard: its settings, and how its queue stands. */

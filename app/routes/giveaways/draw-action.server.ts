@@ -1,4 +1,5 @@
 import { data, type RouterContextProvider } from "react-router";
+import { z } from "zod";
 import { addEntriesToCart } from "~/features/draws/cart-entries.server";
 import { entryChoiceQuery, parsePicks } from "~/features/draws/draw-rules";
 import { enterGiveaway } from "~/features/draws/enter.server";
@@ -7,21 +8,44 @@ import { runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { countOf } from "~/ui/plural";
 
-/** What the draw page's form sent, read without trusting it. */
+/** A choice among a few: an index as the form sends it, or null when missing or malformed. */
+const index = z
+  .string()
+  .trim()
+  .regex(/^\d{1,4}$/)
+  .transform(Number)
+  .nullable()
+  .catch(null);
+
+/** What the draw page's forms send, read without trusting it: the rules decide what is allowed. */
+const EntryFormSchema = z.object({
+  intent: z.enum(["add", "enter", "claim"]).catch("add"),
+  choice: z.enum(["prize", "cash"]).catch("prize"),
+  answer: index,
+  bundle: index.transform((value) => value ?? 1),
+  adult: z
+    .string()
+    .nullable()
+    .transform((value) => value === "yes")
+    .catch(false),
+  // Null when the numbers are not written as numbers.
+  picks: z
+    .string()
+    .nullable()
+    .transform((value) => parsePicks((value ?? "").slice(0, 2000)))
+    .catch(null),
+});
+
 function readEntryForm(form: FormData) {
-  const whole = (value: FormDataEntryValue | null) => {
-    const text = typeof value === "string" ? value.trim() : "";
-    return /^\d{1,4}$/.test(text) ? Number(text) : null;
-  };
-  const intent = form.get("intent");
-  return {
-    intent: intent === "enter" || intent === "claim" ? intent : ("add" as const),
-    choice: form.get("choice") === "cash" ? ("cash" as const) : ("prize" as const),
-    answer: whole(form.get("answer")),
-    bundle: whole(form.get("bundle")) ?? 1,
-    adult: form.get("adult") === "yes",
-    picks: parsePicks(typeof form.get("picks") === "string" ? String(form.get("picks")).slice(0, 2000) : ""),
-  };
+  const field = (name: string) => form.get(name);
+  return EntryFormSchema.parse({
+    intent: field("intent"),
+    choice: field("choice"),
+    answer: field("answer"),
+    bundle: field("bundle"),
+    adult: field("adult"),
+    picks: field("picks"),
+  });
 }
 
 /**

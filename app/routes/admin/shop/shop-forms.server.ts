@@ -1,11 +1,10 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { limitImageUploads } from "~/features/accounts/attempts.server";
+import { type FieldMessages, fieldMessages } from "~/features/forms/fields";
 import { createProduct, updateProduct } from "~/features/shop/admin.server";
 import {
   AltSchema,
-  type FieldErrors,
-  fieldErrors,
   formText,
   ProductSchema,
   SettingsSchema,
@@ -32,7 +31,7 @@ export type ShopFormReply = {
   intent: string;
   /** The variant or photo the form was about, so the page shows the messages beside it. */
   target: string | null;
-  errors: FieldErrors;
+  errors: FieldMessages;
   values: Record<string, string>;
 };
 
@@ -61,7 +60,7 @@ function values(formData: FormData) {
   return result;
 }
 
-function reply(formData: FormData, intent: string, target: string | null, errors: FieldErrors) {
+function reply(formData: FormData, intent: string, target: string | null, errors: FieldMessages) {
   return data({ intent, target, errors, values: values(formData) } satisfies ShopFormReply, { status: 400 });
 }
 
@@ -81,7 +80,7 @@ function productFields(formData: FormData) {
 
 export async function createProductAction(call: Call, formData: FormData) {
   const parsed = ProductSchema.safeParse(productFields(formData));
-  if (!parsed.success) return reply(formData, "create", null, fieldErrors(parsed.error));
+  if (!parsed.success) return reply(formData, "create", null, fieldMessages(parsed.error));
   const outcome = await createProduct(call.db, {
     actorId: call.actorId,
     values: parsed.data,
@@ -117,14 +116,14 @@ export async function productEditorAction(call: Call & { productId: string }, fo
   switch (intent) {
     case "save": {
       const parsed = ProductSchema.safeParse(productFields(formData));
-      if (!parsed.success) return reply(formData, intent, null, fieldErrors(parsed.error));
+      if (!parsed.success) return reply(formData, intent, null, fieldMessages(parsed.error));
       const outcome = await updateProduct(call.db, { ...base, values: parsed.data });
       if (!outcome.ok) return reply(formData, intent, null, outcome.errors);
       return done("Product saved.");
     }
     case "add-variant": {
       const parsed = VariantSchema.safeParse(variantFields(formData));
-      if (!parsed.success) return reply(formData, intent, null, fieldErrors(parsed.error));
+      if (!parsed.success) return reply(formData, intent, null, fieldMessages(parsed.error));
       const outcome = await addVariant(call.db, { ...base, values: parsed.data });
       if (!outcome.ok) return reply(formData, intent, null, outcome.errors);
       return done("Variant added. Add its stock below.");
@@ -142,7 +141,7 @@ export async function productEditorAction(call: Call & { productId: string }, fo
       }
       if (intent === "update-variant") {
         const parsed = VariantSchema.safeParse(variantFields(formData));
-        if (!parsed.success) return reply(formData, intent, target, fieldErrors(parsed.error));
+        if (!parsed.success) return reply(formData, intent, target, fieldMessages(parsed.error));
         const outcome = await updateVariant(call.db, { ...base, variantId: target, values: parsed.data });
         if (!outcome.ok) return reply(formData, intent, target, outcome.errors);
         return done("Variant saved.");
@@ -152,7 +151,7 @@ export async function productEditorAction(call: Call & { productId: string }, fo
         amount: formText(formData, "amount"),
         reason: formText(formData, "reason"),
       });
-      if (!parsed.success) return reply(formData, intent, target, fieldErrors(parsed.error));
+      if (!parsed.success) return reply(formData, intent, target, fieldMessages(parsed.error));
       const outcome = await adjustStock(call.db, { ...base, variantId: target, values: parsed.data });
       if (!outcome.ok) return reply(formData, intent, target, outcome.errors);
       return done(`Stock is now ${outcome.stock} (${outcome.delta > 0 ? "+" : ""}${outcome.delta}).`);
@@ -176,7 +175,7 @@ export async function productImagesAction(
   if (intent === "add") {
     const alt = AltSchema.safeParse({ alt: formText(formData, "alt") });
     const file = formData.get("image");
-    const errors: FieldErrors = alt.success ? {} : fieldErrors(alt.error);
+    const errors: FieldMessages = alt.success ? {} : fieldMessages(alt.error);
     if (!(file instanceof File) || file.size === 0) errors.image = "Choose a photo to upload";
     if (!alt.success || Object.keys(errors).length > 0) return reply(formData, intent, null, errors);
     await withinAttemptLimits(limitImageUploads(call.db, { userId: call.actorId, ip: call.ip }));
@@ -189,7 +188,7 @@ export async function productImagesAction(
   if (!HASH.test(hash)) return reply(formData, intent, null, { form: "That photo could not be found" });
   if (intent === "describe") {
     const alt = AltSchema.safeParse({ alt: formText(formData, "alt") });
-    if (!alt.success) return reply(formData, intent, hash, fieldErrors(alt.error));
+    if (!alt.success) return reply(formData, intent, hash, fieldMessages(alt.error));
     const outcome = await changeProductImage(call.db, { ...base, hash, change: "describe", alt: alt.data.alt });
     if (!outcome.ok) return reply(formData, intent, hash, outcome.errors);
     return done("Description saved.");
@@ -209,7 +208,7 @@ export async function shopSettingsAction(call: Call, formData: FormData) {
     collectionEnabled: formData.get("collectionEnabled") === "on",
     countries: formText(formData, "countries"),
   });
-  if (!parsed.success) return reply(formData, "settings", null, fieldErrors(parsed.error));
+  if (!parsed.success) return reply(formData, "settings", null, fieldMessages(parsed.error));
   await saveShopSettings(call.db, { actorId: call.actorId, values: parsed.data, now: call.now });
   return redirectWithFlash("/admin/shop/settings", { kind: "success", message: "Shop settings saved." });
 }
