@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
+import { countOf } from "~/ui/plural";
 import { ipKey } from "./ip-key";
 
 export type AttemptRule = { max: number; windowSeconds: number };
@@ -66,11 +67,11 @@ export async function clearAttempts(db: Db, key: string) {
 
 /** "in 3 minutes", "in 45 seconds": the wait shown with a 429. */
 export function describeWait(seconds: number) {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  if (seconds < 60) return countOf(seconds, "second", "seconds");
   const minutes = Math.ceil(seconds / 60);
-  if (minutes < 60) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  if (minutes < 60) return countOf(minutes, "minute", "minutes");
   const hours = Math.ceil(minutes / 60);
-  return `${hours} hour${hours === 1 ? "" : "s"}`;
+  return countOf(hours, "hour", "hours");
 }
 
 /**

@@ -3,6 +3,7 @@ import { isAPIError } from "better-auth/api";
 import { and, eq, gt } from "drizzle-orm";
 import { PHONE_CODE_SECONDS, PHONE_CODE_TRIES } from "~/server/auth/auth.server";
 import type { Db } from "~/server/db/client.server";
+import { countOf } from "~/ui/plural";
 import { users, verifications } from "../../../db/schema";
 import {
   ATTEMPT_RULES,
@@ -88,7 +89,7 @@ export const PHONE_CODE_MESSAGES = {
     return `We can't send texts to ${place}. Use a number from ${list}.`;
   },
   site: "We can't send more codes today. Please try again tomorrow.",
-  wrong: (triesLeft: number) => `That code is not right. ${triesLeft} ${triesLeft === 1 ? "try" : "tries"} left.`,
+  wrong: (triesLeft: number) => `That code is not right. ${countOf(triesLeft, "try", "tries")} left.`,
 };
 
 /** Who holds `phoneNumber` already; the answer never says which other member it is. */

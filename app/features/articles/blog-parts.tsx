@@ -2,6 +2,7 @@ import { Newspaper, Rss } from "lucide-react";
 import { Form, Link } from "react-router";
 import { Card } from "~/ui/card";
 import { FilterSearch, FilterSubmit } from "~/ui/catalogue-filters";
+import { countOf } from "~/ui/plural";
 import type { TagFacet } from "./catalogue.server";
 import { tagLabel } from "./tags";
 
@@ -97,7 +98,7 @@ function TagChip({ href, current, children }: { href: string; current: boolean; 
 
 /** "3 articles tagged Track days matching “brakes”". */
 export function describeArticles(total: number, filters: BlogFilters) {
-  const parts = [`${total} ${total === 1 ? "article" : "articles"}`];
+  const parts = [countOf(total, "article", "articles")];
   if (filters.tag) parts.push(`tagged ${tagLabel(filters.tag)}`);
   if (filters.q) parts.push(`matching “${filters.q}”`);
   return parts.join(" ");

@@ -28,6 +28,7 @@ import { readTicketStock } from "~/features/tickets/ticket-stock.server";
 import { checkoutTurnProblems } from "~/features/waiting-room/waiting-room.server";
 import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation, transactionWithRetry } from "~/server/db/retry.server";
+import { countOf } from "~/ui/plural";
 import {
   cartItems,
   carts,
@@ -335,7 +336,7 @@ async function checkoutIn(tx: Db, input: CheckoutInput, holdMinutes: number): Pr
       entriesPerUnit: line.entriesPerUnit,
       answer: line.answer!,
       pickedNumbers: picks,
-      description: `${draw.title} — ${line.entriesPerUnit === 1 ? "1 entry" : `${line.entriesPerUnit} entries`}`,
+      description: `${draw.title} — ${countOf(line.entriesPerUnit, "entry", "entries")}`,
       unitPrice: bundleFor(draw, line.entriesPerUnit)!.price,
       quantity: line.quantity,
     });

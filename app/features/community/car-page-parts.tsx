@@ -2,6 +2,7 @@ import { ChevronLeft, ChevronRight, Expand, Flag, Heart, Link2, X } from "lucide
 import { type KeyboardEvent, type TouchEvent, useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { CarPicture } from "~/features/media/car-picture";
+import { countOf, plural } from "~/ui/plural";
 import { photoAlt } from "./car-picture";
 import { carTitle } from "./car-tile";
 import { MAX_REPORT_NOTE, REPORT_REASON_LABELS, REPORT_REASON_LIST } from "./report-labels";
@@ -234,7 +235,7 @@ export function LikeButton({
   const sent = fetcher.formData?.get("intent");
   const liked = sent === "like" ? true : sent === "unlike" ? false : likedByMe;
   const count = likeCount + (liked === likedByMe ? 0 : liked ? 1 : -1);
-  const label = `${count} ${count === 1 ? "like" : "likes"}`;
+  const label = countOf(count, "like", "likes");
   const problem = fetcher.data?.like?.message ?? message;
   const pill =
     "inline-flex h-12 items-center gap-2 rounded-full px-5 font-bold ring-1 transition focus-visible:outline-2 focus-visible:outline-accent";
@@ -266,7 +267,7 @@ export function LikeButton({
         <span>{liked ? "Liked" : "Like"}</span>{" "}
         <span className="tabular">
           {count}
-          <span className="sr-only"> {count === 1 ? "like" : "likes"}</span>
+          <span className="sr-only"> {plural(count, "like", "likes")}</span>
         </span>
       </button>
       {problem ? (

@@ -1,6 +1,7 @@
 import { CarFront, EyeOff, Heart } from "lucide-react";
 import { Link } from "react-router";
 import { CarPicture } from "~/features/media/car-picture";
+import { plural } from "~/ui/plural";
 import { photoAlt } from "./car-picture";
 import type { CarTileData } from "./showcase.server";
 
@@ -55,7 +56,7 @@ export function CarTile({
             <Heart aria-hidden className={`size-4 ${car.likedByMe ? "fill-accent text-accent-ink" : "text-muted"}`} />
             <span>
               {car.likeCount}
-              <span className="sr-only"> {car.likeCount === 1 ? "like" : "likes"}</span>
+              <span className="sr-only"> {plural(car.likeCount, "like", "likes")}</span>
             </span>
           </span>
         </div>

@@ -1,3 +1,4 @@
+import { countOf, plural } from "~/ui/plural";
 import type { DrawBundle, DrawKind, DrawStatus } from "../../../db/schema";
 
 /**
@@ -131,7 +132,7 @@ export function entrantProblem(
 }
 
 function entries(count: number) {
-  return `${count.toLocaleString("en-GB")} ${count === 1 ? "entry" : "entries"}`;
+  return countOf(count, "entry", "entries");
 }
 
 /**
@@ -257,7 +258,7 @@ export function picksProblem(
   if (picks.length > entries) {
     return {
       code: "picks",
-      message: `You chose ${picks.length} numbers for ${entries} ${entries === 1 ? "entry" : "entries"}`,
+      message: `You chose ${countOf(picks.length, "number", "numbers")} for ${countOf(entries, "entry", "entries")}`,
       drawId,
     };
   }
@@ -271,7 +272,7 @@ export function takenProblem(drawId: string, taken: readonly number[]): EntryPro
     taken.length === 1 ? String(taken[0]) : `${taken.slice(0, -1).join(", ")} and ${taken[taken.length - 1]}`;
   return {
     code: "taken",
-    message: `${taken.length === 1 ? "Number" : "Numbers"} ${list} ${taken.length === 1 ? "is" : "are"} already taken: choose another`,
+    message: `${plural(taken.length, "Number", "Numbers")} ${list} ${plural(taken.length, "is", "are")} already taken: choose another`,
     drawId,
   };
 }

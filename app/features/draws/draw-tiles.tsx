@@ -4,6 +4,7 @@ import { CoverPicture } from "~/features/events/event-tile";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
 import { formatMoney } from "~/ui/money";
+import { countOf } from "~/ui/plural";
 import { useSite } from "~/ui/site";
 import type { DrawImage } from "../../../db/schema";
 import type { DrawTile } from "./catalogue.server";
@@ -22,7 +23,7 @@ export function timeLeft(closesAt: string, now: number) {
   const days = Math.floor(hours / 24);
   if (days >= 2) return `Closes in ${days} days`;
   if (hours >= 2) return `Closes in ${hours} hours`;
-  return `Closes in ${Math.max(1, minutes)} minutes`;
+  return `Closes in ${countOf(Math.max(1, minutes), "minute", "minutes")}`;
 }
 
 export function imageCover(image: DrawImage | null) {

@@ -1,6 +1,7 @@
 import { Trophy } from "lucide-react";
 import { Link } from "react-router";
 import { Card } from "~/ui/card";
+import { plural } from "~/ui/plural";
 import type { MyDrawEntries } from "./catalogue.server";
 
 const STATUS = {
@@ -27,7 +28,7 @@ export function MyEntries({ draws }: { draws: MyDrawEntries[] }) {
                 {draw.title}
               </Link>
               <p className="tabular mt-1 break-words">
-                {draw.numbers.length === 1 ? "Number" : "Numbers"} {draw.numbers.join(", ")}
+                {plural(draw.numbers.length, "Number", "Numbers")} {draw.numbers.join(", ")}
               </p>
             </div>
             <p className="flex items-center gap-2 text-sm font-semibold">

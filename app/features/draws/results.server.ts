@@ -8,6 +8,7 @@ import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
 import type { MailTransport } from "~/server/mail/mail.server";
 import { lapsedEmailClaim, sendOnce } from "~/server/mail/sent-once.server";
 import { formatMoney } from "~/ui/money";
+import { plural } from "~/ui/plural";
 import { drawEntries, drawResultEmails, draws, type PrizeChoice, users } from "../../../db/schema";
 import { maskedName } from "./draw-rules";
 
@@ -155,7 +156,7 @@ export function drawResultEmail(
 ) {
   const pageUrl = `${brand.siteUrl}/giveaways/${draw.slug}`;
   const verify = `Anyone can check the draw: ${pageUrl}/verify`;
-  const numbers = `Your ${entrant.numbers.length === 1 ? "number was" : "numbers were"} ${entrant.numbers.join(", ")}.`;
+  const numbers = `Your ${plural(entrant.numbers.length, "number", "numbers")} ${plural(entrant.numbers.length, "was", "were")} ${entrant.numbers.join(", ")}.`;
   const won = draw.winnerNumber !== null && entrant.numbers.includes(draw.winnerNumber);
   if (won) {
     const prize = draw.cashPrize ? formatMoney(draw.cashAlternative ?? 0, brand.currency) : draw.prize;

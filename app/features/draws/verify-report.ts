@@ -1,3 +1,4 @@
+import { countOf } from "~/ui/plural";
 import { ALGORITHM, type Check, type PublishedDraw, verifyDraw } from "./fairness";
 
 const MARK: Record<Check, string> = { passed: "✔", failed: "✘", pending: "…" };
@@ -28,7 +29,7 @@ export function parsePublishedDraw(json: unknown): PublishedDraw {
 export async function verifyReport(record: PublishedDraw) {
   const result = await verifyDraw(record);
   const lines = [
-    `Draw ${record.slug} (${record.entries.length.toLocaleString("en-GB")} eligible entries, ${ALGORITHM})`,
+    `Draw ${record.slug} (${countOf(record.entries.length, "eligible entry", "eligible entries")}, ${ALGORITHM})`,
     `${MARK[result.checks.commitment]} seed matches the commitment published at go-live (${record.commitment})`,
     `${MARK[result.checks.listHash]} entry list hashes to ${record.listHash}`,
     `  beacon: ${record.beacon.source} = ${record.beacon.value ?? "not known yet"}`,

@@ -1,13 +1,14 @@
 import { CalendarSearch } from "lucide-react";
 import { Link } from "react-router";
 import { Card } from "~/ui/card";
+import { plural } from "~/ui/plural";
 import { EVENT_TYPE_LABELS, isEventType } from "./event-types";
 import { type EventFilters, eventsHref } from "./events-header";
 
 /** The results heading: "3 upcoming shows in June 2027 matching “silver”". */
 export function describeResults(total: number, filters: EventFilters, monthName?: string) {
   const kind = isEventType(filters.type) ? EVENT_TYPE_LABELS[filters.type].toLowerCase() : "event";
-  const noun = total === 1 ? kind : `${kind}s`;
+  const noun = plural(total, kind, `${kind}s`);
   const parts = [`${total} ${filters.when === "past" ? "past" : "upcoming"} ${noun}`];
   if (monthName) parts.push(`in ${monthName}`);
   if (filters.q) parts.push(`matching “${filters.q}”`);

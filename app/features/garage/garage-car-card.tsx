@@ -3,6 +3,7 @@ import { Form, Link } from "react-router";
 import { CarPicture } from "~/features/media/car-picture";
 import { Badge, type BadgeTone } from "~/ui/badge";
 import { inputClass, SubmitButton } from "~/ui/form";
+import { countOf } from "~/ui/plural";
 import type { CarVisibility } from "../../../db/schema/garage";
 import type { GarageCar } from "./cars.server";
 import { VISIBILITY_NAMES } from "./schemas";
@@ -51,10 +52,10 @@ export function GarageCarCard({ car, mediaBase }: { car: GarageCar; mediaBase: s
         {car.variant ? <p className="text-muted">{car.variant}</p> : null}
         <p className="flex gap-4 text-sm text-muted">
           <span className="inline-flex items-center gap-1">
-            <Heart aria-hidden className="size-4" /> {car.likeCount} {car.likeCount === 1 ? "like" : "likes"}
+            <Heart aria-hidden className="size-4" /> {countOf(car.likeCount, "like", "likes")}
           </span>
           <span className="inline-flex items-center gap-1">
-            <Images aria-hidden className="size-4" /> {car.photoCount} {car.photoCount === 1 ? "photo" : "photos"}
+            <Images aria-hidden className="size-4" /> {countOf(car.photoCount, "photo", "photos")}
           </span>
         </p>
         <div className="flex flex-wrap items-center gap-3">
@@ -100,8 +101,7 @@ export function GarageCarCard({ car, mediaBase }: { car: GarageCar; mediaBase: s
             <input type="hidden" name="intent" value="delete" />
             <input type="hidden" name="carId" value={car.id} />
             <p className="text-sm">
-              Delete {name} with its {car.photoCount} {car.photoCount === 1 ? "photo" : "photos"} and likes? This cannot
-              be undone.
+              Delete {name} with its {countOf(car.photoCount, "photo", "photos")} and likes? This cannot be undone.
             </p>
             <SubmitButton variant="danger" intent="delete" fit pendingLabel="Deleting…">
               Delete {name}

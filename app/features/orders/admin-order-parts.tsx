@@ -3,6 +3,7 @@ import { Form } from "react-router";
 import { Card } from "~/ui/card";
 import { inputClass, SubmitButton } from "~/ui/form";
 import { formatMoney } from "~/ui/money";
+import { countOf, plural } from "~/ui/plural";
 
 const TICKET_LABELS = { valid: "Valid", checked_in: "Checked in", cancelled: "Cancelled", refunded: "Refunded" };
 export function TicketStatus({ status }: { status: keyof typeof TICKET_LABELS }) {
@@ -183,17 +184,17 @@ export function RefundHoldersCard({ holders, canRefund }: { holders: number; can
       ) : canRefund ? (
         <Form method="post" className="space-y-3">
           <p className="text-sm">
-            {holders === 1 ? "1 order still holds" : `${holders} orders still hold`} valid tickets. Each buyer gets
-            their money back for this event's tickets and an email.
+            {countOf(holders, "order", "orders")} still {plural(holders, "holds", "hold")} valid tickets. Each buyer
+            gets their money back for this event's tickets and an email.
           </p>
           <SubmitButton name="intent" value="refund-holders" variant="danger" pendingLabel="Refunding…">
-            Refund all {holders} ticket {holders === 1 ? "holder" : "holders"}
+            Refund all {holders} ticket {plural(holders, "holder", "holders")}
           </SubmitButton>
         </Form>
       ) : (
         <p className="text-sm text-muted">
-          {holders === 1 ? "1 order still holds" : `${holders} orders still hold`} valid tickets. An admin can refund
-          them all from this page.
+          {countOf(holders, "order", "orders")} still {plural(holders, "holds", "hold")} valid tickets. An admin can
+          refund them all from this page.
         </p>
       )}
     </section>

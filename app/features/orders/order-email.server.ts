@@ -6,6 +6,7 @@ import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
 import type { EmailAttachment, MailTransport, OutboundEmail } from "~/server/mail/mail.server";
 import { lapsedEmailClaim, sendOnce } from "~/server/mail/sent-once.server";
 import { formatMoney } from "~/ui/money";
+import { plural } from "~/ui/plural";
 import { orderEmails, orders } from "../../../db/schema";
 import { type ConfirmationView, type OrderView, orderForConfirmation } from "./order-views.server";
 
@@ -73,7 +74,7 @@ export async function orderEmail(brand: Brand, order: ConfirmationView): Promise
   );
   const entryText = order.entries.map(
     (draw) =>
-      `${draw.drawTitle}: entry ${draw.numbers.length === 1 ? "number" : "numbers"} ${draw.numbers.join(", ")}\n${draw.instantWins
+      `${draw.drawTitle}: entry ${plural(draw.numbers.length, "number", "numbers")} ${draw.numbers.join(", ")}\n${draw.instantWins
         .map((win) => `  INSTANT WIN: entry ${win.number} wins ${win.prize}. We will be in touch to arrange it.\n`)
         .join("")}  ${brand.siteUrl}/giveaways/${draw.drawSlug}`,
   );

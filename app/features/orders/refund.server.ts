@@ -4,6 +4,7 @@ import { cancelRefundedApplications } from "~/features/applications/applications
 import { voidEntries } from "~/features/draws/entries.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
+import { countOf } from "~/ui/plural";
 import {
   drawEntries,
   draws,
@@ -350,13 +351,11 @@ async function refundIn(tx: Db, input: RefundInput): Promise<RefundOutcome> {
     .filter((choice) => choice.item.variantId)
     .reduce((sum, choice) => sum + choice.units.length, 0);
   const what = [
-    count > 0 ? (count === 1 ? "1 ticket" : `${count} tickets`) : null,
-    entryCount > 0 ? (entryCount === 1 ? "1 entry" : `${entryCount} entries`) : null,
-    merchCount > 0 ? (merchCount === 1 ? "1 item of merch" : `${merchCount} items of merch`) : null,
+    count > 0 ? countOf(count, "ticket", "tickets") : null,
+    entryCount > 0 ? countOf(entryCount, "entry", "entries") : null,
+    merchCount > 0 ? countOf(merchCount, "item of merch", "items of merch") : null,
     refundedApplications.length > 0
-      ? refundedApplications.length === 1
-        ? "1 application fee"
-        : `${refundedApplications.length} application fees`
+      ? countOf(refundedApplications.length, "application fee", "application fees")
       : null,
   ]
     .filter(Boolean)

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
 import { numberedSlug } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
+import { countOf } from "~/ui/plural";
 import { orderItems, type ProductImage, products, productVariants, stockAdjustments, users } from "../../../db/schema";
 import type { ProductInput } from "./admin-forms";
 import { LIMITS } from "./limits";
@@ -271,7 +272,7 @@ export async function updateProduct(
       .where(eq(productVariants.productId, input.productId));
     if (Number(variants) > 0 && values.optionNames.length !== current.optionNames.length) {
       return refuse({
-        optionNames: `Keep ${current.optionNames.length === 0 ? "no options" : `${current.optionNames.length} option${current.optionNames.length === 1 ? "" : "s"}`} while the product has variants; you can rename them`,
+        optionNames: `Keep ${current.optionNames.length === 0 ? "no options" : countOf(current.optionNames.length, "option", "options")} while the product has variants; you can rename them`,
       });
     }
     if (values.status === "active" && Number(onSale) === 0) {

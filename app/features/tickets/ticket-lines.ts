@@ -1,5 +1,6 @@
 import { formatEventInstant } from "~/features/events/event-dates";
 import { type SalesEvent, type SalesTicketType, ticketSalesState } from "~/features/events/sales";
+import { plural } from "~/ui/plural";
 
 /**
  * The rules one line of tickets must meet to go in a cart or an order, as pure functions: the
@@ -42,7 +43,7 @@ export function isMultiDayPass(type: Pick<LineTicketType, "days">) {
 }
 
 function tickets(count: number, name: string) {
-  return `${count} ${name} ${count === 1 ? "ticket" : "tickets"}`;
+  return `${count} ${name} ${plural(count, "ticket", "tickets")}`;
 }
 
 export function maxPerOrderMessage(type: Pick<LineTicketType, "maxPerOrder" | "name">) {
@@ -113,7 +114,7 @@ export function ticketLineProblem(
     return problem(type, "max_per_order", maxPerOrderMessage(type));
   }
   if (state.remaining !== null && quantity > state.remaining) {
-    const verb = state.remaining === 1 ? "is" : "are";
+    const verb = plural(state.remaining, "is", "are");
     return {
       ...problem(type, "not_enough", `Only ${tickets(state.remaining, type.name)} ${verb} left for ${event.title}`),
       remaining: state.remaining,

@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { Card } from "~/ui/card";
+import { countOf, plural } from "~/ui/plural";
 import type { QueueView } from "./queue-page.server";
 
 const button = "inline-block rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong";
@@ -72,7 +73,7 @@ export function QueuePanel({ view, slug, error }: { view: QueueView; slug: strin
                     ? "Everyone who joins before sales open gets a place in a random order when they open, so there is no need to rush. After that, places go in order of arrival."
                     : "Places go in order of arrival. You will see your place and how long it should take."}
                 </p>
-                <p className="text-sm text-muted">{view.waiting.toLocaleString("en-GB")} people in the queue.</p>
+                <p className="text-sm text-muted">{countOf(view.waiting, "person", "people")} in the queue.</p>
                 <JoinForm />
               </>
             );
@@ -86,7 +87,7 @@ export function QueuePanel({ view, slug, error }: { view: QueueView; slug: strin
                   Sales open at {view.opensAt}. Then everyone here gets a place in a random order, and people are let
                   through a few at a time. Keep this page open or come back later: your place is kept either way.
                 </p>
-                <p className="text-sm text-muted">{view.waiting.toLocaleString("en-GB")} people in the queue.</p>
+                <p className="text-sm text-muted">{countOf(view.waiting, "person", "people")} in the queue.</p>
               </>
             );
           case "waiting":
@@ -101,11 +102,9 @@ export function QueuePanel({ view, slug, error }: { view: QueueView; slug: strin
                   <Fact label="Expected wait" value={view.expectedWait} />
                 </dl>
                 <p className="text-sm text-muted">
-                  {view.ratePerMinute === 1
-                    ? "1 person is"
-                    : `${view.ratePerMinute.toLocaleString("en-GB")} people are`}{" "}
-                  let through every minute; your turn should come at {view.turnAt}. This page updates itself, and your
-                  place is kept if you leave and come back.
+                  {countOf(view.ratePerMinute, "person", "people")} {plural(view.ratePerMinute, "is", "are")} let
+                  through every minute; your turn should come at {view.turnAt}. This page updates itself, and your place
+                  is kept if you leave and come back.
                 </p>
               </>
             );

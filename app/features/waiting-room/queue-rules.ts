@@ -1,3 +1,5 @@
+import { countOf } from "~/ui/plural";
+
 /**
  * The waiting room's arithmetic (docs/waiting-room.md, ADR 0016). Pure functions of the event's
  * settings and the time, so every server, the queue page and the tests agree without sharing
@@ -44,11 +46,11 @@ export function turnEndsAt(settings: QueueSettings, admittedAt: Date) {
 export function describeExpectedWait(milliseconds: number) {
   if (milliseconds < MINUTE) return "less than a minute";
   const minutes = Math.ceil(milliseconds / MINUTE);
-  if (minutes < 60) return `about ${minutes} minute${minutes === 1 ? "" : "s"}`;
+  if (minutes < 60) return `about ${countOf(minutes, "minute", "minutes")}`;
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  const hourText = `${hours} hour${hours === 1 ? "" : "s"}`;
-  return rest === 0 ? `about ${hourText}` : `about ${hourText} ${rest} minute${rest === 1 ? "" : "s"}`;
+  const hourText = countOf(hours, "hour", "hours");
+  return rest === 0 ? `about ${hourText}` : `about ${hourText} ${countOf(rest, "minute", "minutes")}`;
 }
 
 /** A uniform random 48-bit whole number: the draw that orders everyone there at opening. */

@@ -11,6 +11,7 @@ import { Card } from "~/ui/card";
 import { Notice } from "~/ui/form";
 import { ListFilter, ListSearch } from "~/ui/list-search";
 import { pageTitle } from "~/ui/page-title";
+import { countOf } from "~/ui/plural";
 import { accountCall, withinAttemptLimits } from "../accounts/account-call.server";
 import type { Route } from "./+types/members";
 
@@ -88,7 +89,7 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
       ) : null}
 
       <p className="mt-8 text-sm text-muted" role="status">
-        {total === 1 ? "1 account" : `${total.toLocaleString("en-GB")} accounts`}
+        {countOf(total, "account", "accounts")}
         {q ? ` matching “${q}”` : ""}
       </p>
       {members.length === 0 ? (

@@ -8,6 +8,7 @@ import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
 import { pageTitle } from "~/ui/page-title";
+import { countOf } from "~/ui/plural";
 import { useSite } from "~/ui/site";
 import type { Route } from "./+types/overview";
 
@@ -63,8 +64,8 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
             )}
           </Figure>
           <Figure icon={<Mail aria-hidden className="size-5" />} label="Messages sent" value={messages.total}>
-            In the last 24 hours: {number.format(messages.emails)} {messages.emails === 1 ? "email" : "emails"},{" "}
-            {number.format(messages.texts)} {messages.texts === 1 ? "text" : "texts"}
+            In the last 24 hours: {countOf(messages.emails, "email", "emails")},{" "}
+            {countOf(messages.texts, "text", "texts")}
           </Figure>
         </dl>
       </section>

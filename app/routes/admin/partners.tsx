@@ -8,6 +8,7 @@ import { redirectWithFlash } from "~/server/flash.server";
 import { Card } from "~/ui/card";
 import { Notice } from "~/ui/form";
 import { pageTitle } from "~/ui/page-title";
+import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/partners";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -64,7 +65,7 @@ export default function Partners({ loaderData, actionData }: Route.ComponentProp
       ) : null}
       <section aria-labelledby="partner-list" className="space-y-3">
         <h2 id="partner-list" className="wide text-xl font-extrabold">
-          {partners.length === 1 ? "1 partner" : `${partners.length} partners`}
+          {countOf(partners.length, "partner", "partners")}
         </h2>
         {partners.length === 0 ? (
           <Card as="p" variant="empty" className="p-10 text-muted">

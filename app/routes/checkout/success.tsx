@@ -10,6 +10,7 @@ import { runtimeContext } from "~/server/context.server";
 import { ErrorPage } from "~/ui/error-page";
 import { formatMoney } from "~/ui/money";
 import { notFound } from "~/ui/not-found";
+import { plural } from "~/ui/plural";
 import type { Route } from "./+types/success";
 
 /**
@@ -37,7 +38,7 @@ export default function Success({ loaderData }: Route.ComponentProps) {
   const { order } = loaderData;
   const count = order.tickets.length;
   const sent = [
-    ...(count > 0 ? [count === 1 ? "ticket" : "tickets"] : []),
+    ...(count > 0 ? [plural(count, "ticket", "tickets")] : []),
     ...(order.entries.length > 0 ? ["entry numbers"] : []),
     ...(order.passes.length > 0 ? ["exhibitor pass"] : []),
   ];

@@ -6,6 +6,7 @@ import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
 import { PageLinks } from "~/ui/page-links";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
+import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/list";
 import { mediaBaseOf, viewerFrom } from "./viewer.server";
 
@@ -38,7 +39,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 export const headers: Route.HeadersFunction = () => publicPageHeaders();
 
 function describeResults(total: number, filters: CommunityFilters) {
-  const cars = total === 1 ? "1 car" : `${total.toLocaleString("en-GB")} cars`;
+  const cars = countOf(total, "car", "cars");
   const parts = [
     filters.make,
     filters.era ? `from the ${filters.era}s` : "",

@@ -5,6 +5,7 @@ import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
+import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/entries";
 
 const SOURCES = { paid: "Online", postal: "Post", free: "Free" } as const;
@@ -34,7 +35,7 @@ export default function DrawEntries({ loaderData }: Route.ComponentProps) {
         </p>
         <h1 className="wide text-3xl font-black">Entry list</h1>
         <p className="text-muted">
-          {list.total.toLocaleString("en-GB")} entries, frozen when the draw closed. Only entries with the right answer
+          {countOf(list.total, "entry", "entries")}, frozen when the draw closed. Only entries with the right answer
           went into the draw; names are shortened for privacy.
         </p>
       </header>

@@ -12,6 +12,7 @@ import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { Card } from "~/ui/card";
+import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/events";
 
 /**
@@ -131,8 +132,7 @@ function EventGroups({
                 </Link>
               </h3>
               <p className="text-sm text-muted">
-                {event.dates} · {event.venue}, {event.town} · {tickets.length}{" "}
-                {tickets.length === 1 ? "ticket" : "tickets"}
+                {event.dates} · {event.venue}, {event.town} · {countOf(tickets.length, "ticket", "tickets")}
               </p>
             </div>
           </div>

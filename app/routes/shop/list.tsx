@@ -7,6 +7,7 @@ import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
 import { PageLinks } from "~/ui/page-links";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
+import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -63,7 +64,7 @@ export default function ShopPage({ loaderData }: Route.ComponentProps) {
       </section>
       <section aria-labelledby="results" className="mx-auto max-w-[1200px] px-4 py-10 sm:px-6 md:py-14">
         <h2 id="results" className="mb-6 text-lg font-bold">
-          {total === 1 ? "1 product" : `${total} products`}
+          {countOf(total, "product", "products")}
           {current ? ` in ${current.label.toLowerCase()}` : ""}
         </h2>
         {products.length > 0 ? (

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { InputField, TextAreaField } from "~/features/events/organizer/fields";
 import { Checkbox, FormErrors, SubmitButton } from "~/ui/form";
+import { plural } from "~/ui/plural";
 import type { DrawState } from "./queries.server";
 import { BeaconSchema, CancelDrawSchema, ConfirmSchema } from "./schemas";
 
@@ -122,7 +123,7 @@ function CancelForm({ draw, lastResult }: { draw: DrawState; lastResult?: Submis
       <p className="text-sm">
         {paid === 0
           ? "No paid entries yet."
-          : `${number.format(paid)} paid ${paid === 1 ? "entry" : "entries"} will be refunded.`}{" "}
+          : `${number.format(paid)} paid ${plural(paid, "entry", "entries")} will be refunded.`}{" "}
         <span className="text-muted">Cancelling cannot be undone; the draw's page will say why.</span>
       </p>
       <details open={open}>
@@ -151,7 +152,7 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
           <ChecklistItem done>Details saved</ChecklistItem>
           <ChecklistItem done={draw.imageCount > 0}>
             {draw.imageCount > 0 ? (
-              `${draw.imageCount} prize ${draw.imageCount === 1 ? "photo" : "photos"}`
+              `${draw.imageCount} prize ${plural(draw.imageCount, "photo", "photos")}`
             ) : (
               <>
                 No photos yet.{" "}
@@ -219,8 +220,9 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
     return (
       <Card title="Closed: waiting for the beacon">
         <p className="text-sm">
-          {number.format(draw.eligibleCount ?? 0)} eligible entries are frozen. Record the beacon's value as soon as its
-          source publishes it; the winner is drawn from it.
+          {number.format(draw.eligibleCount ?? 0)} eligible {plural(draw.eligibleCount ?? 0, "entry", "entries")}{" "}
+          {plural(draw.eligibleCount ?? 0, "is", "are")} frozen. Record the beacon's value as soon as its source
+          publishes it; the winner is drawn from it.
         </p>
         <BeaconForm draw={draw} lastResult={results.beacon} />
       </Card>

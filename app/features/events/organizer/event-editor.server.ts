@@ -3,6 +3,7 @@ import { recordAudit } from "~/features/admin/audit.server";
 import { numberedSlug, slugify as slugFromWords } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
 import type { Storage } from "~/server/storage/storage.server";
+import { countOf, plural } from "~/ui/plural";
 import { events, ticketTypes } from "../../../../db/schema";
 import { prepareCover, storeCover } from "../cover.server";
 import { eventDays } from "../time-zones";
@@ -201,7 +202,10 @@ export async function updateEvent(
 
       const sold = await ticketsSold(tx, input.eventId);
       if (input.event.capacity !== null && input.event.capacity < sold) {
-        return refuse("capacity", `${sold} tickets are already sold, so the capacity cannot be lower than ${sold}.`);
+        return refuse(
+          "capacity",
+          `${countOf(sold, "ticket", "tickets")} ${plural(sold, "is", "are")} already sold, so the capacity cannot be lower than ${sold}.`,
+        );
       }
       let slug: string;
       if (input.event.slug) {
@@ -362,7 +366,7 @@ export async function unpublishEvent(
     if (sold > 0) {
       return refuse(
         "",
-        `${sold} ${sold === 1 ? "ticket is" : "tickets are"} already sold, so this event cannot go back to draft. Cancel it instead.`,
+        `${countOf(sold, "ticket", "tickets")} ${plural(sold, "is", "are")} already sold, so this event cannot go back to draft. Cancel it instead.`,
       );
     }
     await tx.update(events).set({ status: "draft", updatedAt: new Date() }).where(eq(events.id, input.eventId));

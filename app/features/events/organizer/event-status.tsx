@@ -4,6 +4,7 @@ import { Check, CircleAlert, Copy } from "lucide-react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { Checkbox, FormErrors, SubmitButton } from "~/ui/form";
+import { countOf, plural } from "~/ui/plural";
 import { TextAreaField } from "./fields";
 import type { EventSummary } from "./queries.server";
 import { CancelEventSchema, PublishEventSchema } from "./schemas";
@@ -97,7 +98,7 @@ function PublishCard({ event, lastResult }: { event: StatusEvent; lastResult?: S
         <ChecklistItem done>Details saved</ChecklistItem>
         <ChecklistItem done={hasTickets}>
           {hasTickets ? (
-            `${event.visibleTicketTypes} ticket ${event.visibleTicketTypes === 1 ? "type" : "types"} on sale`
+            `${event.visibleTicketTypes} ticket ${plural(event.visibleTicketTypes, "type", "types")} on sale`
           ) : (
             <>
               No ticket types on sale yet.{" "}
@@ -169,7 +170,7 @@ function CancelCard({ event, lastResult }: { event: StatusEvent; lastResult?: Su
       <p className="text-sm">
         {event.sold === 0
           ? "No tickets are sold yet."
-          : `${event.sold} ${event.sold === 1 ? "ticket is" : "tickets are"} sold: their holders will need refunds.`}{" "}
+          : `${countOf(event.sold, "ticket", "tickets")} ${plural(event.sold, "is", "are")} sold: their holders will need refunds.`}{" "}
         <span className="text-muted">
           Cancelling cannot be undone; the event page will say it is cancelled and why.
         </span>

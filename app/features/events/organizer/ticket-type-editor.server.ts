@@ -1,6 +1,7 @@
 import { and, count, eq } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
 import type { Db } from "~/server/db/client.server";
+import { plural } from "~/ui/plural";
 import { ticketTypes } from "../../../../db/schema";
 import { eventDays } from "../time-zones";
 import {
@@ -187,7 +188,7 @@ export async function deleteTicketType(
     if (current.sold > 0) {
       return refuse(
         "",
-        `${current.sold} “${current.name}” ${current.sold === 1 ? "ticket is" : "tickets are"} sold, so it cannot be deleted. Hide it to stop selling it.`,
+        `${current.sold} “${current.name}” ${plural(current.sold, "ticket", "tickets")} ${plural(current.sold, "is", "are")} sold, so it cannot be deleted. Hide it to stop selling it.`,
       );
     }
     await tx.delete(ticketTypes).where(and(eq(ticketTypes.id, input.ticketTypeId), eq(ticketTypes.sold, 0)));

@@ -38,6 +38,7 @@ import { redirectWithFlash } from "~/server/flash.server";
 import type { JobQueue } from "~/server/jobs/queue.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
+import { countOf, plural } from "~/ui/plural";
 import { withinAttemptLimits } from "../../accounts/account-call.server";
 
 // The forms of the organizer's draw pages (new, details, photos, entries): read the form, check
@@ -87,8 +88,6 @@ function unknownIntent(formData: FormData) {
   const result = submission.reply({ formErrors: ["That action is not available here. Reload the page."] });
   return data({ intent: "", result, hash: null as string | null | undefined }, { status: 400 });
 }
-
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 export async function createDrawAction(call: Call, formData: FormData) {
   const submission = parseWithZod(formData, { schema: drawFormSchema(call) });
@@ -176,7 +175,7 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
       const outcome = await cancelDraw(db, call.jobs, { ...step, reason: submission.value.reason });
       if (!outcome.ok) return refused(intent, submission, outcome);
       const refunds = outcome.refundedOrders
-        ? ` ${plural(outcome.refundedOrders, "order is", "orders are")} being refunded.`
+        ? ` ${countOf(outcome.refundedOrders, "order", "orders")} ${plural(outcome.refundedOrders, "is", "are")} being refunded.`
         : "";
       return done(`Draw cancelled.${refunds}`);
     }
@@ -186,7 +185,7 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
       if (!outcome.ok) return refused(intent, submission, outcome);
       return done(
         outcome.refundedOrders
-          ? `${plural(outcome.refundedOrders, "order", "orders")} refunded.`
+          ? `${countOf(outcome.refundedOrders, "order", "orders")} refunded.`
           : "Nothing left to refund.",
       );
     }

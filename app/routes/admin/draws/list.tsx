@@ -8,6 +8,7 @@ import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
 import { pageTitle } from "~/ui/page-title";
+import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -49,7 +50,7 @@ export default function DrawsList({ loaderData }: Route.ComponentProps) {
         <DrawFilterTabs show={show} counts={counts} href={(filter) => href(filter)} />
       </div>
       <p className="sr-only" role="status">
-        {total === 1 ? "1 draw" : `${total} draws`}
+        {countOf(total, "draw", "draws")}
       </p>
       {draws.length === 0 ? (
         <EmptyDrawList show={show} />

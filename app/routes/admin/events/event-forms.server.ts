@@ -33,6 +33,7 @@ import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
+import { countOf } from "~/ui/plural";
 import { events } from "../../../../db/schema";
 import { withinAttemptLimits } from "../../accounts/account-call.server";
 
@@ -72,8 +73,6 @@ function invalid<T>(intent: string, submission: Submission<T>, extra: Extra = {}
   return data({ intent, result: submission.reply(), ...extra }, { status: 400 });
 }
 
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
 export async function createEventAction(call: Call, formData: FormData) {
   const submission = parseWithZod(formData, { schema: eventFormSchema({ currency: call.currency }) });
   if (submission.status !== "success") return invalid("save", submission);
@@ -96,7 +95,7 @@ export async function eventDetailsAction(call: EventCall, formData: FormData, he
       const outcome = await updateEvent(db, { actorId, eventId, event: submission.value });
       if (!outcome.ok) return refused(intent, submission, outcome);
       const moved = outcome.ticketDaysMoved
-        ? ` ${plural(outcome.ticketDaysMoved, "ticket type's days moved", "ticket types' days moved")} with the dates.`
+        ? ` ${countOf(outcome.ticketDaysMoved, "ticket type's", "ticket types'")} days moved with the dates.`
         : "";
       const message = outcome.changed.length === 0 ? "Nothing had changed." : `Changes saved.${moved}`;
       return redirectWithFlash(here, { kind: "success", message });
@@ -130,7 +129,7 @@ export async function eventDetailsAction(call: EventCall, formData: FormData, he
       const sold =
         outcome.ticketsSold === 0
           ? "No tickets had been sold."
-          : `${plural(outcome.ticketsSold, "ticket had", "tickets had")} been sold: their holders need refunds.`;
+          : `${countOf(outcome.ticketsSold, "ticket", "tickets")} had been sold: their holders need refunds.`;
       return redirectWithFlash(here, { kind: "success", message: `Event cancelled. ${sold}` });
     }
     default:

@@ -9,6 +9,7 @@ import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
 import { ListSearch } from "~/ui/list-search";
 import { pageTitle } from "~/ui/page-title";
+import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -64,7 +65,7 @@ export default function EventsList({ loaderData }: Route.ComponentProps) {
         <EventFilterTabs show={show} counts={counts} href={(filter) => href(filter)} />
       </div>
       <p className="sr-only" role="status">
-        {total === 1 ? "1 event" : `${total} events`}
+        {countOf(total, "event", "events")}
         {q ? ` matching “${q}”` : ""}
       </p>
       {events.length === 0 ? (

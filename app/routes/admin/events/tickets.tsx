@@ -6,6 +6,7 @@ import { Card } from "~/ui/card";
 import { Notice } from "~/ui/form";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
+import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/tickets";
 import { readForm, ticketTypesAction } from "./event-forms.server";
 import { eventIdFrom } from "./event-id.server";
@@ -45,7 +46,7 @@ export default function EventTickets({ loaderData, actionData }: Route.Component
           Ticket types
         </h2>
         <p className="text-muted">
-          {event.capacity ? `At most ${event.capacity} people across all types. ` : ""}
+          {event.capacity ? `At most ${countOf(event.capacity, "person", "people")} across all types. ` : ""}
           Types with sales cannot be deleted; hide them to stop selling.
         </p>
         {ticketTypes.length === 0 ? (

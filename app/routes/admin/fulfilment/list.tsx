@@ -22,6 +22,7 @@ import { Card } from "~/ui/card";
 import { Notice } from "~/ui/form";
 import { ListSearch } from "~/ui/list-search";
 import { pageTitle } from "~/ui/page-title";
+import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -119,7 +120,7 @@ export default function Fulfilment({ loaderData, actionData }: Route.ComponentPr
         className="flex flex-wrap items-center gap-3"
       >
         <p className="flex-1 text-sm text-muted" role="status">
-          {orders.length === 1 ? "1 order" : `${orders.length} orders`}
+          {countOf(orders.length, "order", "orders")}
           {q ? ` matching “${q}”` : ""}
         </p>
         {orders.length > 0 ? (

@@ -11,6 +11,7 @@ import { Card } from "~/ui/card";
 import { ListFilter, ListSearch } from "~/ui/list-search";
 import { formatMoney } from "~/ui/money";
 import { pageTitle } from "~/ui/page-title";
+import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -62,7 +63,7 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
         />
       </ListSearch>
       <p className="mt-8 text-sm text-muted" role="status">
-        {total === 1 ? "1 order" : `${total.toLocaleString("en-GB")} orders`}
+        {countOf(total, "order", "orders")}
         {q ? ` matching “${q}”` : ""}
       </p>
       {orders.length === 0 ? (
@@ -87,7 +88,7 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
                     {order.name ? <span className="text-muted"> · {order.email}</span> : null}
                   </span>
                   <span className="block text-sm text-muted">
-                    {order.placedLabel} · {order.items === 1 ? "1 ticket" : `${order.items} tickets`}
+                    {order.placedLabel} · {countOf(order.items, "ticket", "tickets")}
                   </span>
                 </span>
                 <span className="tabular text-lg font-bold">{order.totalLabel}</span>

@@ -15,6 +15,7 @@ import { getLog } from "~/server/log.server";
 import type { Outbox } from "~/server/messages.server";
 import { formatMoney } from "~/ui/money";
 import { notFound } from "~/ui/not-found";
+import { countOf } from "~/ui/plural";
 import { events } from "../../../../db/schema";
 
 // The staff refund forms, shared by the order page (one order, or one line of it) and a
@@ -88,7 +89,7 @@ export async function orderRefundAction(call: RefundCall & { detail: OrderDetail
       : detail.items.map((line) => ({ ...line, count: line.refundable }));
     const amount = lines.reduce((sum, line) => sum + line.unitPrice * line.count, 0);
     const count = lines.reduce((sum, line) => sum + line.count, 0);
-    const summary = `${count === 1 ? "1 ticket" : `${count} tickets`} of ${formatOrderNumber(detail.order.number)}: ${lines
+    const summary = `${countOf(count, "ticket", "tickets")} of ${formatOrderNumber(detail.order.number)}: ${lines
       .filter((line) => line.count > 0)
       .map((line) => `${line.count} × ${line.description} (${formatMoney(line.unitPrice, currency)})`)
       .join(", ")}.`;
@@ -119,7 +120,7 @@ export async function orderRefundAction(call: RefundCall & { detail: OrderDetail
   const tickets = outcome.lines.reduce((sum, line) => sum + line.quantity, 0);
   return redirectWithFlash(call.path, {
     kind: "success",
-    message: `Refunded ${tickets === 1 ? "1 ticket" : `${tickets} tickets`} (${formatMoney(outcome.amount, outcome.currency)}). The buyer has been emailed.`,
+    message: `Refunded ${countOf(tickets, "ticket", "tickets")} (${formatMoney(outcome.amount, outcome.currency)}). The buyer has been emailed.`,
   });
 }
 
@@ -153,7 +154,7 @@ export async function refundHoldersAction(call: RefundCall & { eventId: string; 
   const message =
     done === 0 && outcome.failed === 0
       ? "Every ticket holder has already been refunded."
-      : `Refunded ${done === 1 ? "1 order" : `${done} orders`}; the buyers have been emailed.${
+      : `Refunded ${countOf(done, "order", "orders")}; the buyers have been emailed.${
           outcome.failed > 0
             ? ` ${outcome.failed} could not be refunded: press the button again, or refund them from Orders.`
             : ""

@@ -9,6 +9,7 @@ import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
 import { formatMoney } from "~/ui/money";
 import { pageTitle } from "~/ui/page-title";
+import { countOf } from "~/ui/plural";
 import { useSite } from "~/ui/site";
 import type { Route } from "./+types/list";
 
@@ -83,7 +84,7 @@ export default function AdminShopList({ loaderData }: Route.ComponentProps) {
                   </p>
                   <p className="text-sm text-muted">
                     {CATEGORY_LABELS[product.category as keyof typeof CATEGORY_LABELS]} ·{" "}
-                    {product.variantCount === 1 ? "1 variant" : `${product.variantCount} variants`}
+                    {countOf(product.variantCount, "variant", "variants")}
                     {product.fromPrice !== null ? ` · from ${formatMoney(product.fromPrice, currency)}` : ""}
                   </p>
                   {product.variants.length > 1 ? (

@@ -15,6 +15,7 @@ import {
 } from "~/features/accounts/settings.server";
 import { runtimeContext, type SessionUser } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { countOf, plural } from "~/ui/plural";
 import { accountCall, withinAttemptLimits } from "../../accounts/account-call.server";
 
 /** What every /settings action needs from the request and the process. */
@@ -83,7 +84,7 @@ export async function runSettingsIntent(call: SettingsCall, user: SessionUser, s
     case "sign-out-other-devices": {
       const count = await signOutOtherDevices(call.db, user.id, user.sessionId);
       return saved(
-        count === 1 ? "1 other device has been signed out." : `${count} other devices have been signed out.`,
+        `${countOf(count, "other device", "other devices")} ${plural(count, "has", "have")} been signed out.`,
       );
     }
     case "delete": {
