@@ -6,6 +6,7 @@ import { ByShippingMethod, PAY_FORM_ID } from "~/features/shipping/cart-shipping
 import { Card } from "~/ui/card";
 import { MobileActionBar } from "~/ui/mobile-action-bar";
 import { formatMoney } from "~/ui/money";
+import { countOf } from "~/ui/plural";
 import type { CartMerchLine, CartPageLine } from "./cart-page.server";
 import { HoldCountdown } from "./hold-countdown";
 
@@ -264,7 +265,7 @@ function CartEntryItem({ line, currency, message }: { line: CartEntryLine; curre
   const price = (minor: number) => formatMoney(minor, currency);
   const problem = message ?? line.problem;
   const problemId = `entry-problem-${line.drawId}-${line.entriesPerUnit}`;
-  const bundle = line.entriesPerUnit === 1 ? "1 entry" : `${line.entriesPerUnit} entries`;
+  const bundle = countOf(line.entriesPerUnit, "entry", "entries");
   return (
     <li className="space-y-4 p-5 sm:p-6" aria-label={`${line.drawTitle}, ${bundle}`}>
       <LineHeader

@@ -188,7 +188,7 @@ export function RefundHoldersCard({ holders, canRefund }: { holders: number; can
             gets their money back for this event's tickets and an email.
           </p>
           <SubmitButton name="intent" value="refund-holders" variant="danger" pendingLabel="Refunding…">
-            Refund all {holders} ticket {plural(holders, "holder", "holders")}
+            {holders === 1 ? "Refund the ticket holder" : `Refund all ${holders} ticket holders`}
           </SubmitButton>
         </Form>
       ) : (
