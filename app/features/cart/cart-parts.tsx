@@ -1,4 +1,5 @@
 import { AlertTriangle, Lock, Trash2 } from "lucide-react";
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import type { CartApplicationLine } from "~/features/applications/applications.server";
 import type { CartEntryLine } from "~/features/draws/cart-entries.server";
@@ -11,8 +12,9 @@ import type { CartMerchLine, CartPageLine } from "./cart-page.server";
 import { HoldCountdown } from "./hold-countdown";
 
 /**
- * The /cart page's parts (seed: CartTickets, CartTicketsMulti, CartPayment). Every change is a
- * plain POST form, one per line, so the cart works without JavaScript.
+ * The /cart page's parts: a section per kind of item, every line drawn by one `CartLine`, and
+ * the payment summary. Every change is a plain POST form, one per line, so the cart works
+ * without JavaScript.
  */
 
 export type LineMessages = Map<string, string>;
@@ -143,85 +145,69 @@ function LineProblem({ id, message, closed }: { id: string; message: string; clo
   );
 }
 
-function CartLineItem({
-  line,
-  currency,
-  message,
-}: {
-  line: CartPageLine;
-  currency: string;
-  message: string | undefined;
-}) {
+/** What a line shows and sends: every kind's line is drawn by `CartLine` from one of these. */
+type CartLineView = {
+  /** The line's accessible name: what it is and what it belongs to. */
+  label: string;
+  header: { href: string; of: string; name: string; detail: string | null };
+  unitPrice: number;
+  quantity: number;
+  /** The hidden fields that name the line in its forms. */
+  target: Record<string, string>;
+  problem: { id: string; message: string; closed: boolean } | null;
+  /** The quantity control and its Update button; absent for a line whose quantity is fixed or closed. */
+  update: { id: string; intent: string; label: string; maxQuantity: number } | null;
+  remove: { intent: "remove" | "remove-entries" | "remove-application" | "remove-merch"; label: string };
+  /** Fields of the line's own, sent with Update (the names on multi-day passes). */
+  children?: ReactNode;
+};
+
+/** One line of the cart, whatever kind of item it holds. */
+function CartLine({ line, currency }: { line: CartLineView; currency: string }) {
   const price = (minor: number) => formatMoney(minor, currency);
-  const problem = message ?? line.problem;
-  const problemId = `line-problem-${line.ticketTypeId}`;
+  const { problem, update } = line;
   return (
-    <li className="space-y-4 p-5 sm:p-6" aria-label={`${line.eventTitle}, ${line.name}`}>
-      <LineHeader
-        href={`/events/${line.eventSlug}`}
-        of={line.eventTitle}
-        name={line.name}
-        detail={line.days.length > 0 ? line.days.join(" · ") : null}
-        unitPrice={line.unitPrice}
-        quantity={line.quantity}
-        price={price}
-      />
-      {problem ? <LineProblem id={problemId} message={problem} closed={!message && line.closed} /> : null}
+    <li className="space-y-4 p-5 sm:p-6" aria-label={line.label}>
+      <LineHeader {...line.header} unitPrice={line.unitPrice} quantity={line.quantity} price={price} />
+      {problem ? <LineProblem id={problem.id} message={problem.message} closed={problem.closed} /> : null}
       <Form method="post" className="space-y-4">
-        <input type="hidden" name="ticketTypeId" value={line.ticketTypeId} />
-        {line.multiDay && !line.closed ? (
-          <fieldset className="space-y-2">
-            <legend className="text-sm font-semibold">Who is each pass for?</legend>
-            <div className="grid gap-2 sm:grid-cols-2">
-              {Array.from({ length: line.attendeeNames.length }, (_, index) => index + 1).map((seat) => (
-                <label key={seat} className="grid gap-1 text-sm">
-                  <span className="text-muted">Attendee {seat} name</span>
-                  <input
-                    name="attendeeName"
-                    defaultValue={line.attendeeNames[seat - 1]}
-                    maxLength={80}
-                    autoComplete={seat === 1 ? "name" : "off"}
-                    className={`${control} font-normal`}
-                  />
-                </label>
-              ))}
-            </div>
-          </fieldset>
-        ) : null}
+        {Object.entries(line.target).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        {line.children}
         <div className="flex flex-wrap items-center gap-3">
-          {line.closed ? null : (
+          {update ? (
             <>
               <QuantitySelect
-                id={`quantity-${line.ticketTypeId}`}
-                line={line}
-                describedBy={problem ? problemId : undefined}
+                id={update.id}
+                line={{ quantity: line.quantity, maxQuantity: update.maxQuantity }}
+                describedBy={problem?.id}
               />
-              <button type="submit" name="intent" value="update" className={secondaryButton}>
-                {line.multiDay ? "Save" : "Update"}
+              <button type="submit" name="intent" value={update.intent} className={secondaryButton}>
+                {update.label}
               </button>
             </>
-          )}
-          <RemoveButton intent="remove" label={`Remove ${line.name} for ${line.eventTitle}`} />
+          ) : null}
+          <RemoveButton intent={line.remove.intent} label={line.remove.label} />
         </div>
       </Form>
     </li>
   );
 }
 
-function LineSection({
+/** A kind's section of the cart: its heading, what to know about it, and its lines. */
+function CartSection({
   id,
   title,
   intro,
   lines,
   currency,
-  messages,
 }: {
   id: string;
   title: string;
   intro?: string;
-  lines: CartPageLine[];
+  lines: CartLineView[];
   currency: string;
-  messages: LineMessages;
 }) {
   if (lines.length === 0) return null;
   return (
@@ -232,202 +218,179 @@ function LineSection({
       {intro ? <p className="text-muted">{intro}</p> : null}
       <Card as="ul" variant="list" className="overflow-hidden">
         {lines.map((line) => (
-          <CartLineItem
-            key={line.ticketTypeId}
-            line={line}
-            currency={currency}
-            message={messages.get(line.ticketTypeId)}
-          />
+          <CartLine key={Object.values(line.target).join("-")} line={line} currency={currency} />
         ))}
       </Card>
     </section>
   );
 }
 
-/** Single-day tickets. */
-export function CartTickets(props: { lines: CartPageLine[]; currency: string; messages: LineMessages }) {
-  return <LineSection id="cart-tickets" title="Tickets" {...props} />;
+/** A line's problem: the message from the last change if there is one, else the line's own. */
+function problemOf(id: string, message: string | undefined, line: { problem: string | null; closed: boolean }) {
+  const text = message ?? line.problem;
+  return text ? { id, message: text, closed: !message && line.closed } : null;
 }
 
-/** Multi-day passes: each carries its holder's name, needed before paying. */
-export function CartTicketsMulti(props: { lines: CartPageLine[]; currency: string; messages: LineMessages }) {
+function ticketLine(line: CartPageLine, message: string | undefined): CartLineView {
+  return {
+    label: `${line.eventTitle}, ${line.name}`,
+    header: {
+      href: `/events/${line.eventSlug}`,
+      of: line.eventTitle,
+      name: line.name,
+      detail: line.days.length > 0 ? line.days.join(" · ") : null,
+    },
+    unitPrice: line.unitPrice,
+    quantity: line.quantity,
+    target: { ticketTypeId: line.ticketTypeId },
+    problem: problemOf(`line-problem-${line.ticketTypeId}`, message, line),
+    update: line.closed
+      ? null
+      : {
+          id: `quantity-${line.ticketTypeId}`,
+          intent: "update",
+          label: line.multiDay ? "Save" : "Update",
+          maxQuantity: line.maxQuantity,
+        },
+    remove: { intent: "remove", label: `Remove ${line.name} for ${line.eventTitle}` },
+    children:
+      line.multiDay && !line.closed ? (
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-semibold">Who is each pass for?</legend>
+          <div className="grid gap-2 sm:grid-cols-2">
+            {line.attendeeNames.map((name, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a pass's seat is its place in the list.
+              <label key={index} className="grid gap-1 text-sm">
+                <span className="text-muted">Attendee {index + 1} name</span>
+                <input
+                  name="attendeeName"
+                  defaultValue={name}
+                  maxLength={80}
+                  autoComplete={index === 0 ? "name" : "off"}
+                  className={`${control} font-normal`}
+                />
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      ) : undefined,
+  };
+}
+
+/** Single-day tickets. */
+export function CartTickets({ lines, currency, messages }: CartKindProps<CartPageLine>) {
   return (
-    <LineSection
-      id="cart-passes"
-      title="Multi-day passes"
-      intro="Each pass is for one person: enter their names and save before you pay."
-      {...props}
+    <CartSection
+      id="cart-tickets"
+      title="Tickets"
+      lines={lines.map((line) => ticketLine(line, messages.get(line.ticketTypeId)))}
+      currency={currency}
     />
   );
 }
 
-function CartEntryItem({ line, currency, message }: { line: CartEntryLine; currency: string; message?: string }) {
-  const price = (minor: number) => formatMoney(minor, currency);
-  const problem = message ?? line.problem;
-  const problemId = `entry-problem-${line.drawId}-${line.entriesPerUnit}`;
-  const bundle = countOf(line.entriesPerUnit, "entry", "entries");
+/** Multi-day passes: each carries its holder's name, needed before paying. */
+export function CartTicketsMulti({ lines, currency, messages }: CartKindProps<CartPageLine>) {
   return (
-    <li className="space-y-4 p-5 sm:p-6" aria-label={`${line.drawTitle}, ${bundle}`}>
-      <LineHeader
-        href={`/giveaways/${line.drawSlug}`}
-        of={line.drawTitle}
-        name={bundle}
-        detail={`Your answer: ${line.answerText}${line.picks.length > 0 ? ` · Your numbers: ${line.picks.join(", ")}` : ""}`}
-        unitPrice={line.unitPrice}
-        quantity={line.quantity}
-        price={price}
-      />
-      {problem ? <LineProblem id={problemId} message={problem} closed={!message && line.closed} /> : null}
-      <Form method="post" className="flex flex-wrap items-center gap-3">
-        <input type="hidden" name="drawId" value={line.drawId} />
-        <input type="hidden" name="bundle" value={line.entriesPerUnit} />
-        {line.closed ? null : (
-          <>
-            <QuantitySelect
-              id={`entries-${line.drawId}-${line.entriesPerUnit}`}
-              line={line}
-              describedBy={problem ? problemId : undefined}
-            />
-            <button type="submit" name="intent" value="update-entries" className={secondaryButton}>
-              Update
-            </button>
-          </>
-        )}
-        <RemoveButton intent="remove-entries" label={`Remove ${bundle} for ${line.drawTitle}`} />
-      </Form>
-    </li>
+    <CartSection
+      id="cart-passes"
+      title="Multi-day passes"
+      intro="Each pass is for one person: enter their names and save before you pay."
+      lines={lines.map((line) => ticketLine(line, messages.get(line.ticketTypeId)))}
+      currency={currency}
+    />
   );
 }
 
-/** Competition entries, each bundle with the answer that goes with it (seed: CartCompetitions). */
-export function CartCompetitions({
-  lines,
-  currency,
-  messages,
-}: {
-  lines: CartEntryLine[];
-  currency: string;
-  messages: LineMessages;
-}) {
-  if (lines.length === 0) return null;
+/** Competition entries, each bundle with the answer that goes with it. */
+export function CartCompetitions({ lines, currency, messages }: CartKindProps<CartEntryLine>) {
   return (
-    <section aria-labelledby="cart-competitions" className="space-y-3">
-      <h2 id="cart-competitions" className="wide text-xl font-extrabold">
-        Competition entries
-      </h2>
-      <p className="text-muted">Your entry numbers are given when you pay.</p>
-      <Card as="ul" variant="list" className="overflow-hidden">
-        {lines.map((line) => (
-          <CartEntryItem
-            key={`${line.drawId}-${line.entriesPerUnit}`}
-            line={line}
-            currency={currency}
-            message={messages.get(line.drawId)}
-          />
-        ))}
-      </Card>
-    </section>
+    <CartSection
+      id="cart-competitions"
+      title="Competition entries"
+      intro="Your entry numbers are given when you pay."
+      currency={currency}
+      lines={lines.map((line) => {
+        const bundle = countOf(line.entriesPerUnit, "entry", "entries");
+        const key = `${line.drawId}-${line.entriesPerUnit}`;
+        return {
+          label: `${line.drawTitle}, ${bundle}`,
+          header: {
+            href: `/giveaways/${line.drawSlug}`,
+            of: line.drawTitle,
+            name: bundle,
+            detail: `Your answer: ${line.answerText}${line.picks.length > 0 ? ` · Your numbers: ${line.picks.join(", ")}` : ""}`,
+          },
+          unitPrice: line.unitPrice,
+          quantity: line.quantity,
+          target: { drawId: line.drawId, bundle: String(line.entriesPerUnit) },
+          problem: problemOf(`entry-problem-${key}`, messages.get(line.drawId), line),
+          update: line.closed
+            ? null
+            : { id: `entries-${key}`, intent: "update-entries", label: "Update", maxQuantity: line.maxQuantity },
+          remove: { intent: "remove-entries", label: `Remove ${bundle} for ${line.drawTitle}` },
+        };
+      })}
+    />
   );
 }
 
-/** Fees of approved show-car applications (seed: CartApplication): one line each, no quantity. */
+/** Fees of approved show-car applications: one line each, no quantity. */
 export function CartApplication({ lines, currency }: { lines: CartApplicationLine[]; currency: string }) {
-  if (lines.length === 0) return null;
-  const price = (minor: number) => formatMoney(minor, currency);
   return (
-    <section aria-labelledby="cart-applications" className="space-y-3">
-      <h2 id="cart-applications" className="wide text-xl font-extrabold">
-        Show-car applications
-      </h2>
-      <p className="text-muted">Your exhibitor pass is issued when you pay.</p>
-      <Card as="ul" variant="list" className="overflow-hidden">
-        {lines.map((line) => (
-          <li
-            key={line.applicationId}
-            className="space-y-4 p-5 sm:p-6"
-            aria-label={`${line.eventTitle}, ${line.carLabel}`}
-          >
-            <LineHeader
-              href={`/events/${line.eventSlug}`}
-              of={line.eventTitle}
-              name="Show-car fee"
-              detail={line.carLabel}
-              unitPrice={line.unitPrice}
-              quantity={1}
-              price={price}
-            />
-            {line.problem ? (
-              <LineProblem id={`application-problem-${line.applicationId}`} message={line.problem} closed />
-            ) : null}
-            <Form method="post">
-              <input type="hidden" name="applicationId" value={line.applicationId} />
-              <RemoveButton intent="remove-application" label={`Remove the show-car fee for ${line.eventTitle}`} />
-            </Form>
-          </li>
-        ))}
-      </Card>
-    </section>
+    <CartSection
+      id="cart-applications"
+      title="Show-car applications"
+      intro="Your exhibitor pass is issued when you pay."
+      currency={currency}
+      lines={lines.map((line) => ({
+        label: `${line.eventTitle}, ${line.carLabel}`,
+        header: { href: `/events/${line.eventSlug}`, of: line.eventTitle, name: "Show-car fee", detail: line.carLabel },
+        unitPrice: line.unitPrice,
+        quantity: 1,
+        target: { applicationId: line.applicationId },
+        problem: line.problem
+          ? { id: `application-problem-${line.applicationId}`, message: line.problem, closed: true }
+          : null,
+        update: null,
+        remove: { intent: "remove-application", label: `Remove the show-car fee for ${line.eventTitle}` },
+      }))}
+    />
   );
 }
 
-/** Merch (seed: CartMerch): each line one variant, its options, quantity and price. */
-export function CartMerch({
-  lines,
-  currency,
-  messages,
-}: {
-  lines: CartMerchLine[];
-  currency: string;
-  messages: LineMessages;
-}) {
-  if (lines.length === 0) return null;
-  const price = (minor: number) => formatMoney(minor, currency);
+/** Merch: each line one variant, its options, quantity and price. */
+export function CartMerch({ lines, currency, messages }: CartKindProps<CartMerchLine>) {
   return (
-    <section aria-labelledby="cart-merch" className="space-y-3">
-      <h2 id="cart-merch" className="wide text-xl font-extrabold">
-        Merch
-      </h2>
-      <Card as="ul" variant="list" className="overflow-hidden">
-        {lines.map((line) => {
-          const message = messages.get(line.variantId);
-          const problem = message ?? line.problem;
-          const problemId = `merch-problem-${line.variantId}`;
-          const name = line.optionsLabel ? `${line.productTitle}, ${line.optionsLabel}` : line.productTitle;
-          return (
-            <li key={line.variantId} className="space-y-4 p-5 sm:p-6" aria-label={name}>
-              <LineHeader
-                href={`/shop/${line.productSlug}`}
-                of="Shop"
-                name={line.productTitle}
-                detail={line.optionsLabel || null}
-                unitPrice={line.unitPrice}
-                quantity={line.quantity}
-                price={price}
-              />
-              {problem ? <LineProblem id={problemId} message={problem} closed={!message && line.closed} /> : null}
-              <Form method="post" className="flex flex-wrap items-center gap-3">
-                <input type="hidden" name="variantId" value={line.variantId} />
-                {line.closed ? null : (
-                  <>
-                    <QuantitySelect
-                      id={`merch-${line.variantId}`}
-                      line={line}
-                      describedBy={problem ? problemId : undefined}
-                    />
-                    <button type="submit" name="intent" value="update-merch" className={secondaryButton}>
-                      Update
-                    </button>
-                  </>
-                )}
-                <RemoveButton intent="remove-merch" label={`Remove ${name}`} />
-              </Form>
-            </li>
-          );
-        })}
-      </Card>
-    </section>
+    <CartSection
+      id="cart-merch"
+      title="Merch"
+      currency={currency}
+      lines={lines.map((line) => {
+        const name = line.optionsLabel ? `${line.productTitle}, ${line.optionsLabel}` : line.productTitle;
+        return {
+          label: name,
+          header: {
+            href: `/shop/${line.productSlug}`,
+            of: "Shop",
+            name: line.productTitle,
+            detail: line.optionsLabel || null,
+          },
+          unitPrice: line.unitPrice,
+          quantity: line.quantity,
+          target: { variantId: line.variantId },
+          problem: problemOf(`merch-problem-${line.variantId}`, messages.get(line.variantId), line),
+          update: line.closed
+            ? null
+            : { id: `merch-${line.variantId}`, intent: "update-merch", label: "Update", maxQuantity: line.maxQuantity },
+          remove: { intent: "remove-merch", label: `Remove ${name}` },
+        };
+      })}
+    />
   );
 }
+
+type CartKindProps<Line> = { lines: Line[]; currency: string; messages: LineMessages };
 
 export type CartViewer = "visitor" | "unverified" | "member";
 
