@@ -6,8 +6,8 @@ import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
 import { PageLinks } from "~/ui/page-links";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
+import { mediaBaseOf, viewerFrom } from "~/web/viewer.server";
 import type { Route } from "./+types/list";
-import { mediaBaseOf, viewerFrom } from "./viewer.server";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { db, storage } = context.get(runtimeContext);

@@ -9,9 +9,9 @@ import { runtimeContext } from "~/server/context.server";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { notFound } from "~/ui/not-found";
+import { cartOwner } from "~/web/cart-step.server";
+import { newVisitorCookie } from "~/web/visitor-cookie.server";
 import { events, ticketTypes } from "../../../db/schema";
-import { cartOwner } from "../cart/cart-step.server";
-import { newVisitorCookie } from "../cart/visitor-cookie.server";
 
 /** The public event an Add to cart form was posted on, by slug or id; drafts are not found. */
 async function publicEvent(db: Db, idOrSlug: string) {

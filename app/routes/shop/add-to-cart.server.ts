@@ -6,9 +6,9 @@ import { hasRole } from "~/server/auth/session.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { notFound } from "~/ui/not-found";
+import { cartOwner } from "~/web/cart-step.server";
+import { newVisitorCookie } from "~/web/visitor-cookie.server";
 import { MAX_LINE_QUANTITY } from "../../../db/schema";
-import { cartOwner } from "../cart/cart-step.server";
-import { newVisitorCookie } from "../cart/visitor-cookie.server";
 
 /** What the product page shows again after a refused Add to cart: the message and what was picked. */
 export type AddToCartRefusal = {

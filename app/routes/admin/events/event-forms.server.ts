@@ -33,8 +33,8 @@ import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
+import { withinAttemptLimits } from "~/web/account-call.server";
 import { events } from "../../../../db/schema";
-import { withinAttemptLimits } from "../../accounts/account-call.server";
 
 // The forms of the organizer's event pages (new, details, cover, tickets): read the form, check it
 // with its schema, call the organizer rule, and answer a redirect with a flash message or the

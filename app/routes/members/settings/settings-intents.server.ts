@@ -15,7 +15,7 @@ import {
 } from "~/features/accounts/settings.server";
 import { runtimeContext, type SessionUser } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { accountCall, withinAttemptLimits } from "../../accounts/account-call.server";
+import { accountCall, withinAttemptLimits } from "~/web/account-call.server";
 
 /** What every /settings action needs from the request and the process. */
 export function settingsCall(request: Request, context: Readonly<RouterContextProvider>): SettingsCall {
