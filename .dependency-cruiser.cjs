@@ -18,31 +18,59 @@ module.exports = {
         "app/server holds adapters (database, auth, mail, jobs…). What they need from an area is handed " +
         "to them by the composition root (app/app.server.ts), never imported.",
       from: { path: "^app/server/" },
-      to: { path: "^app/(features|demo|routes)/|^app/app\\.server\\.ts$" },
+      to: { path: "^app/(features|demo|routes|web)/|^app/app\\.server\\.ts$" },
     },
     {
       name: "ui-knows-no-features",
       severity: "error",
       comment: "app/ui is the shared kit: it takes what it shows as props and knows no area.",
       from: { path: "^app/ui/" },
-      to: { path: "^app/(features|demo|routes|server)/|^app/app\\.server\\.ts$" },
+      to: { path: "^app/(features|demo|routes|server|web)/|^app/app\\.server\\.ts$" },
     },
     {
       name: "features-know-no-router",
       severity: "error",
       comment:
         "Business rules take plain values and return results; routes turn them into responses. Only an " +
-        "area's components (*.tsx, for Link and Form) use React Router; form glue that several routes " +
-        "share lives beside those routes in app/routes.",
+        "area's components (*.tsx, for Link and Form) use React Router; request glue that several route " +
+        "folders share lives in app/web.",
       from: { path: "^app/features/", pathNot: "\\.tsx$" },
       to: { path: "^node_modules/(react-router|@react-router)/" },
     },
     {
       name: "features-know-no-routes",
       severity: "error",
-      comment: "Areas never reach into route modules or the composition root.",
+      comment: "Areas never reach into route modules, the routes' request glue or the composition root.",
       from: { path: "^app/(features|demo)/" },
-      to: { path: "^app/routes/|^app/app\\.server\\.ts$" },
+      to: { path: "^app/(routes|web)/|^app/app\\.server\\.ts$" },
+    },
+    {
+      name: "web-knows-no-routes",
+      severity: "error",
+      comment:
+        "app/web is the request glue every route may use (who a request is about, cookies, route steps); " +
+        "it never imports a route module, the demo content or the composition root.",
+      from: { path: "^app/web/" },
+      to: { path: "^app/(routes|demo)/|^app/app\\.server\\.ts$" },
+    },
+    {
+      name: "routes-query-no-database",
+      severity: "error",
+      comment:
+        "Routes (and their request glue) read and write through an area's functions, which take the database " +
+        "and plain values: never the schema or Drizzle, not even for a type. Tests may set up rows directly.",
+      from: { path: "^app/(routes|web)/", pathNot: "\\.test(-support)?\\.tsx?$" },
+      to: { path: "^db/|^node_modules/drizzle-orm/" },
+    },
+    {
+      name: "route-folders-stay-apart",
+      severity: "error",
+      comment:
+        "A route folder (app/routes/<folder>/) never imports another folder's modules: what several share " +
+        "goes to app/web (request glue) or an area (rules, queries, components). Tests that walk a journey " +
+        "across pages may import the pages they walk.",
+      from: { path: "^app/routes/([^/]+)/", pathNot: "\\.test(-support)?\\.tsx?$" },
+      to: { path: "^app/routes/", pathNot: "^app/routes/$1/" },
     },
     {
       name: "database-schema-knows-no-app",

@@ -4,6 +4,7 @@
 // the runtime from the router context, jobs get it as their handler's argument. Start here to
 // see how the site is put together (docs/architecture.md draws it).
 
+import { cartStep } from "~/web/cart-step.server";
 import { demoAccountsSeeder, demoContentWanted } from "./demo/demo-accounts.server";
 import { demoApplicationsSeeder } from "./demo/demo-applications.server";
 import { demoArticlesSeeder } from "./demo/demo-articles.server";
@@ -23,7 +24,6 @@ import { legalPagesSeeder } from "./features/content/legal-pages.server";
 import { drawJobs } from "./features/draws/draw-jobs.server";
 import { lowStockAlertJob } from "./features/fulfilment/stock-alerts.server";
 import { orderEmailJob } from "./features/orders/order-email.server";
-import { cartStep } from "./routes/cart/cart-step.server";
 import { createAuth } from "./server/auth/auth.server";
 import { authStep } from "./server/auth/session.server";
 import { SessionCache } from "./server/auth/session-cache.server";

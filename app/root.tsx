@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "react-router";
+import { cartNoticeContext } from "~/web/cart-step.server";
 import type { Route } from "./+types/root";
 import stylesheetUrl from "./app.css?url";
 import fontUrl from "./assets/fonts/archivo-latin-subset.woff2?url";
-import { cartNoticeContext } from "./routes/cart/cart-step.server";
 import { runtimeContext, userContext } from "./server/context.server";
 import { takeFlash } from "./server/flash.server";
 import { steps } from "./server/middleware.server";

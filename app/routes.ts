@@ -1,6 +1,19 @@
 import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
 
-// The whole URL map. Seed routes keep their exact paths (camelCase included).
+// The URL map of the pages and files the router answers. Seed routes keep their exact paths
+// (camelCase included).
+//
+// Served outside the router, by server.ts with the steps in app/server/http/ (same origin):
+// - POST /api/webhooks/stripe, payment notifications: answered before Express and the page cache;
+//   other methods and compressed bodies by an Express route before the Origin check
+//   (payment-notifications.server.ts, ADR 0018)
+// - /healthz and /readyz: health.server.ts; while the server stops, /readyz answers "stopping"
+//   before Express (app/server/graceful-shutdown.server.ts)
+// - /metrics, with its token: metrics.server.ts behind metrics-access.server.ts
+// - /assets/*, hashed for a year, and the built public files (/sw.js, /favicon.svg, /icons/*,
+//   splash screens): static-files.server.ts in production, Vite in development
+// Pages for visitors without a session may be answered from memory before Express
+// (app/server/page-cache.server.ts). Media (/media/*) is a route, below.
 export default [
   route("indexBackup", "routes/site/index-backup.ts"),
 

@@ -694,6 +694,21 @@ export type ReviewedApplication = {
   passCheckedIn: boolean;
 };
 
+/** What the staff's review page shows of the event: its time zone and how it takes applications. */
+export async function applicationSettings(db: Db, eventId: string) {
+  const [event] = await db
+    .select({
+      id: events.id,
+      timeZone: events.timeZone,
+      applicationsOpen: events.applicationsOpen,
+      applicationSpots: events.applicationSpots,
+      applicationFee: events.applicationFee,
+    })
+    .from(events)
+    .where(eq(events.id, eventId));
+  return event ?? null;
+}
+
 /** An event's applications for staff, with the car's cover photo, in one query. */
 export async function applicationsOfEvent(db: Db, eventId: string): Promise<ReviewedApplication[]> {
   const reviewer = sql<string | null>`(select name from users r where r.id = ${showCarApplications.reviewedBy})`;

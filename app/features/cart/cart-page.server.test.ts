@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
+import { createTestProduct } from "~/features/checkout/test-merch";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/test-stock";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { findCart, newVisitorToken, setCartItem } from "./cart.server";
-import { addToCart, cartItemCount, heldOrder, loadCartPage } from "./cart-page.server";
+import { addMerchToCart, addToCart, cartItemCount, heldOrder, loadCartPage } from "./cart-page.server";
 
 const database = freshDatabasePerFile();
 
@@ -112,5 +113,20 @@ describe("loadCartPage", () => {
     const held = await heldOrder(db, buyer!.id, NOW);
     expect(held?.expiresAt.getTime()).toBe(NOW.getTime() + 15 * 60_000);
     expect(await heldOrder(db, buyer!.id, new Date(NOW.getTime() + 16 * 60_000))).toBeNull();
+  });
+});
+
+describe("addMerchToCart", () => {
+  it("makes a visitor's cart only when the variant goes in, and refuses more than is left", async () => {
+    const { db } = database();
+    const { variantIds } = await createTestProduct(db, { variants: [{ options: ["M"], stock: 3 }] });
+    const owner = { visitorToken: newVisitorToken() };
+    const refused = await addMerchToCart(db, { owner, variantId: variantIds[0]!, quantity: 4, now: NOW });
+    expect(refused).toMatchObject({ ok: false, problem: { code: "not_enough" } });
+    expect(await findCart(db, owner)).toBeNull();
+
+    const added = await addMerchToCart(db, { owner, variantId: variantIds[0]!, quantity: 2, now: NOW });
+    expect(added).toMatchObject({ ok: true, added: 2, quantity: 2 });
+    expect(await findCart(db, owner)).not.toBeNull();
   });
 });

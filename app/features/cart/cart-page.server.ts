@@ -3,6 +3,7 @@ import { applicationCartLines, type CartApplicationLine } from "~/features/appli
 import { type CartEntryLine, entryCartLines } from "~/features/draws/cart-entries.server";
 import { formatLocalDay } from "~/features/events/event-dates";
 import { ticketSalesState } from "~/features/events/sales";
+import { addVariantToCart, type MerchCartChange } from "~/features/shop/cart-merch.server";
 import { merchLineProblem } from "~/features/shop/merch-rules";
 import { availableUnits, readVariantStock } from "~/features/shop/stock.server";
 import {
@@ -18,7 +19,8 @@ import { type CartOwner, getOrCreateCart, hashVisitorToken, setCartItem } from "
 
 /**
  * What the cart page and the event page's Add to cart need beyond the cart's own rules: the
- * page's lines with their live problems, the item count for the navigation, and adding tickets.
+ * page's lines with their live problems, the item count for the navigation, and adding tickets
+ * and merch.
  */
 
 function ownerCondition(owner: CartOwner) {
@@ -101,6 +103,41 @@ export async function addToCart(
 
 /** Rolls back the cart created for a refused change. */
 class Refused extends Error {}
+
+/** Rolls back the cart created for a merch change the rules refused. */
+class RefusedMerch extends Error {
+  constructor(readonly change: Extract<MerchCartChange, { ok: false }>) {
+    super(change.problem.message);
+  }
+}
+
+/**
+ * Adds `quantity` of a variant to the owner's cart (the product page's Add to cart), making the
+ * cart if there is none yet; `userId` is the signed-in member, whose own holds do not count
+ * against the stock. Nothing is stored when the rules refuse the change, not even a new cart.
+ */
+export async function addMerchToCart(
+  db: Db,
+  input: { owner: CartOwner; variantId: string; quantity: number; now: Date; userId?: string },
+): Promise<MerchCartChange> {
+  try {
+    return await db.transaction(async (tx) => {
+      const cartId = await getOrCreateCart(tx, input.owner);
+      const result = await addVariantToCart(tx, {
+        cartId,
+        variantId: input.variantId,
+        quantity: input.quantity,
+        now: input.now,
+        userId: input.userId,
+      });
+      if (!result.ok) throw new RefusedMerch(result);
+      return result;
+    });
+  } catch (error) {
+    if (!(error instanceof RefusedMerch)) throw error;
+    return error.change;
+  }
+}
 
 export type CartPageLine = {
   ticketTypeId: string;

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -8,10 +9,12 @@ import { freshDatabasePerFile } from "~/server/db/test-database";
 import * as schema from "../../../db/schema";
 import { events, ticketTypes } from "../../../db/schema";
 import {
+  eventHasTicketType,
   getEventPage,
   listEvents,
   MAX_QUERY_LENGTH,
   nextHeadlineEvent,
+  publicEventRef,
   sitemapEvents,
   upcomingEvents,
 } from "./catalogue.server";
@@ -476,5 +479,24 @@ describe("places held by buyers who are paying", () => {
     };
     expect((await tileAt(NOW))?.badges.soldOut).toBe(true);
     expect((await tileAt(new Date(NOW.getTime() + 16 * 60_000)))?.badges.soldOut).toBe(false);
+  });
+});
+
+describe("the event a public page's form was posted to", () => {
+  it("is found by id or slug unless it is a draft, and knows its own ticket types", async () => {
+    const { db } = database();
+    const open = await createTestEvent(db, { title: "Posted meet", types: [{ name: "Entry" }] });
+    const draft = await createTestEvent(db, { title: "Unpublished meet", status: "draft", types: [{ name: "Entry" }] });
+    const [row] = await db.select({ slug: events.slug }).from(events).where(eq(events.id, open.eventId));
+    const ref = { id: open.eventId, slug: row!.slug };
+
+    expect(await publicEventRef(db, open.eventId)).toEqual(ref);
+    expect(await publicEventRef(db, ref.slug)).toEqual(ref);
+    expect(await publicEventRef(db, draft.eventId)).toBeNull();
+    expect(await publicEventRef(db, "")).toBeNull();
+    expect(await publicEventRef(db, "x".repeat(201))).toBeNull();
+
+    expect(await eventHasTicketType(db, open.eventId, open.typeIds[0]!)).toBe(true);
+    expect(await eventHasTicketType(db, open.eventId, draft.typeIds[0]!)).toBe(false);
   });
 });

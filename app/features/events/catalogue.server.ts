@@ -316,6 +316,28 @@ export function eventByIdOrSlug(idOrSlug: string) {
   return isUuid(idOrSlug) ? eq(events.id, idOrSlug.toLowerCase()) : eq(events.slug, idOrSlug);
 }
 
+/**
+ * The event a form on its public page was posted to, by id or slug: its id and slug, or null for
+ * a draft, an unknown event or an address too long to be one.
+ */
+export async function publicEventRef(db: Db, idOrSlug: string): Promise<{ id: string; slug: string } | null> {
+  if (!idOrSlug || idOrSlug.length > 200) return null;
+  const [event] = await db
+    .select({ id: events.id, slug: events.slug })
+    .from(events)
+    .where(and(eventByIdOrSlug(idOrSlug), ne(events.status, "draft")));
+  return event ?? null;
+}
+
+/** Whether the ticket type is one of this event's (hidden or not). */
+export async function eventHasTicketType(db: Db, eventId: string, ticketTypeId: string) {
+  const [type] = await db
+    .select({ id: ticketTypes.id })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.id, ticketTypeId), eq(ticketTypes.eventId, eventId)));
+  return Boolean(type);
+}
+
 export type TicketState =
   | { kind: "on_sale"; remaining: number | null; fewLeft: boolean }
   | { kind: "not_yet"; opensAt: string; opensLabel: string }

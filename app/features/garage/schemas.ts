@@ -163,6 +163,16 @@ export function carFormDefaults(car: CarInput): CarFormDefaults {
   };
 }
 
+/** The forms of the garage's list, told apart by their `intent`: delete a car, change who sees it. */
+export const GarageListIntentSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("delete"), carId: z.string().max(64) }),
+  z.object({
+    intent: z.literal("visibility"),
+    carId: z.string().max(64),
+    visibility: z.enum(CAR_VISIBILITIES, { error: "Choose who can see the car." }),
+  }),
+]);
+
 const photoId = z.uuid("Choose one of this car's photos.");
 
 /** The photo forms of a car's edit page, told apart by their `intent`. */

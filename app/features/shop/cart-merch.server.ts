@@ -32,7 +32,8 @@ class Refused extends Error {
   }
 }
 
-function isQuantity(value: number) {
+/** Whether a quantity can go on one line: a whole number from 1 to the most a line holds. */
+export function isMerchQuantity(value: number) {
   return Number.isInteger(value) && value >= 1 && value <= MAX_LINE_QUANTITY;
 }
 
@@ -47,7 +48,7 @@ export async function addVariantToCart(
   input: { cartId: string; variantId: string; quantity: number; now: Date; userId?: string },
 ): Promise<MerchCartChange> {
   const { variantId } = input;
-  if (!isQuantity(input.quantity)) {
+  if (!isMerchQuantity(input.quantity)) {
     return { ok: false, problem: { code: "quantity", message: "Choose how many you want", variantId } };
   }
   try {
@@ -105,7 +106,7 @@ export async function setMerchLineQuantity(
   input: { cartId: string; variantId: string; quantity: number; now: Date; userId?: string },
 ): Promise<MerchCartChange> {
   const { variantId } = input;
-  if (!isQuantity(input.quantity)) {
+  if (!isMerchQuantity(input.quantity)) {
     return { ok: false, problem: { code: "quantity", message: "Choose how many you want", variantId } };
   }
   const [current] = await db

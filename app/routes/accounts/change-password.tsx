@@ -12,8 +12,8 @@ import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { Field, FormErrors, SubmitButton } from "~/ui/form";
 import { useLightForm } from "~/ui/light-form";
+import { accountCall, withinAttemptLimits } from "~/web/account-call.server";
 import type { Route } from "./+types/change-password";
-import { accountCall, withinAttemptLimits } from "./account-call.server";
 
 /** With `?token=` (from a reset email) anyone may set a new password; otherwise sign-in is needed. */
 export function loader({ context, url }: Route.LoaderArgs) {

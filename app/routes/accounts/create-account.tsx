@@ -12,8 +12,8 @@ import { redirectIfSignedIn, safeRedirect } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Field, FormErrors, SubmitButton } from "~/ui/form";
 import { useLightForm } from "~/ui/light-form";
+import { accountCall, withinAttemptLimits } from "~/web/account-call.server";
 import type { Route } from "./+types/create-account";
-import { accountCall, withinAttemptLimits } from "./account-call.server";
 
 export function loader({ context, url }: Route.LoaderArgs) {
   const { env } = context.get(runtimeContext);

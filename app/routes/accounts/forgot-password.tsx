@@ -7,8 +7,8 @@ import { EmailLinkSchema } from "~/features/accounts/schemas";
 import { sendPasswordReset } from "~/features/accounts/sign-in.server";
 import { Field, Notice, SubmitButton } from "~/ui/form";
 import { useLightForm } from "~/ui/light-form";
+import { accountCall, withinAttemptLimits } from "~/web/account-call.server";
 import type { Route } from "./+types/forgot-password";
-import { accountCall, withinAttemptLimits } from "./account-call.server";
 
 export function loader() {
   return { constraint: formConstraint(EmailLinkSchema) };

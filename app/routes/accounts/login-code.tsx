@@ -9,8 +9,8 @@ import { redirectIfSignedIn, safeRedirect } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Checkbox, Field, FormErrors, SubmitButton } from "~/ui/form";
 import { useLightForm } from "~/ui/light-form";
+import { accountCall, withinAttemptLimits } from "~/web/account-call.server";
 import type { Route } from "./+types/login-code";
-import { accountCall, withinAttemptLimits } from "./account-call.server";
 
 /** The challenge cookie the password step set; without it there is nothing to finish here. */
 function hasChallenge(request: Request) {

@@ -15,8 +15,8 @@ import { requestContext, runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { FormErrors, Notice, SubmitButton } from "~/ui/form";
 import { notFound } from "~/ui/not-found";
+import { withinAttemptLimits } from "~/web/account-call.server";
 import type { Route } from "./+types/new-profile";
-import { withinAttemptLimits } from "./account-call.server";
 
 /** Onboarding after sign-up: the profile every member needs before using the community. */
 export async function loader({ context, url }: Route.LoaderArgs) {

@@ -10,8 +10,8 @@ import { requireUser, safeRedirect } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { Field, FormErrors, Notice, SubmitButton } from "~/ui/form";
+import { accountCall, withinAttemptLimits } from "~/web/account-call.server";
 import type { Route } from "./+types/verify-phone";
-import { accountCall, withinAttemptLimits } from "./account-call.server";
 
 export function loader({ request, context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });

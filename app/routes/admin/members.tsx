@@ -12,7 +12,7 @@ import { Notice } from "~/ui/form";
 import { ListFilter, ListSearch } from "~/ui/list-search";
 import { pageTitle } from "~/ui/page-title";
 import { countOf } from "~/ui/plural";
-import { accountCall, withinAttemptLimits } from "../accounts/account-call.server";
+import { accountCall, withinAttemptLimits } from "~/web/account-call.server";
 import type { Route } from "./+types/members";
 
 export async function loader({ context, url }: Route.LoaderArgs) {

@@ -18,7 +18,7 @@ import { readShippingSettings } from "~/features/shipping/shipping.server";
 import { removeMerchLine, setMerchLineQuantity } from "~/features/shop/cart-merch.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { cartOwner } from "./cart-step.server";
+import { cartOwner } from "~/web/cart-step.server";
 
 /**
  * What the cart page shows after a refused change: by the line it names (a ticket type's id, or

@@ -22,9 +22,9 @@ import { runtimeContext, userContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
 import { Notice } from "~/ui/form";
 import { pageTitle } from "~/ui/page-title";
+import { cartOwner } from "~/web/cart-step.server";
 import type { Route } from "./+types/cart";
 import { cartAction } from "./cart-action.server";
-import { cartOwner } from "./cart-step.server";
 
 const PRIVATE = { "Cache-Control": "private, no-store" };
 

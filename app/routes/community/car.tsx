@@ -11,9 +11,9 @@ import { runtimeContext, userContext } from "~/server/context.server";
 import { useNonce } from "~/ui/nonce";
 import { notFound } from "~/ui/not-found";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
+import { mediaBaseOf, viewerFrom } from "~/web/viewer.server";
 import type { Route } from "./+types/car";
 import { carPageAction } from "./car-action.server";
-import { mediaBaseOf, viewerFrom } from "./viewer.server";
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { db, env, storage } = context.get(runtimeContext);

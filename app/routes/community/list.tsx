@@ -7,8 +7,8 @@ import { runtimeContext } from "~/server/context.server";
 import { PageLinks } from "~/ui/page-links";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
 import { countOf } from "~/ui/plural";
+import { mediaBaseOf, viewerFrom } from "~/web/viewer.server";
 import type { Route } from "./+types/list";
-import { mediaBaseOf, viewerFrom } from "./viewer.server";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { db, storage } = context.get(runtimeContext);

@@ -6,8 +6,8 @@ import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
+import { mediaBaseOf, viewerFrom } from "~/web/viewer.server";
 import type { Route } from "./+types/profile";
-import { mediaBaseOf, viewerFrom } from "./viewer.server";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { db, storage } = context.get(runtimeContext);

@@ -1,35 +1,14 @@
-import { and, eq, ne } from "drizzle-orm";
 import { data, type RouterContextProvider } from "react-router";
 import { AddToCartSchema, cartFormValues, firstIssue } from "~/features/cart/cart-forms.server";
 import { addToCart } from "~/features/cart/cart-page.server";
-import { eventByIdOrSlug } from "~/features/events/catalogue.server";
+import { eventHasTicketType, publicEventRef } from "~/features/events/catalogue.server";
 import { readQueueToken } from "~/features/waiting-room/queue-cookie.server";
 import { addToCartTurnProblem } from "~/features/waiting-room/waiting-room.server";
 import { runtimeContext } from "~/server/context.server";
-import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { notFound } from "~/ui/not-found";
-import { events, ticketTypes } from "../../../db/schema";
-import { cartOwner } from "../cart/cart-step.server";
-import { newVisitorCookie } from "../cart/visitor-cookie.server";
-
-/** The public event an Add to cart form was posted on, by slug or id; drafts are not found. */
-async function publicEvent(db: Db, idOrSlug: string) {
-  if (!idOrSlug || idOrSlug.length > 200) return null;
-  const [event] = await db
-    .select({ id: events.id, slug: events.slug })
-    .from(events)
-    .where(and(eventByIdOrSlug(idOrSlug), ne(events.status, "draft")));
-  return event ?? null;
-}
-
-async function isTypeOf(db: Db, eventId: string, ticketTypeId: string) {
-  const [type] = await db
-    .select({ id: ticketTypes.id })
-    .from(ticketTypes)
-    .where(and(eq(ticketTypes.id, ticketTypeId), eq(ticketTypes.eventId, eventId)));
-  return Boolean(type);
-}
+import { cartOwner } from "~/web/cart-step.server";
+import { newVisitorCookie } from "~/web/visitor-cookie.server";
 
 /** What the event page shows beside the ticket type a refused Add to cart was about. */
 export type AddToCartProblem = { ticketTypeId: string | null; message: string };
@@ -58,14 +37,14 @@ export async function addToCartFromEventPage(args: {
   idOrSlug: string;
 }) {
   const { db, env } = args.context.get(runtimeContext);
-  const event = await publicEvent(db, args.idOrSlug);
+  const event = await publicEventRef(db, args.idOrSlug);
   if (!event) notFound();
 
   const values = cartFormValues(await args.request.formData());
   const parsed = AddToCartSchema.safeParse(values);
   if (!parsed.success) {
     const issue = firstIssue(parsed.error, values);
-    const onPage = issue.ticketTypeId && (await isTypeOf(db, event.id, issue.ticketTypeId));
+    const onPage = issue.ticketTypeId && (await eventHasTicketType(db, event.id, issue.ticketTypeId));
     return refused(event.slug, { ...issue, ticketTypeId: onPage ? issue.ticketTypeId : null });
   }
 

@@ -1,14 +1,12 @@
-import { and, ne } from "drizzle-orm";
 import { data, type RouterContextProvider } from "react-router";
 import { applyWithCar, withdrawApplication } from "~/features/applications/applications.server";
 import type { ApplyErrors } from "~/features/applications/apply-section";
 import { ApplySchema, WithdrawSchema } from "~/features/applications/schemas";
-import { eventByIdOrSlug } from "~/features/events/catalogue.server";
+import { publicEventRef } from "~/features/events/catalogue.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { notFound } from "~/ui/not-found";
-import { events } from "../../../db/schema";
 
 /** The intents of the event page's "Apply with your car" section. */
 export const APPLY_INTENTS = ["apply", "withdraw-application"];
@@ -31,11 +29,7 @@ export async function applyFromEventPage(args: {
 }) {
   const user = requireUser({ context: args.context, url: args.url });
   const { db } = args.context.get(runtimeContext);
-  if (!args.idOrSlug || args.idOrSlug.length > 200) notFound();
-  const [event] = await db
-    .select({ id: events.id, slug: events.slug })
-    .from(events)
-    .where(and(eventByIdOrSlug(args.idOrSlug), ne(events.status, "draft")));
+  const event = await publicEventRef(db, args.idOrSlug);
   if (!event) notFound();
   const values = Object.fromEntries(args.form);
   const now = new Date();

@@ -10,7 +10,7 @@ import { requireUser, safeRedirect } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { Notice } from "~/ui/form";
-import { accountCall, withinAttemptLimits } from "../accounts/account-call.server";
+import { accountCall, withinAttemptLimits } from "~/web/account-call.server";
 import type { Route } from "./+types/two-factor";
 
 export async function loader({ context, url }: Route.LoaderArgs) {

@@ -1,14 +1,13 @@
 import { data, type RouterContextProvider } from "react-router";
-import { getOrCreateCart } from "~/features/cart/cart.server";
-import { addVariantToCart, type MerchCartChange } from "~/features/shop/cart-merch.server";
+import { addMerchToCart } from "~/features/cart/cart-page.server";
+import { isMerchQuantity } from "~/features/shop/cart-merch.server";
 import { productVariantsBySlug } from "~/features/shop/catalogue.server";
 import { hasRole } from "~/server/auth/session.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { notFound } from "~/ui/not-found";
-import { MAX_LINE_QUANTITY } from "../../../db/schema";
-import { cartOwner } from "../cart/cart-step.server";
-import { newVisitorCookie } from "../cart/visitor-cookie.server";
+import { cartOwner } from "~/web/cart-step.server";
+import { newVisitorCookie } from "~/web/visitor-cookie.server";
 
 /** What the product page shows again after a refused Add to cart: the message and what was picked. */
 export type AddToCartRefusal = {
@@ -20,13 +19,6 @@ export type AddToCartRefusal = {
 
 function text(value: FormDataEntryValue | null) {
   return typeof value === "string" ? value.trim().slice(0, 100) : "";
-}
-
-/** Rolls back the cart made for a change the rules refused. */
-class Refused extends Error {
-  constructor(readonly change: Extract<MerchCartChange, { ok: false }>) {
-    super(change.problem.message);
-  }
 }
 
 /**
@@ -61,7 +53,7 @@ export async function addToCartFromProductPage(args: {
   const missing = options.findIndex((value) => !value);
   if (missing >= 0) return refuse(`Choose a ${product.optionNames[missing]!.toLowerCase()}`, `option-${missing}`);
   const quantity = Number(quantityText);
-  if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_LINE_QUANTITY) {
+  if (!isMerchQuantity(quantity)) {
     return refuse("Choose how many you want: a whole number, 1 or more", "quantity");
   }
   const variant =
@@ -73,24 +65,13 @@ export async function addToCartFromProductPage(args: {
   const existing = cartOwner(args.context, args.request);
   const cookie = existing ? null : newVisitorCookie(env.SITE_URL);
   const owner = existing ?? { visitorToken: cookie!.token };
-  let change: MerchCartChange;
-  try {
-    change = await db.transaction(async (tx) => {
-      const cartId = await getOrCreateCart(tx, owner);
-      const result = await addVariantToCart(tx, {
-        cartId,
-        variantId: variant.id,
-        quantity,
-        now: new Date(),
-        userId: user?.id,
-      });
-      if (!result.ok) throw new Refused(result);
-      return result;
-    });
-  } catch (error) {
-    if (!(error instanceof Refused)) throw error;
-    change = error.change;
-  }
+  const change = await addMerchToCart(db, {
+    owner,
+    variantId: variant.id,
+    quantity,
+    now: new Date(),
+    userId: user?.id,
+  });
   if (!change.ok) {
     const field = change.problem.code === "quantity" || change.problem.code === "max_per_order" ? "quantity" : null;
     return refuse(change.problem.message, field);

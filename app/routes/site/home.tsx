@@ -7,7 +7,7 @@ import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
 import { MobileBanner } from "~/ui/mobile-banner";
 import { TrackArt } from "~/ui/track-art";
-import { mediaBaseOf } from "../community/viewer.server";
+import { mediaBaseOf } from "~/web/viewer.server";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {

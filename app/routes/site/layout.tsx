@@ -4,7 +4,7 @@ import { runtimeContext } from "~/server/context.server";
 import { ErrorPage } from "~/ui/error-page";
 import { Footer } from "~/ui/footer";
 import { PrimaryNav } from "~/ui/primary-nav";
-import { cartOwner } from "../cart/cart-step.server";
+import { cartOwner } from "~/web/cart-step.server";
 import type { Route } from "./+types/layout";
 
 /** An error shown here keeps the headers it was thrown with (a 429's Retry-After). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestEvent, NOW } from "~/features/checkout/test-stock";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { listEventsForAdmin } from "./queries.server";
+import { getEventCancellation, getEventTimes, listEventsForAdmin } from "./queries.server";
 
 const database = freshDatabasePerFile();
 
@@ -17,5 +17,29 @@ describe("listEventsForAdmin", () => {
     expect(await find("_")).toEqual([underscore.eventId]);
     expect(await find("100%")).toEqual([percent.eventId]);
     expect(await find("%")).toEqual([percent.eventId]);
+  });
+});
+
+describe("what the organizer's forms read of an event", () => {
+  it("gives its times and its cancellation, and null for an event that does not exist", async () => {
+    const { db } = database();
+    const { eventId } = await createTestEvent(db, {
+      title: "Called off",
+      status: "cancelled",
+      types: [{ name: "Entry" }],
+    });
+    expect(await getEventTimes(db, eventId)).toEqual({
+      startsAt: new Date("2027-06-12T09:00:00Z"),
+      endsAt: new Date("2027-06-13T17:00:00Z"),
+      timeZone: "Europe/London",
+    });
+    expect(await getEventCancellation(db, eventId)).toEqual({
+      status: "cancelled",
+      title: "Called off",
+      cancelReason: null,
+    });
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    expect(await getEventTimes(db, unknown)).toBeNull();
+    expect(await getEventCancellation(db, unknown)).toBeNull();
   });
 });

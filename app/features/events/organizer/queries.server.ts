@@ -195,6 +195,24 @@ export async function getEventFormValues(db: Db, eventId: string) {
 
 export type EventFormValues = NonNullable<Awaited<ReturnType<typeof getEventFormValues>>>;
 
+/** When the event runs, in its own time zone: what a ticket type's dates are checked against. */
+export async function getEventTimes(db: Db, eventId: string) {
+  const [event] = await db
+    .select({ startsAt: events.startsAt, endsAt: events.endsAt, timeZone: events.timeZone })
+    .from(events)
+    .where(eq(events.id, eventId));
+  return event ?? null;
+}
+
+/** Whether the event was cancelled, with its title and reason: what refunding its holders needs. */
+export async function getEventCancellation(db: Db, eventId: string) {
+  const [event] = await db
+    .select({ status: events.status, title: events.title, cancelReason: events.cancelReason })
+    .from(events)
+    .where(eq(events.id, eventId));
+  return event ?? null;
+}
+
 export async function getEventCover(db: Db, eventId: string) {
   const [row] = await db
     .select({ coverHash: events.coverHash, coverAlt: events.coverAlt, coverColor: events.coverColor })

@@ -9,7 +9,7 @@ import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
-import { withinAttemptLimits } from "../../accounts/account-call.server";
+import { withinAttemptLimits } from "~/web/account-call.server";
 
 // The forms of the article editor: read the form, check it with its schema, call the editor
 // rule, and answer a redirect with a flash message or the form's errors (400) with what was typed.

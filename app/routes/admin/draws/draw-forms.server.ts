@@ -39,7 +39,7 @@ import type { JobQueue } from "~/server/jobs/queue.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
 import { countOf, plural } from "~/ui/plural";
-import { withinAttemptLimits } from "../../accounts/account-call.server";
+import { withinAttemptLimits } from "~/web/account-call.server";
 
 // The forms of the organizer's draw pages (new, details, photos, entries): read the form, check
 // it with its schema, call the draw rule, and answer a redirect with a flash message or the

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
 import { data } from "react-router";
 import { decisionEmail } from "~/features/applications/application-emails.server";
 import {
+  applicationSettings,
   applicationsOfEvent,
   decideApplication,
   STATUS_LABELS,
@@ -15,7 +15,6 @@ import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
-import { events } from "../../../../db/schema";
 import type { Route } from "./+types/applications";
 import { eventIdFrom } from "./event-id.server";
 
@@ -23,16 +22,7 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
   const { db, env } = context.get(runtimeContext);
-  const [event] = await db
-    .select({
-      id: events.id,
-      timeZone: events.timeZone,
-      applicationsOpen: events.applicationsOpen,
-      applicationSpots: events.applicationSpots,
-      applicationFee: events.applicationFee,
-    })
-    .from(events)
-    .where(eq(events.id, eventId));
+  const event = await applicationSettings(db, eventId);
   if (!event) notFound();
   const wanted = url.searchParams.get("status");
   const status = REVIEW_TABS.find((tab) => tab.status === wanted)?.status ?? "submitted";

@@ -1,6 +1,5 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { eq } from "drizzle-orm";
 import { data } from "react-router";
 import { z } from "zod";
 import { limitImageUploads } from "~/features/accounts/attempts.server";
@@ -15,6 +14,7 @@ import {
   unpublishEvent,
   updateEvent,
 } from "~/features/events/organizer/event-editor.server";
+import { getEventCover, getEventTimes } from "~/features/events/organizer/queries.server";
 import {
   CancelEventSchema,
   coverSchema,
@@ -34,8 +34,7 @@ import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
 import { countOf } from "~/ui/plural";
-import { events } from "../../../../db/schema";
-import { withinAttemptLimits } from "../../accounts/account-call.server";
+import { withinAttemptLimits } from "~/web/account-call.server";
 
 // The forms of the organizer's event pages (new, details, cover, tickets): read the form, check it
 // with its schema, call the organizer rule, and answer a redirect with a flash message or the
@@ -145,9 +144,9 @@ function unknownIntent(formData: FormData) {
 
 /** What the cover form depends on: whether the event has one already. */
 async function hasCover(db: Db, eventId: string) {
-  const [row] = await db.select({ coverHash: events.coverHash }).from(events).where(eq(events.id, eventId));
-  if (!row) notFound();
-  return Boolean(row.coverHash);
+  const cover = await getEventCover(db, eventId);
+  if (!cover) notFound();
+  return Boolean(cover.coverHash);
 }
 
 export async function eventCoverAction(
@@ -178,10 +177,7 @@ export async function eventCoverAction(
 }
 
 async function ticketContext(db: Db, eventId: string, currency: string) {
-  const [event] = await db
-    .select({ startsAt: events.startsAt, endsAt: events.endsAt, timeZone: events.timeZone })
-    .from(events)
-    .where(eq(events.id, eventId));
+  const event = await getEventTimes(db, eventId);
   if (!event) notFound();
   return { ...event, currency };
 }

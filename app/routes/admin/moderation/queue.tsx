@@ -8,7 +8,7 @@ import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { pageTitle } from "~/ui/page-title";
-import { mediaBaseOf } from "../../community/viewer.server";
+import { mediaBaseOf } from "~/web/viewer.server";
 import type { Route } from "./+types/queue";
 import { carPhotoFilesDeleter } from "./photo-files.server";
 

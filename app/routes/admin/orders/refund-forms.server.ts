@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
 import { data } from "react-router";
 import type { Branding } from "~/features/accounts/emails.server";
 import { queueRefunds } from "~/features/checkout/payment-jobs.server";
+import { getEventCancellation } from "~/features/events/organizer/queries.server";
 import type { RefundErrors, RefundReview } from "~/features/orders/admin-order-parts";
 import type { OrderDetail } from "~/features/orders/admin-orders.server";
 import { RefundFormSchema } from "~/features/orders/admin-schemas";
@@ -16,7 +16,6 @@ import type { Outbox } from "~/server/messages.server";
 import { formatMoney } from "~/ui/money";
 import { notFound } from "~/ui/not-found";
 import { countOf } from "~/ui/plural";
-import { events } from "../../../../db/schema";
 
 // The staff refund forms, shared by the order page (one order, or one line of it) and a
 // cancelled event's page (every ticket holder at once).
@@ -130,10 +129,7 @@ export async function orderRefundAction(call: RefundCall & { detail: OrderDetail
  * again refunds only what is left, so a timeout halfway is fixed by pressing the button again.
  */
 export async function refundHoldersAction(call: RefundCall & { eventId: string; path: string }) {
-  const [event] = await call.db
-    .select({ status: events.status, title: events.title, cancelReason: events.cancelReason })
-    .from(events)
-    .where(eq(events.id, call.eventId));
+  const event = await getEventCancellation(call.db, call.eventId);
   if (!event) notFound();
   if (event.status !== "cancelled") {
     return redirectWithFlash(call.path, {

@@ -20,7 +20,7 @@ import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
-import { withinAttemptLimits } from "../../accounts/account-call.server";
+import { withinAttemptLimits } from "~/web/account-call.server";
 
 /**
  * The shop editor's actions: read the form, hand it to the feature's functions, and answer with a

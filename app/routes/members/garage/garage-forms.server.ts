@@ -1,7 +1,6 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import { z } from "zod";
 import { TooManyAttempts } from "~/features/accounts/attempts.server";
 import { carPhotoMedia } from "~/features/garage/car-photo-media.server";
 import { createCar, getMyCar, setCarVisibility, updateCar } from "~/features/garage/cars.server";
@@ -18,6 +17,7 @@ import {
 import {
   BlurFormSchema,
   carSchema,
+  GarageListIntentSchema,
   PhotoIntentSchema,
   parseBlurRegions,
   regionFromPercent,
@@ -27,7 +27,6 @@ import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
-import { CAR_VISIBILITIES } from "../../../../db/schema/garage";
 
 // The garage's forms: read the form, check it with its schema, call the garage rule, and answer
 // a redirect with a flash message or the form's errors (400).
@@ -66,18 +65,9 @@ export async function createCarAction(call: GarageCall, formData: FormData) {
   });
 }
 
-const ListIntentSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("delete"), carId: z.string().max(64) }),
-  z.object({
-    intent: z.literal("visibility"),
-    carId: z.string().max(64),
-    visibility: z.enum(CAR_VISIBILITIES, { error: "Choose who can see the car." }),
-  }),
-]);
-
 /** The forms of /members/garage: delete a car, change who sees it. */
 export async function garageListAction(call: GarageCall, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: ListIntentSchema });
+  const submission = parseWithZod(formData, { schema: GarageListIntentSchema });
   if (submission.status !== "success") return invalid(intentOf(formData), submission);
   const value = submission.value;
   if (value.intent === "delete") {

@@ -9,8 +9,8 @@ import { readForm, uploadCarPhotos } from "./garage-forms.server";
 
 // Where a car's photos are uploaded: one file per request from the uploader (which shows each
 // file's progress and reads the JSON answer), or several at once from the plain form without
-// JavaScript, which is sent back to the car's page with a message. server.ts lets bodies of up to
-// 16 MB through to this path.
+// JavaScript, which is sent back to the car's page with a message. The server's body limits let
+// bodies of up to 16 MB through to this path (app/server/http/body-limits.server.ts).
 
 function signedInMember(args: { context: Route.ActionArgs["context"]; url: URL }) {
   const user = requireUser(args);

@@ -16,7 +16,7 @@ import {
 import { runtimeContext, type SessionUser } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { countOf, plural } from "~/ui/plural";
-import { accountCall, withinAttemptLimits } from "../../accounts/account-call.server";
+import { accountCall, withinAttemptLimits } from "~/web/account-call.server";
 
 /** What every /settings action needs from the request and the process. */
 export function settingsCall(request: Request, context: Readonly<RouterContextProvider>): SettingsCall {

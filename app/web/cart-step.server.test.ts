@@ -9,7 +9,7 @@ import { addVariantToCart } from "~/features/shop/cart-merch.server";
 import { runtimeContext, type SessionUser, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { Runtime } from "~/server/runtime.server";
-import { cartItems } from "../../../db/schema";
+import { cartItems } from "../../db/schema";
 import { cartNoticeContext, cartStep } from "./cart-step.server";
 import { clearVisitorCookie, newVisitorCookie, readVisitorToken, VISITOR_CART_COOKIE } from "./visitor-cookie.server";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { securityHeaders } from "./server";
+import { securityHeaders } from "./security-headers.server";
 
 /** The Content-Security-Policy a response gets, with or without a Maps key configured. */
 function policy(maps: boolean) {

@@ -1,0 +1,114 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { cruise, type ICruiseResult, type IForbiddenRuleType } from "dependency-cruiser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The layers' rules (.dependency-cruiser.cjs, run by `npm run lint`) against a small made-up app
+// in a temporary folder: each import below either breaks exactly the rule named beside it, or
+// none. The real configuration is used, so a rule loosened by mistake fails here.
+
+const config = createRequire(import.meta.url)("../.dependency-cruiser.cjs") as {
+  forbidden: IForbiddenRuleType[];
+  options: Record<string, unknown>;
+};
+
+/** Each file of the made-up app, and what it imports. */
+const FILES: Record<string, string> = {
+  "db/schema.ts": "export const events = {}; export type EventRow = { id: string };",
+  "node_modules/drizzle-orm/package.json": JSON.stringify({ name: "drizzle-orm", main: "index.js" }),
+  "node_modules/drizzle-orm/index.js": "export const eq = () => true;",
+  "app/features/events/queries.server.ts": 'import { events } from "../../../db/schema";\nexport const list = events;',
+  "app/web/cart-step.server.ts": "export const cartStep = 1;",
+  "app/routes/shop/list.tsx": 'import { list } from "../../features/events/queries.server";\nexport default list;',
+  "app/routes/shop/product.tsx": 'import { cartStep } from "../../web/cart-step.server";\nexport default cartStep;',
+  // Breaks routes-query-no-database: the schema, a type only, and Drizzle itself.
+  "app/routes/events/detail.tsx": 'import { events } from "../../../db/schema";\nexport default events;',
+  "app/routes/events/types.ts": 'import type { EventRow } from "../../../db/schema";\nexport type Row = EventRow;',
+  "app/routes/events/query.server.ts": 'import { eq } from "drizzle-orm";\nexport const where = eq;',
+  "app/web/viewer.server.ts": 'import { events } from "../../db/schema";\nexport const viewer = events;',
+  // A test may set up rows directly.
+  "app/routes/events/detail.test.ts": 'import { events } from "../../../db/schema";\nexport const rows = events;',
+  // Breaks route-folders-stay-apart: one route folder reaching into another.
+  "app/routes/cart/cart.tsx": 'import list from "../shop/list";\nexport default list;',
+  "app/routes/admin/orders/refund-forms.server.ts": "export const refund = 1;",
+  // Inside one route folder, its subfolders may share.
+  "app/routes/admin/events/details.tsx":
+    'import { refund } from "../orders/refund-forms.server";\nexport default refund;',
+  // A test walking a journey across pages may import them.
+  "app/routes/admin/events/journey.test.ts": 'import list from "../../shop/list";\nexport const page = list;',
+  // Breaks web-knows-no-routes.
+  "app/web/account-call.server.ts": 'import product from "../routes/shop/product";\nexport const call = product;',
+  // Breaks features-know-no-routes: an area reaching into the routes' request glue.
+  "app/features/cart/cart.server.ts":
+    'import { cartStep } from "../../web/cart-step.server";\nexport const cart = cartStep;',
+};
+
+let root: string;
+let result: ICruiseResult;
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(tmpdir(), "pitlane-layers-"));
+  for (const [file, text] of Object.entries(FILES)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+  // The made-up app has no tsconfig of its own: its imports are all relative.
+  const { tsConfig: _tsConfig, ...options } = config.options;
+  const answer = await cruise(["app", "db"], {
+    ...options,
+    baseDir: root,
+    validate: true,
+    ruleSet: { forbidden: config.forbidden },
+  });
+  result = answer.output as ICruiseResult;
+}, 60_000);
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The broken rules, as "rule: from -> to". */
+function violations() {
+  return result.summary.violations.map((violation) => `${violation.rule.name}: ${violation.from} -> ${violation.to}`);
+}
+
+describe("the layers' rules", () => {
+  it("keep routes and their request glue away from the database schema and Drizzle, types included", () => {
+    expect(violations()).toEqual(
+      expect.arrayContaining([
+        "routes-query-no-database: app/routes/events/detail.tsx -> db/schema.ts",
+        "routes-query-no-database: app/routes/events/types.ts -> db/schema.ts",
+        "routes-query-no-database: app/routes/events/query.server.ts -> node_modules/drizzle-orm/index.js",
+        "routes-query-no-database: app/web/viewer.server.ts -> db/schema.ts",
+      ]),
+    );
+  });
+
+  it("keep each route folder to itself", () => {
+    expect(violations()).toContain("route-folders-stay-apart: app/routes/cart/cart.tsx -> app/routes/shop/list.tsx");
+  });
+
+  it("keep the request glue and the areas out of the routes", () => {
+    expect(violations()).toEqual(
+      expect.arrayContaining([
+        "web-knows-no-routes: app/web/account-call.server.ts -> app/routes/shop/product.tsx",
+        "features-know-no-routes: app/features/cart/cart.server.ts -> app/web/cart-step.server.ts",
+      ]),
+    );
+  });
+
+  it("let through what is allowed: areas on the schema, routes on areas and app/web, tests, one folder's subfolders", () => {
+    expect(violations()).toHaveLength(7);
+    const from = new Set(result.summary.violations.map((violation) => violation.from));
+    for (const allowed of [
+      "app/features/events/queries.server.ts",
+      "app/routes/shop/list.tsx",
+      "app/routes/shop/product.tsx",
+      "app/routes/events/detail.test.ts",
+      "app/routes/admin/events/details.tsx",
+      "app/routes/admin/events/journey.test.ts",
+    ]) {
+      expect(from).not.toContain(allowed);
+    }
+  });
+});
