@@ -11,16 +11,9 @@ import { hasRole, requireUser } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { notFound } from "~/ui/not-found";
+import { readForm } from "~/web/form-data.server";
 
 const LikeSchema = z.object({ intent: z.enum(["like", "unlike"]) });
-
-async function readForm(request: Request) {
-  try {
-    return await request.formData();
-  } catch {
-    throw data("The form could not be read. Reload the page and try again.", { status: 400 });
-  }
-}
 
 /**
  * The car page's forms: like and unlike (plain POST, or a fetcher), report, and for staff the

@@ -23,15 +23,6 @@ export type EditorCall = {
   siteUrl: string;
 };
 
-/** A body that is not a form at all (or a broken multipart one) is the sender's mistake, not ours. */
-export async function readForm(request: Request) {
-  try {
-    return await request.formData();
-  } catch {
-    throw data("The form could not be read. Reload the page and try again.", { status: 400 });
-  }
-}
-
 export const ArticleIdSchema = z.uuid();
 
 /** The article id from the address, or the 404. */

@@ -10,8 +10,9 @@ import { Badge } from "~/ui/badge";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
 import { useMediaBase } from "~/ui/site";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/edit";
-import { articleIdFrom, readForm, saveArticleAction } from "./article-forms.server";
+import { articleIdFrom, saveArticleAction } from "./article-forms.server";
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");

@@ -1,8 +1,9 @@
 import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { requireMethod } from "~/server/methods.server";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/editor";
-import { bodyImageAction, previewAction, readForm } from "./article-forms.server";
+import { bodyImageAction, previewAction } from "./article-forms.server";
 
 // No page here: GET and HEAD answer 405 with `Allow: POST`, and so does any method but POST.
 export { postOnly as loader } from "~/server/methods.server";

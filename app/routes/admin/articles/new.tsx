@@ -4,8 +4,9 @@ import { ArticleForm, type ArticleFormValues } from "~/features/articles/article
 import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { pageTitle } from "~/ui/page-title";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/new";
-import { readForm, saveArticleAction } from "./article-forms.server";
+import { saveArticleAction } from "./article-forms.server";
 
 const EMPTY: ArticleFormValues = { title: "", slug: "", excerpt: "", tags: "", body: "", coverAlt: "", publishAt: "" };
 

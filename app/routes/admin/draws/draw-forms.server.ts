@@ -40,6 +40,7 @@ import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
 import { countOf, plural } from "~/ui/plural";
 import { withinAttemptLimits } from "~/web/account-call.server";
+import { intentOf } from "~/web/form-data.server";
 
 // The forms of the organizer's draw pages (new, details, photos, entries): read the form, check
 // it with its schema, call the draw rule, and answer a redirect with a flash message or the
@@ -53,20 +54,6 @@ export function drawIdFrom(value: string | undefined) {
   const parsed = DrawIdSchema.safeParse(value);
   if (!parsed.success) notFound();
   return parsed.data.toLowerCase();
-}
-
-/** A body that is not a form at all (or a broken multipart one) is the sender's mistake, not ours. */
-export async function readForm(request: Request) {
-  try {
-    return await request.formData();
-  } catch {
-    throw data("The form could not be read. Reload the page and try again.", { status: 400 });
-  }
-}
-
-function intentOf(formData: FormData) {
-  const intent = formData.get("intent");
-  return typeof intent === "string" ? intent.slice(0, 40) : "";
 }
 
 type Extra = { hash?: string | null };

@@ -5,8 +5,9 @@ import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/entries";
-import { drawIdFrom, postalEntryAction, readForm } from "./draw-forms.server";
+import { drawIdFrom, postalEntryAction } from "./draw-forms.server";
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");

@@ -4,8 +4,9 @@ import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/images";
-import { drawIdFrom, drawImagesAction, readForm } from "./draw-forms.server";
+import { drawIdFrom, drawImagesAction } from "./draw-forms.server";
 
 // The one draw form that sends a file: server.ts lets bodies of up to 16 MB through to this path
 // (a 15 MB photo and the form around it).

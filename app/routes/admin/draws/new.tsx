@@ -4,8 +4,9 @@ import { DrawForm } from "~/features/draws/organizer/draw-form";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { pageTitle } from "~/ui/page-title";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/new";
-import { createDrawAction, readForm } from "./draw-forms.server";
+import { createDrawAction } from "./draw-forms.server";
 
 export function loader({ context, url }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");

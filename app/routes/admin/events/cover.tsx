@@ -5,9 +5,10 @@ import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/cover";
 import type { loader as eventLoader } from "./event";
-import { eventCoverAction, readForm } from "./event-forms.server";
+import { eventCoverAction } from "./event-forms.server";
 import { eventIdFrom } from "./event-id.server";
 
 // The one organizer form that sends a file: server.ts lets bodies of up to 16 MB through to

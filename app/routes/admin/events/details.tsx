@@ -9,10 +9,11 @@ import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
+import { readForm } from "~/web/form-data.server";
 import { refundHoldersAction } from "../orders/refund-forms.server";
 import type { Route } from "./+types/details";
 import type { loader as eventLoader } from "./event";
-import { eventDetailsAction, readForm } from "./event-forms.server";
+import { eventDetailsAction } from "./event-forms.server";
 import { eventIdFrom } from "./event-id.server";
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {

@@ -35,6 +35,7 @@ import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
 import { countOf } from "~/ui/plural";
 import { withinAttemptLimits } from "~/web/account-call.server";
+import { intentOf } from "~/web/form-data.server";
 
 // The forms of the organizer's event pages (new, details, cover, tickets): read the form, check it
 // with its schema, call the organizer rule, and answer a redirect with a flash message or the
@@ -42,20 +43,6 @@ import { withinAttemptLimits } from "~/web/account-call.server";
 
 type Call = { db: Db; actorId: string; currency: string };
 type EventCall = Call & { eventId: string };
-
-/** A body that is not a form at all (or a broken multipart one) is the sender's mistake, not ours. */
-export async function readForm(request: Request) {
-  try {
-    return await request.formData();
-  } catch {
-    throw data("The form could not be read. Reload the page and try again.", { status: 400 });
-  }
-}
-
-function intentOf(formData: FormData) {
-  const intent = formData.get("intent");
-  return typeof intent === "string" ? intent.slice(0, 40) : "";
-}
 
 /** The form's errors, with the submitted values kept so nothing typed is lost. */
 type Extra = { ticketTypeId?: string | null };

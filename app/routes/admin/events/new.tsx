@@ -5,8 +5,9 @@ import { timeZoneOptions } from "~/features/events/organizer/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { pageTitle } from "~/ui/page-title";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/new";
-import { createEventAction, readForm } from "./event-forms.server";
+import { createEventAction } from "./event-forms.server";
 
 export function loader({ context, url }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");

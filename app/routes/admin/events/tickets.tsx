@@ -7,8 +7,9 @@ import { Notice } from "~/ui/form";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
 import { countOf } from "~/ui/plural";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/tickets";
-import { readForm, ticketTypesAction } from "./event-forms.server";
+import { ticketTypesAction } from "./event-forms.server";
 import { eventIdFrom } from "./event-id.server";
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {

@@ -11,8 +11,9 @@ import { Card } from "~/ui/card";
 import { FieldErrors, SubmitButton } from "~/ui/form";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/images";
-import { idFrom, productImagesAction, readForm } from "./shop-forms.server";
+import { idFrom, productImagesAction } from "./shop-forms.server";
 
 // The one shop form that sends a file: server.ts lets bodies of up to 16 MB through to this path.
 export async function loader({ context, url, params }: Route.LoaderArgs) {

@@ -5,8 +5,9 @@ import { ProductForm } from "~/features/shop/product-form";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { pageTitle } from "~/ui/page-title";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/new";
-import { createProductAction, readForm } from "./shop-forms.server";
+import { createProductAction } from "./shop-forms.server";
 
 export function loader({ context, url }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");

@@ -8,8 +8,9 @@ import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
 import { useSite } from "~/ui/site";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/product";
-import { idFrom, productEditorAction, readForm } from "./shop-forms.server";
+import { idFrom, productEditorAction } from "./shop-forms.server";
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");

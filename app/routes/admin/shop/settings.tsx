@@ -9,8 +9,9 @@ import { SubmitButton } from "~/ui/form";
 import { currencySymbol, moneyInputValue } from "~/ui/money";
 import { pageTitle } from "~/ui/page-title";
 import { useSite } from "~/ui/site";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/settings";
-import { readForm, shopSettingsAction } from "./shop-forms.server";
+import { shopSettingsAction } from "./shop-forms.server";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");

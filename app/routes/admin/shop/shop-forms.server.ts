@@ -37,14 +37,6 @@ export type ShopFormReply = {
 
 type Call = { db: Db; actorId: string; now: Date };
 
-export async function readForm(request: Request) {
-  try {
-    return await request.formData();
-  } catch {
-    throw data("The form could not be read. Reload the page and try again.", { status: 400 });
-  }
-}
-
 const uuid = z.uuid();
 
 /** A product or variant id from the address or a form; anything else is a 404. */

@@ -13,8 +13,9 @@ import { Card } from "~/ui/card";
 import { FormErrors } from "~/ui/form";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/edit";
-import { editCarAction, readForm } from "./garage-forms.server";
+import { editCarAction } from "./garage-forms.server";
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   const user = requireUser({ context, url });

@@ -27,25 +27,12 @@ import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
+import { intentOf } from "~/web/form-data.server";
 
 // The garage's forms: read the form, check it with its schema, call the garage rule, and answer
 // a redirect with a flash message or the form's errors (400).
 
 export type GarageCall = { db: Db; storage: Storage; ownerId: string; ip: string };
-
-/** A body that is not a form at all (or a broken multipart one) is the sender's mistake, not ours. */
-export async function readForm(request: Request) {
-  try {
-    return await request.formData();
-  } catch {
-    throw data("The form could not be read. Reload the page and try again.", { status: 400 });
-  }
-}
-
-function intentOf(formData: FormData) {
-  const intent = formData.get("intent");
-  return typeof intent === "string" ? intent.slice(0, 40) : "";
-}
 
 function invalid<T>(intent: string, submission: Submission<T>, extra: { photoId?: string } = {}) {
   return data({ intent, result: submission.reply(), ...extra }, { status: 400 });

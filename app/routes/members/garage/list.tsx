@@ -7,8 +7,9 @@ import { requireUser } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
 import { pageTitle } from "~/ui/page-title";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/list";
-import { garageListAction, readForm } from "./garage-forms.server";
+import { garageListAction } from "./garage-forms.server";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });

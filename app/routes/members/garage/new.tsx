@@ -4,8 +4,9 @@ import { CarForm } from "~/features/garage/car-form";
 import { requireUser } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { pageTitle } from "~/ui/page-title";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/new";
-import { createCarAction, readForm } from "./garage-forms.server";
+import { createCarAction } from "./garage-forms.server";
 
 export function loader({ context, url }: Route.LoaderArgs) {
   requireUser({ context, url });

@@ -4,8 +4,9 @@ import { requireUser } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { notFound } from "~/ui/not-found";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/photos";
-import { readForm, uploadCarPhotos } from "./garage-forms.server";
+import { uploadCarPhotos } from "./garage-forms.server";
 
 // Where a car's photos are uploaded: one file per request from the uploader (which shows each
 // file's progress and reads the JSON answer), or several at once from the plain form without
