@@ -1,8 +1,8 @@
 import { ImagePlus } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Form } from "react-router";
-import { FormSection, InputField, TextAreaField } from "~/features/events/organizer/fields";
 import { FieldErrors, FormErrors, inputClass, SubmitButton } from "~/ui/form";
+import { FormSection, InputField, TextAreaField } from "~/ui/form-fields";
 import { type SubmissionReply, useLightForm } from "~/ui/light-form";
 import { ARTICLE_LIMITS, slugFromTitle } from "./article-limits";
 

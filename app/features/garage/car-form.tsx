@@ -2,8 +2,8 @@ import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useMemo, useState } from "react";
 import { Form } from "react-router";
-import { FormSection, InputField, SelectField, TextAreaField } from "~/features/events/organizer/fields";
 import { Checkbox, FormErrors, SubmitButton } from "~/ui/form";
+import { FormSection, InputField, SelectField, TextAreaField } from "~/ui/form-fields";
 import type { CarVisibility } from "../../../db/schema/garage";
 import { MAKE_NAMES, modelsOf } from "./makes";
 import {

@@ -3,10 +3,10 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { EyeOff, Star } from "lucide-react";
 import { Form, Link } from "react-router";
 import { REPORT_REASON_LABELS } from "~/features/community/report-labels";
-import { TextAreaField } from "~/features/events/organizer/fields";
 import { CarPicture } from "~/features/media/car-picture";
 import { Card } from "~/ui/card";
 import { FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
+import { TextAreaField } from "~/ui/form-fields";
 import type { ModerationCar } from "./queue.server";
 import { type Decision, DecisionSchema } from "./schemas";
 

@@ -3,8 +3,8 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Lock } from "lucide-react";
 import { useMemo } from "react";
 import { Form } from "react-router";
-import { FormSection, InputField, SelectField, TextAreaField } from "~/features/events/organizer/fields";
 import { Checkbox, FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
+import { FormSection, InputField, SelectField, TextAreaField } from "~/ui/form-fields";
 import { currencySymbol } from "~/ui/money";
 import {
   DRAW_KIND_LABELS,

@@ -3,9 +3,9 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Download } from "lucide-react";
 import { useMemo } from "react";
 import { Form } from "react-router";
-import { FormSection, InputField, SelectField, TextAreaField } from "~/features/events/organizer/fields";
 import { Badge } from "~/ui/badge";
 import { FormErrors, SubmitButton } from "~/ui/form";
+import { FormSection, InputField, SelectField, TextAreaField } from "~/ui/form-fields";
 import { postalEntryFields, postalEntrySchema } from "./schemas";
 
 export type EntryListItem = {

@@ -3,10 +3,10 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Form } from "react-router";
 import { FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
+import { InputField } from "~/ui/form-fields";
 import { useMediaBase } from "~/ui/site";
 import { TrackArt } from "~/ui/track-art";
 import { coverSources } from "../cover-urls";
-import { InputField } from "./fields";
 import { COVER_ACCEPT, coverSchema } from "./schemas";
 
 type Cover = { coverHash: string | null; coverAlt: string; coverColor: string | null };

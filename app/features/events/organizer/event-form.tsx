@@ -3,8 +3,8 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { Form } from "react-router";
 import { Checkbox, FormErrors, SubmitButton } from "~/ui/form";
+import { FormSection, InputField, SelectField, TextAreaField } from "~/ui/form-fields";
 import { currencySymbol } from "~/ui/money";
-import { FormSection, InputField, SelectField, TextAreaField } from "./fields";
 import {
   EVENT_TYPE_LABELS,
   type EventFormDefaults,

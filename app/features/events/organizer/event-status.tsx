@@ -4,8 +4,8 @@ import { Check, CircleAlert, Copy } from "lucide-react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { Checkbox, FormErrors, SubmitButton } from "~/ui/form";
+import { TextAreaField } from "~/ui/form-fields";
 import { countOf, plural } from "~/ui/plural";
-import { TextAreaField } from "./fields";
 import type { EventSummary } from "./queries.server";
 import { CancelEventSchema, PublishEventSchema } from "./schemas";
 

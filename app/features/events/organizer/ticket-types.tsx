@@ -5,9 +5,9 @@ import { useMemo } from "react";
 import { Form, Link } from "react-router";
 import { Badge } from "~/ui/badge";
 import { Checkbox, FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
+import { FormSection, InputField, TextAreaField } from "~/ui/form-fields";
 import { currencySymbol, formatMoney } from "~/ui/money";
 import { formatLocalDay } from "../event-dates";
-import { FormSection, InputField, TextAreaField } from "./fields";
 import type { TicketTypesPage } from "./queries.server";
 import {
   LIMITS,

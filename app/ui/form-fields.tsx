@@ -3,7 +3,7 @@ import { Card } from "~/ui/card";
 import { FieldErrors, fieldInputProps, inputClass } from "~/ui/form";
 import type { FieldLike } from "~/ui/light-form";
 
-// The inputs the event forms need beyond app/ui/form.tsx: long text, menus, date-times and
+// The inputs forms need beyond app/ui/form.tsx: long text, menus, date-times and
 // prices, wired the same way (label, hint, errors announced with the field).
 
 function describedBy(meta: FieldLike, hint: boolean) {
