@@ -12,7 +12,8 @@ import { errorPageFailureHtml } from "./ui/error-page-failure";
 import { NonceProvider } from "./ui/nonce";
 
 export { answerPaymentNotification, createLoadContext, demoSignIns, startApp } from "./app.server";
-export { pagesShowing, registerAppMetrics } from "./app-metrics.server";
+export { registerAppMetrics } from "./app-metrics.server";
+export { pagesShowing } from "./page-cache-purges.server";
 
 export const streamTimeout = 10_000;
 
