@@ -2,7 +2,7 @@ import type { ArticleCard } from "~/features/articles/catalogue.server";
 import { FeaturedCars } from "~/features/community/featured-cars";
 import type { CarTileData } from "~/features/community/showcase.server";
 import type { DrawTile } from "~/features/draws/catalogue.server";
-import { type BannerPartner, DiscoverArticles, LiveCompetitions, LogoBanner } from "./home-sections";
+import { type BannerPartner, DiscoverArticles, LiveCompetitions, LogoBanner } from "./below-the-fold-sections";
 
 export type BelowTheFoldProps = {
   draws: DrawTile[];
