@@ -1,13 +1,14 @@
 import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
 
-// The whole URL map. Seed routes keep their exact paths (camelCase included).
+// The whole URL map. Established addresses keep their exact paths, camelCase included
+// (`/signUp`, `/indexBackup`): links and bookmarks to them keep working.
 export default [
   route("indexBackup", "routes/site/index-backup.ts"),
 
   layout("routes/site/layout.tsx", [
     index("routes/site/home.tsx"),
 
-    // Accounts (seed paths)
+    // Accounts (established camelCase paths)
     route("signUp", "routes/accounts/sign-up.tsx"),
     route("createAnAccount", "routes/accounts/create-account.tsx"),
     route("login", "routes/accounts/login.tsx"),

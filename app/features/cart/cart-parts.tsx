@@ -11,8 +11,8 @@ import type { CartMerchLine, CartPageLine } from "./cart-page.server";
 import { HoldCountdown } from "./hold-countdown";
 
 /**
- * The /cart page's parts (seed: CartTickets, CartTicketsMulti, CartPayment). Every change is a
- * plain POST form, one per line, so the cart works without JavaScript.
+ * The /cart page's parts: tickets, competition entries, application fees, merch and the payment
+ * step. Every change is a plain POST form, one per line, so the cart works without JavaScript.
  */
 
 export type LineMessages = Map<string, string>;
@@ -299,7 +299,7 @@ function CartEntryItem({ line, currency, message }: { line: CartEntryLine; curre
   );
 }
 
-/** Competition entries, each bundle with the answer that goes with it (seed: CartCompetitions). */
+/** Competition entries, each bundle with the answer that goes with it. */
 export function CartCompetitions({
   lines,
   currency,
@@ -330,7 +330,7 @@ export function CartCompetitions({
   );
 }
 
-/** Fees of approved show-car applications (seed: CartApplication): one line each, no quantity. */
+/** Fees of approved show-car applications: one line each, no quantity. */
 export function CartApplication({ lines, currency }: { lines: CartApplicationLine[]; currency: string }) {
   if (lines.length === 0) return null;
   const price = (minor: number) => formatMoney(minor, currency);
@@ -370,7 +370,7 @@ export function CartApplication({ lines, currency }: { lines: CartApplicationLin
   );
 }
 
-/** Merch (seed: CartMerch): each line one variant, its options, quantity and price. */
+/** Merch: each line one variant, its options, quantity and price. */
 export function CartMerch({
   lines,
   currency,
