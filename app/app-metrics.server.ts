@@ -1,41 +1,10 @@
-// What /metrics reports about the site's own state (beside the server's request figures), and
-// which cached pages show each table. Both belong to the composition root: they know the areas'
-// tables, which the adapters in app/server must not.
+// What /metrics reports about the site's own state (beside the server's request figures). It
+// belongs to the composition root: it knows the areas' tables, which the adapters in app/server
+// must not.
 
 import { sql } from "drizzle-orm";
 import client from "prom-client";
 import type { Runtime } from "./server/runtime.server";
-
-/**
- * The pages that show each table's rows (paths as the page cache purges them: a path covers its
- * sub-pages, "/" is the home page alone, "*" every page). A table missing here shows on no cached
- * page. The database announces a change to each of these tables (migration 0016).
- */
-const PAGES_SHOWING: Record<string, readonly string[]> = {
-  events: ["/", "/events", "/community"],
-  ticket_types: ["/", "/events"],
-  // A sale or a refund moves places left, % sold and stock on every kind of page that sells.
-  orders: ["/", "/events", "/giveaways", "/shop"],
-  draws: ["/", "/giveaways"],
-  draw_entries: ["/", "/giveaways"],
-  play_settings: ["/giveaways", "/responsible-play"],
-  cars: ["/", "/community", "/events"],
-  car_photos: ["/", "/community", "/events"],
-  car_likes: ["/community"],
-  users: ["/community", "/giveaways"],
-  show_car_applications: ["/events", "/community"],
-  products: ["/", "/shop"],
-  product_variants: ["/", "/shop"],
-  articles: ["/", "/blog"],
-  partners: ["/"],
-  site_pages: ["*"],
-};
-
-/** The paths of the cached pages that show `table`; every page when the table is not known. */
-export function pagesShowing(table: string | null): readonly string[] {
-  if (table === null) return ["*"];
-  return PAGES_SHOWING[table] ?? [];
-}
 
 let current: Runtime | undefined;
 

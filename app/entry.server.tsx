@@ -12,7 +12,8 @@ import { errorPageFailureHtml } from "./ui/error-page-failure";
 import { NonceProvider } from "./ui/nonce";
 
 export { answerPaymentNotification, createLoadContext, demoSignIns, startApp } from "./app.server";
-export { pagesShowing, registerAppMetrics } from "./app-metrics.server";
+export { registerAppMetrics } from "./app-metrics.server";
+export { pagesShowing } from "./page-cache-purges.server";
 
 export const streamTimeout = 10_000;
 
@@ -47,7 +48,7 @@ export default function handleRequest(
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }));
           pipe(body);
         },
-        // The seed: when the error page itself cannot be shown, a plain fallback page is.
+        // When the error page itself cannot be shown, a plain last-resort page is, with no scripts.
         onShellError(error: unknown) {
           getLog().error({ err: error }, "the page and its error page failed to render");
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");

@@ -18,7 +18,7 @@ import { type RootData, usePageScripts } from "./ui/site";
 import { UpdatePrompt } from "./ui/update-prompt";
 import { appleSplashLinks } from "./ui/web-app-icons";
 
-// The seed's default route-change step.
+// The route steps every page runs: who is signed in (`auth`), then whose cart it is (`cart`).
 export const middleware = steps("auth", "cart");
 
 export async function loader({ context, request }: Route.LoaderArgs) {

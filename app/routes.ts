@@ -1,7 +1,7 @@
 import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
 
-// The URL map of the pages and files the router answers. Seed routes keep their exact paths
-// (camelCase included).
+// The URL map of the pages and files the router answers. Established addresses keep their exact
+// paths, camelCase included (`/signUp`, `/indexBackup`): links and bookmarks to them keep working.
 //
 // Served outside the router, by server.ts with the steps in app/server/http/ (same origin):
 // - POST /api/webhooks/stripe, payment notifications: answered before Express and the page cache;
@@ -20,7 +20,7 @@ export default [
   layout("routes/site/layout.tsx", [
     index("routes/site/home.tsx"),
 
-    // Accounts (seed paths)
+    // Accounts (established camelCase paths)
     route("signUp", "routes/accounts/sign-up.tsx"),
     route("createAnAccount", "routes/accounts/create-account.tsx"),
     route("login", "routes/accounts/login.tsx"),

@@ -18,7 +18,7 @@
 //
 // --pool is each server's DATABASE_POOL_SIZE. The default, 5, puts 10 connections on a database
 // that shares 2 cores with everything else here: more connections than a few per core make
-// PostgreSQL slower in a rush, not faster (bench/README.md, "Connections").
+// PostgreSQL slower in a rush, not faster (bench/RESULTS.md, "Connections").
 //
 // --sample also prints what the servers' database connections were doing while orders settled
 // (sampled from pg_stat_activity every 10 ms): how many waited on a lock, and on which statement.

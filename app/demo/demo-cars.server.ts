@@ -46,7 +46,7 @@ type DemoCar = {
   glow: string;
   /** Days before the seed the car was added, for "newest". */
   addedDaysAgo: number;
-  /** Picked by staff for the home page (DiscoverPG). */
+  /** Picked by staff for the home page's featured cars. */
   featured?: boolean;
 };
 

@@ -16,9 +16,8 @@ export type DashboardNavItem = {
 export type DashboardUser = { name: string; role?: string };
 
 /**
- * The frame of the members' area and the organizer dashboard (the seed's DashboardTopBar and
- * Sidenav): a dark top bar, a side navigation that becomes a drawer on small screens, and the
- * page. Pages render their own <h1>.
+ * The frame of the members' area and the organizer dashboard: a dark top bar, a side navigation
+ * that becomes a drawer on small screens, and the page. Pages render their own <h1>.
  */
 export function DashboardShell({
   title,

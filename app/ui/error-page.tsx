@@ -1,7 +1,10 @@
 import { Component, type ReactNode } from "react";
 import { isRouteErrorResponse, Link } from "react-router";
 
-/** What the seed's error catalogue shows for an error: its status and message. */
+/**
+ * What the error page shows for an error: its status and message. A missing page is 404 "This
+ * page could not be found"; any other error shows its own status and message, or just "Error".
+ */
 export function describeError(error: unknown): { status: number; message: string } {
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) return { status: 404, message: "This page could not be found" };
@@ -42,7 +45,7 @@ export function ErrorPage({ error, within = false }: { error: unknown; within?: 
 }
 
 /**
- * In the browser, a failure while drawing the error page falls back to the seed's last-resort
+ * In the browser, a failure while drawing the error page falls back to a plain last-resort
  * message. (On the server, entry.server renders the same fallback when the shell fails.)
  */
 export class ErrorPageGuard extends Component<{ children: ReactNode }, { failed: boolean }> {

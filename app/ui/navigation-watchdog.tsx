@@ -9,8 +9,9 @@ import {
 } from "./chunk-reload";
 
 /**
- * A navigation stuck for 120 s (the seed's chunk time-out) is retried as a full page load. It also
- * tells the chunk-reload guard where a navigation is heading, so a failure can be shown there.
+ * A navigation stuck for 120 s (the longest a page-script chunk may take to load; ADR 0003) is
+ * retried as a full page load. It also tells the chunk-reload guard where a navigation is
+ * heading, so a failure can be shown there.
  */
 export function NavigationWatchdog() {
   const navigation = useNavigation();

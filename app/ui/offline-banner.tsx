@@ -10,7 +10,7 @@ function subscribe(callback: () => void) {
   };
 }
 
-/** Follows the browser's connectivity events (seed: online or offline). */
+/** Follows the browser's connectivity events (`online` and `offline`). */
 export function useOnline() {
   return useSyncExternalStore(
     subscribe,

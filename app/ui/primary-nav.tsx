@@ -4,9 +4,8 @@ import { Logo } from "./logo";
 import { publicAreas, useRootData, useSite } from "./site";
 
 /**
- * The site's main navigation. `light` is the variant drawn over a dark hero image (the seed's
- * PrimaryNavLight): transparent, white text. The mobile menu is a <details> disclosure so it
- * opens before JavaScript has loaded.
+ * The site's main navigation. `light` is the variant drawn over a dark hero image: transparent,
+ * white text. The mobile menu is a <details> disclosure so it opens before JavaScript has loaded.
  */
 export function PrimaryNav({ light = false, cartCount }: { light?: boolean; cartCount?: number }) {
   const site = useSite();

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigation } from "react-router";
 
-// The seed's progress bar: throttle 200 ms, duration 5000 ms, hide delay 500 ms.
+// The progress bar's timings: how long a navigation runs before the bar shows, how long the bar
+// takes to creep across, and how long the full bar stays before it is gone.
 export const PROGRESS_THROTTLE_MS = 200;
 export const PROGRESS_DURATION_MS = 5000;
 export const PROGRESS_HIDE_DELAY_MS = 500;

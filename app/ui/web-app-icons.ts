@@ -1,4 +1,4 @@
-// The seed's icon sizes for the installable web app; scripts/build-icons.ts renders each from
+// The icon sizes the installable web app offers; scripts/build-icons.ts renders each from
 // public/favicon.svg, and the manifest and the document head list them.
 export const ICON_SIZES = [64, 120, 144, 152, 192, 384, 512] as const;
 export const MASKABLE_SIZES = [192, 512] as const;

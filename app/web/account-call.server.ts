@@ -14,7 +14,7 @@ export function accountCall(request: Request, context: Readonly<RouterContextPro
 }
 
 /**
- * Runs an account rule and answers its `TooManyAttempts` with the seed's 429 page, which says
+ * Runs an account rule and answers its `TooManyAttempts` with the 429 page, which says
  * how long to wait (and a Retry-After header).
  */
 export async function withinAttemptLimits<T>(work: Promise<T>): Promise<T> {

@@ -57,7 +57,7 @@ export const cars = pgTable(
     visibility: text("visibility", { enum: CAR_VISIBILITIES }).notNull().default("private"),
     coverPhotoId: uuid("cover_photo_id"),
     likeCount: integer("like_count").notNull().default(0),
-    /** Staff picked it for the home page (DiscoverPG). */
+    /** Staff picked it for the home page's featured cars. */
     featuredAt: timestamp("featured_at", { withTimezone: true }),
     hiddenAt: timestamp("hidden_at", { withTimezone: true }),
     hiddenReason: text("hidden_reason"),

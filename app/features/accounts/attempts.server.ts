@@ -75,8 +75,8 @@ export function describeWait(seconds: number) {
 }
 
 /**
- * Thrown past a limit. The limit holds whoever calls; the page answers it with the seed's "too
- * many attempts" page (429) that says how long to wait.
+ * Thrown past a limit. The limit holds whoever calls; the page answers it with the "too many
+ * attempts" page (429) that says how long to wait.
  */
 export class TooManyAttempts extends Error {
   constructor(readonly retryAfterSeconds: number) {

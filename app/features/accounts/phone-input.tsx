@@ -13,10 +13,9 @@ import {
 type TextField = FieldMetadata<string | undefined | null>;
 
 /**
- * The seed's telephone widget: a country dropdown and the number, formatted for that country
- * as it is typed. A number typed in international form ("+33 …") moves the dropdown to its
- * country. Without JavaScript both fields are posted as typed and the server reads them with
- * the same rules.
+ * The phone field: a country dropdown and the number, formatted for that country as it is typed. A
+ * number typed in international form ("+33 …") moves the dropdown to its country. Without
+ * JavaScript both fields are posted as typed and the server reads them with the same rules.
  */
 export function PhoneInput({
   country: countryMeta,

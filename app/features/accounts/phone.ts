@@ -13,10 +13,9 @@ import { z } from "zod";
 import { COUNTRY_NAMES } from "./country-names";
 import { redirectToField } from "./schemas";
 
-// Phone number rules shared by the browser and the server. From the seed's telephone widget and
-// country dropdown, at most 25 characters typed, national or
-// international format, national number of 2 to 17 digits, input trimmed at 250 characters,
-// stored as E.164.
+// Phone number rules shared by the browser and the server, for the phone field (a country
+// dropdown and the number): at most 25 characters typed, national or international format,
+// national number of 2 to 17 digits, input trimmed at 250 characters, stored as E.164.
 
 export type { CountryCode };
 

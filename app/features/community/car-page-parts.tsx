@@ -3,7 +3,7 @@ import { type KeyboardEvent, type TouchEvent, useEffect, useRef, useState } from
 import { Form, Link, useFetcher } from "react-router";
 import { CarPicture } from "~/features/media/car-picture";
 import { countOf, plural } from "~/ui/plural";
-import { photoAlt } from "./car-picture";
+import { photoAlt } from "./car-photo-alt";
 import { carTitle } from "./car-tile";
 import { MAX_REPORT_NOTE, REPORT_REASON_LABELS, REPORT_REASON_LIST } from "./report-labels";
 import type { CommunityCar } from "./showcase.server";

@@ -2,7 +2,7 @@ import { CarFront, EyeOff, Heart } from "lucide-react";
 import { Link } from "react-router";
 import { CarPicture } from "~/features/media/car-picture";
 import { plural } from "~/ui/plural";
-import { photoAlt } from "./car-picture";
+import { photoAlt } from "./car-photo-alt";
 import type { CarTileData } from "./showcase.server";
 
 export function carTitle(car: { year: number; make: string; model: string }) {

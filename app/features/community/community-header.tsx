@@ -24,7 +24,7 @@ export function eraOptions(now = new Date()) {
 }
 
 /**
- * The seed's CommunityHeader: the page title and the filters, as a GET form so it works before
+ * The /community page's header: the page title and the filters, as a GET form so it works before
  * scripts load and every result has its own address.
  */
 export function CommunityHeader({

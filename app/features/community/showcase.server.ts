@@ -270,7 +270,7 @@ export async function getCommunityCar(db: Db, viewer: Viewer, carId: string) {
 
 export type CommunityCar = NonNullable<Awaited<ReturnType<typeof getCommunityCar>>>;
 
-/** The cars staff featured for the home page (DiscoverPG), as a visitor sees them. */
+/** The cars staff featured for the home page, as a visitor sees them. */
 export async function featuredCars(db: Db, limit = 6) {
   const rows = (await db
     .select(tileColumns)

@@ -16,10 +16,10 @@ import {
 import { readDrawStock, takenNumbers } from "./entries.server";
 
 /**
- * Competition entries in the one cart (seed: CartCompetitions). Only members add entries: a
- * draw needs to know who enters before anything is held. Each line is one bundle of one draw,
- * with the answer chosen; all of a draw's lines carry the same answer. What is checked here is
- * advice against live counts; checkout checks again under the draw's lock.
+ * Competition entries in the one cart. Only members add entries: a draw needs to know who enters
+ * before anything is held. Each line is one bundle of one draw, with the answer chosen; all of a
+ * draw's lines carry the same answer. What is checked here is advice against live counts; checkout
+ * checks again under the draw's lock.
  */
 
 /** The member as a draw sees them: staff or not, date of birth, and whether their phone is verified. */

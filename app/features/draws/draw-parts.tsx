@@ -12,13 +12,14 @@ import { imageCover } from "./draw-tiles";
 import type { PrizeClaim } from "./results.server";
 
 /**
- * The prize-draw pages' parts (seed: Competitions, GiveawayGallery, GiveawayBody,
- * GalleryPricingTable). Entering is a plain POST form, so it works without JavaScript.
+ * The prize-draw page's parts: the prize photos, the description and rules, the postal route, the
+ * entry form and its bundles, prize claims, instant wins and the result. Entering is a plain POST
+ * form, so it works without JavaScript.
  */
 
 /**
- * The prize photos (seed: GiveawayGallery): a row that scrolls with a swipe or the arrow keys
- * (it is focusable), each photo snapping into place. No script needed.
+ * The prize photos: a row that scrolls with a swipe or the arrow keys (it is focusable), each photo
+ * snapping into place. No script needed.
  */
 export function DrawGallery({ images, title }: { images: DrawImage[]; title: string }) {
   if (images.length === 0) return null;
@@ -63,7 +64,7 @@ function policyText(
   return `If fewer than ${threshold} are sold by the closing time, the draw still goes ahead and the winner receives the cash alternative${page.cashAlternative ? ` of ${price(page.cashAlternative)}` : ""}.`;
 }
 
-/** Description, prize, value, cash alternative, odds and rules (seed: GiveawayBody). */
+/** Description, prize, value, cash alternative, odds and rules. */
 export function DrawBody({ page }: { page: DrawPage }) {
   const { currency } = useSite();
   const price = (minor: number) => formatMoney(minor, currency);
@@ -144,10 +145,9 @@ export function PostalRoute({ page }: { page: DrawPage }) {
 }
 
 /**
- * The entry form: the question, the bundles (seed: GalleryPricingTable), the confirmation of
- * age, and Add to cart (or Enter free for a giveaway). One POST, no script needed. Visitors see
- * it whole, prices and question included; their press leads to sign-in, and `choice` is what
- * they had chosen when they come back.
+ * The entry form: the question, the bundles, the confirmation of age, and Add to cart (or Enter
+ * free for a giveaway). One POST, no script needed. Visitors see it whole, prices and question
+ * included; their press leads to sign-in, and `choice` is what they had chosen when they come back.
  */
 export function EntryForm({
   page,
@@ -286,7 +286,7 @@ export function EntryForm({
   );
 }
 
-/** Entry bundles: "1 for £2, 5 for £8…" (seed: GalleryPricingTable). */
+/** Entry bundles: "1 for £2, 5 for £8…". */
 function PricingTable({
   bundles,
   price,

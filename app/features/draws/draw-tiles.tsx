@@ -10,8 +10,8 @@ import type { DrawImage } from "../../../db/schema";
 import type { DrawTile } from "./catalogue.server";
 
 /**
- * The list of draws (seed: Competitions): tiles with the prize photo, price per entry, % sold and
- * the time left. Kept apart from the draw page's parts, so /giveaways ships only these.
+ * The list of draws: tiles with the prize photo, price per entry, % sold and the time left. Kept
+ * apart from the draw page's parts, so /giveaways ships only these.
  */
 
 /** "Closes in 3 days", "Closes in 5 hours", from the server's clock at render time. */
@@ -48,7 +48,7 @@ export function SoldBar({ percent, label }: { percent: number; label: string }) 
   );
 }
 
-/** One draw in the list (seed: Competitions). */
+/** One draw in the list. */
 function DrawTileCard({ tile, now, priority }: { tile: DrawTile; now: number; priority: boolean }) {
   const { currency } = useSite();
   const live = tile.phase !== "closed";

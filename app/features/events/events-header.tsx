@@ -18,7 +18,7 @@ export function eventsHref(filters: Partial<EventFilters> & { page?: number }) {
 }
 
 /**
- * The seed's EventsHeader: a dark floodlit band with the page title, the filters (a GET form, so
+ * The /events page's header: a dark floodlit band with the page title, the filters (a GET form, so
  * it works before scripts load and every result has its own address) and the Upcoming / Past tabs.
  */
 export function EventsHeader({

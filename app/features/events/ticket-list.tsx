@@ -79,8 +79,8 @@ function AddToCart({ ticket, problem }: { ticket: EventPageTicket; problem?: str
 }
 
 /**
- * The seed's Tickets part: every ticket type a visitor may buy, its price, the days a pass
- * covers, whether it can be had now and, when it can, a quantity and Add to cart.
+ * The event page's tickets: every ticket type a visitor may buy, its price, the days a pass covers,
+ * whether it can be had now and, when it can, a quantity and Add to cart.
  */
 export function TicketList({
   tickets,

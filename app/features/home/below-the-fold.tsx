@@ -1,8 +1,8 @@
 import type { ArticleCard } from "~/features/articles/catalogue.server";
-import { DiscoverPG } from "~/features/community/discover-pg";
+import { FeaturedCars } from "~/features/community/featured-cars";
 import type { CarTileData } from "~/features/community/showcase.server";
 import type { DrawTile } from "~/features/draws/catalogue.server";
-import { type BannerPartner, DiscoverArticles, LiveCompetitions, LogoBanner } from "./home-sections";
+import { type BannerPartner, DiscoverArticles, LiveCompetitions, LogoBanner } from "./below-the-fold-sections";
 
 export type BelowTheFoldProps = {
   draws: DrawTile[];
@@ -23,7 +23,7 @@ export default function BelowTheFold({ draws, now, articles, featured, partners,
     <>
       <LiveCompetitions draws={draws} now={now} />
       <DiscoverArticles articles={articles} />
-      <DiscoverPG cars={featured} mediaBase={mediaBase} />
+      <FeaturedCars cars={featured} mediaBase={mediaBase} />
       <LogoBanner partners={partners} mediaBase={mediaBase} />
     </>
   );

@@ -4,7 +4,7 @@ import { listDraws } from "~/features/draws/catalogue.server";
 import { nextHeadlineEvent, upcomingEvents } from "~/features/events/catalogue.server";
 import { bannerPartners } from "~/features/partners/partners.server";
 import type { Db } from "~/server/db/client.server";
-import type { BannerPartner } from "./home-sections";
+import type { BannerPartner } from "./below-the-fold-sections";
 
 /** Whole rows of three on wide screens: six, or three when there are fewer than six. */
 const wholeRows = <T>(items: T[]) => (items.length >= 6 ? items.slice(0, 6) : items.slice(0, 3));

@@ -209,7 +209,7 @@ function decisionEmail(
 }
 
 /**
- * Staff feature a car on the home page (DiscoverPG), or stop featuring it. Only a public car that
+ * Staff feature a car on the home page, or stop featuring it. Only a public car that
  * is not hidden can be featured: the home page is for everyone.
  */
 export async function setCarFeatured(

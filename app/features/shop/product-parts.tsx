@@ -10,8 +10,8 @@ import type { StockBadge } from "./catalogue-labels";
 import { ProductPicture } from "./product-picture";
 
 /**
- * The product page's parts (seed: ProductDetail). Adding to the cart is a plain POST form, so it
- * works without JavaScript; with it, the option pickers show what is left of each combination.
+ * The product page's parts. Adding to the cart is a plain POST form, so it works without
+ * JavaScript; with it, the option pickers show what is left of each combination.
  */
 
 /**

@@ -5,7 +5,7 @@ import { RouterContextProvider } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
 import { createTestDraw } from "~/features/draws/test-draws";
-import { DiscoverArticles, LiveCompetitions, LogoBanner } from "~/features/home/home-sections";
+import { DiscoverArticles, LiveCompetitions, LogoBanner } from "~/features/home/below-the-fold-sections";
 import { PUBLIC_PAGE_CACHE } from "~/server/cache.server";
 import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";

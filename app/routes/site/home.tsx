@@ -1,7 +1,7 @@
 import { ArrowRight, CalendarDays, Car, Newspaper, ShoppingBag, Trophy } from "lucide-react";
 import { lazy, Suspense } from "react";
 import { Link } from "react-router";
-import { DiscoverEvents, HeadlineHero } from "~/features/events/home-sections";
+import { DiscoverEvents, HeadlineHero } from "~/features/events/home-page-events";
 import { homeSections } from "~/features/home/home.server";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";

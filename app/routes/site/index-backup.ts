@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 
-// The seed's /indexBackup: old links keep working, search engines move to the home page.
+// /indexBackup is an old address of the home page: old links keep working, and the permanent
+// redirect moves search engines to the home page.
 export function loader() {
   return redirect("/", 301);
 }

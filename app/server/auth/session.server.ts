@@ -44,11 +44,12 @@ function isSharedFile(url: URL) {
 }
 
 /**
- * The seed's `auth` route step: loads the signed-in member into the router context. A page read
- * (GET or HEAD) may use the sign-in this server kept from a lookup of the last half minute, which
- * any change to the member's account or sessions drops on every server (`SessionCache`); a form
- * post always reads the session afresh. A session older than its absolute lifetime is ended
- * however active it was. Responses to signed-in visitors are never stored by shared caches.
+ * The `auth` route step, which every page runs: loads the signed-in member into the router context.
+ * A page read (GET or HEAD) may use the sign-in this server kept from a lookup of the last half
+ * minute, which any change to the member's account or sessions drops on every server
+ * (`SessionCache`); a form post always reads the session afresh. A session older than its absolute
+ * lifetime is ended however active it was. Responses to signed-in visitors are never stored by
+ * shared caches.
  */
 export const authStep: MiddlewareFunction<Response> = async ({ request, context, url }, next) => {
   context.set(userContext, null);

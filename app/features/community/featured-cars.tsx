@@ -3,8 +3,8 @@ import { Link } from "react-router";
 import { CarTiles } from "./car-tile";
 import type { CarTileData } from "./showcase.server";
 
-/** The seed's DiscoverPG: member cars the club's staff picked, on the home page. */
-export function DiscoverPG({ cars, mediaBase }: { cars: CarTileData[]; mediaBase: string }) {
+/** Members' cars the club's staff picked, on the home page (docs/community.md). */
+export function FeaturedCars({ cars, mediaBase }: { cars: CarTileData[]; mediaBase: string }) {
   if (cars.length === 0) return null;
   return (
     <section aria-labelledby="discover-pg" className="mx-auto max-w-[1200px] px-4 py-16 sm:px-6 md:py-20">

@@ -41,7 +41,7 @@ function SectionHeading({
   );
 }
 
-/** The seed's Competitions strip: the live draws closing soonest, % sold and time left from the server's clock. */
+/** Live competitions: the open draws closing soonest, % sold and time left by the server's clock. */
 export function LiveCompetitions({ draws, now }: { draws: DrawTile[]; now: number }) {
   if (draws.length === 0) return null;
   return (
@@ -58,7 +58,7 @@ export function LiveCompetitions({ draws, now }: { draws: DrawTile[]; now: numbe
   );
 }
 
-/** The seed's DiscoverArticles: the latest published articles. */
+/** Latest articles: the newest published articles. */
 export function DiscoverArticles({ articles }: { articles: ArticleCard[] }) {
   if (articles.length === 0) return null;
   return (
@@ -78,8 +78,8 @@ export function DiscoverArticles({ articles }: { articles: ArticleCard[] }) {
 export type BannerPartner = { id: string; name: string; url: string; logoHash: string };
 
 /**
- * The seed's LogoBanner: the club's partners, logos in grey that take their colours on hover or
- * focus. Sponsored links (`rel="sponsored"`), in the same tab; each logo's text is the partner's name.
+ * Our partners: the club's partners, logos in grey that take their colours on hover or focus.
+ * Sponsored links (`rel="sponsored"`), in the same tab; each logo's text is the partner's name.
  */
 export function LogoBanner({ partners, mediaBase }: { partners: BannerPartner[]; mediaBase: string }) {
   if (partners.length === 0) return null;

@@ -62,7 +62,7 @@ export function HeadlineHero({ event }: { event: HeadlineEvent }) {
   );
 }
 
-/** The seed's DiscoverEvents: the next few events as tiles, and the way to all of them. */
+/** Discover events, on the home page: the next few events as tiles, and the way to all of them. */
 export function DiscoverEvents({ events }: { events: EventTileData[] }) {
   return (
     <section aria-labelledby="discover-events" className="mx-auto max-w-[1200px] px-4 pt-16 sm:px-6 md:pt-24">

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partners, sitePages, ticketTypes } from "../db/schema";
-import { pagesShowing } from "./app-metrics.server";
 import { createTestEvent } from "./features/checkout/test-stock";
+import { pagesShowing } from "./page-cache-purges.server";
 import { createTestDatabase, queryRows, type TestDatabase } from "./server/db/test-database";
 
 let database: TestDatabase;
