@@ -73,6 +73,15 @@ module.exports = {
       to: { path: "^app/routes/", pathNot: "^app/routes/$1/" },
     },
     {
+      name: "production-knows-no-test-helpers",
+      severity: "error",
+      comment:
+        "Test helpers end in .test-support.ts and serve tests only: code the site runs (end-to-end " +
+        "fixtures included) never imports them.",
+      from: { pathNot: "\\.test(-support)?\\.tsx?$|^tests/|^bench/" },
+      to: { path: "\\.test-support\\.tsx?$" },
+    },
+    {
       name: "database-schema-knows-no-app",
       severity: "error",
       comment: "db/ holds the schema and migrations; it is imported by the app, never the reverse.",

@@ -43,6 +43,11 @@ const FILES: Record<string, string> = {
   // Breaks features-know-no-routes: an area reaching into the routes' request glue.
   "app/features/cart/cart.server.ts":
     'import { cartStep } from "../../web/cart-step.server";\nexport const cart = cartStep;',
+  // Breaks production-knows-no-test-helpers; a test may use the helper.
+  "app/features/cart/members.test-support.ts": "export const member = 1;",
+  "app/features/cart/fixture.server.ts":
+    'import { member } from "./members.test-support";\nexport const fixture = member;',
+  "app/features/cart/cart.test.ts": 'import { member } from "./members.test-support";\nexport const used = member;',
 };
 
 let root: string;
@@ -97,8 +102,14 @@ describe("the layers' rules", () => {
     );
   });
 
+  it("keep test helpers out of the code the site runs", () => {
+    expect(violations()).toContain(
+      "production-knows-no-test-helpers: app/features/cart/fixture.server.ts -> app/features/cart/members.test-support.ts",
+    );
+  });
+
   it("let through what is allowed: areas on the schema, routes on areas and app/web, tests, one folder's subfolders", () => {
-    expect(violations()).toHaveLength(7);
+    expect(violations()).toHaveLength(8);
     const from = new Set(result.summary.violations.map((violation) => violation.from));
     for (const allowed of [
       "app/features/events/queries.server.ts",
@@ -107,6 +118,7 @@ describe("the layers' rules", () => {
       "app/routes/events/detail.test.ts",
       "app/routes/admin/events/details.tsx",
       "app/routes/admin/events/journey.test.ts",
+      "app/features/cart/cart.test.ts",
     ]) {
       expect(from).not.toContain(allowed);
     }

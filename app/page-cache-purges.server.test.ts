@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partners, sitePages, ticketTypes } from "../db/schema";
-import { createTestEvent } from "./features/checkout/test-stock";
+import { createTestEvent } from "./features/checkout/stock.test-support";
 import { pagesShowing } from "./page-cache-purges.server";
 import { createTestDatabase, queryRows, type TestDatabase } from "./server/db/test-database";
 

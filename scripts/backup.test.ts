@@ -7,7 +7,7 @@ import { demoApplicationsSeeder } from "~/demo/demo-applications.server";
 import { demoCarsSeeder } from "~/demo/demo-cars.server";
 import { demoDrawsSeeder } from "~/demo/demo-draws.server";
 import { demoEventsSeeder } from "~/demo/demo-events.server";
-import { createBuyers, createTestEvent } from "~/features/checkout/test-stock";
+import { createBuyers, createTestEvent } from "~/features/checkout/stock.test-support";
 import { legalPagesSeeder } from "~/features/content/legal-pages.server";
 import { paidOrder } from "~/features/orders/paid-orders.test-support";
 import { BackupError, createBackup, type Manifest, openBackup, restoreBackup } from "~/server/backup/backup.server";

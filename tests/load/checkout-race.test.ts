@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { createTestEvent } from "~/features/checkout/test-stock";
+import { createTestEvent } from "~/features/checkout/stock.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { raceForLastPlaces } from "./checkout-race";
 import { buyersReadyToPay, pressPay } from "./cluster";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { createTestEvent } from "~/features/checkout/test-stock";
+import { createTestEvent } from "~/features/checkout/stock.test-support";
 import { orderEmailJob } from "~/features/orders/order-email.server";
 import type { DatabaseHandle } from "~/server/db/client.server";
 import { whenIdle } from "~/server/jobs/queue.server";

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createBuyers } from "~/features/checkout/test-stock";
+import { createBuyers } from "~/features/checkout/stock.test-support";
 import type { Db } from "~/server/db/client.server";
 import { cartItems, carts, sessions } from "../../db/schema";
 import { buildState } from "../../scripts/build-freshness.mjs";

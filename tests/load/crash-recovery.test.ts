@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestEvent } from "~/features/checkout/test-stock";
+import { createTestEvent } from "~/features/checkout/stock.test-support";
 import { orderEmailJob } from "~/features/orders/order-email.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { whenIdle } from "~/server/jobs/queue.server";

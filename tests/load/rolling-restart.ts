@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { createBuyers, createTestEvent } from "~/features/checkout/test-stock";
+import { createBuyers, createTestEvent } from "~/features/checkout/stock.test-support";
 import { orderEmailJob } from "~/features/orders/order-email.server";
 import { type DatabaseHandle, openPostgres } from "~/server/db/client.server";
 import { whenIdle } from "~/server/jobs/queue.server";

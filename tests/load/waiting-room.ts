@@ -2,12 +2,12 @@ import { and, eq, sql } from "drizzle-orm";
 import { findCart } from "~/features/cart/cart.server";
 import { addToCart } from "~/features/cart/cart-page.server";
 import { startCheckout } from "~/features/checkout/checkout.server";
-import { checkoutFor, createBuyers, fillCart } from "~/features/checkout/test-stock";
+import { checkoutFor, createBuyers, fillCart } from "~/features/checkout/stock.test-support";
 import { settleOrder } from "~/features/orders/settle.server";
 import { joinFromQueuePage } from "~/features/waiting-room/join.server";
+import { createQueuedEvent, testToken } from "~/features/waiting-room/queue.test-support";
 import { type QueueView, queueViewFor } from "~/features/waiting-room/queue-page.server";
 import { admittedThrough } from "~/features/waiting-room/queue-rules";
-import { createQueuedEvent, testToken } from "~/features/waiting-room/test-queue";
 import {
   addToCartTurnProblem,
   admitDue,

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { sessions } from "../../../db/schema";
 import { signedInDevices, signOutDevice, signOutOtherDevices } from "./devices.server";
-import { testAccounts } from "./test-members";
+import { testAccounts } from "./members.test-support";
 
 const database = freshDatabasePerFile();
 

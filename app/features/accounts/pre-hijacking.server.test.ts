@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { accounts, sessions, users } from "../../../db/schema";
+import { testAccounts } from "./members.test-support";
 import { sendMagicLink, signInWithPassword, signUpWithPassword } from "./sign-in.server";
-import { testAccounts } from "./test-members";
 
 // Someone signs up with another person's address and a password they know, then waits for the
 // owner to confirm the address. Confirming it must not hand them the account.

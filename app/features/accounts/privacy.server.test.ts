@@ -12,10 +12,10 @@ import {
   verifications,
 } from "../../../db/schema";
 import { prepareAvatar, saveAvatar } from "./avatar.server";
+import { testAccounts } from "./members.test-support";
 import { deletedMemberEmail, deleteMemberAccount, exportMemberData } from "./privacy.server";
 import { requestEmailChange } from "./settings.server";
 import { signInWithPassword } from "./sign-in.server";
-import { testAccounts } from "./test-members";
 
 const database = freshDatabasePerFile();
 

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { accounts, sessions, users } from "../../../db/schema";
+import { testAccounts } from "./members.test-support";
 import {
   deleteAccount,
   getAccountSettings,
@@ -9,7 +10,6 @@ import {
   unlinkSignInMethod,
   updateNotifications,
 } from "./settings.server";
-import { testAccounts } from "./test-members";
 
 const database = freshDatabasePerFile();
 

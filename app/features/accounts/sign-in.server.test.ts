@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { auditLog, verifications } from "../../../db/schema";
 import { TooManyAttempts } from "./attempts.server";
+import { testAccounts } from "./members.test-support";
 import { resetPassword, sendPasswordReset, signInWithPassword } from "./sign-in.server";
-import { testAccounts } from "./test-members";
 
 const database = freshDatabasePerFile();
 

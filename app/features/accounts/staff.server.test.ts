@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { accounts, auditLog, sessions, twoFactors, users } from "../../../db/schema";
+import { testAccounts } from "./members.test-support";
 import { signInWithPassword } from "./sign-in.server";
 import {
   changeRole,
@@ -13,7 +14,6 @@ import {
   StaffAccountError,
   setRole,
 } from "./staff.server";
-import { testAccounts } from "./test-members";
 import { authenticatorCode } from "./totp.test-support";
 import { confirmSetup, startSetup } from "./two-factor.server";
 

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { sessions, twoFactors, users } from "../../../db/schema";
+import { testAccounts } from "./members.test-support";
 import { sendMagicLink, signInWithPassword } from "./sign-in.server";
-import { testAccounts } from "./test-members";
 import { authenticatorCode } from "./totp.test-support";
 import { confirmSetup, newRecoveryCodes, readCode, startSetup, turnOff, verifySignInCode } from "./two-factor.server";
 

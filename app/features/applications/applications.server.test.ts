@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
-import { checkoutFor, createBuyers } from "~/features/checkout/test-stock";
+import { checkoutFor, createBuyers } from "~/features/checkout/stock.test-support";
 import { orderEmail } from "~/features/orders/order-email.server";
 import { orderForBuyer } from "~/features/orders/order-views.server";
 import { refundEventHolders, refundOrder } from "~/features/orders/refund.server";
@@ -22,7 +22,7 @@ import {
   decideApplication,
   withdrawApplication,
 } from "./applications.server";
-import { APPLY_NOW, createApplicationEvent, createMembersWithCars, DEADLINE } from "./test-applications";
+import { APPLY_NOW, createApplicationEvent, createMembersWithCars, DEADLINE } from "./applications.test-support";
 
 const database = freshDatabasePerFile();
 const now = APPLY_NOW;

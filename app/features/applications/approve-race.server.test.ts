@@ -1,11 +1,11 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createBuyers } from "~/features/checkout/test-stock";
+import { createBuyers } from "~/features/checkout/stock.test-support";
 import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { exhibitorPasses, showCarApplications } from "../../../db/schema";
 import { applyWithCar, decideApplication } from "./applications.server";
-import { APPLY_NOW, createApplicationEvent, createMembersWithCars } from "./test-applications";
+import { APPLY_NOW, createApplicationEvent, createMembersWithCars } from "./applications.test-support";
 
 /**
  * Spots under real contention: PGlite runs one transaction at a time, so this runs on

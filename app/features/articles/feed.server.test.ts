@@ -1,8 +1,8 @@
 import { parse, validate } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
+import { addArticle, testAccount } from "./articles.test-support";
 import { articlesFeed, escapeXml, FEED_ENTRIES } from "./feed.server";
-import { addArticle, testAccount } from "./test-articles";
 
 const database = freshDatabasePerFile();
 const site = { name: "Pitlane & Co", url: "https://club.example" };

@@ -12,7 +12,7 @@ import * as schema from "../../../db/schema";
 import { cartItems, carts, holds, orders, tickets, ticketTypes } from "../../../db/schema";
 import { type CheckoutResult, startCheckout } from "./checkout.server";
 import { expireHolds } from "./holds.server";
-import { checkoutFor, createBuyers, createTestEvent, NOW } from "./test-stock";
+import { checkoutFor, createBuyers, createTestEvent, NOW } from "./stock.test-support";
 
 /**
  * Capacity under real contention. PGlite runs one transaction at a time, so only PostgreSQL can show

@@ -7,7 +7,7 @@ import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, holds, orderHistory, orderItems, orders, ticketTypes } from "../../../db/schema";
 import { MAX_ORDER_TOTAL, SUPERSEDED_REASON, startCheckout } from "./checkout.server";
 import { expireHolds, HOLD_EXPIRED_REASON } from "./holds.server";
-import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "./test-stock";
+import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "./stock.test-support";
 
 const database = freshDatabasePerFile();
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);

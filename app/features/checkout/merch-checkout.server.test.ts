@@ -9,8 +9,6 @@ import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, holds, orderItems, orders, productVariants, transactions } from "../../../db/schema";
 import { startCheckout } from "./checkout.server";
 import { expireHolds } from "./holds.server";
-import { startOrderPayment } from "./start-payment.server";
-import { testCheckoutOrder } from "./test-checkout.server";
 import {
   addMerchLines,
   createTestProduct,
@@ -18,8 +16,10 @@ import {
   fillMerchCart,
   setShippingRates,
   TEST_ADDRESS,
-} from "./test-merch";
-import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "./test-stock";
+} from "./merch.test-support";
+import { startOrderPayment } from "./start-payment.server";
+import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "./stock.test-support";
+import { testCheckoutOrder } from "./test-checkout.server";
 
 const database = freshDatabasePerFile();
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);

@@ -6,8 +6,8 @@ import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { holds, orderItems, orders, productVariants } from "../../../db/schema";
 import { type CheckoutResult, startCheckout } from "./checkout.server";
-import { createTestProduct, DELIVERY, fillMerchCart, setShippingRates } from "./test-merch";
-import { checkoutFor, createBuyers, NOW } from "./test-stock";
+import { createTestProduct, DELIVERY, fillMerchCart, setShippingRates } from "./merch.test-support";
+import { checkoutFor, createBuyers, NOW } from "./stock.test-support";
 
 /**
  * The last units of one variant under real contention, as two app servers would see it: two

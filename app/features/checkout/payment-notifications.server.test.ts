@@ -13,7 +13,7 @@ import {
   rememberProcessedPaymentEvent,
 } from "./payment-notifications.server";
 import { PAYMENT_FAILED_REASON } from "./payment-state.server";
-import { at, buyPlaces, ledgerCounts, orderState, pendingOrder, soldOf } from "./test-payments";
+import { at, buyPlaces, ledgerCounts, orderState, pendingOrder, soldOf } from "./payments.test-support";
 
 const database = freshDatabasePerFile();
 const SECRET = "whsec_test_secret_for_signed_payloads";

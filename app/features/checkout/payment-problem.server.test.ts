@@ -4,9 +4,9 @@ import { testGateway } from "~/server/payments/test-provider.server";
 import { expireHolds, HOLD_EXPIRED_REASON } from "./holds.server";
 import { lastPaymentProblem } from "./payment-problem.server";
 import { BUYER_CANCELLED_REASON } from "./payment-state.server";
+import { at, pendingOrder } from "./payments.test-support";
 import { startOrderPayment } from "./start-payment.server";
 import { answerTestCheckout, TEST_DECLINED_REASON } from "./test-checkout.server";
-import { at, pendingOrder } from "./test-payments";
 
 const database = freshDatabasePerFile();
 const gateway = testGateway({ siteUrl: "http://club.test" });

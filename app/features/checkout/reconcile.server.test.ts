@@ -6,11 +6,11 @@ import { sandboxGateway } from "~/server/payments/sandbox-provider";
 import { orders } from "../../../db/schema";
 import { expireHolds, HOLD_EXPIRED_REASON } from "./holds.server";
 import { BUYER_CANCELLED_REASON } from "./payment-state.server";
+import { at, buyPlaces, orderState, pendingOrder, soldOf } from "./payments.test-support";
 import { BANK_PAYMENT_WAIT_DAYS, closeExpiredPayments, reconcilePayments } from "./reconcile.server";
 import { confirmReturn } from "./return.server";
 import { startOrderPayment } from "./start-payment.server";
-import { at, buyPlaces, orderState, pendingOrder, soldOf } from "./test-payments";
-import { createBuyers } from "./test-stock";
+import { createBuyers } from "./stock.test-support";
 
 const database = freshDatabasePerFile();
 // One provider for the file, as the database is: every order's session is known to it.

@@ -3,12 +3,12 @@ import { freshDatabasePerFile } from "~/server/db/test-database";
 import { testGateway } from "~/server/payments/test-provider.server";
 import { HOLD_EXPIRED_REASON } from "./holds.server";
 import { BUYER_CANCELLED_REASON } from "./payment-state.server";
+import { at, buyPlaces, orderState, pendingOrder, soldOf } from "./payments.test-support";
 import { closeExpiredPayments } from "./reconcile.server";
 import { confirmReturn } from "./return.server";
 import { startOrderPayment } from "./start-payment.server";
+import { createBuyers } from "./stock.test-support";
 import { answerTestCheckout, TEST_DECLINED_REASON, testCheckoutOrder } from "./test-checkout.server";
-import { at, buyPlaces, orderState, pendingOrder, soldOf } from "./test-payments";
-import { createBuyers } from "./test-stock";
 
 const database = freshDatabasePerFile();
 const gateway = testGateway({ siteUrl: "http://club.test" });

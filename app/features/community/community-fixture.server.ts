@@ -1,11 +1,10 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { storeCarPhoto } from "~/features/media/car-photos.server";
 import type { Db } from "~/server/db/client.server";
 import type { Storage } from "~/server/storage/storage.server";
-import { carPhotos, cars } from "../../../db/schema";
-import { insertMember } from "./test-cars";
+import { carPhotos, cars, users } from "../../../db/schema";
 
 /**
  * For end-to-end tests: a member of its own (who cannot sign in) with a public car, a private
@@ -13,7 +12,17 @@ import { insertMember } from "./test-cars";
  */
 export async function communityFixtureCar(db: Db, storage: Storage) {
   const tag = randomBytes(4).toString("hex");
-  const owner = await insertMember(db, { handle: `fixture_${tag}`, name: `Fixture Owner ${tag}`, town: "Testbury" });
+  const owner = { id: randomUUID(), handle: `fixture_${tag}` };
+  await db.insert(users).values({
+    ...owner,
+    email: `${owner.handle}@club.example`,
+    name: `Fixture Owner ${tag}`,
+    role: "member",
+    emailVerified: true,
+    town: "Testbury",
+    onboardedAt: new Date(),
+    termsAcceptedAt: new Date(),
+  });
   const image = await sharp({
     create: { width: 1200, height: 900, channels: 3, background: { r: 200, g: 90, b: 20 } },
   })

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { carPhotos, carReports, cars } from "../../../db/schema";
+import { insertCar, insertMember, type TestMember } from "./cars.test-support";
 import { setCarLike } from "./likes.server";
 import { reportCar } from "./reports.server";
 import {
@@ -14,7 +15,6 @@ import {
   listCommunityCars,
   sitemapCommunity,
 } from "./showcase.server";
-import { insertCar, insertMember, type TestMember } from "./test-cars";
 import type { Viewer } from "./visibility.server";
 
 const database = freshDatabasePerFile();

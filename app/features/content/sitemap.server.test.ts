@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestDraw } from "~/features/draws/test-draws";
+import { createTestDraw } from "~/features/draws/draws.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { sitemapEntries } from "./sitemap.server";
 

@@ -1,13 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
-import { checkoutFor } from "~/features/checkout/test-stock";
+import { checkoutFor } from "~/features/checkout/stock.test-support";
 import { settleOrder } from "~/features/orders/settle.server";
 import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { drawEntries, draws } from "../../../db/schema";
+import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart } from "./draws.test-support";
 import { enterGiveaway, recordPostalEntry } from "./enter.server";
-import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart } from "./test-draws";
 
 /**
  * Entry caps under real contention: PGlite runs one transaction at a time, so these run on

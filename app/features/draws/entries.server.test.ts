@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
-import { checkoutFor } from "~/features/checkout/test-stock";
+import { checkoutFor } from "~/features/checkout/stock.test-support";
 import { refundOrder } from "~/features/orders/refund.server";
 import { DRAW_CLOSED_REASON, settleOrder } from "~/features/orders/settle.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
@@ -10,9 +10,9 @@ import { addEntriesToCart, entryCartLines } from "./cart-entries.server";
 import { listDraws, myEntries } from "./catalogue.server";
 import { closeDraw, drawWinner, eligibleNumbers, publishDraw, recordBeacon } from "./closing.server";
 import { refundCancelledDraw } from "./draw-jobs.server";
+import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart } from "./draws.test-support";
 import { enterGiveaway, recordPostalEntry } from "./enter.server";
 import { listHashOf, verifyDraw } from "./fairness";
-import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart } from "./test-draws";
 
 const database = freshDatabasePerFile();
 const minutes = (n: number) => new Date(DRAW_NOW.getTime() + n * 60_000);

@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
-import { checkoutFor } from "~/features/checkout/test-stock";
+import { checkoutFor } from "~/features/checkout/stock.test-support";
 import { settleOrder } from "~/features/orders/settle.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, drawEntries, holds } from "../../../db/schema";
 import { addEntriesToCart, setEntryLineQuantity } from "./cart-entries.server";
-import { createEntrants, createTestDraw, DRAW_NOW } from "./test-draws";
+import { createEntrants, createTestDraw, DRAW_NOW } from "./draws.test-support";
 
 // Members choosing their entry numbers, where a draw allows it: the rest are chosen at random.
 const database = freshDatabasePerFile();

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
-import { checkoutFor } from "~/features/checkout/test-stock";
+import { checkoutFor } from "~/features/checkout/stock.test-support";
 import { orderEmail } from "~/features/orders/order-email.server";
 import { orderForBuyer } from "~/features/orders/order-views.server";
 import { settleOrder } from "~/features/orders/settle.server";
@@ -12,10 +12,10 @@ import { downMailServer, slowMailServer } from "~/server/mail/transports.test-su
 import { auditLog, drawEntries, drawResultEmails, draws, outboundMessages } from "../../../db/schema";
 import { drawPage, publishedRecord } from "./catalogue.server";
 import { closeDraw, drawWinner, publishDraw, recordBeacon } from "./closing.server";
+import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart } from "./draws.test-support";
 import { recordPostalEntry } from "./enter.server";
 import { instantWinCommitment, verifyDraw } from "./fairness";
 import { claimPrize, prizeClaimFor, sendDrawResults } from "./results.server";
-import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart } from "./test-draws";
 
 const database = freshDatabasePerFile();
 const minutes = (n: number) => new Date(DRAW_NOW.getTime() + n * 60_000);

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertAccount } from "~/features/accounts/staff.server";
-import { createTestEvent } from "~/features/checkout/test-stock";
+import { createTestEvent } from "~/features/checkout/stock.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { auditLog, orderHistory, orders } from "../../../db/schema";
 import { changeFulfilment, collectionsAtGate, listFulfilment, packingList } from "./fulfilment.server";
-import { createMerchOrder, createMerchVariant } from "./test-fulfilment";
+import { createMerchOrder, createMerchVariant } from "./fulfilment.test-support";
 
 const database = freshDatabasePerFile();
 const brand = { siteName: "Pitlane", siteUrl: "https://club.example" };

@@ -4,8 +4,8 @@ import { insertAccount } from "~/features/accounts/staff.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { OutboundEmail } from "~/server/mail/mail.server";
 import { holds, productVariants, stockAdjustments } from "../../../db/schema";
+import { createMerchOrder, createMerchVariant } from "./fulfilment.test-support";
 import { lowStockVariants, sendLowStockAlerts } from "./stock-alerts.server";
-import { createMerchOrder, createMerchVariant } from "./test-fulfilment";
 
 const database = freshDatabasePerFile();
 const env = { SITE_NAME: "Pitlane", SITE_URL: "https://club.example" };

@@ -6,6 +6,7 @@ import { freshDatabasePerFile } from "~/server/db/test-database";
 import { auditLog, carLikes, carPhotos, carReports, cars, events, showCarApplications } from "../../../db/schema";
 import { carPhotoMedia } from "./car-photo-media.server";
 import { createCar, getMyCar, listMyCars, setCarVisibility, updateCar } from "./cars.server";
+import { createMembers, testCar, testJpeg, testStorage } from "./garage.test-support";
 import {
   addCarPhoto,
   blurCarPhoto,
@@ -17,7 +18,6 @@ import {
   setCarCover,
 } from "./photos.server";
 import { carSchema, parseBlurRegions } from "./schemas";
-import { createMembers, testCar, testJpeg, testStorage } from "./test-garage";
 
 const database = freshDatabasePerFile();
 

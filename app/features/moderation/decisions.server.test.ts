@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { insertCar, insertMember, type TestMember } from "~/features/community/cars.test-support";
 import { reportCar } from "~/features/community/reports.server";
 import { getCommunityCar, listCommunityCars } from "~/features/community/showcase.server";
-import { insertCar, insertMember, type TestMember } from "~/features/community/test-cars";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { auditLog, carPhotos, carReports, cars } from "../../../db/schema";
 import { decideOnCar, type PhotoFiles, setCarFeatured } from "./decisions.server";

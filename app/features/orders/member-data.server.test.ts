@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { deletedMemberEmail, deleteMemberAccount, exportMemberData } from "~/features/accounts/privacy.server";
-import { createBuyers, createTestEvent } from "~/features/checkout/test-stock";
+import { createBuyers, createTestEvent } from "~/features/checkout/stock.test-support";
 import { formatTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { mailboxTransport } from "~/server/mail/mail.server";

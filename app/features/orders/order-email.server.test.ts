@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import jsQR from "jsqr";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { createBuyers, createTestEvent } from "~/features/checkout/test-stock";
+import { createBuyers, createTestEvent } from "~/features/checkout/stock.test-support";
 import { verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { type MailTransport, mailboxTransport, type OutboundEmail } from "~/server/mail/mail.server";

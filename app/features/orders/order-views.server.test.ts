@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createBuyers, createTestEvent } from "~/features/checkout/test-stock";
+import { createBuyers, createTestEvent } from "~/features/checkout/stock.test-support";
 import { verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import { statementsSent } from "~/server/db/statements-sent.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { startCheckout } from "~/features/checkout/checkout.server";
-import { checkoutFor, NOW } from "~/features/checkout/test-stock";
+import { checkoutFor, NOW } from "~/features/checkout/stock.test-support";
 import type { Db } from "~/server/db/client.server";
 import { cartItems, carts } from "../../../db/schema";
 import { settleOrder } from "./settle.server";

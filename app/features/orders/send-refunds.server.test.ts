@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { at, buyPlaces, orderState, pendingOrder } from "~/features/checkout/test-payments";
+import { at, buyPlaces, orderState, pendingOrder } from "~/features/checkout/payments.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { sandboxGateway } from "~/server/payments/sandbox-provider";
 import { orderHistory, transactions } from "../../../db/schema";

@@ -10,7 +10,7 @@ import {
   receivePaymentEvent,
   releasePaymentEvent,
 } from "~/features/checkout/payment-events.server";
-import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/test-stock";
+import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import { statementsSent } from "~/server/db/statements-sent.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";

@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { createBuyers, NOW } from "~/features/checkout/test-stock";
+import { createBuyers, NOW } from "~/features/checkout/stock.test-support";
 import type { Db } from "~/server/db/client.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import * as schema from "../../../db/schema";
@@ -18,9 +18,9 @@ import {
 } from "../../../db/schema";
 import { createProduct, getProductForAdmin, listProductsForAdmin, updateProduct } from "./admin.server";
 import { ProductSchema, SettingsSchema, StockSchema, VariantSchema } from "./admin-forms";
+import { createTestProduct } from "./products.test-support";
 import { saveShopSettings } from "./shop-settings.server";
 import { adjustStock } from "./stock-adjustments.server";
-import { createTestProduct } from "./test-products";
 import { addVariant, deleteVariant, updateVariant } from "./variants.server";
 
 const database = freshDatabasePerFile();

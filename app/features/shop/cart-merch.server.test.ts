@@ -2,11 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getOrCreateCart, newVisitorToken } from "~/features/cart/cart.server";
 import { cartItemCount } from "~/features/cart/cart-page.server";
-import { createBuyers, NOW } from "~/features/checkout/test-stock";
+import { createBuyers, NOW } from "~/features/checkout/stock.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, carts, holds, orders, products } from "../../../db/schema";
 import { addVariantToCart, mergeVisitorMerch, removeMerchLine, setMerchLineQuantity } from "./cart-merch.server";
-import { createTestProduct } from "./test-products";
+import { createTestProduct } from "./products.test-support";
 
 const database = freshDatabasePerFile();
 

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createBuyers, NOW } from "~/features/checkout/test-stock";
+import { createBuyers, NOW } from "~/features/checkout/stock.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { holds, orders, products } from "../../../db/schema";
 import { getProductPage, listProducts, SHOP_PAGE_SIZE, sitemapProducts } from "./catalogue.server";
 import { productJsonLd } from "./json-ld";
-import { createTestProduct } from "./test-products";
+import { createTestProduct } from "./products.test-support";
 
 const database = freshDatabasePerFile();
 

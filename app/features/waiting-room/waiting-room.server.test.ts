@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/checkout/checkout.server";
-import { checkoutFor, createBuyers, fillCart } from "~/features/checkout/test-stock";
+import { checkoutFor, createBuyers, fillCart } from "~/features/checkout/stock.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { events, waitingRoomEntries } from "../../../db/schema";
 import { joinFromQueuePage, QUEUE_JOIN_BY_IP } from "./join.server";
+import { createQueuedEvent, testToken } from "./queue.test-support";
 import { queueViewFor } from "./queue-page.server";
-import { createQueuedEvent, testToken } from "./test-queue";
 import {
   addToCartTurnProblem,
   admitDue,

@@ -1,7 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
+import { testAccounts } from "~/features/accounts/members.test-support";
 import { signInWithPassword } from "~/features/accounts/sign-in.server";
-import { testAccounts } from "~/features/accounts/test-members";
 import { authenticatorCode } from "~/features/accounts/totp.test-support";
 import { confirmSetup, startSetup } from "~/features/accounts/two-factor.server";
 import { requestContext, runtimeContext, userContext } from "~/server/context.server";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { addArticle, type TestRole, testAccount } from "~/features/articles/test-articles";
+import { addArticle, type TestRole, testAccount } from "~/features/articles/articles.test-support";
 import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { loader as articleLoader } from "./article";

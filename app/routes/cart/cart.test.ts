@@ -1,8 +1,13 @@
 import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { addMerchLines, createTestProduct, fillMerchCart, setShippingRates } from "~/features/checkout/test-merch";
-import { createBuyers, createTestEvent, fillCart } from "~/features/checkout/test-stock";
+import {
+  addMerchLines,
+  createTestProduct,
+  fillMerchCart,
+  setShippingRates,
+} from "~/features/checkout/merch.test-support";
+import { createBuyers, createTestEvent, fillCart } from "~/features/checkout/stock.test-support";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { testGateway } from "~/server/payments/test-provider.server";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { orderState, pendingOrder } from "~/features/checkout/test-payments";
+import { orderState, pendingOrder } from "~/features/checkout/payments.test-support";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { Runtime } from "~/server/runtime.server";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
-import { insertCar, insertMember, type TestMember } from "~/features/community/test-cars";
+import { insertCar, insertMember, type TestMember } from "~/features/community/cars.test-support";
 import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { type Env, parseEnv, setEnv } from "~/server/env.server";

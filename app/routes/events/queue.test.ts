@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { createBuyers } from "~/features/checkout/test-stock";
+import { createBuyers } from "~/features/checkout/stock.test-support";
+import { createQueuedEvent } from "~/features/waiting-room/queue.test-support";
 import { QUEUE_COOKIE } from "~/features/waiting-room/queue-cookie.server";
-import { createQueuedEvent } from "~/features/waiting-room/test-queue";
 import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { Runtime } from "~/server/runtime.server";

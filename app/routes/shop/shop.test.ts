@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { createBuyers } from "~/features/checkout/test-stock";
-import { createTestProduct } from "~/features/shop/test-products";
+import { createBuyers } from "~/features/checkout/stock.test-support";
+import { createTestProduct } from "~/features/shop/products.test-support";
 import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { Runtime } from "~/server/runtime.server";

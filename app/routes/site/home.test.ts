@@ -4,7 +4,7 @@ import path from "node:path";
 import { RouterContextProvider } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
-import { createTestDraw } from "~/features/draws/test-draws";
+import { createTestDraw } from "~/features/draws/draws.test-support";
 import { DiscoverArticles, LiveCompetitions, LogoBanner } from "~/features/home/below-the-fold-sections";
 import { PUBLIC_PAGE_CACHE } from "~/server/cache.server";
 import { requestContext, runtimeContext, userContext } from "~/server/context.server";

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
+import { goodDrawFields } from "./draw-form.test-support";
 import { drawFormSchema, parseBundles, parseInstantWins, postalEntrySchema } from "./schemas";
-import { goodDrawFields } from "./test-draw-form";
 
 function formOf(fields: Record<string, string>) {
   const form = new FormData();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestEvent, NOW } from "~/features/checkout/test-stock";
+import { createTestEvent, NOW } from "~/features/checkout/stock.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { getEventCancellation, getEventTimes, listEventsForAdmin } from "./queries.server";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addArticle, type TestRole, testAccount } from "~/features/articles/test-articles";
+import { addArticle, type TestRole, testAccount } from "~/features/articles/articles.test-support";
 import { toLocalInputValue } from "~/features/events/time-zones";
 import { carPicture } from "~/features/media/test-images.test-support";
 import type { SessionUser } from "~/server/context.server";

@@ -6,7 +6,7 @@ import { RouterContextProvider } from "react-router";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
-import { goodDrawFields } from "~/features/draws/organizer/test-draw-form";
+import { goodDrawFields } from "~/features/draws/organizer/draw-form.test-support";
 import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { type Env, parseEnv, setEnv } from "~/server/env.server";

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
-import { createApplicationEvent } from "~/features/applications/test-applications";
+import { createApplicationEvent } from "~/features/applications/applications.test-support";
 import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { type Env, parseEnv, setEnv } from "~/server/env.server";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { createCar } from "~/features/garage/cars.server";
-import { createMembers, testCar, testJpeg, testStorage } from "~/features/garage/test-garage";
+import { createMembers, testCar, testJpeg, testStorage } from "~/features/garage/garage.test-support";
 import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { Runtime } from "~/server/runtime.server";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { createTestEvent, type TestTicketType } from "~/features/checkout/test-stock";
+import { createTestEvent, type TestTicketType } from "~/features/checkout/stock.test-support";
 import type { Db } from "~/server/db/client.server";
 import { events } from "../../../db/schema";
 import { queueEventOf } from "./waiting-room.server";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { createBuyers, createTestEvent, NOW } from "~/features/checkout/test-stock";
+import { createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
 import type { Db } from "~/server/db/client.server";
 import { cars, events } from "../../../db/schema";
 

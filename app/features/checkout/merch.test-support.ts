@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { cartItems, carts, products, productVariants, type ShippingAddress, shopSettings } from "../../../db/schema";
-import { NOW } from "./test-stock";
+import { NOW } from "./stock.test-support";
 
 /**
  * Products, variants and merch carts made straight in the database for the commerce tests

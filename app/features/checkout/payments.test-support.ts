@@ -11,7 +11,7 @@ import {
   transactions,
 } from "../../../db/schema";
 import { startCheckout } from "./checkout.server";
-import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "./test-stock";
+import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "./stock.test-support";
 
 /** Orders, stock and ledger rows for the payment tests, made through the real checkout. */
 
