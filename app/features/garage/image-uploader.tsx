@@ -20,6 +20,11 @@ export type ImageUploaderProps = {
   maxBytes: number;
 };
 
+type Props = ImageUploaderProps & {
+  /** Photos chosen in the plain form this uploader replaces: it sends them as it opens. */
+  chosen?: readonly File[];
+};
+
 const queued = (id: number, file: File): Item => ({
   id,
   file,
@@ -34,11 +39,12 @@ const queued = (id: number, file: File): Item => ({
  * its own with a progress bar, retried on its own when the network drops. The size, type and
  * number are checked here for quick feedback; the server checks them again, by content.
  */
-export default function ImageUploader({ carId, count, maxPhotos, maxBytes }: ImageUploaderProps) {
-  const [items, setItems] = useState<Item[]>([]);
+export default function ImageUploader({ carId, count, maxPhotos, maxBytes, chosen = [] }: Props) {
+  const [opening] = useState(() => sortChosenPhotos(chosen, { room: maxPhotos - count, maxPhotos, maxBytes }));
+  const [items, setItems] = useState(() => opening.accepted.map((file, index) => queued(index + 1, file)));
   const [over, setOver] = useState(false);
-  const [notice, setNotice] = useState("");
-  const nextId = useRef(1);
+  const [notice, setNotice] = useState(() => choiceNotice(opening));
+  const nextId = useRef(opening.accepted.length + 1);
   const busy = useRef(false);
   const input = useRef<HTMLInputElement>(null);
   const revalidator = useRevalidator();
