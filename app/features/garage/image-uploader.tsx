@@ -1,6 +1,7 @@
 import { ImagePlus, RotateCw, X } from "lucide-react";
 import { type DragEvent, useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
+import { choiceNotice, sortChosenPhotos } from "./photo-choice";
 
 /** The site's rule for uploads on flaky networks: retried with backoff from 1 s to 60 s, for up to 10 minutes. */
 const RETRY_FIRST_MS = 1000;
@@ -19,16 +20,31 @@ export type ImageUploaderProps = {
   maxBytes: number;
 };
 
+type Props = ImageUploaderProps & {
+  /** Photos chosen in the plain form this uploader replaces: it sends them as it opens. */
+  chosen?: readonly File[];
+};
+
+const queued = (id: number, file: File): Item => ({
+  id,
+  file,
+  status: "waiting",
+  progress: 0,
+  message: "",
+  startedAt: 0,
+});
+
 /**
  * Adds photos to a car: dropped or picked (several at once, the camera on a phone), each sent on
  * its own with a progress bar, retried on its own when the network drops. The size, type and
  * number are checked here for quick feedback; the server checks them again, by content.
  */
-export default function ImageUploader({ carId, count, maxPhotos, maxBytes }: ImageUploaderProps) {
-  const [items, setItems] = useState<Item[]>([]);
+export default function ImageUploader({ carId, count, maxPhotos, maxBytes, chosen = [] }: Props) {
+  const [opening] = useState(() => sortChosenPhotos(chosen, { room: maxPhotos - count, maxPhotos, maxBytes }));
+  const [items, setItems] = useState(() => opening.accepted.map((file, index) => queued(index + 1, file)));
   const [over, setOver] = useState(false);
-  const [notice, setNotice] = useState("");
-  const nextId = useRef(1);
+  const [notice, setNotice] = useState(() => choiceNotice(opening));
+  const nextId = useRef(opening.accepted.length + 1);
   const busy = useRef(false);
   const input = useRef<HTMLInputElement>(null);
   const revalidator = useRevalidator();
@@ -36,28 +52,11 @@ export default function ImageUploader({ carId, count, maxPhotos, maxBytes }: Ima
     setItems((current) => current.map((item) => (item.id === id ? { ...item, ...change } : item)));
 
   const add = (files: FileList | File[]) => {
-    const chosen = [...files];
     const pending = items.filter((item) => item.status !== "failed" && item.status !== "done").length;
-    const room = maxPhotos - count - pending;
-    const refused: string[] = [];
-    const accepted: Item[] = [];
-    for (const file of chosen) {
-      if (!file.type.startsWith("image/") && file.type !== "") {
-        refused.push(`${file.name} is not a photo.`);
-      } else if (file.size > maxBytes) {
-        refused.push(`${file.name} is over ${Math.round(maxBytes / 1024 / 1024)} MB.`);
-      } else if (accepted.length >= room) {
-        refused.push(`${file.name} was not added: a car can have at most ${maxPhotos} photos.`);
-      } else {
-        accepted.push({ id: nextId.current++, file, status: "waiting", progress: 0, message: "", startedAt: 0 });
-      }
-    }
+    const choice = sortChosenPhotos(files, { room: maxPhotos - count - pending, maxPhotos, maxBytes });
+    const accepted = choice.accepted.map((file) => queued(nextId.current++, file));
     setItems((current) => [...current.filter((item) => item.status !== "done"), ...accepted]);
-    setNotice(
-      [accepted.length ? `${accepted.length} ${accepted.length === 1 ? "photo" : "photos"} queued.` : "", ...refused]
-        .filter(Boolean)
-        .join(" "),
-    );
+    setNotice(choiceNotice(choice));
   };
 
   // One upload at a time, in the order chosen, so photos keep that order on the car.
