@@ -1,6 +1,7 @@
 import { ImagePlus, RotateCw, X } from "lucide-react";
 import { type DragEvent, useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
+import { plural } from "~/ui/plural";
 import { choiceNotice, sortChosenPhotos } from "./photo-choice";
 
 /** The site's rule for uploads on flaky networks: retried with backoff from 1 s to 60 s, for up to 10 minutes. */
@@ -167,7 +168,7 @@ export default function ImageUploader({ carId, count, maxPhotos, maxBytes, chose
         />
         <p className="mt-2 text-sm text-muted">
           JPEG, PNG, WebP or HEIC, up to {Math.round(maxBytes / 1024 / 1024)} MB each. Room for {room} more{" "}
-          {room === 1 ? "photo" : "photos"}.
+          {plural(room, "photo", "photos")}.
         </p>
       </div>
       <p aria-live="polite" className="text-sm font-medium">

@@ -1,3 +1,5 @@
+import { countOf } from "~/ui/plural";
+
 /** What the uploader may still take for a car. */
 export type PhotoRoom = {
   /** Photos the car can still take, less those already waiting to be sent. */
@@ -32,6 +34,6 @@ export function sortChosenPhotos(files: Iterable<File>, { room, maxPhotos, maxBy
 
 /** What the uploader says about a choice: how many photos it queued, and why any were left out. */
 export function choiceNotice({ accepted, refused }: PhotoChoice) {
-  const queued = accepted.length ? `${accepted.length} ${accepted.length === 1 ? "photo" : "photos"} queued.` : "";
+  const queued = accepted.length ? `${countOf(accepted.length, "photo", "photos")} queued.` : "";
   return [queued, ...refused].filter(Boolean).join(" ");
 }

@@ -4,6 +4,7 @@ import { Form, useFetcher } from "react-router";
 import { CarPicture } from "~/features/media/car-picture";
 import { Badge } from "~/ui/badge";
 import { inputClass } from "~/ui/form";
+import { countOf } from "~/ui/plural";
 import { BlurEditor } from "./blur-editor";
 import type { GaragePhoto } from "./cars.server";
 import { CAR_LIMITS } from "./schemas";
@@ -87,9 +88,7 @@ export function PhotoList({
                     </span>
                     {isCover ? <Badge tone="accent">Cover</Badge> : null}
                     {photo.blur.length > 0 ? (
-                      <Badge tone="neutral">
-                        {photo.blur.length} blurred {photo.blur.length === 1 ? "area" : "areas"}
-                      </Badge>
+                      <Badge tone="neutral">{countOf(photo.blur.length, "blurred area", "blurred areas")}</Badge>
                     ) : null}
                     {photo.hidden ? <Badge tone="danger">Hidden by a moderator</Badge> : null}
                   </div>

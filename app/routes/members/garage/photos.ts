@@ -4,6 +4,7 @@ import { requireUser } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { notFound } from "~/ui/not-found";
+import { countOf } from "~/ui/plural";
 import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/photos";
 import { uploadCarPhotos } from "./garage-forms.server";
@@ -42,7 +43,7 @@ export async function action({ request, context, url, params }: Route.ActionArgs
     return Response.json({ added, outcomes }, { status, headers: { "Cache-Control": "private, no-store" } });
   }
   const here = `/members/garage/${params.carId}#photos`;
-  const addedText = added === 0 ? "" : `${added} ${added === 1 ? "photo" : "photos"} added.`;
+  const addedText = added === 0 ? "" : `${countOf(added, "photo", "photos")} added.`;
   const refusedText = refused.map((outcome) => (outcome.ok ? "" : outcome.message)).join(" ");
   if (refused.length === 0) return redirectWithFlash(here, { kind: "success", message: addedText });
   return redirectWithFlash(here, { kind: "error", message: `${addedText} ${refusedText}`.trim() });
