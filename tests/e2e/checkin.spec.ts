@@ -1,5 +1,5 @@
 import path from "node:path";
-import { chromium, type Page } from "@playwright/test";
+import { chromium, type Page, type Route } from "@playwright/test";
 import { type DemoStaff, latestMessage, saveStaffSession } from "./accounts-helpers";
 import { expect, test, visit } from "./fixtures";
 import { writeQrVideo } from "./qr-video";
@@ -72,6 +72,70 @@ test.describe("organizer at the gate", () => {
     expect(await csv.text()).toMatch(/^Name,Email,Ticket type,Code ends,Status,Checked in,Checked in by\r\n/);
   });
 
+  test("the answer stays while the page catches up with the other stewards' scans", async ({ page, context }) => {
+    const mine = await paidTicket(page);
+    const theirs = await paidTicket(page);
+    // The page's own clock, so the test moves it to the next catch-up instead of waiting for it.
+    await page.clock.install();
+    await visit(page, `/admin/events/${mine.eventId}/checkin`);
+    const counted = async () =>
+      Number((await page.getByText(/^\d+ \/ [\d,]+ checked in$/).textContent())!.match(/^(\d+)/)![1]);
+    const opened = await counted();
+    await page.getByLabel("Ticket code").fill(mine.code);
+    await page.getByRole("button", { name: "Check in" }).click();
+    const answer = page.getByRole("status").filter({ hasText: "Checked in:" });
+    await expect(answer).toContainText("Adult");
+    // The count moves with the page's own scan once the scan is done.
+    await expect.poll(counted).toBeGreaterThan(opened);
+    const before = await counted();
+
+    // Another steward admits someone at another gate.
+    const other = await context.newPage();
+    await visit(other, `/admin/events/${theirs.eventId}/checkin`);
+    await other.getByLabel("Ticket code").fill(theirs.code);
+    await other.getByRole("button", { name: "Check in" }).click();
+    await expect(other.getByRole("status").filter({ hasText: "Checked in:" })).toContainText("Adult");
+    await other.close();
+
+    // The steward has started typing the next code when the count catches up.
+    await page.getByLabel("Ticket code").fill("7Q2M");
+    await page.clock.fastForward(10_000);
+    await expect.poll(counted).toBeGreaterThan(before);
+    await expect(answer).toContainText("Adult");
+    await expect(page.getByLabel("Ticket code")).toHaveValue("7Q2M");
+  });
+
+  test("two codes sent in quick succession: the answer is the second's", async ({ page }) => {
+    const ticket = await paidTicket(page);
+    await visit(page, `/admin/events/${ticket.eventId}/checkin`);
+    // The first code is held on its way to the server, as on a slow connection.
+    let held: (route: Route) => void = () => {};
+    const first = new Promise<Route>((resolve) => {
+      held = resolve;
+    });
+    let holding = true;
+    await page.route(/\/checkin\.data/, async (route) => {
+      if (holding && route.request().method() === "POST") {
+        holding = false;
+        held(route);
+      } else {
+        await route.fallback();
+      }
+    });
+    const code = page.getByLabel("Ticket code");
+    await code.fill("not a ticket");
+    await code.press("Enter");
+    const slow = await first;
+    await expect(page.getByRole("button", { name: "Checking…" })).toBeVisible();
+
+    const givenUp = page.waitForEvent("requestfailed", (request) => request === slow.request());
+    await code.fill(ticket.code);
+    await code.press("Enter");
+    await givenUp;
+    await expect(page.getByRole("status").filter({ hasText: "Checked in:" })).toContainText("Adult");
+    await expect(page.getByRole("button", { name: "Check in" })).toBeVisible();
+  });
+
   test("the camera reads a ticket's QR code and checks it in", async ({ page, baseURL }, testInfo) => {
     const ticket = await paidTicket(page);
     // A second browser whose camera films the ticket's QR code (Chromium's fake capture device).
@@ -106,6 +170,10 @@ test.describe("organizer at the gate", () => {
       );
       await gate.getByRole("button", { name: "Stop camera" }).click();
       await expect(gate.getByRole("button", { name: "Scan with camera" })).toBeVisible();
+      // A code typed after the camera's reads answers in place of theirs.
+      await gate.getByLabel("Ticket code").fill("not a ticket");
+      await gate.getByRole("button", { name: "Check in" }).click();
+      await expect(gate.getByRole("status").filter({ hasText: "This code is not a valid ticket" })).toBeVisible();
     } finally {
       await browser.close();
     }
