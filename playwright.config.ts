@@ -53,7 +53,9 @@ export default defineConfig({
   webServer: {
     command: "node scripts/e2e-server.mjs",
     url: `http://localhost:${port}/readyz`,
-    timeout: 120_000,
+    // Only a ceiling: the tests start as soon as /readyz answers. Seeding the fresh database took
+    // 151 s on a two-core machine busy with other test runs, past the two minutes this used to be.
+    timeout: 300_000,
     reuseExistingServer: false,
     stdout: "ignore",
     stderr: "pipe",

@@ -105,6 +105,7 @@ export function SubmitButton({
   formNoValidate,
   intent,
   fit = false,
+  sending,
 }: {
   children: ReactNode;
   pendingLabel?: string;
@@ -117,12 +118,15 @@ export function SubmitButton({
   intent?: string;
   /** As wide as its label from the small breakpoint up, instead of the whole row. */
   fit?: boolean;
+  /** For a form sent through a fetcher, which the navigation does not show: whether it is being sent. */
+  sending?: boolean;
 }) {
   const navigation = useNavigation();
   const sent = navigation.formData;
   const pending =
-    navigation.state === "submitting" &&
-    (intent !== undefined ? sent?.get("intent") === intent : name === undefined || sent?.get(name) === value);
+    sending ??
+    (navigation.state === "submitting" &&
+      (intent !== undefined ? sent?.get("intent") === intent : name === undefined || sent?.get(name) === value));
   const tone = {
     primary: "bg-accent text-on-accent hover:bg-accent-strong",
     secondary: "bg-surface-sunken text-text hover:bg-line",

@@ -1,14 +1,14 @@
 import path from "node:path";
-import { chromium, type Page } from "@playwright/test";
+import { chromium, type Page, type Route } from "@playwright/test";
 import { type DemoStaff, latestMessage, saveStaffSession } from "./accounts-helpers";
 import { expect, test, visit } from "./fixtures";
 import { writeQrVideo } from "./qr-video";
 
 // The gate and refunds, driven by the demo organizer and admin. Sign-ins per address are rate
 // limited, so each signs in once per worker and the tests reuse the saved sessions. The paid
-// ticket comes from the test fixture, which buys it through the real cart, checkout and settlement.
-// The refund test compares the event's sold count before and after, so the tests here, which buy
-// tickets for the same event, run one after another.
+// ticket comes from the test fixture, which buys it through the real cart, checkout and settlement
+// for a buyer of its own. The refund test compares its event's sold count before and after, so its
+// ticket is for an event of its own: copies of this spec may run at once (--repeat-each).
 test.describe.configure({ mode: "serial" });
 
 const sessionFile = (who: DemoStaff) => path.resolve(`test-results/e2e/checkin-${who}.json`);
@@ -18,14 +18,15 @@ test.beforeAll(async ({ browser }) => {
   await saveStaffSession(browser, "admin", sessionFile("admin"));
 });
 
-/** A member's freshly paid order of one adult ticket for the demo Japanese Performance Day. */
-async function paidTicket(page: Page) {
-  await visit(page, "/dev/fixtures/checkin-ticket?email=member@pitlane.test");
+/** A freshly paid order of one adult ticket, for the demo Japanese Performance Day or an event of its own. */
+async function paidTicket(page: Page, { ownEvent = false } = {}) {
+  await visit(page, `/dev/fixtures/checkin-ticket${ownEvent ? "?event=own" : ""}`);
   return {
     code: (await page.getByTestId("ticket-code").textContent())!.trim(),
     qrPayload: (await page.getByTestId("ticket-qr").textContent())!.trim(),
     eventId: (await page.getByTestId("event-id").textContent())!.trim(),
     orderNumber: (await page.getByTestId("order-number").textContent())!.trim(),
+    buyerEmail: (await page.getByTestId("buyer-email").textContent())!.trim(),
   };
 }
 
@@ -72,6 +73,70 @@ test.describe("organizer at the gate", () => {
     expect(await csv.text()).toMatch(/^Name,Email,Ticket type,Code ends,Status,Checked in,Checked in by\r\n/);
   });
 
+  test("the answer stays while the page catches up with the other stewards' scans", async ({ page, context }) => {
+    const mine = await paidTicket(page);
+    const theirs = await paidTicket(page);
+    // The page's own clock, so the test moves it to the next catch-up instead of waiting for it.
+    await page.clock.install();
+    await visit(page, `/admin/events/${mine.eventId}/checkin`);
+    const counted = async () =>
+      Number((await page.getByText(/^\d+ \/ [\d,]+ checked in$/).textContent())!.match(/^(\d+)/)![1]);
+    const opened = await counted();
+    await page.getByLabel("Ticket code").fill(mine.code);
+    await page.getByRole("button", { name: "Check in" }).click();
+    const answer = page.getByRole("status").filter({ hasText: "Checked in:" });
+    await expect(answer).toContainText("Adult");
+    // The count moves with the page's own scan once the scan is done.
+    await expect.poll(counted).toBeGreaterThan(opened);
+    const before = await counted();
+
+    // Another steward admits someone at another gate.
+    const other = await context.newPage();
+    await visit(other, `/admin/events/${theirs.eventId}/checkin`);
+    await other.getByLabel("Ticket code").fill(theirs.code);
+    await other.getByRole("button", { name: "Check in" }).click();
+    await expect(other.getByRole("status").filter({ hasText: "Checked in:" })).toContainText("Adult");
+    await other.close();
+
+    // The steward has started typing the next code when the count catches up.
+    await page.getByLabel("Ticket code").fill("7Q2M");
+    await page.clock.fastForward(10_000);
+    await expect.poll(counted).toBeGreaterThan(before);
+    await expect(answer).toContainText("Adult");
+    await expect(page.getByLabel("Ticket code")).toHaveValue("7Q2M");
+  });
+
+  test("two codes sent in quick succession: the answer is the second's", async ({ page }) => {
+    const ticket = await paidTicket(page);
+    await visit(page, `/admin/events/${ticket.eventId}/checkin`);
+    // The first code is held on its way to the server, as on a slow connection.
+    let held: (route: Route) => void = () => {};
+    const first = new Promise<Route>((resolve) => {
+      held = resolve;
+    });
+    let holding = true;
+    await page.route(/\/checkin\.data/, async (route) => {
+      if (holding && route.request().method() === "POST") {
+        holding = false;
+        held(route);
+      } else {
+        await route.fallback();
+      }
+    });
+    const code = page.getByLabel("Ticket code");
+    await code.fill("not a ticket");
+    await code.press("Enter");
+    const slow = await first;
+    await expect(page.getByRole("button", { name: "Checking…" })).toBeVisible();
+
+    const givenUp = page.waitForEvent("requestfailed", (request) => request === slow.request());
+    await code.fill(ticket.code);
+    await code.press("Enter");
+    await givenUp;
+    await expect(page.getByRole("status").filter({ hasText: "Checked in:" })).toContainText("Adult");
+    await expect(page.getByRole("button", { name: "Check in" })).toBeVisible();
+  });
+
   test("the camera reads a ticket's QR code and checks it in", async ({ page, baseURL }, testInfo) => {
     const ticket = await paidTicket(page);
     // A second browser whose camera films the ticket's QR code (Chromium's fake capture device).
@@ -106,6 +171,10 @@ test.describe("organizer at the gate", () => {
       );
       await gate.getByRole("button", { name: "Stop camera" }).click();
       await expect(gate.getByRole("button", { name: "Scan with camera" })).toBeVisible();
+      // A code typed after the camera's reads answers in place of theirs.
+      await gate.getByLabel("Ticket code").fill("not a ticket");
+      await gate.getByRole("button", { name: "Check in" }).click();
+      await expect(gate.getByRole("status").filter({ hasText: "This code is not a valid ticket" })).toBeVisible();
     } finally {
       await browser.close();
     }
@@ -125,7 +194,7 @@ test.describe("admin refunds", () => {
   test.use({ storageState: sessionFile("admin") });
 
   test("refunding one ticket marks it refunded and frees its place", async ({ page }) => {
-    const ticket = await paidTicket(page);
+    const ticket = await paidTicket(page, { ownEvent: true });
     const soldBefore = await soldOnEvent(page, ticket.eventId);
 
     await visit(page, "/admin/orders");
@@ -147,7 +216,7 @@ test.describe("admin refunds", () => {
     expect(await soldOnEvent(page, ticket.eventId)).toBe(soldBefore - 1);
     const email = await latestMessage(
       page.request,
-      "member@pitlane.test",
+      ticket.buyerEmail,
       new RegExp(`Refund for order ${ticket.orderNumber}`),
     );
     expect(email.text).toContain("Cannot make it after all");

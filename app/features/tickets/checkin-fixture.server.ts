@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { getOrCreateCart, setCartItem } from "~/features/cart/cart.server";
 import { startCheckout } from "~/features/checkout/checkout.server";
@@ -10,29 +11,33 @@ export const FIXTURE_EVENT_SLUG = "japanese-performance-day";
 export const FIXTURE_TICKET_TYPE = "Adult";
 
 /**
- * For end-to-end tests only (the fixture route exists with ENABLE_TEST_FIXTURES): a member's paid
- * order of one adult ticket for the demo Japanese Performance Day (tickets no other test buys, so
- * sold counts can be compared), made through the real cart,
- * checkout and settlement, so the gate and refunds are tested against a real ticket.
+ * For end-to-end tests only (the fixture route exists with ENABLE_TEST_FIXTURES): a paid order of
+ * one adult ticket, made through the real cart, checkout and settlement, so the gate and refunds
+ * are tested against a real ticket. Each order has a buyer of its own, so copies of a spec running
+ * at once never share a cart. The ticket is for the demo Japanese Performance Day, or with
+ * `ownEvent` for a fresh event whose sold count no other test moves.
  */
-export async function paidTicketFor(db: Db, input: { email: string; currency: string; now: Date; secret: string }) {
-  const [member] = await db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(eq(users.email, input.email.toLowerCase()));
-  if (!member) return { ok: false as const, problem: "No member has that email" };
-  const [type] = await db
-    .select({ id: ticketTypes.id, eventId: events.id })
-    .from(ticketTypes)
-    .innerJoin(events, eq(events.id, ticketTypes.eventId))
-    .where(and(eq(events.slug, FIXTURE_EVENT_SLUG), eq(ticketTypes.name, FIXTURE_TICKET_TYPE)));
+export async function paidTicketFor(db: Db, input: { currency: string; now: Date; secret: string; ownEvent: boolean }) {
+  const tag = randomBytes(4).toString("hex");
+  const [inserted] = await db
+    .insert(users)
+    .values({
+      id: randomUUID(),
+      name: `Ticket Holder ${tag}`,
+      email: `holder-${tag}@pitlane.test`,
+      emailVerified: true,
+      termsAcceptedAt: input.now,
+    })
+    .returning({ id: users.id, email: users.email });
+  const buyer = inserted!;
+  const type = input.ownEvent ? await ownEvent(db, tag, input.now) : await demoTicketType(db);
   if (!type) return { ok: false as const, problem: "The demo event is missing" };
-  const cartId = await getOrCreateCart(db, { userId: member.id });
-  const line = await setCartItem(db, { cartId, ticketTypeId: type.id, quantity: 1, now: input.now, userId: member.id });
+  const cartId = await getOrCreateCart(db, { userId: buyer.id });
+  const line = await setCartItem(db, { cartId, ticketTypeId: type.id, quantity: 1, now: input.now, userId: buyer.id });
   if (!line.ok) return { ok: false as const, problem: line.problem.message };
   const checkout = await startCheckout(db, {
-    userId: member.id,
-    email: member.email,
+    userId: buyer.id,
+    email: buyer.email,
     cartId,
     now: input.now,
     currency: input.currency,
@@ -58,5 +63,41 @@ export async function paidTicketFor(db: Db, input: { email: string; currency: st
     orderId: id,
     orderNumber: checkout.order.number,
     eventId: type.eventId,
+    buyerEmail: buyer.email,
   };
+}
+
+async function demoTicketType(db: Db) {
+  const [type] = await db
+    .select({ id: ticketTypes.id, eventId: events.id })
+    .from(ticketTypes)
+    .innerJoin(events, eq(events.id, ticketTypes.eventId))
+    .where(and(eq(events.slug, FIXTURE_EVENT_SLUG), eq(ticketTypes.name, FIXTURE_TICKET_TYPE)));
+  return type;
+}
+
+/** A published event a month away with 100 places and one adult ticket type. */
+async function ownEvent(db: Db, tag: string, now: Date) {
+  const startsAt = new Date(now.getTime() + 30 * 24 * 3600_000);
+  const [event] = await db
+    .insert(events)
+    .values({
+      slug: `gate-day-${tag}`,
+      title: `Gate Day ${tag}`,
+      type: "show",
+      status: "published",
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + 8 * 3600_000),
+      timeZone: "Europe/London",
+      venue: "Fixture Park",
+      town: "Testbury",
+      capacity: 100,
+      publishedAt: now,
+    })
+    .returning({ id: events.id });
+  const [type] = await db
+    .insert(ticketTypes)
+    .values({ eventId: event!.id, name: FIXTURE_TICKET_TYPE, price: 1800 })
+    .returning({ id: ticketTypes.id, eventId: ticketTypes.eventId });
+  return type;
 }

@@ -129,7 +129,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     case "checkin-ticket": {
       const { db, env } = context.get(runtimeContext);
       const made = await paidTicketFor(db, {
-        email: url.searchParams.get("email") ?? "",
+        ownEvent: url.searchParams.get("event") === "own",
         currency: env.CURRENCY,
         now: new Date(),
         secret: env.AUTH_SECRET,
@@ -166,6 +166,8 @@ export default function Fixture({ loaderData }: Route.ComponentProps) {
           <dd data-testid="order-number">{formatOrderNumber(loaderData.orderNumber)}</dd>
           <dt>Event</dt>
           <dd data-testid="event-id">{loaderData.eventId}</dd>
+          <dt>Buyer</dt>
+          <dd data-testid="buyer-email">{loaderData.buyerEmail}</dd>
         </dl>
       </main>
     );

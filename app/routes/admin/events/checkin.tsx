@@ -81,8 +81,12 @@ function usePolling(ms: number) {
 
 export default function CheckIn({ loaderData, actionData }: Route.ComponentProps) {
   const { counts, attendees, q, eventId, shownLimit } = loaderData;
+  // Typed codes and camera reads share one fetcher. Its answer outlives the catch-up revalidations,
+  // which clear a form navigation's action data, and a new scan cancels one still in flight, so
+  // the panel always answers the last scan.
   const scan = useFetcher<typeof action>();
   usePolling(10_000);
+  // Action data only answers a code typed before the page's script ran (or without it).
   const answer =
     scan.data && "result" in scan.data ? scan.data : actionData && "result" in actionData ? actionData : null;
   const result = answer?.result ?? null;
@@ -95,7 +99,18 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
           </h2>
           <GateResultPanel result={result} />
           <GateMerch key={JSON.stringify(answer?.merch ?? [])} orders={answer?.merch ?? []} />
-          <Form method="post" className="space-y-1.5" key={actionData ? JSON.stringify(actionData) : "code"}>
+          <Form
+            method="post"
+            className="space-y-1.5"
+            onSubmit={(event) => {
+              event.preventDefault();
+              const form = event.currentTarget;
+              scan.submit(new FormData(form), { method: "post" });
+              // Emptied as the code is sent rather than when its answer comes, so the next code,
+              // typed while this one is checked, is not lost.
+              form.reset();
+            }}
+          >
             <label htmlFor="ticket-code" className="block font-semibold">
               Ticket code
             </label>
@@ -111,7 +126,7 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
                 className={`${inputClass(false)} h-12 min-w-[14rem] flex-1 font-mono uppercase`}
               />
               <div className="w-full sm:w-auto">
-                <SubmitButton pendingLabel="Checking…" fit>
+                <SubmitButton pendingLabel="Checking…" sending={scan.state === "submitting"} fit>
                   Check in
                 </SubmitButton>
               </div>
