@@ -76,7 +76,12 @@ function isAlive(pid: number) {
   }
 }
 
-export async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
+/**
+ * Opens the embedded database in `dataDir`, or in memory when it is null. An in-memory one may
+ * start `from` a data directory dumped with `dumpDataDir()`: the tests' databases start from one
+ * migrated copy (test-template.ts) instead of each running every migration.
+ */
+export async function openPglite(dataDir: string | null, options: { from?: Blob } = {}): Promise<DatabaseHandle> {
   let unlock = () => {};
   let client: PGlite;
   if (dataDir) {
@@ -85,7 +90,7 @@ export async function openPglite(dataDir: string | null): Promise<DatabaseHandle
     unlock = lockDataDir(dataDir);
     client = new PGlite(dir);
   } else {
-    client = new PGlite();
+    client = new PGlite({ loadDataDir: options.from });
   }
   try {
     await client.waitReady;

@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
-import pg from "pg";
+import { existsSync, openAsBlob } from "node:fs";
 import { afterAll, beforeAll } from "vitest";
 import { type DatabaseHandle, openPglite, openPostgres, runMigrations } from "./client.server";
+import { databaseUrl, maintenance, TEST_TEMPLATE_ENV, uniqueDatabaseName, untilDisconnected } from "./test-template";
 
 export type TestDatabase = DatabaseHandle & {
   /** The connection string of the database made for this file; unset on PGlite. */
@@ -14,26 +14,32 @@ export type TestDatabase = DatabaseHandle & {
  * A fresh database for one test file, so tests never share state with the dev database or with
  * each other's files. In-memory PGlite by default; with DATABASE_URL, a new database on that
  * PostgreSQL server (the URL names the maintenance database used to create and drop it).
+ *
+ * A migrated database is copied from the template that Vitest's global setup migrated once for
+ * the whole run (test-template.ts); outside Vitest there is none, and it is migrated here.
  */
 export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
+  const template = options.migrate === false ? undefined : process.env[TEST_TEMPLATE_ENV];
   if (!serverUrl) {
-    const handle = await openPglite(null);
-    if (options.migrate !== false) await runMigrations(handle);
+    const fromTemplate = template && existsSync(template);
+    const handle = await openPglite(null, fromTemplate ? { from: await openAsBlob(template) } : {});
+    if (options.migrate !== false && !fromTemplate) await runMigrations(handle);
     return { ...handle, cleanup: () => handle.close() };
   }
 
-  // Unique across parallel workers and concurrent runs on the same server.
-  const name = `pitlane_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  await maintenance(serverUrl, `create database "${name}"`);
+  const name = uniqueDatabaseName("pitlane_test");
+  const url = databaseUrl(serverUrl, name);
+  await maintenance(
+    serverUrl,
+    template ? `create database "${name}" template "${template}"` : `create database "${name}"`,
+  );
   const drop = () => maintenance(serverUrl, `drop database if exists "${name}" with (force)`);
 
   let handle: DatabaseHandle | undefined;
   try {
-    handle = await openPostgres(url.toString(), 5);
-    if (options.migrate !== false) await runMigrations(handle);
+    handle = await openPostgres(url, 5);
+    if (options.migrate !== false && !template) await runMigrations(handle);
   } catch (error) {
     await handle?.close();
     await drop();
@@ -42,45 +48,13 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   const opened = handle;
   return {
     ...opened,
-    url: url.toString(),
+    url,
     async cleanup() {
       await opened.close();
       await untilDisconnected(serverUrl, name);
       await drop();
     },
   };
-}
-
-/**
- * Waits until the server has seen the test's connections go. The pool's end() resolves once its
- * clients are told to close, not once they have, and a forced drop that cuts one mid-goodbye
- * surfaces as an uncaught "terminating connection" error in whichever test file is running.
- */
-async function untilDisconnected(serverUrl: string, name: string) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const { rows } = await client.query<{ open: number }>(
-        "select count(*)::int as open from pg_stat_activity where datname = $1",
-        [name],
-      );
-      if (rows[0]?.open === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  } finally {
-    await client.end();
-  }
-}
-
-async function maintenance(serverUrl: string, statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 /**
