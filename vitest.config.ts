@@ -7,7 +7,7 @@ export default defineConfig({
     alias: [{ find: /^~\//, replacement: fileURLToPath(new URL("./app/", import.meta.url)) }],
   },
   test: {
-    include: ["server.*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts", "tests/load/**/*.test.ts"],
+    include: ["app/**/*.test.ts", "scripts/**/*.test.ts", "tests/load/**/*.test.ts"],
     environment: "node",
     // Forks, not threads: PGlite is a large WebAssembly instance and the lock tests spawn
     // processes; a process per worker keeps memory and file descriptors apart.

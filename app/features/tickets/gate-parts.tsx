@@ -2,6 +2,7 @@ import { CircleAlert, CircleCheck, CircleX, Download } from "lucide-react";
 import { CarThumb } from "~/features/applications/car-thumb";
 import { Card } from "~/ui/card";
 import { ListSearch } from "~/ui/list-search";
+import { countOf } from "~/ui/plural";
 import { ATTENDEE_STATUS_LABELS } from "./attendees-csv";
 import type { Attendee, GateResult } from "./gate.server";
 
@@ -89,7 +90,7 @@ export function AttendeeList({
       <p className="text-sm text-muted">
         {attendees.length === shownLimit
           ? `The first ${shownLimit} tickets${q ? ` matching “${q}”` : ""}: search to find others, or download the CSV.`
-          : `${attendees.length === 1 ? "1 ticket" : `${attendees.length} tickets`}${q ? ` matching “${q}”` : ""}`}
+          : `${countOf(attendees.length, "ticket", "tickets")}${q ? ` matching “${q}”` : ""}`}
       </p>
       {attendees.length === 0 ? (
         <Card as="p" variant="empty" className="p-8 text-muted">
