@@ -248,7 +248,7 @@ describe("organizer's queue settings", () => {
       );
       expect(bad.status).toBe(400);
       expect(bad.data?.errors).toEqual({
-        ratePerMinute: "Enter the people let through a minute from 1 to 10,000",
+        ratePerMinute: "Enter at least 1",
         admissionMinutes: "Enter the minutes to buy as a whole number",
       });
     }

@@ -144,7 +144,9 @@ function deadPid() {
   });
 }
 
-describe("openPglite on a data directory", () => {
+// Each test makes a PGlite cluster on disk (its initdb writes tens of megabytes), and some migrate
+// it: seconds on a quiet machine, more than the default 30 s on a busy one.
+describe("openPglite on a data directory", { timeout: 120_000 }, () => {
   let dataDir: string;
   beforeEach(() => {
     dataDir = mkdtempSync(path.join(tmpdir(), "pitlane-db-"));
