@@ -115,7 +115,9 @@ async function methodProblems(
   return problems;
 }
 
-describe("routes with an action and no page", () => {
+// The walk imports every route module of the site, which takes a while the first time a worker
+// transforms them all on a busy machine.
+describe("routes with an action and no page", { timeout: 120_000 }, () => {
   it("answer every method they do not take with 405, Allow and a plain message", async () => {
     const { handler, walked } = await routeTree();
     const covered: string[] = [];
