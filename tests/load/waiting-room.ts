@@ -1,9 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { findCart } from "~/features/cart/cart.server";
 import { addToCart } from "~/features/cart/cart-page.server";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor, createBuyers, fillCart } from "~/features/checkout/stock.test-support";
-import { settleOrder } from "~/features/orders/settle.server";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { joinFromQueuePage } from "~/features/waiting-room/join.server";
 import { createQueuedEvent, testToken } from "~/features/waiting-room/queue.test-support";
 import { type QueueView, queueViewFor } from "~/features/waiting-room/queue-page.server";

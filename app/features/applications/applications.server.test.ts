@@ -1,11 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor, createBuyers } from "~/features/checkout/stock.test-support";
+import { refundEventHolders } from "~/features/orders/bulk-refunds.server";
 import { orderEmail } from "~/features/orders/order-email.server";
 import { orderForBuyer } from "~/features/orders/order-views.server";
-import { refundEventHolders, refundOrder } from "~/features/orders/refund.server";
-import { settleOrder } from "~/features/orders/settle.server";
+import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { admitAtGate } from "~/features/tickets/gate.server";
 import { verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";

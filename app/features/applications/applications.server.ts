@@ -546,7 +546,8 @@ export async function applicationCartLines(
 }
 
 /** The application lines checkout turns into order lines, checked under the application row locks. */
-export async function applicationCheckoutItems(tx: Db, input: { cartId: string; now: Date }) {
+export async function applicationCheckoutItems(tx: Db, input: { applicationIds: string[]; now: Date }) {
+  if (input.applicationIds.length === 0) return [];
   const rows = await tx
     .select({
       applicationId: showCarApplications.id,
@@ -559,11 +560,10 @@ export async function applicationCheckoutItems(tx: Db, input: { cartId: string; 
       applicationsDeadline: events.applicationsDeadline,
       endsAt: events.endsAt,
     })
-    .from(cartItems)
-    .innerJoin(showCarApplications, eq(showCarApplications.id, cartItems.applicationId))
+    .from(showCarApplications)
     .innerJoin(events, eq(events.id, showCarApplications.eventId))
-    .where(and(eq(cartItems.cartId, input.cartId), eq(cartItems.kind, "application")))
-    .orderBy(asc(cartItems.createdAt), asc(cartItems.id))
+    .where(inArray(showCarApplications.id, input.applicationIds))
+    .orderBy(asc(showCarApplications.id))
     .for("update", { of: showCarApplications });
   return rows.map((row) => ({
     applicationId: row.applicationId,

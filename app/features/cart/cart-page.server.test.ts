@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { createTestProduct } from "~/features/checkout/merch.test-support";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
+import { startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { findCart, newVisitorToken, setCartItem } from "./cart.server";
 import { addMerchToCart, addToCart, cartItemCount, heldOrder, loadCartPage } from "./cart-page.server";

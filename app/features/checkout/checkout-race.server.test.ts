@@ -2,15 +2,15 @@ import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CheckoutResult } from "~/features/commerce/checkout.server";
 import { cancelOrder } from "~/features/orders/cancel.server";
-import { settleOrder } from "~/features/orders/settle.server";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import type { Db } from "~/server/db/client.server";
 import { retriedTransactions } from "~/server/db/retry.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import * as schema from "../../../db/schema";
 import { cartItems, carts, holds, orders, tickets, ticketTypes } from "../../../db/schema";
-import { type CheckoutResult, startCheckout } from "./checkout.server";
 import { expireHolds } from "./holds.server";
 import { checkoutFor, createBuyers, createTestEvent, NOW } from "./stock.test-support";
 

@@ -1,9 +1,9 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { getOrCreateCart, setCartItem } from "~/features/cart/cart.server";
+import { startCheckout } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import type { PaymentGateway } from "~/server/payments/payments.server";
 import { events, ticketTypes } from "../../../db/schema";
-import { startCheckout } from "./checkout.server";
 import { startOrderPayment } from "./start-payment.server";
 
 /**

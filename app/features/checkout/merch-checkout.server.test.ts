@@ -1,13 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { LATE_SOLD_OUT_REASON } from "~/features/commerce/settle.server";
 import { commerceMemberData } from "~/features/orders/member-data.server";
 import { orderForBuyer } from "~/features/orders/order-views.server";
-import { refundOrder } from "~/features/orders/refund.server";
-import { LATE_SOLD_OUT_REASON, settleOrder } from "~/features/orders/settle.server";
+import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { readVariantStock } from "~/features/shop/stock.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, holds, orderItems, orders, productVariants, transactions } from "../../../db/schema";
-import { startCheckout } from "./checkout.server";
 import { expireHolds } from "./holds.server";
 import {
   addMerchLines,
@@ -191,7 +190,9 @@ describe("merch through checkout", () => {
     });
     expect(short).toEqual({
       ok: false,
-      problems: [{ code: "not_enough", message: "Only 1 of Sticker pack left", variantId: variantIds[0]! }],
+      problems: [
+        { code: "not_enough", message: "Only 1 of Sticker pack left", variantId: variantIds[0]!, line: variantIds[0]! },
+      ],
     });
     const last = await startCheckout(db, {
       ...checkoutFor(third!, await fillMerchCart(db, third!.id, [{ variantId: variantIds[0]!, quantity: 1 }])),

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { settleOrder } from "~/features/orders/settle.server";
+import type { CheckoutResult } from "~/features/commerce/checkout.server";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { retriedTransactions } from "~/server/db/retry.server";
 import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { holds, orderItems, orders, productVariants } from "../../../db/schema";
-import { type CheckoutResult, startCheckout } from "./checkout.server";
 import { createTestProduct, DELIVERY, fillMerchCart, setShippingRates } from "./merch.test-support";
 import { checkoutFor, createBuyers, NOW } from "./stock.test-support";
 

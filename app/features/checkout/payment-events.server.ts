@@ -1,10 +1,6 @@
 import { and, eq, isNull, lt, type Placeholder, type SQL, sql } from "drizzle-orm";
-import {
-  type AlsoWhenPaid,
-  type OrderToSettle,
-  orderToSettleFromJson,
-  orderToSettleSql,
-} from "~/features/orders/settle.server";
+import { type AlsoWhenPaid, type OrderToSettle, orderToSettleFromJson } from "~/features/commerce/settle.server";
+import { orderToSettleSql } from "~/features/selling/selling.server";
 import { builtOnce } from "~/server/db/built-once.server";
 import type { Db } from "~/server/db/client.server";
 import { type PaymentProvider, paymentEvents } from "../../../db/schema";

@@ -1,4 +1,4 @@
-import type { SettleOutcome } from "~/features/orders/settle.server";
+import type { SettleOutcome } from "~/features/commerce/settle.server";
 
 /**
  * What has to happen after a payment was handled, once its transaction has committed: the orders

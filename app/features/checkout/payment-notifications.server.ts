@@ -5,8 +5,8 @@ import {
   receivePaymentEvent,
   releasePaymentEvent,
 } from "~/features/checkout/payment-events.server";
+import type { OrderToSettle } from "~/features/commerce/settle.server";
 import { isOrderId } from "~/features/orders/order-id";
-import type { OrderToSettle } from "~/features/orders/settle.server";
 import type { Db } from "~/server/db/client.server";
 import {
   type PaymentGateway,

@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
+import { SUPERSEDED_REASON } from "~/features/commerce/checkout.server";
 import type { Db } from "~/server/db/client.server";
 import { orders } from "../../../db/schema";
-import { SUPERSEDED_REASON } from "./checkout.server";
 import { BUYER_CANCELLED_REASON, PAYMENT_FAILED_REASON } from "./payment-state.server";
 
 /**

@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { HOLD_EXPIRED_REASON } from "~/features/checkout/holds.server";
+import type { SettleInput, SettleOutcome } from "~/features/commerce/settle.server";
 import { cancelOrder } from "~/features/orders/cancel.server";
 import { expireOrder } from "~/features/orders/expire.server";
-import { type SettleInput, type SettleOutcome, settleOrder } from "~/features/orders/settle.server";
+import { settleOrder } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import type { PaymentGateway, PaymentState } from "~/server/payments/payments.server";
 import { orderItems, orders, type PaymentProvider } from "../../../db/schema";

@@ -1,4 +1,5 @@
 import { count, eq } from "drizzle-orm";
+import { startCheckout } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import {
   holds,
@@ -10,7 +11,6 @@ import {
   ticketTypes,
   transactions,
 } from "../../../db/schema";
-import { startCheckout } from "./checkout.server";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "./stock.test-support";
 
 /** Orders, stock and ledger rows for the payment tests, made through the real checkout. */

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { settleOrder } from "~/features/orders/settle.server";
+import { settleOrder } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { sandboxGateway } from "~/server/payments/sandbox-provider";
 import { orders } from "../../../db/schema";

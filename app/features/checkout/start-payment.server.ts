@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { isOrderId } from "~/features/orders/order-id";
-import { settleOrder } from "~/features/orders/settle.server";
+import { settleOrder } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import type { PaymentGateway } from "~/server/payments/payments.server";
 import { orderItems, orders } from "../../../db/schema";

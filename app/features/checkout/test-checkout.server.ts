@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { cancelOrder } from "~/features/orders/cancel.server";
 import { isOrderId } from "~/features/orders/order-id";
-import { settleOrder } from "~/features/orders/settle.server";
+import { settleOrder } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import { testPaymentReference } from "~/server/payments/test-provider.server";
 import { orderItems, orders } from "../../../db/schema";

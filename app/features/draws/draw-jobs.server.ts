@@ -1,5 +1,5 @@
 import { sendRefundsJob } from "~/features/checkout/payment-jobs.server";
-import { refundEachOrder } from "~/features/orders/refund.server";
+import { refundEachOrder } from "~/features/orders/bulk-refunds.server";
 import type { Db } from "~/server/db/client.server";
 import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
 import { getLog } from "~/server/log.server";

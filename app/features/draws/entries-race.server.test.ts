@@ -1,8 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor } from "~/features/checkout/stock.test-support";
-import { settleOrder } from "~/features/orders/settle.server";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { drawEntries, draws } from "../../../db/schema";
@@ -73,7 +72,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
             amount: result.order.total,
             now: at(4),
           });
-          return { held: 3, settled: settled.kind === "settled" ? settled.entries : 0 };
+          return { held: 3, settled: settled.kind === "settled" ? (settled.issued.entry ?? 0) : 0 };
         }),
       );
 

@@ -1,9 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor } from "~/features/checkout/stock.test-support";
-import { refundOrder } from "~/features/orders/refund.server";
-import { DRAW_CLOSED_REASON, settleOrder } from "~/features/orders/settle.server";
+import { DRAW_CLOSED_REASON } from "~/features/draws/entry-kind.server";
+import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, drawEntries, draws, orders, users } from "../../../db/schema";
 import { addEntriesToCart, entryCartLines } from "./cart-entries.server";
@@ -125,7 +124,7 @@ describe("paying for entries", () => {
     ]);
     const { checkout, settled } = await buy(member!, cartId);
     expect(checkout).toMatchObject({ ok: true, order: { total: 800 } });
-    expect(settled).toMatchObject({ kind: "settled", entries: 5, tickets: 0 });
+    expect(settled).toMatchObject({ kind: "settled", issued: { entry: 5 } });
     const entries = await entriesOf(draw.id, member!.id);
     expect(entries).toHaveLength(5);
     expect(new Set(entries.map((entry) => entry.number)).size).toBe(5);
@@ -141,7 +140,7 @@ describe("paying for entries", () => {
     const cartId = await fillEntryCart(db, member!.id, [
       { drawId: draw.id, entriesPerUnit: 1, quantity: 2, answer: 2 },
     ]);
-    expect((await buy(member!, cartId)).settled).toMatchObject({ kind: "settled", entries: 2 });
+    expect((await buy(member!, cartId)).settled).toMatchObject({ kind: "settled", issued: { entry: 2 } });
     expect((await entriesOf(draw.id, member!.id)).map((entry) => entry.eligible)).toEqual([false, false]);
     expect(await eligibleNumbers(db, draw.id)).toEqual([]);
   });
@@ -186,7 +185,7 @@ describe("paying for entries", () => {
     const cartId = await fillEntryCart(db, member!.id, [
       { drawId: draw.id, entriesPerUnit: 5, quantity: 1, answer: 1 },
     ]);
-    expect((await buy(member!, cartId)).settled).toMatchObject({ kind: "settled", entries: 5 });
+    expect((await buy(member!, cartId)).settled).toMatchObject({ kind: "settled", issued: { entry: 5 } });
     expect(await drawRow(draw.id)).toMatchObject({ status: "closed", allocated: 5 });
 
     const lateCart = await fillEntryCart(db, latecomer!.id, [
@@ -214,7 +213,7 @@ describe("paying for entries", () => {
     const nextCart = await fillEntryCart(db, next!.id, [
       { drawId: draw.id, entriesPerUnit: 5, quantity: 1, answer: 1 },
     ]);
-    expect((await buy(next!, nextCart)).settled).toMatchObject({ kind: "settled", entries: 5 });
+    expect((await buy(next!, nextCart)).settled).toMatchObject({ kind: "settled", issued: { entry: 5 } });
     const numbers = (await entriesOf(draw.id)).map((entry) => entry.number);
     expect(new Set(numbers).size).toBe(8);
   });
@@ -313,7 +312,7 @@ describe("closing and drawing", () => {
     const cartId = await fillEntryCart(db, member!.id, [
       { drawId: refund.id, entriesPerUnit: 5, quantity: 1, answer: 1 },
     ]);
-    expect((await buy(member!, cartId)).settled).toMatchObject({ kind: "settled", entries: 5 });
+    expect((await buy(member!, cartId)).settled).toMatchObject({ kind: "settled", issued: { entry: 5 } });
     expect(await closeDraw(db, { drawId: refund.id, actorId: null, now: minutes(11) })).toBe("refund");
     expect((await drawRow(refund.id)).status).toBe("cancelled");
     expect(await refundCancelledDraw(db, { drawId: refund.id, actorId: null, now: minutes(12) })).toBe(1);

@@ -1,8 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor } from "~/features/checkout/stock.test-support";
-import { settleOrder } from "~/features/orders/settle.server";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, drawEntries, holds } from "../../../db/schema";
 import { addEntriesToCart, setEntryLineQuantity } from "./cart-entries.server";

@@ -1,10 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor } from "~/features/checkout/stock.test-support";
 import { orderEmail } from "~/features/orders/order-email.server";
 import { orderForBuyer } from "~/features/orders/order-views.server";
-import { settleOrder } from "~/features/orders/settle.server";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { MailTransport, OutboundEmail } from "~/server/mail/mail.server";
 import { EMAIL_CLAIM_MS } from "~/server/mail/sent-once.server";

@@ -1,7 +1,6 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import { getOrCreateCart } from "~/features/cart/cart.server";
-import { startCheckout } from "~/features/checkout/checkout.server";
-import { settleOrder } from "~/features/orders/settle.server";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { addVariantToCart } from "~/features/shop/cart-merch.server";
 import type { Db } from "~/server/db/client.server";
 import { products, productVariants } from "../../../db/schema";

@@ -1,13 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
+import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { users } from "../../../db/schema";
 import { getOrderDetail, listOrders } from "./admin-orders.server";
 import { formatOrderNumber } from "./order-number";
-import { refundOrder } from "./refund.server";
-import { settleOrder } from "./settle.server";
 
 const database = freshDatabasePerFile();
 

@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor, NOW } from "~/features/checkout/stock.test-support";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import { cartItems, carts } from "../../../db/schema";
-import { settleOrder } from "./settle.server";
 
 /** A paid order for `buyer`, through the real checkout and settlement, for the order tests. */
 export async function paidOrder(

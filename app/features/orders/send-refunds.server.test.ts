@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { at, buyPlaces, orderState, pendingOrder } from "~/features/checkout/payments.test-support";
+import { settleOrder } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { sandboxGateway } from "~/server/payments/sandbox-provider";
 import { orderHistory, transactions } from "../../../db/schema";
 import { sendPendingRefunds } from "./send-refunds.server";
-import { settleOrder } from "./settle.server";
 
 const database = freshDatabasePerFile();
 const sandbox = sandboxGateway();

@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getOrCreateCart } from "~/features/cart/cart.server";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { handlePaymentNotification } from "~/features/checkout/payment-notifications.server";
 import { applyPaymentState } from "~/features/checkout/payment-state.server";
 import { startOrderPayment } from "~/features/checkout/start-payment.server";
@@ -9,7 +8,7 @@ import { checkoutFor } from "~/features/checkout/stock.test-support";
 import { addEntriesToCart } from "~/features/draws/cart-entries.server";
 import { createEntrants, createTestDraw, DRAW_NOW } from "~/features/draws/draws.test-support";
 import { enterGiveaway } from "~/features/draws/enter.server";
-import { settleOrder } from "~/features/orders/settle.server";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { sandboxGateway } from "~/server/payments/sandbox-provider";

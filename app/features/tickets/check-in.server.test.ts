@@ -1,8 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
-import { settleOrder } from "~/features/orders/settle.server";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { tickets } from "../../../db/schema";
 import { checkInTicket } from "./check-in.server";

@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { getOrCreateCart, setCartItem } from "~/features/cart/cart.server";
-import { startCheckout } from "~/features/checkout/checkout.server";
-import { settleOrder } from "~/features/orders/settle.server";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import { events, tickets, ticketTypes, users } from "../../../db/schema";
 import { formatTicketCode, signTicketCode } from "./ticket-codes.server";

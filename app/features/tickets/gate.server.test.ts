@@ -1,9 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
-import { refundOrder } from "~/features/orders/refund.server";
-import { settleOrder } from "~/features/orders/settle.server";
+import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { tickets, users } from "../../../db/schema";
 import { admitAtGate, gateCounts, gateTime, listAttendees, NOT_A_TICKET } from "./gate.server";

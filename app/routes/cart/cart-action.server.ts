@@ -3,10 +3,10 @@ import { removeFeeFromCart } from "~/features/applications/applications.server";
 import { findCart, removeCartItem, setCartItem } from "~/features/cart/cart.server";
 import { type CartAction, CartActionSchema, cartFormValues, firstIssue } from "~/features/cart/cart-forms.server";
 import { cartHasLine } from "~/features/cart/cart-page.server";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { followUpPayments } from "~/features/checkout/payment-jobs.server";
 import { startOrderPayment } from "~/features/checkout/start-payment.server";
 import { removeEntryLine, setEntryLineQuantity } from "~/features/draws/cart-entries.server";
+import { startCheckout } from "~/features/selling/selling.server";
 import {
   type AddressErrors,
   type AddressValues,
@@ -167,7 +167,7 @@ async function pay(
   if (!result.ok) {
     return refused(
       result.problems.map((problem) => ({
-        ticketTypeId: problem.ticketTypeId ?? problem.drawId ?? ("variantId" in problem ? problem.variantId : null),
+        ticketTypeId: problem.line ?? null,
         message: problem.message,
       })),
       sent,

@@ -1,13 +1,15 @@
 import { data } from "react-router";
 import type { Branding } from "~/features/accounts/emails.server";
 import { queueRefunds } from "~/features/checkout/payment-jobs.server";
+import type { RefundOutcome } from "~/features/commerce/refund.server";
 import { getEventCancellation } from "~/features/events/organizer/queries.server";
 import type { RefundErrors, RefundReview } from "~/features/orders/admin-order-parts";
 import type { OrderDetail } from "~/features/orders/admin-orders.server";
 import { RefundFormSchema } from "~/features/orders/admin-schemas";
+import { refundEventHolders } from "~/features/orders/bulk-refunds.server";
 import { formatOrderNumber } from "~/features/orders/order-number";
-import { type RefundOutcome, refundEventHolders, refundOrder } from "~/features/orders/refund.server";
 import { refundEmail } from "~/features/orders/refund-email.server";
+import { refundOrder } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { JobQueue } from "~/server/jobs/queue.server";

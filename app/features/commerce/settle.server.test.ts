@@ -1,7 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { startCheckout } from "~/features/checkout/checkout.server";
 import { expireHolds } from "~/features/checkout/holds.server";
 import {
   awaitPaymentEvent,
@@ -11,18 +10,18 @@ import {
   releasePaymentEvent,
 } from "~/features/checkout/payment-events.server";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
+import {
+  CANCELLED_ORDER_REASON,
+  DUPLICATE_PAYMENT_REASON,
+  LATE_SOLD_OUT_REASON,
+} from "~/features/commerce/settle.server";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
+import { EVENT_CANCELLED_REASON } from "~/features/tickets/ticket-kind.server";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import { statementsSent } from "~/server/db/statements-sent.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, events, holds, orderHistory, orders, tickets, ticketTypes, transactions } from "../../../db/schema";
-import { cancelOrder } from "./cancel.server";
-import {
-  CANCELLED_ORDER_REASON,
-  DUPLICATE_PAYMENT_REASON,
-  EVENT_CANCELLED_REASON,
-  LATE_SOLD_OUT_REASON,
-  settleOrder,
-} from "./settle.server";
+import { cancelOrder } from "~/features/orders/cancel.server";
 
 const database = freshDatabasePerFile();
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
@@ -77,8 +76,7 @@ describe("settleOrder", () => {
       kind: "settled",
       orderId: order.id,
       number: order.number,
-      tickets: 2,
-      entries: 0,
+      issued: { ticket: 2 },
       late: false,
     });
 
@@ -196,7 +194,7 @@ describe("settleOrder", () => {
     const { order, ticketTypeId } = await pendingOrder({ capacity: 2, quantity: 2 });
     await expireHolds(db, minutes(16));
     const outcome = await settleOrder(db, payment(order.id, 2500, minutes(20)));
-    expect(outcome).toMatchObject({ kind: "settled", late: true, tickets: 2 });
+    expect(outcome).toMatchObject({ kind: "settled", late: true, issued: { ticket: 2 } });
     expect(await soldOf(ticketTypeId)).toBe(2);
     const [paid] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, order.id));
     expect(paid!.status).toBe("paid");
@@ -413,7 +411,7 @@ describe.skipIf(!process.env.DATABASE_URL)("settling beside other work on the ev
     // Another settlement of the same event holds its row in the same shared way.
     const seen = await settleWhileEventHeld(eventId, "share", () => settleOrder(db, payment(order.id, 2500)));
     expect(seen).toMatchObject({ finishedWhileHeld: true, waited: false });
-    expect(seen.outcome).toMatchObject({ kind: "settled", tickets: 2, late: false });
+    expect(seen.outcome).toMatchObject({ kind: "settled", issued: { ticket: 2 }, late: false });
     expect(await soldOf(ticketTypeId)).toBe(2);
   });
 
@@ -422,7 +420,7 @@ describe.skipIf(!process.env.DATABASE_URL)("settling beside other work on the ev
     const { order, eventId, ticketTypeId } = await pendingOrder({ quantity: 2 });
     const seen = await settleWhileEventHeld(eventId, "no key update", () => settleOrder(db, payment(order.id, 2500)));
     expect(seen).toMatchObject({ finishedWhileHeld: false, waited: true });
-    expect(seen.outcome).toMatchObject({ kind: "settled", tickets: 2 });
+    expect(seen.outcome).toMatchObject({ kind: "settled", issued: { ticket: 2 } });
     expect(await soldOf(ticketTypeId)).toBe(2);
   });
 
@@ -434,7 +432,7 @@ describe.skipIf(!process.env.DATABASE_URL)("settling beside other work on the ev
       settleOrder(db, payment(order.id, 1250, minutes(14.5))),
     );
     expect(seen).toMatchObject({ finishedWhileHeld: false, waited: true });
-    expect(seen.outcome).toMatchObject({ kind: "settled", tickets: 1, late: false });
+    expect(seen.outcome).toMatchObject({ kind: "settled", issued: { ticket: 1 }, late: false });
     expect(await soldOf(ticketTypeId)).toBe(1);
   });
 });

@@ -1,13 +1,14 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { MAX_ORDER_TOTAL, SUPERSEDED_REASON } from "~/features/commerce/checkout.server";
 import { cancelOrder } from "~/features/orders/cancel.server";
 import { formatOrderNumber, parseOrderNumber } from "~/features/orders/order-number";
+import { startCheckout } from "~/features/selling/selling.server";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, holds, orderHistory, orderItems, orders, ticketTypes } from "../../../db/schema";
-import { MAX_ORDER_TOTAL, SUPERSEDED_REASON, startCheckout } from "./checkout.server";
-import { expireHolds, HOLD_EXPIRED_REASON } from "./holds.server";
-import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "./stock.test-support";
+import { expireHolds, HOLD_EXPIRED_REASON } from "~/features/checkout/holds.server";
+import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
 
 const database = freshDatabasePerFile();
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
@@ -96,6 +97,7 @@ describe("startCheckout", () => {
         {
           code: "not_enough",
           ticketTypeId: typeIds[0],
+          line: typeIds[0],
           remaining: 3,
           message: `Only 3 Weekend pass tickets are left for ${title}`,
         },

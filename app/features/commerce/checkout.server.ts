@@ -1,0 +1,328 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { DEFAULT_HOLD_MINUTES } from "~/features/checkout/holds.server";
+import { recordOrderChanges } from "~/features/orders/order-history.server";
+import { checkDeliveryAddress } from "~/features/shipping/address";
+import { type ShippingChoice, shippingFee } from "~/features/shipping/rates";
+import { collectionEvents, readShippingSettings } from "~/features/shipping/shipping.server";
+import type { Db } from "~/server/db/client.server";
+import { isUniqueViolation, transactionWithRetry } from "~/server/db/retry.server";
+import {
+  cartItems,
+  carts,
+  holds,
+  type ItemKind as ItemKindName,
+  type OrderStatus,
+  orderItems,
+  orders,
+  type PaymentProvider,
+  type ShippingAddress,
+  type ShippingMethod,
+} from "../../../db/schema";
+import type { CheckoutProblem, ItemKind, KindCheckout, NewOrderLine, ReleasedHold } from "./item-kind";
+import { kindsOf, linesOfKind } from "./kind-lines";
+
+export type { CheckoutProblem };
+
+/**
+ * The largest order total: what Stripe accepts in one payment (99,999,999 minor units), far
+ * above any real basket, and well inside the 32-bit columns.
+ */
+export const MAX_ORDER_TOTAL = 99_999_999;
+
+export type CheckoutOrder = {
+  id: string;
+  number: number;
+  total: number;
+  currency: string;
+  holdExpiresAt: Date;
+  /** "pending" for a new order; whatever it is now for one found by its idempotency key. */
+  status: OrderStatus;
+};
+
+export type CheckoutResult =
+  | { ok: true; order: CheckoutOrder; reused: boolean }
+  | { ok: false; problems: CheckoutProblem[] };
+
+export type CheckoutInput = {
+  userId: string;
+  email: string;
+  cartId: string;
+  now: Date;
+  currency: string;
+  provider: PaymentProvider;
+  holdMinutes?: number;
+  /** From the Pay form: a second submission of the same form answers the first one's order. */
+  idempotencyKey?: string;
+  /** How merch reaches the buyer; needed when the cart holds merch, ignored otherwise. */
+  shipping?: ShippingChoice;
+};
+
+export const SUPERSEDED_REASON = "Replaced by a newer checkout";
+
+/** Thrown inside the transaction so a refused checkout leaves nothing behind. */
+class Refused extends Error {
+  constructor(readonly problems: CheckoutProblem[]) {
+    super("checkout refused");
+  }
+}
+
+/**
+ * Starts paying for the member's cart (starting payment holds every
+ * limited item for 15 minutes; a shortfall refuses checkout and names the item). In one
+ * transaction: lock the stock rows in the fixed order, replace the member's earlier unpaid order,
+ * check every line against capacity − sold − active holds, then write the pending order with the
+ * catalogue's prices, its lines, its holds and its first history entry. The cart stays as it is
+ * until the order is paid, so a cancelled payment returns the buyer to the same cart.
+ */
+export async function startCheckout(db: Db, kinds: readonly ItemKind[], input: CheckoutInput): Promise<CheckoutResult> {
+  const holdMinutes = input.holdMinutes ?? DEFAULT_HOLD_MINUTES;
+  if (!Number.isInteger(holdMinutes) || holdMinutes < 1 || holdMinutes > 24 * 60) {
+    throw new Error(`holdMinutes must be a whole number of minutes from 1 to 1440, not ${holdMinutes}`);
+  }
+  try {
+    return await transactionWithRetry(db, (tx) => checkoutIn(tx, kinds, input, holdMinutes));
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, problems: error.problems };
+    // Two submissions of one Pay form at once, over carts that changed in between: the second
+    // trips the unique key instead of waiting on the same locks; answer the first one's order.
+    if (input.idempotencyKey && isUniqueViolation(error)) {
+      const existing = await orderForKey(db, input.userId, input.idempotencyKey);
+      if (existing) return { ok: true, order: existing, reused: true };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Checks the cart under the locks and writes the order. Each kind locks its own stock rows, in the
+ * kinds' order (ADR 0007: events, ticket types, draws, variants), before the member's earlier
+ * unpaid order is replaced, and checks its own lines after; this loop knows no kind by name.
+ */
+async function checkoutIn(
+  tx: Db,
+  kinds: readonly ItemKind[],
+  input: CheckoutInput,
+  holdMinutes: number,
+): Promise<CheckoutResult> {
+  const { now } = input;
+  const [cart] = await tx
+    .select({ id: carts.id })
+    .from(carts)
+    .where(and(eq(carts.id, input.cartId), eq(carts.userId, input.userId)));
+  if (!cart) throw new Refused([{ code: "cart_not_found", message: "Your cart could not be found" }]);
+  const rows = await tx
+    .select(cartRowColumns)
+    .from(cartItems)
+    .where(eq(cartItems.cartId, cart.id))
+    .orderBy(cartItems.createdAt, cartItems.id);
+  if (rows.length === 0) throw new Refused([{ code: "empty_cart", message: "Your cart is empty" }]);
+  const context = { userId: input.userId, currency: input.currency, now };
+  const sessions: { kind: ItemKind; session: KindCheckout }[] = [];
+  for (const kind of kindsOf(kinds, rows)) {
+    sessions.push({ kind, session: await kind.checkout(tx, linesOfKind(rows, kind), context) });
+  }
+
+  // Checked under the locks: a double-clicked Pay button waits here for the first click's order.
+  if (input.idempotencyKey) {
+    const existing = await orderForKey(tx, input.userId, input.idempotencyKey);
+    if (existing) return { ok: true, order: existing, reused: true };
+  }
+  const released = await supersedeUnpaidOrders(tx, input.userId, now);
+  for (const { session } of sessions) session.released?.(released);
+
+  const problems: CheckoutProblem[] = [];
+  const lines: (NewOrderLine & { kind: string; delivered: boolean })[] = [];
+  for (const { kind, session } of sessions) {
+    const checked = await session.check(tx);
+    problems.push(...checked.problems);
+    lines.push(...checked.lines.map((line) => ({ ...line, kind: kind.name, delivered: kind.delivered === true })));
+  }
+  const delivery = sessions.some(({ kind }) => kind.delivered)
+    ? await shippingFor(tx, {
+        choice: input.shipping,
+        userId: input.userId,
+        orderEventIds: lines.flatMap((line) => (line.admitsTo ? [line.admitsTo] : [])),
+        deliveredSubtotal: sumOf(lines.filter((line) => line.delivered)),
+        now,
+      })
+    : null;
+  if (delivery && "problem" in delivery) problems.push({ code: "shipping", message: delivery.problem });
+  if (problems.length > 0) throw new Refused(problems);
+  const shipping = delivery && !("problem" in delivery) ? delivery : null;
+
+  const subtotal = sumOf(lines);
+  const total = subtotal + (shipping?.fee ?? 0);
+  if (total > MAX_ORDER_TOTAL) {
+    throw new Refused([{ code: "total_too_large", message: "This order is too large to pay in one payment" }]);
+  }
+
+  const holdExpiresAt = new Date(now.getTime() + holdMinutes * 60_000);
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      userId: input.userId,
+      email: input.email,
+      status: "pending",
+      currency: input.currency,
+      subtotal,
+      shipping: shipping?.fee ?? 0,
+      total,
+      shippingMethod: shipping?.method ?? null,
+      shippingAddress: shipping?.address ?? null,
+      collectionEventId: shipping?.collectionEventId ?? null,
+      holdExpiresAt,
+      provider: input.provider,
+      idempotencyKey: input.idempotencyKey ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: orders.id, number: orders.number });
+  if (!order) throw new Error("The new order was not written");
+  await tx
+    .insert(orderItems)
+    .values(
+      lines.map((line) => ({ ...line.values, kind: line.kind as ItemKindName, orderId: order.id, createdAt: now })),
+    );
+  const held = lines.flatMap((line) => (line.hold ? [{ ...line.hold, kind: line.kind as ItemKindName }] : []));
+  if (held.length > 0) {
+    await tx
+      .insert(holds)
+      .values(
+        held.map((hold) => ({ ...hold, orderId: order.id, expiresAt: holdExpiresAt, createdAt: now, updatedAt: now })),
+      );
+  }
+  await recordOrderChanges(tx, [
+    { orderId: order.id, fromStatus: null, toStatus: "pending", note: "Checkout started", at: now },
+  ]);
+  return {
+    ok: true,
+    reused: false,
+    order: { id: order.id, number: order.number, total, currency: input.currency, holdExpiresAt, status: "pending" },
+  };
+}
+
+const cartRowColumns = {
+  id: cartItems.id,
+  kind: cartItems.kind,
+  ticketTypeId: cartItems.ticketTypeId,
+  drawId: cartItems.drawId,
+  entriesPerUnit: cartItems.entriesPerUnit,
+  answer: cartItems.answer,
+  pickedNumbers: cartItems.pickedNumbers,
+  applicationId: cartItems.applicationId,
+  variantId: cartItems.variantId,
+  quantity: cartItems.quantity,
+  attendeeNames: cartItems.attendeeNames,
+};
+
+function sumOf(lines: readonly NewOrderLine[]) {
+  return lines.reduce((sum, line) => sum + line.values.unitPrice * line.values.quantity, 0);
+}
+
+/**
+ * A member pays for one order at a time: their earlier unpaid order would otherwise hold places
+ * against them. If that older payment completes after all, settlement refunds it. Answers the
+ * holds it released.
+ */
+async function supersedeUnpaidOrders(tx: Db, userId: string, now: Date): Promise<ReleasedHold[]> {
+  const superseded = await tx
+    .update(orders)
+    .set({ status: "cancelled", failureReason: SUPERSEDED_REASON, updatedAt: now })
+    .where(and(eq(orders.userId, userId), eq(orders.status, "pending")))
+    .returning({ id: orders.id });
+  if (superseded.length === 0) return [];
+  const ids = superseded.map((order) => order.id);
+  const released = await tx
+    .update(holds)
+    .set({ status: "released", updatedAt: now })
+    .where(and(inArray(holds.orderId, ids), eq(holds.status, "active")))
+    .returning({
+      kind: holds.kind,
+      ticketTypeId: holds.ticketTypeId,
+      quantity: holds.quantity,
+      expiresAt: holds.expiresAt,
+    });
+  await recordOrderChanges(
+    tx,
+    ids.map((orderId) => ({ orderId, fromStatus: "pending", toStatus: "cancelled", note: SUPERSEDED_REASON, at: now })),
+  );
+  return released;
+}
+
+async function orderForKey(db: Db, userId: string, key: string): Promise<CheckoutOrder | null> {
+  const [order] = await db
+    .select({
+      id: orders.id,
+      number: orders.number,
+      total: orders.total,
+      currency: orders.currency,
+      holdExpiresAt: orders.holdExpiresAt,
+      status: orders.status,
+    })
+    .from(orders)
+    .where(and(eq(orders.idempotencyKey, key), eq(orders.userId, userId)));
+  if (!order) return null;
+  // Every order made by checkout has a hold expiry.
+  return { ...order, holdExpiresAt: order.holdExpiresAt! };
+}
+
+type Shipping = {
+  method: ShippingMethod;
+  fee: number;
+  address: ShippingAddress | null;
+  collectionEventId: string | null;
+};
+
+/**
+ * How this order's merch reaches the buyer and what it costs (docs/shop.md "Shipping"), decided
+ * here from the shop settings and the order's own lines, never from the form's numbers: the
+ * address is checked again for the countries delivered to now, and a collection event must be
+ * one the buyer has a ticket for or is buying tickets for in this order.
+ */
+async function shippingFor(
+  tx: Db,
+  input: {
+    choice: ShippingChoice | undefined;
+    userId: string;
+    orderEventIds: string[];
+    /** What the delivered lines cost, for free delivery over a threshold. */
+    deliveredSubtotal: number;
+    now: Date;
+  },
+): Promise<Shipping | { problem: string }> {
+  const { choice } = input;
+  if (!choice) return { problem: "Choose how your merch should reach you: delivery or collection at an event" };
+  const settings = await readShippingSettings(tx);
+  if (choice.method === "delivery") {
+    const { address } = choice;
+    const checked = checkDeliveryAddress(
+      {
+        name: address.name,
+        line1: address.line1,
+        line2: address.line2 ?? "",
+        town: address.town,
+        region: address.region ?? "",
+        postcode: address.postcode,
+        country: address.country,
+      },
+      settings.countries,
+    );
+    if (!checked.ok) return { problem: "Check the delivery address: we cannot deliver to it as it is" };
+    return {
+      method: "delivery",
+      fee: shippingFee(settings, "delivery", input.deliveredSubtotal),
+      address: checked.address,
+      collectionEventId: null,
+    };
+  }
+  if (!settings.collectionEnabled) return { problem: "Collection at events is not offered at the moment" };
+  const offered = await collectionEvents(tx, {
+    userId: input.userId,
+    withEventIds: input.orderEventIds,
+    now: input.now,
+  });
+  if (!offered.some((event) => event.id === choice.eventId)) {
+    return { problem: "Merch can only be collected at an upcoming event you have a ticket for" };
+  }
+  return { method: "collection", fee: 0, address: null, collectionEventId: choice.eventId };
+}

@@ -1,0 +1,277 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { recordAudit } from "~/features/admin/audit.server";
+import { recordOrderChanges } from "~/features/orders/order-history.server";
+import { formatOrderNumber } from "~/features/orders/order-number";
+import type { Db } from "~/server/db/client.server";
+import { transactionWithRetry } from "~/server/db/retry.server";
+import { countOf } from "~/ui/plural";
+import { type OrderStatus, orderItems, orders, transactions } from "../../../db/schema";
+import type { ItemKind, KindRefund, OrderRow, RefundChoice, RefundUnit } from "./item-kind";
+import { kindsOf, linesOfKind } from "./kind-lines";
+import { readOrderLines } from "./settle.server";
+
+export type RefundInput = {
+  orderId: string;
+  /** Lines and how many of each to refund; omitted refunds everything still refundable. */
+  items?: { orderItemId: string; quantity: number }[];
+  actorId: string | null;
+  reason: string;
+  now: Date;
+  /**
+   * How many tickets of the order were already refunded when the form was shown. A second
+   * submission of the same form finds a different number and is refused, so a double click
+   * never refunds twice.
+   */
+  refundedBefore?: number;
+};
+
+export type RefundedLine = { description: string; quantity: number; amount: number };
+
+export type RefundOutcome =
+  | {
+      ok: true;
+      orderId: string;
+      number: number;
+      email: string;
+      currency: string;
+      status: OrderStatus;
+      amount: number;
+      lines: RefundedLine[];
+      /** The pending refund transaction; null for free tickets, where no money moves. */
+      transactionId: string | null;
+      /** Tickets left alone because they were already used at the gate. */
+      checkedInKept: number;
+    }
+  | { ok: false; problem: string };
+
+export const REFUNDABLE_ORDER_STATUSES: OrderStatus[] = ["paid", "fulfilled", "partly_refunded"];
+
+/**
+ * Refunds a paid order, or some units of its lines (refunds are admin-only). One transaction:
+ * each kind locks its stock rows in the kinds' order (ADR 0007), then the order row, because
+ * refunding gives places and stock back and changes the order's status. Units already used
+ * (tickets checked in at the gate) or frozen (entries in a closed draw's list) are never
+ * refunded. Money back is the price paid (the line's unit price snapshot) times the units
+ * refunded, recorded as a pending refund that the payments job sends to the provider; when a
+ * refund leaves nothing of the order unrefunded, its shipping goes back with it (docs/shop.md).
+ */
+export async function refundOrder(db: Db, kinds: readonly ItemKind[], input: RefundInput): Promise<RefundOutcome> {
+  return transactionWithRetry(db, (tx) => refundIn(tx, kinds, input));
+}
+
+type Line = OrderRow & { kindOf: ItemKind };
+
+async function refundIn(tx: Db, kinds: readonly ItemKind[], input: RefundInput): Promise<RefundOutcome> {
+  const { now } = input;
+  // What an order line is for never changes after checkout, so what to lock is read before the
+  // locks; how much of it was refunded is read again under the order's lock.
+  const unlocked = await readOrderLines(tx, input.orderId);
+  if (unlocked.length === 0) return { ok: false, problem: "This order could not be found." };
+  const sessions = new Map<ItemKind, KindRefund>();
+  for (const kind of kindsOf(kinds, unlocked)) {
+    sessions.set(kind, await kind.refund(tx, linesOfKind(unlocked, kind), { now }));
+  }
+  const [order] = await tx
+    .select({
+      id: orders.id,
+      number: orders.number,
+      email: orders.email,
+      status: orders.status,
+      currency: orders.currency,
+      provider: orders.provider,
+      shipping: orders.shipping,
+    })
+    .from(orders)
+    .where(eq(orders.id, input.orderId))
+    .for("update");
+  if (!order) return { ok: false, problem: "This order could not be found." };
+  if (!REFUNDABLE_ORDER_STATUSES.includes(order.status)) {
+    return {
+      ok: false,
+      problem:
+        order.status === "refunded"
+          ? "This order has already been refunded in full."
+          : `Only paid orders can be refunded; this one is ${order.status.replace("_", " ")}.`,
+    };
+  }
+  const rows = await readOrderLines(tx, order.id);
+  const alreadyRefunded = rows.reduce((sum, row) => sum + row.refundedQuantity, 0);
+  if (input.refundedBefore !== undefined && input.refundedBefore !== alreadyRefunded) {
+    return {
+      ok: false,
+      problem: "This order changed since the page was opened, so nothing was refunded. Check it and try again.",
+    };
+  }
+  const unitsByKind = new Map<ItemKind, (line: OrderRow) => RefundUnit[]>();
+  for (const [kind, session] of sessions) {
+    unitsByKind.set(kind, await session.units(tx, order.id, linesOfKind(rows, kind)));
+  }
+  const lines: Line[] = rows.map((row) => {
+    const kindOf = kinds.find((kind) => kind.name === row.kind);
+    if (!kindOf) throw new Error(`No item kind is called "${row.kind}"`);
+    return { ...row, kindOf };
+  });
+  const unitsOf = (line: Line) => unitsByKind.get(line.kindOf)?.(line) ?? [];
+
+  const picked = chooseUnits(lines, unitsOf, input.items);
+  if (!picked.ok) return picked;
+  const { chosen, checkedInKept } = picked;
+  for (const [kind, session] of sessions) {
+    const own = chosen.filter((choice) => choice.line.kindOf === kind);
+    if (own.length > 0) await session.refund(tx, own, now);
+  }
+
+  const refundedLines: RefundedLine[] = [];
+  for (const { line, units } of chosen) {
+    await tx
+      .update(orderItems)
+      .set({ refundedQuantity: sql`${orderItems.refundedQuantity} + ${units.length}` })
+      .where(eq(orderItems.id, line.id));
+    refundedLines.push({
+      description: line.description,
+      quantity: units.length,
+      amount: line.unitPrice * units.length,
+    });
+  }
+  const refundedNow = (line: Line) => chosen.find((choice) => choice.line.id === line.id)?.units.length ?? 0;
+  const remaining = lines.reduce((sum, line) => sum + line.quantity - line.refundedQuantity - refundedNow(line), 0);
+  // Nothing left of the order: its shipping goes back too, once (the order ends refunded).
+  if (remaining === 0 && order.shipping > 0) {
+    refundedLines.push({ description: "Shipping", quantity: 1, amount: order.shipping });
+  }
+  const amount = refundedLines.reduce((sum, line) => sum + line.amount, 0);
+  const transactionId = amount > 0 ? await recordRefund(tx, order, amount, input) : null;
+  const status: OrderStatus = remaining === 0 ? "refunded" : "partly_refunded";
+  await tx.update(orders).set({ status, updatedAt: now }).where(eq(orders.id, order.id));
+  const counts = [...sessions.keys()].map((kind) => ({
+    kind,
+    count: chosen.filter((choice) => choice.line.kindOf === kind).reduce((sum, choice) => sum + choice.units.length, 0),
+  }));
+  const what = counts
+    .filter(({ count }) => count > 0)
+    .map(({ kind, count }) => countOf(count, kind.unit.one, kind.unit.other))
+    .join(" and ");
+  await recordOrderChanges(tx, [
+    {
+      orderId: order.id,
+      fromStatus: order.status,
+      toStatus: status,
+      note: `${what} refunded: ${input.reason}`,
+      actorId: input.actorId,
+      at: now,
+    },
+  ]);
+  await recordAudit(tx, {
+    actorId: input.actorId,
+    action: "order.refund",
+    subjectType: "order",
+    subjectId: order.id,
+    details: {
+      number: formatOrderNumber(order.number),
+      amount,
+      currency: order.currency,
+      ...Object.fromEntries(counts.map(({ kind, count }) => [kind.unit.other, count])),
+      reason: input.reason,
+      to: status,
+    },
+  });
+  return {
+    ok: true,
+    orderId: order.id,
+    number: order.number,
+    email: order.email,
+    currency: order.currency,
+    status,
+    amount,
+    lines: refundedLines,
+    transactionId,
+    checkedInKept,
+  };
+}
+
+/**
+ * What to refund: the units asked for of each line (never one used or frozen), or, with no lines
+ * named, every unit still valid.
+ */
+function chooseUnits(
+  lines: Line[],
+  unitsOf: (line: Line) => RefundUnit[],
+  requested: RefundInput["items"],
+): { ok: true; chosen: (RefundChoice & { line: Line })[]; checkedInKept: number } | { ok: false; problem: string } {
+  const chosen: (RefundChoice & { line: Line })[] = [];
+  let checkedInKept = 0;
+  if (!requested) {
+    for (const line of lines) {
+      const own = unitsOf(line);
+      checkedInKept += own.filter((unit) => unit.status === "checked_in").length;
+      const valid = own.filter((unit) => unit.status === "valid").map((unit) => unit.ids);
+      if (valid.length > 0) chosen.push({ line, units: valid });
+    }
+    if (chosen.length > 0) return { ok: true, chosen, checkedInKept };
+    return {
+      ok: false,
+      problem:
+        checkedInKept > 0
+          ? "Nothing is left to refund: the remaining tickets were checked in at the gate."
+          : "Nothing is left to refund on this order.",
+    };
+  }
+  const seen = new Set<string>();
+  for (const request of requested) {
+    const line = lines.find((candidate) => candidate.id === request.orderItemId);
+    if (!line || seen.has(line.id)) return { ok: false, problem: "That line is not part of this order." };
+    seen.add(line.id);
+    if (!Number.isInteger(request.quantity) || request.quantity < 1) {
+      return { ok: false, problem: `Choose how many “${line.description}” ${line.kindOf.unit.other} to refund.` };
+    }
+    const own = unitsOf(line);
+    const valid = own.filter((unit) => unit.status === "valid");
+    const used = own.filter((unit) => unit.status === "checked_in").length;
+    const frozen = own.filter((unit) => unit.status === "drawn").length;
+    if (request.quantity > valid.length) {
+      const left = valid.length === 0 ? "none is left to refund" : `only ${valid.length} can be refunded`;
+      const why =
+        used > 0
+          ? ` (${used} already checked in at the gate, which cannot be refunded)`
+          : frozen > 0
+            ? " (the draw has closed: its entry list is final)"
+            : "";
+      return { ok: false, problem: `“${line.description}”: ${left}${why}.` };
+    }
+    chosen.push({ line, units: valid.slice(0, request.quantity).map((unit) => unit.ids) });
+  }
+  return { ok: true, chosen, checkedInKept };
+}
+
+/** The pending refund beside the order's first successful charge, for the payments job to send. */
+async function recordRefund(
+  tx: Db,
+  order: { id: string; currency: string; provider: (typeof orders.$inferSelect)["provider"] },
+  amount: number,
+  input: RefundInput,
+) {
+  const [charge] = await tx
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(
+      and(eq(transactions.orderId, order.id), eq(transactions.kind, "charge"), eq(transactions.status, "succeeded")),
+    )
+    .orderBy(asc(transactions.createdAt))
+    .limit(1);
+  const [refund] = await tx
+    .insert(transactions)
+    .values({
+      orderId: order.id,
+      kind: "refund",
+      status: "pending",
+      amount,
+      currency: order.currency,
+      provider: order.provider,
+      chargeId: charge?.id ?? null,
+      reason: input.reason,
+      createdAt: input.now,
+    })
+    .returning({ id: transactions.id });
+  if (!refund) throw new Error("The refund was not recorded");
+  return refund.id;
+}

@@ -1,0 +1,37 @@
+import type { Placeholder, SQL } from "drizzle-orm";
+import { applicationFeeKind } from "~/features/applications/fee-kind.server";
+import * as checkout from "~/features/commerce/checkout.server";
+import type { ItemKind } from "~/features/commerce/item-kind";
+import * as refunds from "~/features/commerce/refund.server";
+import { settlementFor } from "~/features/commerce/settle.server";
+import { entryKind } from "~/features/draws/entry-kind.server";
+import { merchKind } from "~/features/shop/merch-kind.server";
+import { ticketKind } from "~/features/tickets/ticket-kind.server";
+import type { Db } from "~/server/db/client.server";
+
+/**
+ * Everything the site sells, in the one order their stock rows are locked (ADR 0007): events
+ * and their ticket types, draws, merch variants; application fees lock their applications after
+ * the order row. The commerce core knows no kind by name: this list is where a new kind joins.
+ */
+export const SOLD_KINDS: readonly ItemKind[] = [ticketKind, entryKind, merchKind, applicationFeeKind];
+
+const settlement = settlementFor(SOLD_KINDS);
+
+/** Starts paying for a member's cart: see the commerce core's `startCheckout`. */
+export function startCheckout(db: Db, input: checkout.CheckoutInput) {
+  return checkout.startCheckout(db, SOLD_KINDS, input);
+}
+
+/** Turns a payment into a paid order, exactly once: see the commerce core's `settlementFor`. */
+export const settleOrder = settlement.settleOrder;
+
+/** An order with its lines as settlement reads them, as SQL for a statement of the caller's. */
+export function orderToSettleSql(orderId: SQL | Placeholder, now: SQL | Placeholder) {
+  return settlement.orderToSettleSql(orderId, now);
+}
+
+/** Refunds a paid order or some of it: see the commerce core's `refundOrder`. */
+export function refundOrder(db: Db, input: refunds.RefundInput) {
+  return refunds.refundOrder(db, SOLD_KINDS, input);
+}
