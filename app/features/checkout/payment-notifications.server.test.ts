@@ -231,7 +231,10 @@ describe("the Stripe webhook", () => {
     const { result, statements } = await statementsSent(database(), () =>
       deliver(paidSessionEvent(order, "cs_two_statements", "evt_two_statements")),
     );
-    expect(result).toMatchObject({ kind: "handled", outcome: { settlement: { kind: "settled", issued: { ticket: quantity } } } });
+    expect(result).toMatchObject({
+      kind: "handled",
+      outcome: { settlement: { kind: "settled", issued: { ticket: quantity } } },
+    });
     expect(statements).toHaveLength(2);
     expect(await orderState(db, order.id)).toMatchObject({ status: "paid", tickets: quantity });
 

@@ -1,5 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { expireHolds, HOLD_EXPIRED_REASON } from "~/features/checkout/holds.server";
+import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
 import { MAX_ORDER_TOTAL, SUPERSEDED_REASON } from "~/features/commerce/checkout.server";
 import { cancelOrder } from "~/features/orders/cancel.server";
 import { formatOrderNumber, parseOrderNumber } from "~/features/orders/order-number";
@@ -7,8 +9,6 @@ import { startCheckout } from "~/features/selling/selling.server";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, holds, orderHistory, orderItems, orders, ticketTypes } from "../../../db/schema";
-import { expireHolds, HOLD_EXPIRED_REASON } from "~/features/checkout/holds.server";
-import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
 
 const database = freshDatabasePerFile();
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);

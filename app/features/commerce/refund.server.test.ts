@@ -4,6 +4,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
 import { refundEventHolders } from "~/features/orders/bulk-refunds.server";
+import { refundEmail } from "~/features/orders/refund-email.server";
 import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { checkInTicket } from "~/features/tickets/check-in.server";
 import type { Db } from "~/server/db/client.server";
@@ -11,7 +12,6 @@ import { retriedTransactions } from "~/server/db/retry.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import * as schema from "../../../db/schema";
 import { auditLog, orderHistory, orderItems, orders, tickets, ticketTypes, transactions } from "../../../db/schema";
-import { refundEmail } from "~/features/orders/refund-email.server";
 
 const database = freshDatabasePerFile();
 const later = new Date(NOW.getTime() + 3600_000);

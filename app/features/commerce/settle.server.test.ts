@@ -15,13 +15,13 @@ import {
   DUPLICATE_PAYMENT_REASON,
   LATE_SOLD_OUT_REASON,
 } from "~/features/commerce/settle.server";
+import { cancelOrder } from "~/features/orders/cancel.server";
 import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { EVENT_CANCELLED_REASON } from "~/features/tickets/ticket-kind.server";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import { statementsSent } from "~/server/db/statements-sent.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, events, holds, orderHistory, orders, tickets, ticketTypes, transactions } from "../../../db/schema";
-import { cancelOrder } from "~/features/orders/cancel.server";
 
 const database = freshDatabasePerFile();
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
