@@ -106,6 +106,10 @@ export async function benchCheckout(options: {
       },
     });
     await settled;
+    // A server error is a bug to find: what the servers logged last says which.
+    if (report.serverErrors > 0) {
+      for (const server of cluster.servers) console.error(`\n${server.url} logged:\n${server.output().slice(-6000)}`);
+    }
     return {
       ...report,
       rehearsal,
