@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
-import { createInterface } from "node:readline";
 import type { DatabaseHandle } from "../db/client.server";
 
 /**
@@ -11,6 +10,10 @@ import type { DatabaseHandle } from "../db/client.server";
  * offset, jsonb, arrays, bytea as hex, numeric, uuid…) on PGlite and on PostgreSQL alike, and
  * a restore turns it back with `$n::text::<column type>`. Generated columns (the search
  * vectors) are left out and made again by the database.
+ *
+ * Rows are JSON Lines: one row per line, and only "\n" ends a line. A value can hold U+2028 and
+ * U+2029, which JSON leaves unescaped and some line readers (Node's readline on Node 26)
+ * count as line ends: the writer escapes them, and the reader splits on "\n" bytes itself.
  */
 
 /** One connection, held for a whole dump or load so a transaction can span it. */
@@ -141,8 +144,7 @@ export async function dumpTable(connection: Connection, table: Table, file: stri
       );
       if (batch.length === 0) break;
       let chunk = "";
-      for (const row of batch)
-        chunk += `${JSON.stringify(table.columns.map((_, index) => row[`c${index}`] ?? null))}\n`;
+      for (const row of batch) chunk += rowLine(table.columns.map((_, index) => row[`c${index}`] ?? null));
       const buffer = Buffer.from(chunk);
       hash.update(buffer);
       bytes += buffer.length;
@@ -155,6 +157,37 @@ export async function dumpTable(connection: Connection, table: Table, file: stri
     await connection.query("close backup_rows");
   }
   return { rows, bytes, sha256: hash.digest("hex") };
+}
+
+/**
+ * One row's line: its values as a JSON array, with U+2028 and U+2029 escaped (JSON.stringify
+ * leaves them raw), and a newline.
+ */
+export function rowLine(values: (string | null)[]) {
+  const json = JSON.stringify(values).replace(/[\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
+  return `${json}\n`;
+}
+
+/**
+ * The lines of a stream of UTF-8 bytes, split at "\n" bytes and nowhere else: not at a carriage
+ * return or a Unicode line separator, which a JSON value may hold. Each line is decoded whole,
+ * so a character split between two chunks comes out intact. A final line without a newline
+ * is yielded too.
+ */
+export async function* readLines(input: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  let pending: Buffer[] = [];
+  for await (const data of input) {
+    const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    let start = 0;
+    for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+      const piece = chunk.subarray(start, end);
+      yield (pending.length ? Buffer.concat([...pending, piece]) : piece).toString("utf8");
+      pending = [];
+      start = end + 1;
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  }
+  if (pending.length) yield Buffer.concat(pending).toString("utf8");
 }
 
 /** Values per insert statement: a few hundred rows at most, so no statement grows large on either engine. */
@@ -191,9 +224,8 @@ export async function loadTable(connection: Connection, target: Table, columns: 
     loaded += batch.length;
     batch = [];
   };
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of lines) {
-    if (!line) continue;
+  for await (const line of readLines(createReadStream(file))) {
+    if (!line.trim()) continue;
     const row = JSON.parse(line) as (string | null)[];
     if (!Array.isArray(row) || row.length !== columns.length) {
       throw new Error(
