@@ -261,9 +261,9 @@ async function orderForKey(db: Db, userId: string, key: string): Promise<Checkou
     })
     .from(orders)
     .where(and(eq(orders.idempotencyKey, key), eq(orders.userId, userId)));
-  if (!order) return null;
   // Every order made by checkout has a hold expiry.
-  return { ...order, holdExpiresAt: order.holdExpiresAt! };
+  if (!order?.holdExpiresAt) return null;
+  return { ...order, holdExpiresAt: order.holdExpiresAt };
 }
 
 type Shipping = {

@@ -7,7 +7,12 @@ import type { PgTable } from "drizzle-orm/pg-core";
  */
 export function paidRows<T extends PgTable>(table: T, keys: readonly (keyof T["$inferInsert"] & string)[]) {
   const columns = getTableColumns(table);
-  const names = keys.map((key) => columns[key]!.name);
+  const pairs = keys.map((key) => {
+    const column = columns[key];
+    if (!column) throw new Error(`${key} is not a column`);
+    return { key, name: column.name };
+  });
+  const names = pairs.map((pair) => pair.name);
   const list = sql.join(
     names.map((name) => sql.identifier(name)),
     sql`, `,
@@ -17,9 +22,7 @@ export function paidRows<T extends PgTable>(table: T, keys: readonly (keyof T["$
     json(rows: T["$inferInsert"][]): string {
       return JSON.stringify(
         rows.map((row) =>
-          Object.fromEntries(
-            names.map((name, index) => [name, (row as Record<string, unknown>)[keys[index]!] ?? null]),
-          ),
+          Object.fromEntries(pairs.map(({ key, name }) => [name, (row as Record<string, unknown>)[key] ?? null])),
         ),
       );
     },
