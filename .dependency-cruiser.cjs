@@ -82,6 +82,20 @@ module.exports = {
       to: { path: "\\.test-support\\.tsx?$" },
     },
     {
+      name: "commerce-core-knows-no-kind",
+      severity: "error",
+      comment:
+        "The commerce core (app/features/commerce) runs checkout, settlement and refunds for every kind of " +
+        "item through the ItemKind interface: it never imports a kind's area. The kinds import the core, and " +
+        'app/features/selling hands it their list (docs/architecture.md, "Kinds of item").',
+      from: { path: "^app/features/commerce/", pathNot: "\\.test(-support)?\\.tsx?$" },
+      to: {
+        path: "^app/features/",
+        pathNot:
+          "^app/features/(commerce/|shipping/|checkout/holds\\.server|orders/order-(history|number)|admin/audit\\.server)",
+      },
+    },
+    {
       name: "database-schema-knows-no-app",
       severity: "error",
       comment: "db/ holds the schema and migrations; it is imported by the app, never the reverse.",
