@@ -1,5 +1,5 @@
 import { asc, eq, inArray } from "drizzle-orm";
-import { carLabel } from "~/features/applications/applications.server";
+import { carLabel } from "~/features/applications/application-rules";
 import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import type { Seeder } from "~/server/seed.server";

@@ -1,7 +1,7 @@
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
 import { formatEventInstant } from "~/features/events/event-dates";
 import { formatMoney } from "~/ui/money";
-import type { DecisionResult } from "./applications.server";
+import type { DecisionResult } from "./decide.server";
 
 type Decided = Extract<DecisionResult, { ok: true }>;
 

@@ -11,17 +11,13 @@ import type { Db } from "~/server/db/client.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { auditLog, cartItems, exhibitorPasses, orderItems, showCarApplications } from "../../../db/schema";
 import { decisionEmail } from "./application-emails.server";
-import {
-  addFeeToCart,
-  applicationsOfEvent,
-  applicationsOfMember,
-  applyWithCar,
-  carsToApplyWith,
-  checkInPass,
-  decideApplication,
-  withdrawApplication,
-} from "./applications.server";
 import { APPLY_NOW, createApplicationEvent, createMembersWithCars, DEADLINE } from "./applications.test-support";
+import { applyWithCar, withdrawApplication } from "./apply.server";
+import { decideApplication } from "./decide.server";
+import { addFeeToCart } from "./fees.server";
+import { applicationsOfMember, carsToApplyWith } from "./member-queries.server";
+import { checkInPass } from "./passes.server";
+import { applicationsOfEvent } from "./review-queries.server";
 
 const database = freshDatabasePerFile();
 const now = APPLY_NOW;

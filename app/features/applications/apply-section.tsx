@@ -1,9 +1,8 @@
 import { Car } from "lucide-react";
 import { Form, Link } from "react-router";
 import { Card } from "~/ui/card";
-
-import type { ApplySection } from "./applications.server";
 import { NOTE_MAX } from "./limits";
+import type { ApplySection } from "./member-queries.server";
 
 export type ApplyErrors = { carId?: string[]; note?: string[]; form?: string[] };
 

@@ -4,8 +4,9 @@ import { createBuyers } from "~/features/checkout/stock.test-support";
 import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { exhibitorPasses, showCarApplications } from "../../../db/schema";
-import { applyWithCar, decideApplication } from "./applications.server";
 import { APPLY_NOW, createApplicationEvent, createMembersWithCars } from "./applications.test-support";
+import { applyWithCar } from "./apply.server";
+import { decideApplication } from "./decide.server";
 
 /**
  * Spots under real contention: PGlite runs one transaction at a time, so this runs on

@@ -6,7 +6,7 @@ import {
   applicationFeesProblem,
   cancelRefundedApplications,
   settleApplicationFees,
-} from "./applications.server";
+} from "./fees.server";
 
 function applicationOf(row: CartRow | OrderRow): string {
   if (!row.applicationId) throw new Error(`Line ${row.id} is an application fee without its application`);

@@ -2,7 +2,7 @@ import { Car } from "lucide-react";
 import { Form, Link } from "react-router";
 import { FieldErrors, SubmitButton } from "~/ui/form";
 import { formatMoney } from "~/ui/money";
-import type { MyApplication } from "./applications.server";
+import type { MyApplication } from "./member-queries.server";
 
 export type MyApplicationWithQr = Omit<MyApplication, "event"> & {
   event: { slug: string; title: string; when: string };

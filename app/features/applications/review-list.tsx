@@ -3,9 +3,9 @@ import { Card } from "~/ui/card";
 import { FieldErrors, inputClass, SubmitButton } from "~/ui/form";
 import { formatMoney } from "~/ui/money";
 import type { ApplicationStatus } from "../../../db/schema";
-import type { ReviewedApplication } from "./applications.server";
 import { CarThumb } from "./car-thumb";
 import { DECISION_NOTE_MAX } from "./limits";
+import type { ReviewedApplication } from "./review-queries.server";
 
 export const REVIEW_TABS: { status: ApplicationStatus | "all"; label: string }[] = [
   { status: "submitted", label: "To review" },

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
-import { applicationCartLines, type CartApplicationLine } from "~/features/applications/applications.server";
+import { applicationCartLines, type CartApplicationLine } from "~/features/applications/fees.server";
 import { type CartEntryLine, entryCartLines } from "~/features/draws/cart-entries.server";
 import { formatLocalDay } from "~/features/events/event-dates";
 import { ticketSalesState } from "~/features/events/sales";

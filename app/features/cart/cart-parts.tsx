@@ -1,7 +1,7 @@
 import { AlertTriangle, Lock, Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
-import type { CartApplicationLine } from "~/features/applications/applications.server";
+import type { CartApplicationLine } from "~/features/applications/fees.server";
 import type { CartEntryLine } from "~/features/draws/cart-entries.server";
 import { ByShippingMethod, PAY_FORM_ID } from "~/features/shipping/cart-shipping";
 import { Card } from "~/ui/card";

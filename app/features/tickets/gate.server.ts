@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, ilike, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { checkInPass } from "~/features/applications/applications.server";
+import { checkInPass } from "~/features/applications/passes.server";
 import { localDate, parseLocalDateTime } from "~/features/events/time-zones";
 import type { Db } from "~/server/db/client.server";
 import { containing, endingWith } from "~/server/db/like";

@@ -1,7 +1,8 @@
 import { ChevronRight } from "lucide-react";
 import { Link } from "react-router";
-import { PENDING_SHOWN, pendingApplications, STATUS_LABELS } from "~/features/applications/applications.server";
+import { STATUS_LABELS } from "~/features/applications/application-rules";
 import { CarThumb } from "~/features/applications/car-thumb";
+import { PENDING_SHOWN, pendingApplications } from "~/features/applications/review-queries.server";
 import { formatEventInstant } from "~/features/events/event-dates";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";

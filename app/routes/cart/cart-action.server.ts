@@ -1,5 +1,5 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { removeFeeFromCart } from "~/features/applications/applications.server";
+import { removeFeeFromCart } from "~/features/applications/fees.server";
 import { findCart, removeCartItem, setCartItem } from "~/features/cart/cart.server";
 import { type CartAction, CartActionSchema, cartFormValues, firstIssue } from "~/features/cart/cart-forms.server";
 import { cartHasLine } from "~/features/cart/cart-page.server";

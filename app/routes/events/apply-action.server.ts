@@ -1,5 +1,5 @@
 import { data, type RouterContextProvider } from "react-router";
-import { applyWithCar, withdrawApplication } from "~/features/applications/applications.server";
+import { applyWithCar, withdrawApplication } from "~/features/applications/apply.server";
 import type { ApplyErrors } from "~/features/applications/apply-section";
 import { ApplySchema, WithdrawSchema } from "~/features/applications/schemas";
 import { publicEventRef } from "~/features/events/catalogue.server";

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { applySectionFor } from "~/features/applications/applications.server";
 import { ApplyWithYourCar } from "~/features/applications/apply-section";
+import { applySectionFor } from "~/features/applications/member-queries.server";
 import { addToCartQuantities } from "~/features/cart/quantities";
 import { eventLocation } from "~/features/events/calendar";
 import { getEventPage } from "~/features/events/catalogue.server";

@@ -1,6 +1,8 @@
 import { Ticket } from "lucide-react";
 import { data, Link } from "react-router";
-import { addFeeToCart, applicationsOfMember, withdrawApplication } from "~/features/applications/applications.server";
+import { withdrawApplication } from "~/features/applications/apply.server";
+import { addFeeToCart } from "~/features/applications/fees.server";
+import { applicationsOfMember } from "~/features/applications/member-queries.server";
 import { MyApplications } from "~/features/applications/my-applications";
 import { PayFeeSchema, WithdrawSchema } from "~/features/applications/schemas";
 import { eventDateLabels } from "~/features/events/event-dates";

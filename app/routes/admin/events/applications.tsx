@@ -1,13 +1,9 @@
 import { data } from "react-router";
 import { decisionEmail } from "~/features/applications/application-emails.server";
-import {
-  applicationSettings,
-  applicationsOfEvent,
-  decideApplication,
-  STATUS_LABELS,
-  spotsTaken,
-} from "~/features/applications/applications.server";
+import { STATUS_LABELS } from "~/features/applications/application-rules";
+import { decideApplication } from "~/features/applications/decide.server";
 import { REVIEW_TABS, ReviewList, ReviewTabs } from "~/features/applications/review-list";
+import { applicationSettings, applicationsOfEvent, spotsTaken } from "~/features/applications/review-queries.server";
 import { DecisionSchema } from "~/features/applications/schemas";
 import { formatEventInstant } from "~/features/events/event-dates";
 import { requireRole } from "~/server/auth/session.server";
