@@ -4,7 +4,7 @@ import { FieldErrors } from "~/ui/form";
 import { Avatar } from "./avatar";
 
 /** What the avatar input accepts; the server checks the content, not this list. */
-export const AVATAR_ACCEPT = "image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.heif";
+const AVATAR_ACCEPT = "image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.heif";
 
 /**
  * The profile photo input: the current photo (or initials), a file picker, and a preview of the

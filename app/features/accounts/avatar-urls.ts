@@ -7,8 +7,3 @@ const STORED_AVATAR = /(?:^|\/)avatars\/([0-9a-f]{64})\.webp$/;
 export function storedAvatarHash(image: string | null | undefined) {
   return image ? (STORED_AVATAR.exec(image)?.[1] ?? null) : null;
 }
-
-/** The AVIF twin of a stored avatar's WebP address, for a <picture> source. */
-export function avatarAvifUrl(image: string | null | undefined) {
-  return image && storedAvatarHash(image) ? image.replace(/\.webp$/, ".avif") : null;
-}

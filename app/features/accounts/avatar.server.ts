@@ -6,9 +6,9 @@ import type { Storage } from "~/server/storage/storage.server";
 import { users } from "../../../db/schema";
 import { storedAvatarHash } from "./avatar-urls";
 
-export const AVATAR_SIZE = 256;
+const AVATAR_SIZE = 256;
 /** Decoding is refused above this many pixels (a "decompression bomb" is tiny on disk, huge in memory). */
-export const AVATAR_MAX_PIXELS = 8000 * 8000;
+const AVATAR_MAX_PIXELS = 8000 * 8000;
 
 export { sniffImage };
 

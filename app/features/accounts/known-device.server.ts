@@ -7,7 +7,7 @@ import type { Auth } from "~/server/auth/auth.server";
 
 const COOKIE = "pitlane.device";
 const SECURE_COOKIE = "__Host-pitlane.device";
-export const KNOWN_DEVICE_SECONDS = 365 * 24 * 60 * 60;
+const KNOWN_DEVICE_SECONDS = 365 * 24 * 60 * 60;
 
 async function signingKey(auth: Auth) {
   const context = await auth.$context;

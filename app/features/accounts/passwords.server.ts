@@ -13,7 +13,7 @@ export function isCommonPassword(password: string) {
   return common.has(password.toLowerCase());
 }
 
-export const COMMON_PASSWORD_MESSAGE =
+const COMMON_PASSWORD_MESSAGE =
   "This password is on a list of passwords that attackers try first. Choose a less common one.";
 
 /**

@@ -20,9 +20,9 @@ import { redirectToField } from "./schemas";
 export type { CountryCode };
 
 export const PHONE_FIELD_MAX_LENGTH = 25;
-export const PHONE_INPUT_LIMIT = 250;
-export const NATIONAL_NUMBER_MIN_DIGITS = 2;
-export const NATIONAL_NUMBER_MAX_DIGITS = 17;
+const PHONE_INPUT_LIMIT = 250;
+const NATIONAL_NUMBER_MIN_DIGITS = 2;
+const NATIONAL_NUMBER_MAX_DIGITS = 17;
 export const PHONE_PLACEHOLDER = "Enter a phone number";
 
 export type Country = { code: CountryCode; name: string; callingCode: string; flag: string };
@@ -179,21 +179,21 @@ export function defaultCountryFromRequest(acceptLanguage: string | null | undefi
   return siteCountry;
 }
 
-export const countryField = z
+const countryField = z
   .string({ error: "Choose a country" })
   .trim()
   .toUpperCase()
   .refine(isCountry, "Choose a country from the list");
 
 /** The phone form's two fields: a country from the dropdown and the number as typed. */
-export const phoneFields = { country: countryField, phone: z.string({ error: "Enter a phone number" }) };
+const phoneFields = { country: countryField, phone: z.string({ error: "Enter a phone number" }) };
 
 /**
  * The refinement for an object schema built on `phoneFields`: puts the rules' message on the
  * `phone` field. (A refinement, not a transform, so Conform can still read the schema's
  * constraints; `phoneNumberOf` gives the number once the form is valid.)
  */
-export function checkPhoneFields(siteCountry?: string) {
+function checkPhoneFields(siteCountry?: string) {
   return (value: { country: unknown; phone: unknown }, ctx: z.RefinementCtx) => {
     if (typeof value.phone !== "string" || typeof value.country !== "string" || !isCountry(value.country)) return;
     const parsed = parsePhone(value.phone, value.country, siteCountry);
@@ -209,20 +209,20 @@ export function phoneNumberOf(value: { country: string; phone: string }, siteCou
 }
 
 /** The phone fields on a site in `siteCountry` (whose national numbers are read as typed). */
-export function phoneSchema(siteCountry?: string) {
+function phoneSchema(siteCountry?: string) {
   return z.object(phoneFields).superRefine(checkPhoneFields(siteCountry));
 }
 
 export const PhoneSchema = phoneSchema();
 
 /** A number sent back in E.164 form (the pending number between the two steps), checked again. */
-export const e164Field = z
+const e164Field = z
   .string({ error: "Enter your phone number again" })
   .trim()
   .refine(isE164Phone, "Enter your phone number again");
 
 /** The code from the text message; spaces and dashes pasted with it are dropped. */
-export const phoneCodeField = z
+const phoneCodeField = z
   .string({ error: "Enter the 6-digit code" })
   .transform((code) => code.replace(/[\s-]/g, ""))
   .pipe(z.string().regex(/^[0-9]{6}$/, "Enter the 6 digits from the text message"));

@@ -4,7 +4,7 @@ import { hasPassword } from "./passwords.server";
 import type { AuthCall } from "./sign-in.server";
 
 /** A sign-in this recent stands in for the password before a sensitive change. */
-export const RECENT_SIGN_IN_SECONDS = 5 * 60;
+const RECENT_SIGN_IN_SECONDS = 5 * 60;
 
 export function signedInRecently(user: { signedInAt: Date }, now = new Date()) {
   return now.getTime() - user.signedInAt.getTime() < RECENT_SIGN_IN_SECONDS * 1000;

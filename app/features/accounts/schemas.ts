@@ -16,7 +16,7 @@ export const emailField = z
   .pipe(z.email({ error: "Enter an email address like name@example.com" }))
   .transform((email) => email.toLowerCase());
 
-export const newPasswordField = z
+const newPasswordField = z
   .string({ error: "Choose a password" })
   .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
   .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`);
@@ -120,9 +120,9 @@ export const ChangePasswordSchema = z
     message: "Choose a password different from the current one",
   });
 
-export const HANDLE_PATTERN = /^[a-z0-9](?:[a-z0-9_.]{1,22}[a-z0-9])$/;
+const HANDLE_PATTERN = /^[a-z0-9](?:[a-z0-9_.]{1,22}[a-z0-9])$/;
 
-export const handleField = z
+const handleField = z
   .string({ error: "Choose a handle" })
   .trim()
   .toLowerCase()
@@ -139,7 +139,7 @@ const optionalText = (max: number) =>
     .optional()
     .transform((value) => value || null);
 
-export const instagramField = z
+const instagramField = z
   .string()
   .trim()
   .transform((value) =>
@@ -174,10 +174,10 @@ export function dateOfBirthField(today = new Date()) {
     }, "Enter a real date of birth (you must be 13 or over)");
 }
 
-export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 
 /** The declared type is not trusted: the server checks the file's content (avatar.server.ts). */
-export const avatarField = z
+const avatarField = z
   .file({ error: "Choose a photo" })
   .max(AVATAR_MAX_BYTES, "Choose a photo of 5 MB or less")
   .optional();
@@ -208,7 +208,7 @@ export const SettingsProfileSchema = ProfileSchema.omit({ marketingConsent: true
   intent: z.literal("profile"),
 });
 
-export const RemoveAvatarSchema = z.object({ intent: z.literal("remove-avatar") });
+const RemoveAvatarSchema = z.object({ intent: z.literal("remove-avatar") });
 
 export const ChangeEmailSchema = z.object({
   intent: z.literal("email"),
@@ -226,7 +226,7 @@ export const NotificationsSchema = z.object({
 
 export type NotificationPreferences = Omit<z.infer<typeof NotificationsSchema>, "intent">;
 
-export const UnlinkAccountSchema = z.object({
+const UnlinkAccountSchema = z.object({
   intent: z.literal("unlink"),
   accountId: z.string().min(1).max(200),
 });
@@ -243,12 +243,12 @@ export const DeleteAccountSchema = z.object({
   currentPassword: z.string().max(PASSWORD_MAX, "That password is too long").optional(),
 });
 
-export const SignOutDeviceSchema = z.object({
+const SignOutDeviceSchema = z.object({
   intent: z.literal("sign-out-device"),
   sessionId: z.string().min(1).max(200),
 });
 
-export const SignOutOtherDevicesSchema = z.object({ intent: z.literal("sign-out-other-devices") });
+const SignOutOtherDevicesSchema = z.object({ intent: z.literal("sign-out-other-devices") });
 
 export const SettingsSchema = z.discriminatedUnion("intent", [
   SettingsProfileSchema,
@@ -260,5 +260,3 @@ export const SettingsSchema = z.discriminatedUnion("intent", [
   SignOutDeviceSchema,
   SignOutOtherDevicesSchema,
 ]);
-
-export type SettingsIntent = z.infer<typeof SettingsSchema>["intent"];

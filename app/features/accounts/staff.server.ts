@@ -31,7 +31,7 @@ export type StaffMember = { id: string; email: string; name: string; role: Role 
 export { passwordProblem };
 
 /** 24 characters from 144 random bits: shown once, then only its hash is kept. */
-export function generatePassword() {
+function generatePassword() {
   return randomBytes(18).toString("base64url");
 }
 

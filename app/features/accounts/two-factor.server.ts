@@ -1,7 +1,4 @@
 import { isAPIError } from "better-auth/api";
-import { eq } from "drizzle-orm";
-import type { Db } from "~/server/db/client.server";
-import { twoFactors } from "../../../db/schema";
 import { ATTEMPT_RULES, limitAttempts } from "./attempts.server";
 import { knownDeviceCookie } from "./known-device.server";
 import { hasPassword } from "./passwords.server";
@@ -61,15 +58,6 @@ export async function verifySignInCode(
     }
     throw error;
   }
-}
-
-/** Whether the member has a set-up (confirmed) authenticator. */
-export async function hasAuthenticator(db: Db, userId: string) {
-  const [row] = await db
-    .select({ verified: twoFactors.verified })
-    .from(twoFactors)
-    .where(eq(twoFactors.userId, userId));
-  return Boolean(row?.verified);
 }
 
 type Refusal = { ok: false; field: string; message: string };

@@ -21,7 +21,7 @@ import type { DashboardNavItem } from "~/ui/dashboard";
  * `role` is the least role that may open it; an area shows in the menu once its pages exist
  * (`available`), so the menu never leads to a missing page.
  */
-export const dashboardAreas: (DashboardNavItem & { role: "organizer" | "admin"; available: boolean })[] = [
+const dashboardAreas: (DashboardNavItem & { role: "organizer" | "admin"; available: boolean })[] = [
   { to: "/admin", label: "Overview", icon: LayoutDashboard, end: true, role: "organizer", available: true },
   { to: "/admin/events", label: "Events", icon: CalendarDays, role: "organizer", available: true },
   { to: "/admin/check-in", label: "Check-in", icon: ScanLine, role: "organizer", available: true },

@@ -16,7 +16,7 @@ export type MemberSummary = {
 
 const ROLE_TONES: Record<RoleName, BadgeTone> = { admin: "strong", organizer: "neutral", member: "quiet" };
 
-export function RoleBadge({ role }: { role: RoleName }) {
+function RoleBadge({ role }: { role: RoleName }) {
   return <Badge tone={ROLE_TONES[role]}>{ROLE_LABELS[role]}</Badge>;
 }
 

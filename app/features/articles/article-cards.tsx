@@ -22,7 +22,7 @@ const CARD_SIZES =
   "(min-width: 1200px) 371px, (min-width: 1024px) calc(33.3vw - 29px), (min-width: 640px) calc(50vw - 34px), calc(100vw - 32px)";
 
 /** Cover, first tag, title linking to the article, excerpt, date and reading time. */
-export function ArticleCardView({
+function ArticleCardView({
   article,
   priority = false,
   headingLevel = 3,

@@ -6,9 +6,8 @@ import { articles, users } from "../../../db/schema";
 
 // Test support for articles: accounts in each role and articles written directly.
 
-export const ROLES = ["member", "organizer", "admin"] as const;
+const ROLES = ["member", "organizer", "admin"] as const;
 export type TestRole = (typeof ROLES)[number];
-export const WHO = [null, ...ROLES] as const;
 
 let serial = 0;
 

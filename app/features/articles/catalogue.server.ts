@@ -11,12 +11,12 @@ import { isTag } from "./tags";
  * every query here compares with the `now` it is given. Drafts never leave this module.
  */
 
-export const PER_PAGE = 12;
+const PER_PAGE = 12;
 /** Longest search text we look at: anything longer is cut, never refused. */
-export const MAX_QUERY_LENGTH = 100;
+const MAX_QUERY_LENGTH = 100;
 const MAX_SEARCH_WORDS = 8;
 /** Reading speed behind "4 min read". */
-export const WORDS_PER_MINUTE = 230;
+const WORDS_PER_MINUTE = 230;
 
 export type { ArticleCover };
 
@@ -33,7 +33,7 @@ export type ArticleCard = {
 };
 
 /** Published, and its time has come. */
-export const isPublicAt = (now: Date) =>
+const isPublicAt = (now: Date) =>
   and(eq(articles.status, "published"), isNotNull(articles.publishedAt), lte(articles.publishedAt, now))!;
 
 /** Words in the body, counted by the database so a list never loads whole bodies. */
@@ -45,7 +45,7 @@ export function readingMinutes(words: number) {
 }
 
 /** Words in a Markdown source, as a reader counts them. */
-export function countWords(source: string) {
+function countWords(source: string) {
   const trimmed = source.trim();
   return trimmed === "" ? 0 : trimmed.split(/\s+/).length;
 }

@@ -3,8 +3,6 @@ import { CONTROL, LINE_BREAK_OR_CONTROL, MESSAGES, tooLong } from "~/features/fo
 import { ARTICLE_LIMITS, isUsableArticleSlug } from "./article-limits";
 import { MAX_TAG_LENGTH, MAX_TAGS, parseTags } from "./tags";
 
-export { ARTICLE_LIMITS, isUsableArticleSlug, slugFromTitle } from "./article-limits";
-
 const line = (max: number, missing?: string) => {
   const base = z
     .string()
@@ -18,11 +16,9 @@ const line = (max: number, missing?: string) => {
 const optional = <Out>(schema: z.ZodType<Out, string>, empty: Out) =>
   schema.optional().transform((value) => (value === undefined ? empty : value));
 
-export const ARTICLE_INTENTS = ["save", "publish", "schedule", "unpublish"] as const;
-export type ArticleIntent = (typeof ARTICLE_INTENTS)[number];
+const ARTICLE_INTENTS = ["save", "publish", "schedule", "unpublish"] as const;
 
-export const COVER_ACCEPT = "image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.heif";
-export const IMAGE_UPLOAD_MAX_BYTES = 15 * 1024 * 1024;
+const IMAGE_UPLOAD_MAX_BYTES = 15 * 1024 * 1024;
 
 /** The article form: what the editor types. Times are read in the site's zone by the editor rules. */
 export const articleFormSchema = z

@@ -9,7 +9,7 @@ export const MAX_TAG_LENGTH = 40;
 export const MAX_TAGS = 8;
 
 /** "Track Days", " track_days " → "track-days"; empty when nothing usable is left. */
-export function normaliseTag(raw: string) {
+function normaliseTag(raw: string) {
   return raw
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")

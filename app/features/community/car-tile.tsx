@@ -10,15 +10,7 @@ export function carTitle(car: { year: number; make: string; model: string }) {
 }
 
 /** A car in the community grid: cover, year make model, owner and likes. */
-export function CarTile({
-  car,
-  mediaBase,
-  priority = false,
-}: {
-  car: CarTileData;
-  mediaBase: string;
-  priority?: boolean;
-}) {
+function CarTile({ car, mediaBase, priority = false }: { car: CarTileData; mediaBase: string; priority?: boolean }) {
   return (
     <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-line bg-surface-raised transition hover:-translate-y-0.5 hover:border-accent">
       <div className="relative aspect-[4/3] overflow-hidden bg-asphalt-900">

@@ -16,7 +16,7 @@ export function communityHref(filters: Partial<CommunityFilters> & { page?: numb
 }
 
 /** Decades from the 1900s to this one, newest first, for the era filter. */
-export function eraOptions(now = new Date()) {
+function eraOptions(now = new Date()) {
   const latest = Math.floor(now.getUTCFullYear() / 10) * 10;
   const eras: { value: string; label: string }[] = [];
   for (let decade = latest; decade >= 1900; decade -= 10) eras.push({ value: String(decade), label: `${decade}s` });

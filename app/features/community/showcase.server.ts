@@ -7,11 +7,11 @@ import { type CarVisibility, carLikes, carPhotos, cars, users } from "../../../d
 import { plateFor, type Viewer, visibleCars, visiblePhotos } from "./visibility.server";
 
 export const CARS_PER_PAGE = 12;
-export const MAX_SEARCH_LENGTH = 80;
-export const COMMUNITY_SORTS = ["newest", "liked"] as const;
-export type CommunitySort = (typeof COMMUNITY_SORTS)[number];
+const MAX_SEARCH_LENGTH = 80;
+const COMMUNITY_SORTS = ["newest", "liked"] as const;
+type CommunitySort = (typeof COMMUNITY_SORTS)[number];
 
-export type CarPhoto = { id: string; hash: string; width: number; height: number; color: string; alt: string };
+type CarPhoto = { id: string; hash: string; width: number; height: number; color: string; alt: string };
 
 export type CarTileData = {
   id: string;

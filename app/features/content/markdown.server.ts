@@ -138,7 +138,7 @@ function textOf(html: string) {
 }
 
 /** "Engine & gearbox (part 2)" → "engine-gearbox-part-2". */
-export function headingSlug(text: string) {
+function headingSlug(text: string) {
   return (
     text
       .normalize("NFKD")

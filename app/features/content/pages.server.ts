@@ -18,10 +18,3 @@ export async function getSitePage(db: Db, slug: SitePageSlug, siteName: string) 
     updatedAt: page.updatedAt.toISOString(),
   };
 }
-
-export async function updateSitePage(db: Db, slug: SitePageSlug, input: { title: string; body: string }) {
-  await db
-    .update(sitePages)
-    .set({ title: input.title, body: input.body, updatedAt: new Date() })
-    .where(eq(sitePages.slug, slug));
-}

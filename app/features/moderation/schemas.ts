@@ -2,10 +2,10 @@ import { z } from "zod";
 
 // The moderation forms, checked the same way in the browser and on the server.
 
-export const DECISIONS = ["hide", "restore", "remove", "dismiss"] as const;
+const DECISIONS = ["hide", "restore", "remove", "dismiss"] as const;
 export type Decision = (typeof DECISIONS)[number];
 
-export const MAX_DECISION_NOTE = 1000;
+const MAX_DECISION_NOTE = 1000;
 
 export const DecisionSchema = z.object({
   intent: z.literal("decide"),

@@ -12,7 +12,7 @@ import type { Storage } from "~/server/storage/storage.server";
 import { LOGO_BOX, LOGO_WIDTHS, logoKey } from "./logo-urls";
 
 /** Under the site's 1 MB form limit with room for the rest of the form: logos are small files. */
-export const LOGO_MAX_BYTES = 900 * 1024;
+const LOGO_MAX_BYTES = 900 * 1024;
 const LOGO_MAX_PIXELS = 6000 * 6000;
 const LOGO_MIN_SIDE = 64;
 

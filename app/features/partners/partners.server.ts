@@ -28,8 +28,6 @@ export function listPartners(db: Db) {
     .orderBy(asc(partners.position), asc(partners.createdAt), asc(partners.id));
 }
 
-export type PartnerRow = Awaited<ReturnType<typeof listPartners>>[number];
-
 /** The partners the home page shows: active, with a logo, in order. */
 export async function bannerPartners(db: Db, limit = 12) {
   const rows = await db

@@ -41,7 +41,6 @@ export const PartnerActionSchema = z.discriminatedUnion("intent", [
   }),
   z.object({ intent: z.literal("delete"), partnerId }),
 ]);
-export type PartnerAction = z.infer<typeof PartnerActionSchema>;
 
 export type PartnerErrors = { name?: string[]; url?: string[]; logo?: string[] };
 export type PartnerValues = { name?: string; url?: string };

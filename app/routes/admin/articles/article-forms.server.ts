@@ -2,8 +2,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { z } from "zod";
 import { limitImageUploads } from "~/features/accounts/attempts.server";
+import { ARTICLE_LIMITS } from "~/features/articles/article-limits";
 import { saveArticle, storeBodyImage } from "~/features/articles/editor.server";
-import { ARTICLE_LIMITS, articleFormSchema, bodyImageSchema } from "~/features/articles/schemas";
+import { articleFormSchema, bodyImageSchema } from "~/features/articles/schemas";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -23,7 +24,7 @@ export type EditorCall = {
   siteUrl: string;
 };
 
-export const ArticleIdSchema = z.uuid();
+const ArticleIdSchema = z.uuid();
 
 /** The article id from the address, or the 404. */
 export function articleIdFrom(value: string | undefined) {
