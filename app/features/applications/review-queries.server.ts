@@ -80,15 +80,6 @@ export async function spotsTaken(db: Db, eventId: string) {
   return Number(row?.count ?? 0);
 }
 
-/** Applications waiting for a decision across every event, for the dashboard. */
-export async function pendingApplicationCount(db: Db) {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(showCarApplications)
-    .where(eq(showCarApplications.status, "submitted"));
-  return Number(row?.count ?? 0);
-}
-
 /** The most the cross-event list shows; each event's own tab lists all of its applications. */
 export const PENDING_SHOWN = 200;
 

@@ -17,7 +17,7 @@ import { HoldCountdown } from "./hold-countdown";
  * without JavaScript.
  */
 
-export type LineMessages = Map<string, string>;
+type LineMessages = Map<string, string>;
 
 const control =
   "h-11 rounded-lg border border-line bg-surface px-3 font-semibold focus-visible:outline-2 focus-visible:outline-accent";

@@ -23,7 +23,7 @@ export type PaymentServices = { db: Db; jobs: Pick<JobQueue, "enqueue">; payment
  * Every minute: closes the provider sessions of orders whose hold ran out (settling any that were
  * paid at the last moment), then expires every other unpaid order past its hold.
  */
-export const expireHoldsJob = defineJob<object, PaymentServices>({
+const expireHoldsJob = defineJob<object, PaymentServices>({
   name: "expire-holds",
   expireInSeconds: 600,
   schedule: "* * * * *",
@@ -40,7 +40,7 @@ export const expireHoldsJob = defineJob<object, PaymentServices>({
 });
 
 /** Every five minutes: settles or expires pending orders whose payment notification never came. */
-export const reconcilePaymentsJob = defineJob<object, PaymentServices>({
+const reconcilePaymentsJob = defineJob<object, PaymentServices>({
   name: "reconcile-payments",
   expireInSeconds: 600,
   schedule: "*/5 * * * *",

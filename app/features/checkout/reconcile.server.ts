@@ -7,7 +7,7 @@ import { mergeFollowUps, NO_FOLLOW_UPS, type PaymentFollowUps } from "./payment-
 import { applyPaymentState } from "./payment-state.server";
 
 /** A payment session younger than this is left alone: its buyer may be paying right now. */
-export const RECONCILE_AFTER_MINUTES = 2;
+const RECONCILE_AFTER_MINUTES = 2;
 
 /**
  * How long a bank payment that was still on its way when its hold ended is waited for (Bacs and

@@ -15,7 +15,7 @@ export type StartOrderPaymentResult =
  * Where the buyer lands after paying, or after giving up at the provider (`cancelled=1`, where
  * /return offers to cancel the order without cancelling it).
  */
-export function returnPath(orderId: string, extra = "") {
+function returnPath(orderId: string, extra = "") {
   return `/return?order=${orderId}${extra}`;
 }
 

@@ -16,7 +16,7 @@ export const CARRIERS = {
 export type Carrier = keyof typeof CARRIERS;
 export const CARRIER_IDS = Object.keys(CARRIERS) as Carrier[];
 
-export function isCarrier(value: unknown): value is Carrier {
+function isCarrier(value: unknown): value is Carrier {
   return typeof value === "string" && Object.hasOwn(CARRIERS, value);
 }
 

@@ -6,14 +6,14 @@ import { FieldErrors, inputClass, SubmitButton } from "~/ui/form";
 import { CARRIER_IDS, CARRIERS } from "./carriers";
 import { addressLines, lineLabel, type MerchLine } from "./lines";
 
-export const FULFILMENT_LABELS: Record<string, { label: string; tone: BadgeTone }> = {
+const FULFILMENT_LABELS: Record<string, { label: string; tone: BadgeTone }> = {
   unfulfilled: { label: "To pack", tone: "warning" },
   shipped: { label: "Shipped", tone: "success" },
   ready_for_collection: { label: "Ready to collect", tone: "accent" },
   collected: { label: "Collected", tone: "neutral" },
 };
 
-export function FulfilmentBadge({ status }: { status: string | null }) {
+function FulfilmentBadge({ status }: { status: string | null }) {
   const state = status ? FULFILMENT_LABELS[status] : undefined;
   return state ? <Badge tone={state.tone}>{state.label}</Badge> : null;
 }
@@ -39,7 +39,7 @@ export type FulfilmentCardOrder = {
   lines: MerchLine[];
 };
 
-export function MerchLines({ lines }: { lines: MerchLine[] }) {
+function MerchLines({ lines }: { lines: MerchLine[] }) {
   return (
     <ul className="space-y-1">
       {lines.map((line) => (

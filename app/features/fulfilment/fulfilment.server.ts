@@ -15,7 +15,6 @@ import {
   orders,
   products,
   productVariants,
-  type ShippingAddress,
   users,
 } from "../../../db/schema";
 import { CARRIERS, type Carrier, carrierLabel, trackingUrlFor } from "./carriers";
@@ -26,7 +25,7 @@ import type { FulfilmentView } from "./schemas";
  * Orders with merch after payment (docs/fulfilment.md). Refunded, cancelled and unpaid orders
  * never show: staff only pack what was paid for and is still owed.
  */
-export const FULFILLABLE: OrderStatus[] = ["paid", "partly_refunded", "fulfilled"];
+const FULFILLABLE: OrderStatus[] = ["paid", "partly_refunded", "fulfilled"];
 const LIST_LIMIT = 100;
 
 const VIEW_WHERE: Record<FulfilmentView, SQL> = {
@@ -64,7 +63,7 @@ import type { MerchLine } from "./lines";
 export type { MerchLine };
 
 /** The merch still owed on these orders (refunded units left out), in one query. */
-export async function merchLinesOf(db: Db, orderIds: readonly string[]): Promise<Map<string, MerchLine[]>> {
+async function merchLinesOf(db: Db, orderIds: readonly string[]): Promise<Map<string, MerchLine[]>> {
   const byOrder = new Map<string, MerchLine[]>();
   if (orderIds.length === 0) return byOrder;
   const rows = await db
@@ -149,8 +148,6 @@ export async function listFulfilment(db: Db, input: { view: FulfilmentView; q: s
     } satisfies Record<FulfilmentView, number>,
   };
 }
-
-export type FulfilmentRow = Awaited<ReturnType<typeof listFulfilment>>["orders"][number];
 
 /** The orders of a packing list, in order-number order; ids that are not merch orders are skipped. */
 export async function packingList(db: Db, orderIds: readonly string[]) {
@@ -349,10 +346,6 @@ export async function collectionsAtGate(
     .map((row) => ({ id: row.id, reference: formatOrderNumber(row.number), lines: lines.get(row.id) ?? [] }))
     .filter((row) => row.lines.length > 0);
 }
-
-export type GateCollection = Awaited<ReturnType<typeof collectionsAtGate>>[number];
-
-export type { ShippingAddress };
 
 /** Where an order's merch stands, for the buyer's receipt; null for an order without merch. */
 export async function fulfilmentOf(db: Db, orderId: string) {

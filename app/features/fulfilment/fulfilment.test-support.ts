@@ -8,7 +8,7 @@ import { orderItems, orders, products, productVariants, type ShippingAddress } f
  * cover.
  */
 
-export const TEST_ADDRESS: ShippingAddress = {
+const TEST_ADDRESS: ShippingAddress = {
   name: "Jo Driver",
   line1: "1 Pit Lane",
   town: "Testbury",

@@ -52,7 +52,6 @@ export const FulfilmentActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("ready"), orderId }),
   z.object({ intent: z.literal("collected"), orderId }),
 ]);
-export type FulfilmentAction = z.infer<typeof FulfilmentActionSchema>;
 
 /** `?orders=id,id` of the packing list: up to 50 ids; anything else in the list is ignored. */
 export function packingListIds(raw: string | null): string[] {

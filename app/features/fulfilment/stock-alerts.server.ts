@@ -49,7 +49,7 @@ export async function lowStockVariants(db: Db, now: Date, limit = 50) {
 
 export type LowStockVariant = Awaited<ReturnType<typeof lowStockVariants>>[number];
 
-export const LOW_STOCK_ALERT = "stock.low_alert";
+const LOW_STOCK_ALERT = "stock.low_alert";
 
 /**
  * The low variants staff have not been told about since they last went low. The audit log is
@@ -57,7 +57,7 @@ export const LOW_STOCK_ALERT = "stock.low_alert";
  * variant is alerted again only once a stock adjustment after that alert took its shelf stock
  * above the threshold (a delivery arrived), and it has since fallen back.
  */
-export async function variantsToAlert(db: Db, now: Date) {
+async function variantsToAlert(db: Db, now: Date) {
   const low = await lowStockVariants(db, now, 500);
   if (low.length === 0) return [];
   const ids = low.map((variant) => variant.id);
@@ -95,7 +95,7 @@ export async function variantsToAlert(db: Db, now: Date) {
 const variantName = (variant: Pick<LowStockVariant, "product" | "options">) =>
   variant.options.length > 0 ? `${variant.product} (${variant.options.join(" / ")})` : variant.product;
 
-export function lowStockEmail(brand: Branding, to: string, variants: LowStockVariant[]) {
+function lowStockEmail(brand: Branding, to: string, variants: LowStockVariant[]) {
   const subject =
     variants.length === 1
       ? `Low stock: ${variantName(variants[0]!)}`

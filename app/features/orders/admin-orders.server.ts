@@ -16,7 +16,7 @@ import {
 import { orderLineColumns, orderPayments, ticketColumns } from "./order-columns.server";
 import { parseOrderNumber } from "./order-number";
 
-export const ORDERS_PER_PAGE = 25;
+const ORDERS_PER_PAGE = 25;
 
 /**
  * One page of orders, newest first. `q` is an order number (PL-000123 or 123), or part of the
@@ -168,7 +168,7 @@ export async function getOrderDetail(db: Db, orderId: string) {
 export type OrderDetail = NonNullable<Awaited<ReturnType<typeof getOrderDetail>>>;
 
 /** Holders of a cancelled event's tickets still to refund, for the cancel panel's button. */
-export async function refundableHolders(db: Db, eventId: string) {
+async function refundableHolders(db: Db, eventId: string) {
   const [row] = await db
     .select({ orders: sql<number>`count(distinct ${tickets.orderId})::int` })
     .from(tickets)

@@ -45,5 +45,3 @@ export const RefundFormSchema = z
     message: "Choose how many tickets of this line to refund",
     path: ["quantity"],
   });
-
-export type RefundForm = z.infer<typeof RefundFormSchema>;

@@ -6,7 +6,7 @@ import type { Db } from "~/server/db/client.server";
 import { exhibitorPasses, orderItems, orders, tickets } from "../../../db/schema";
 
 /** Paid orders that still hold refundable tickets for this event, for a cancelled event's refunds. */
-export async function ordersToRefundForEvent(db: Db, eventId: string) {
+async function ordersToRefundForEvent(db: Db, eventId: string) {
   const rows = await db
     .selectDistinct({ orderId: tickets.orderId })
     .from(tickets)

@@ -21,7 +21,7 @@ function escapeHtml(text: string) {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-export function orderEmailSubject(
+function orderEmailSubject(
   order: Pick<OrderView, "number" | "tickets" | "entries"> & { passes?: OrderView["passes"] },
 ) {
   const titles = [...new Set(order.tickets.map((ticket) => ticket.event.title))];

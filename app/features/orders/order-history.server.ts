@@ -21,7 +21,7 @@ export async function recordOrderChanges(db: Db, changes: OrderChange[]) {
 }
 
 /** The insert that records `changes` (at least one), for a caller that runs it within a larger statement. */
-export function orderChangesInsert(db: Db, changes: OrderChange[]) {
+function orderChangesInsert(db: Db, changes: OrderChange[]) {
   return db.insert(orderHistory).values(orderChangeRows(changes));
 }
 

@@ -56,7 +56,7 @@ export type TicketView = {
   event: EventSummary;
 };
 
-export type EventSummary = {
+type EventSummary = {
   id: string;
   slug: string;
   title: string;
@@ -71,7 +71,7 @@ export type EventSummary = {
   endsAt: string;
 };
 
-export type OrderLineView = {
+type OrderLineView = {
   id: string;
   description: string;
   unitPrice: number;
@@ -80,7 +80,7 @@ export type OrderLineView = {
   lineTotal: number;
 };
 
-export type TransactionView = {
+type TransactionView = {
   id: string;
   kind: "charge" | "refund";
   status: "pending" | "succeeded" | "failed";
@@ -113,7 +113,7 @@ export type OrderView = {
 };
 
 /** Where merch goes: an address as label lines, or the event it is collected at. */
-export type DeliveryView = {
+type DeliveryView = {
   method: "delivery" | "collection";
   /** "Delivery to" or "Collect at". */
   heading: string;
@@ -121,7 +121,7 @@ export type DeliveryView = {
 };
 
 /** An exhibitor pass as its holder sees it: the car, the event, and the code to show at the gate. */
-export type PassView = {
+type PassView = {
   id: string;
   carLabel: string;
   eventTitle: string;
@@ -132,7 +132,7 @@ export type PassView = {
 };
 
 /** A draw's entries on one order: the numbers, and the instant wins among them. */
-export type EntryNumbersView = {
+type EntryNumbersView = {
   drawSlug: string;
   drawTitle: string;
   numbers: number[];

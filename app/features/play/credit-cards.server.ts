@@ -8,7 +8,7 @@ export const CREDIT_CARD_INSTANT_WIN_REASON =
   "Entries in draws with instant wins cannot be paid by credit card: the payment is refunded. Pay with a debit card instead";
 
 /** The first instant of the calendar month `now` falls in, in UK time. */
-export function monthStart(now: Date, timeZone = PLAY_TIME_ZONE) {
+function monthStart(now: Date, timeZone = PLAY_TIME_ZONE) {
   const wall = wallTimeAt(now, timeZone);
   return wallTimeToInstant({ year: wall.year, month: wall.month, day: 1, hour: 0, minute: 0 }, timeZone) ?? now;
 }

@@ -13,13 +13,13 @@ const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
 /** How long a raised or removed limit waits before it applies. */
-export const LIMIT_RAISE_WAIT_MS = DAY;
+const LIMIT_RAISE_WAIT_MS = DAY;
 export const WEEK_MS = 7 * DAY;
 export const MONTH_MS = 30 * DAY;
 
 /** UK draws: times and amounts in refusals that reach the member from the cart or a draw page. */
 export const PLAY_TIME_ZONE = "Europe/London";
-export const PLAY_CURRENCY = "GBP";
+const PLAY_CURRENCY = "GBP";
 
 /** Credit cards may pay at most this much for entries in one calendar month (UK time). */
 export const CREDIT_CARD_MONTHLY_CAP = 25_000;

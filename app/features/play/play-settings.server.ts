@@ -114,7 +114,6 @@ export async function playStatus(db: Db, userId: string, now: Date, timeZone = P
     blocked: breakProblem(settings, now, timeZone),
   };
 }
-export type PlayStatus = Awaited<ReturnType<typeof playStatus>>;
 
 /**
  * Whether the member may enter draws now and pay `adding` more for entries: a cool-off or

@@ -24,7 +24,7 @@ const spaceBeforeLast = (size: number) => (value: string) => {
   return `${compact.slice(0, -size)} ${compact.slice(-size)}`;
 };
 
-export const POSTCODE_RULES: Record<string, PostcodeRule> = {
+const POSTCODE_RULES: Record<string, PostcodeRule> = {
   // Royal Mail's outward + inward code, including BFPO-free GIR 0AA; the space is optional when typed.
   GB: {
     name: "United Kingdom",
@@ -110,7 +110,7 @@ export function deliveryCountries(shopCountries: readonly string[]): DeliveryCou
   });
 }
 
-export const ADDRESS_FIELDS = ["name", "line1", "line2", "town", "region", "postcode", "country"] as const;
+const ADDRESS_FIELDS = ["name", "line1", "line2", "town", "region", "postcode", "country"] as const;
 export type AddressField = (typeof ADDRESS_FIELDS)[number];
 export type AddressValues = Record<AddressField, string>;
 export type AddressErrors = Partial<Record<AddressField, string>>;

@@ -16,7 +16,7 @@ import type { CartShippingOptions } from "./shipping.server";
  */
 
 export const PAY_FORM_ID = "pay-form";
-export const COLLECTION_RADIO_ID = "shipping-collection";
+const COLLECTION_RADIO_ID = "shipping-collection";
 
 /** Sent back by the Pay action when it refused: what was typed and a message per field. */
 export type SentShipping = {

@@ -51,7 +51,7 @@ export async function collectionEvents(
 }
 
 /** The address the member last had merch delivered to, to fill the form with next time. */
-export async function lastDeliveryAddress(db: Db, userId: string): Promise<ShippingAddress | null> {
+async function lastDeliveryAddress(db: Db, userId: string): Promise<ShippingAddress | null> {
   const [row] = await db
     .select({ address: orders.shippingAddress })
     .from(orders)
@@ -62,7 +62,7 @@ export async function lastDeliveryAddress(db: Db, userId: string): Promise<Shipp
 }
 
 /** Google's Maps script for address autocomplete on /cart (docs/shop.md "Shipping"). */
-export function placesScriptUrl(apiKey: string | undefined | null) {
+function placesScriptUrl(apiKey: string | undefined | null) {
   if (!apiKey) return null;
   const params = new URLSearchParams({ key: apiKey, libraries: "places", loading: "async" });
   return `https://maps.googleapis.com/maps/api/js?${params}`;

@@ -5,8 +5,6 @@ import { MAX_PRICE_MINOR, parseMoney } from "~/ui/money";
 import { PRODUCT_CATEGORIES, PRODUCT_STATUSES } from "../../../db/schema";
 import { LIMITS } from "./limits";
 
-export { LIMITS };
-
 /**
  * The shop editor's forms, read on the server (docs/shop.md). Every message names what to fix
  * and is shown beside its field; what was typed is sent back with it.

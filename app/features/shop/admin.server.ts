@@ -103,7 +103,7 @@ export async function listProductsForAdmin(db: Db, now: Date): Promise<AdminProd
   });
 }
 
-export type AdminVariant = {
+type AdminVariant = {
   id: string;
   sku: string;
   options: string[];

@@ -11,7 +11,7 @@ import { readVariantStock, variantDescription } from "./stock.server";
  * is what actually keeps the shop from selling what it does not have.
  */
 
-export type MerchCartProblem = {
+type MerchCartProblem = {
   code: MerchProblem["code"] | "quantity";
   message: string;
   variantId: string;

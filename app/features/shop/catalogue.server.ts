@@ -131,7 +131,7 @@ export async function listProducts(
   };
 }
 
-export type PageVariant = {
+type PageVariant = {
   id: string;
   sku: string;
   options: string[];

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { type TicketStatus, tickets, ticketTypes, users } from "../../../db/schema";
 
-export type CheckedTicket = { id: string; attendeeName: string | null; ticketTypeName: string };
+type CheckedTicket = { id: string; attendeeName: string | null; ticketTypeName: string };
 
 export type CheckInOutcome =
   | { kind: "checked_in"; ticket: CheckedTicket }

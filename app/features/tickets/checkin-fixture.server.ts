@@ -6,8 +6,8 @@ import type { Db } from "~/server/db/client.server";
 import { events, tickets, ticketTypes, users } from "../../../db/schema";
 import { formatTicketCode, signTicketCode } from "./ticket-codes.server";
 
-export const FIXTURE_EVENT_SLUG = "japanese-performance-day";
-export const FIXTURE_TICKET_TYPE = "Adult";
+const FIXTURE_EVENT_SLUG = "japanese-performance-day";
+const FIXTURE_TICKET_TYPE = "Adult";
 
 /**
  * For end-to-end tests only (the fixture route exists with ENABLE_TEST_FIXTURES): a paid order of

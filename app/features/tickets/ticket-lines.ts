@@ -38,7 +38,7 @@ export type LineProblem = {
 export const ATTENDEE_NAME_MAX = 80;
 
 /** A ticket type that covers two days or more is a multi-day pass. */
-export function isMultiDayPass(type: Pick<LineTicketType, "days">) {
+function isMultiDayPass(type: Pick<LineTicketType, "days">) {
   return type.days.length >= 2;
 }
 

@@ -7,7 +7,7 @@ import type { Db } from "~/server/db/client.server";
 import { events, waitingRoomEntries } from "../../../db/schema";
 
 /** Limits on what an organizer may set, so a typo cannot stall or flood an on-sale. */
-export const QUEUE_LIMITS = { rate: { min: 1, max: 10_000 }, admission: { min: 1, max: 240 } };
+const QUEUE_LIMITS = { rate: { min: 1, max: 10_000 }, admission: { min: 1, max: 240 } };
 
 export type QueueSettingsForm = { enabled: boolean; ratePerMinute: number; admissionMinutes: number };
 

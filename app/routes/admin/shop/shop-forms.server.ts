@@ -27,7 +27,7 @@ import { withinAttemptLimits } from "~/web/account-call.server";
  * redirect and a message, or 400 with the messages per field and what was typed.
  */
 
-export type ShopFormReply = {
+type ShopFormReply = {
   intent: string;
   /** The variant or photo the form was about, so the page shows the messages beside it. */
   target: string | null;
