@@ -73,7 +73,7 @@ const palette = (colours: {
   ground: [colours.ground[0]!, colours.ground[1]!] as [string, string],
 });
 
-export function demoArticles(): DemoArticle[] {
+function demoArticles(): DemoArticle[] {
   return [
     {
       slug: DEMO_ARTICLE_SLUG,

@@ -15,8 +15,8 @@ const HEIGHT = 900;
 
 export type CarShape = "coupe" | "hatch" | "roadster" | "estate" | "supercar" | "wing";
 /** What stands behind the paddock: it says where the meet is before anyone reads the title. */
-export type Backdrop = "hangars" | "grandstand" | "city" | "trees" | "banking" | "strip";
-export type CircuitShape = "kent" | "national" | "parkland";
+type Backdrop = "hangars" | "grandstand" | "city" | "trees" | "banking" | "strip";
+type CircuitShape = "kent" | "national" | "parkland";
 
 export type Palette = {
   /** Sky from top to horizon. */
@@ -491,7 +491,7 @@ export function coverSvg(art: CoverArt, seed: string) {
  * COVER_WIDTHS, AVIF and WebP, 16:9, no metadata, a 32-character content hash, the dominant
  * colour) straight from the drawing, which is already 16:9 and needs no crop.
  */
-export async function prepareDemoCover(art: CoverArt, seed: string): Promise<Extract<PreparedCover, { ok: true }>> {
+async function prepareDemoCover(art: CoverArt, seed: string): Promise<Extract<PreparedCover, { ok: true }>> {
   const largest = COVER_WIDTHS[COVER_WIDTHS.length - 1] ?? WIDTH;
   const size = { width: largest, height: Math.round(largest / COVER_ASPECT) };
   return { ok: true, ...(await demoRenditions(coverSvg(art, seed), size, COVER_WIDTHS, coverKey)) };

@@ -36,7 +36,7 @@ const WEEKDAYS = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 } as c
  * The first `weekday` at least `days` days from today in `timeZone` (negative: in the past).
  * "The Saturday five weeks from now" is `dayFrom(now, zone, 35, "sat")`.
  */
-export function dayFrom(now: Date, timeZone: string, days: number, weekday: keyof typeof WEEKDAYS) {
+function dayFrom(now: Date, timeZone: string, days: number, weekday: keyof typeof WEEKDAYS) {
   const start = addDays(localDate(now, timeZone), days);
   const shift = (WEEKDAYS[weekday] - new Date(`${start}T00:00:00Z`).getUTCDay() + 7) % 7;
   return addDays(start, shift);

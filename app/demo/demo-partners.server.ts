@@ -38,7 +38,7 @@ const flag = (c: string) =>
     )
     .join("")}`;
 
-export const DEMO_PARTNERS: DemoPartner[] = [
+const DEMO_PARTNERS: DemoPartner[] = [
   {
     name: "Apex Tyres",
     url: "https://apex-tyres.example.com/",
@@ -84,7 +84,7 @@ export const DEMO_PARTNERS: DemoPartner[] = [
 ];
 
 /** A 640 × 320 logo on a transparent background: an emblem and the name in two lines. */
-export function demoLogoSvg(partner: Pick<DemoPartner, "colour" | "mark" | "words">) {
+function demoLogoSvg(partner: Pick<DemoPartner, "colour" | "mark" | "words">) {
   const [first, second] = partner.words;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="320" viewBox="0 0 640 320">
 <g transform="translate(24 80)">${partner.mark(partner.colour)}</g>

@@ -34,7 +34,7 @@ type Art =
 
 type DemoVariant = { options: string[]; sku: string; price: number; stock: number; maxPerOrder?: number };
 
-export type DemoProduct = {
+type DemoProduct = {
   slug: string;
   title: string;
   category: ProductCategory;
@@ -82,7 +82,7 @@ function sized(prefix: string, price: number, stock: number[], colour?: { name: 
   }));
 }
 
-export const DEMO_PRODUCTS: DemoProduct[] = [
+const DEMO_PRODUCTS: DemoProduct[] = [
   {
     slug: "club-tee",
     title: "Pitlane club T-shirt",
@@ -417,7 +417,7 @@ function drawing(art: Art) {
   }
 }
 
-export function productSvg(art: Art) {
+function productSvg(art: Art) {
   const [top, bottom] = art.background;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}">
     <defs><linearGradient id="bg" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${top}"/><stop offset="1" stop-color="${bottom}"/></linearGradient></defs>
@@ -431,7 +431,7 @@ export function productSvg(art: Art) {
  * as an upload through `prepareProductImage`, made straight from the drawing (already 4:5) at
  * the encoders' fastest settings, since seeding runs on every new install and test run.
  */
-export async function prepareDemoProductImage(art: Art): Promise<Extract<PreparedProductImage, { ok: true }>> {
+async function prepareDemoProductImage(art: Art): Promise<Extract<PreparedProductImage, { ok: true }>> {
   const size = { width: WIDTH, height: HEIGHT };
   return { ok: true, ...(await demoRenditions(productSvg(art), size, PRODUCT_IMAGE_WIDTHS, productImageKey)) };
 }

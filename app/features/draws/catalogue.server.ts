@@ -274,7 +274,7 @@ export async function memberEntries(db: Db, drawId: string, userId: string) {
   return rows;
 }
 
-export const ENTRY_LIST_PAGE = 500;
+const ENTRY_LIST_PAGE = 500;
 
 /**
  * One page of the entry list published after close: each valid entry's number, masked name and

@@ -13,7 +13,7 @@ import {
 } from "./closing.server";
 import { drawResultsJob, recentlyDrawn } from "./results.server";
 
-export type DrawServices = { db: Db; jobs: Pick<JobQueue, "enqueue"> };
+type DrawServices = { db: Db; jobs: Pick<JobQueue, "enqueue"> };
 
 /** Refunds every paid entry of a cancelled draw, only that draw's lines; safe to repeat. */
 export async function refundCancelledDraw(db: Db, input: { drawId: string; actorId: string | null; now: Date }) {
@@ -33,7 +33,7 @@ export async function refundCancelledDraw(db: Db, input: { drawId: string; actor
  * in the last two days (each entrant is emailed once, so asking again is harmless). Stately, so one run at a time across every
  * server; every step takes the draw's lock and is safe to repeat.
  */
-export const closeDrawsJob = defineJob<object, DrawServices>({
+const closeDrawsJob = defineJob<object, DrawServices>({
   name: "close-draws",
   expireInSeconds: 600,
   schedule: "* * * * *",

@@ -7,7 +7,7 @@ import type { DrawBundle, DrawKind, DrawStatus } from "../../../db/schema";
  * again on counts read under the draw's row lock, which is what holds the caps.
  */
 
-export const ENTRANT_MIN_AGE = 18;
+const ENTRANT_MIN_AGE = 18;
 
 export type DrawForEntry = {
   id: string;
@@ -67,7 +67,7 @@ export function bundleFor(draw: Pick<DrawForEntry, "kind" | "price" | "bundles">
 }
 
 /** Entries neither allocated nor held. */
-export function entriesLeft(draw: Pick<DrawForEntry, "totalEntries">, counts: Pick<DrawCounts, "allocated" | "held">) {
+function entriesLeft(draw: Pick<DrawForEntry, "totalEntries">, counts: Pick<DrawCounts, "allocated" | "held">) {
   return Math.max(0, draw.totalEntries - counts.allocated - counts.held);
 }
 
@@ -219,7 +219,7 @@ export function instantWinsAmong(wins: readonly { number: number; prize: string 
 }
 
 /** The most numbers one form may name: more than any one bundle holds. */
-export const MAX_PICKS = 100;
+const MAX_PICKS = 100;
 
 /**
  * Reads the numbers a member typed ("7, 77 1234"), or null when the text is not a list of whole

@@ -102,7 +102,7 @@ export async function readDrawStock(
  * twice, even after a refund voids an entry, so the range grows by one for each void entry: there
  * are always `total_entries` numbers for valid entries. Call only with the draw's row locked.
  */
-export async function pickFreeNumbers(
+async function pickFreeNumbers(
   db: Db,
   drawId: string,
   count: number,

@@ -6,11 +6,11 @@ export const ALGORITHM = "pitlane-draw-1";
 
 const encoder = new TextEncoder();
 
-export function toHex(bytes: Uint8Array) {
+function toHex(bytes: Uint8Array) {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-export function fromHex(hex: string) {
+function fromHex(hex: string) {
   if (!/^(?:[0-9a-f]{2})*$/i.test(hex)) throw new Error("not hexadecimal");
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
@@ -46,7 +46,7 @@ export async function commitmentOf(seedHex: string) {
  * followed by a line feed, in UTF-8 ("1\n2\n5\n"). Numbers only: they are enough to pick a
  * winner, and the list can be published without anyone's name.
  */
-export function canonicalEntryList(numbers: readonly number[]) {
+function canonicalEntryList(numbers: readonly number[]) {
   const sorted = [...numbers].sort((a, b) => a - b);
   for (let i = 0; i < sorted.length; i++) {
     const number = sorted[i]!;

@@ -149,7 +149,7 @@ async function drawnDraw(db: Db, drawId: string): Promise<DrawnDraw | null> {
 }
 
 /** The result email for one entrant: the winner's asks them to claim; everyone's shows the proof. */
-export function drawResultEmail(
+function drawResultEmail(
   brand: Branding & { currency: string },
   draw: DrawnDraw,
   entrant: { email: string; name: string; numbers: number[] },

@@ -17,7 +17,7 @@ import { eventSalesSummary, type SalesEvent, type SalesTicketType, ticketSalesSt
 const PUBLIC_STATUSES = ["published", "cancelled"] as const;
 const isPublic = inArray(events.status, [...PUBLIC_STATUSES]);
 
-export const PER_PAGE = 12;
+const PER_PAGE = 12;
 /** Longest search text we look at: anything longer is cut, never refused. */
 export const MAX_QUERY_LENGTH = 100;
 const MAX_SEARCH_WORDS = 8;

@@ -13,7 +13,7 @@ import type { Storage } from "~/server/storage/storage.server";
 import { COVER_ASPECT, COVER_WIDTHS, coverKey } from "./cover-urls";
 
 /** Decoding is refused above this many pixels: a small PNG can claim to be 14000 × 14000. */
-export const COVER_MAX_PIXELS = 10_000 * 10_000;
+const COVER_MAX_PIXELS = 10_000 * 10_000;
 export const COVER_MAX_BYTES = 15 * 1024 * 1024;
 const COVER_MIN_WIDTH = 640;
 const LARGEST_WIDTH = COVER_WIDTHS[COVER_WIDTHS.length - 1] ?? 1600;

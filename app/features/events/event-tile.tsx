@@ -90,7 +90,7 @@ const TILE_SIZES =
   "(min-width: 1200px) 371px, (min-width: 1024px) calc(33.3vw - 29px), (min-width: 640px) calc(50vw - 34px), calc(100vw - 32px)";
 
 /** date block on the cover, title, town, "from £x", badges. */
-export function EventTile({ event, priority = false }: { event: EventTileData; priority?: boolean }) {
+function EventTile({ event, priority = false }: { event: EventTileData; priority?: boolean }) {
   const price = usePrice();
   const muted = event.badges.cancelled || event.badges.past;
   return (

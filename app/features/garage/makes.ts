@@ -2,7 +2,7 @@
  * Makes and models offered as suggestions on the car form, across eras from pre-war to today.
  * Suggestions only: a member may type any make or model (a kit car, a one-off, a rare import).
  */
-export const CAR_MAKES: Record<string, readonly string[]> = {
+const CAR_MAKES: Record<string, readonly string[]> = {
   Abarth: ["500", "595", "695", "124 Spider", "Grande Punto"],
   AC: ["Ace", "Aceca", "Cobra", "428", "3000ME"],
   "Alfa Romeo": [

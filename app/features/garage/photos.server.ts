@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";
@@ -10,7 +10,7 @@ import { carLabel, NOT_FOUND, type NotFound } from "./cars.server";
 // A car's photos: adding (through the media pipeline), order, cover, description, blur areas,
 // removing, and removing the car itself with its files.
 
-export type StoredCarPhoto = { hash: string; sourceKey: string; width: number; height: number; color: string };
+type StoredCarPhoto = { hash: string; sourceKey: string; width: number; height: number; color: string };
 export type PhotoFiles = { hash: string; sourceKey: string };
 
 /** The media pipeline's car-photo calls, handed in so the rules do not depend on how images are made. */
@@ -309,13 +309,4 @@ export async function deleteCar(call: PhotoCall, input: { ownerId: string; carId
   if (!files) return NOT_FOUND;
   await deleteUnusedPhotoFiles(call, files);
   return { ok: true as const };
-}
-
-/** The files of every photo of the given cars, for deleting them after the rows are gone. */
-export async function photoFilesOfCars(db: Db, carIds: string[]): Promise<PhotoFiles[]> {
-  if (carIds.length === 0) return [];
-  return db
-    .select({ hash: carPhotos.hash, sourceKey: carPhotos.sourceKey })
-    .from(carPhotos)
-    .where(inArray(carPhotos.carId, carIds));
 }

@@ -7,7 +7,7 @@ import type { Db } from "~/server/db/client.server";
  * each one is decoded and encoded at five widths in two formats: counted per member and per
  * network before that work starts.
  */
-export const CAR_PHOTO_UPLOAD_RULES = {
+const CAR_PHOTO_UPLOAD_RULES = {
   byMember: { max: 60, windowSeconds: 10 * 60 },
   byIp: { max: 150, windowSeconds: 10 * 60 },
 } satisfies Record<string, AttemptRule>;

@@ -7,7 +7,7 @@
  * original is not enlarged, so the file may be narrower than its name says).
  */
 export const CAR_PHOTO_WIDTHS = [160, 320, 640, 960, 1600] as const;
-export type CarPhotoWidth = (typeof CAR_PHOTO_WIDTHS)[number];
+type CarPhotoWidth = (typeof CAR_PHOTO_WIDTHS)[number];
 export type CarPhotoFormat = "avif" | "webp";
 export type CarPhotoLayout = "tile" | "gallery" | "thumb";
 

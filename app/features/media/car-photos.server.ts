@@ -17,7 +17,7 @@ export type { BlurRegion };
 export const CAR_PHOTO_MAX_BYTES = 15 * 1024 * 1024;
 export const CAR_PHOTOS_PER_CAR = 20;
 /** Decoding is refused above this many pixels (a 100-megapixel camera still fits). */
-export const CAR_PHOTO_MAX_PIXELS = 10_000 * 10_000;
+const CAR_PHOTO_MAX_PIXELS = 10_000 * 10_000;
 const CAR_PHOTO_MIN_SIDE = 320;
 /** The private original is kept at most this wide or high: enough for every public size and a new blur. */
 const ORIGINAL_MAX_SIDE = 3200;

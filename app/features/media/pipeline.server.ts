@@ -10,7 +10,6 @@ import { checkImageStructure, type ImageKind, sniffImage } from "./image-checks.
 // metadata left behind, then encoded as AVIF and WebP at the widths a layout uses under a key
 // made from the picture itself. See docs/media.md.
 
-export type { ImageKind };
 export { sniffImage };
 
 export type UploadLimits = {
@@ -29,12 +28,11 @@ export type UploadLimits = {
 export type Master = { data: Buffer; width: number; height: number; channels: 1 | 2 | 3 | 4; color: string };
 
 export type Prepared = { ok: true; kind: ImageKind; master: Master } | { ok: false; message: string };
-export type Refusal = Extract<Prepared, { ok: false }>;
 
 const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 const side = (pixels: number) => Math.floor(Math.sqrt(pixels));
 
-export const uploadMessages = {
+const uploadMessages = {
   notAnImage: (noun: string) => `Choose a JPEG, PNG, WebP or HEIC ${noun}.`,
   tooHeavy: (noun: string, maxBytes: number) =>
     `Choose ${noun === "image" ? "an image" : "a photo"} of at most ${megabytes(maxBytes)}.`,
@@ -47,7 +45,7 @@ export const uploadMessages = {
 };
 
 /** The picture's size as its header states it, read without decoding any pixels. */
-export async function headerSize(bytes: Uint8Array) {
+async function headerSize(bytes: Uint8Array) {
   try {
     const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
     const turned = (meta.orientation ?? 1) >= 5;
@@ -167,7 +165,7 @@ export async function cropMaster(master: Master, width: number, height: number):
 }
 
 /** Clamps a blur region to the picture and turns its fractions into whole pixels. */
-export function regionPixels(region: BlurRegion, width: number, height: number) {
+function regionPixels(region: BlurRegion, width: number, height: number) {
   const clamp = (value: number) => (Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0);
   const x0 = clamp(region.x);
   const y0 = clamp(region.y);
@@ -225,7 +223,7 @@ export async function applyBlur(master: Master, regions: BlurRegion[]): Promise<
 }
 
 export type MediaFile = { key: string; bytes: Buffer; contentType: string };
-export const RENDITION_FORMATS = ["avif", "webp"] as const;
+const RENDITION_FORMATS = ["avif", "webp"] as const;
 export type RenditionFormat = (typeof RENDITION_FORMATS)[number];
 const CONTENT_TYPES = { avif: "image/avif", webp: "image/webp" } as const;
 

@@ -26,7 +26,7 @@ export async function lockEditableDraw(tx: Db, drawId: string): Promise<DrawRow 
 }
 
 /** The states in which the draw's words (summary, description, rules, postal route, alt text) may change. */
-export const WORDING_EDITABLE = new Set<DrawRow["status"]>(["draft", "live", "closed"]);
+const WORDING_EDITABLE = new Set<DrawRow["status"]>(["draft", "live", "closed"]);
 
 export const LIVE_REFUSAL =
   "This draw is live: its terms are fixed. Only the summary, description, rules, postal route and photo descriptions can change now.";

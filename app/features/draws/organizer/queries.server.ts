@@ -10,7 +10,7 @@ import { bundlesText, type DrawFilter, type DrawFormDefaults, instantWinsText } 
 // What the organizer's draw pages read. Staff see what the public never does before the draw:
 // the right answer, entrants' names and emails. The seed stays hidden until the draw reveals it.
 
-export const DRAWS_PER_PAGE = 25;
+const DRAWS_PER_PAGE = 25;
 
 const FILTER_STATUSES: Record<DrawFilter, DrawStatus[] | null> = {
   active: ["draft", "live"],
@@ -226,8 +226,6 @@ export async function listDrawEntries(db: Db, drawId: string, options: { limit?:
     .orderBy(options.latest ? desc(drawEntries.createdAt) : asc(drawEntries.number), asc(drawEntries.number));
   return options.limit ? query.limit(options.limit) : query;
 }
-
-export type DrawEntryRow = Awaited<ReturnType<typeof listDrawEntries>>[number];
 
 /** The prize gallery and whether it may still change. */
 export async function getDrawImages(db: Db, drawId: string) {

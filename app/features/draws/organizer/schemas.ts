@@ -148,7 +148,7 @@ const listText = (max: number) =>
     .transform((value) => value ?? "");
 
 /** The fields that stay editable once a draw is live: its words, never its terms of entry. */
-export function safeDrawFields() {
+function safeDrawFields() {
   return z.object({
     summary: prose(DRAW_LIMITS.summary),
     description: prose(DRAW_LIMITS.description),
@@ -362,7 +362,7 @@ export function postalEntrySchema(options: { timeZone: string; optionCount: numb
 export type PostalEntryFormInput = z.output<ReturnType<typeof postalEntrySchema>>;
 
 export const IMAGE_ACCEPT = "image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.heif";
-export const IMAGE_UPLOAD_MAX_BYTES = 15 * 1024 * 1024;
+const IMAGE_UPLOAD_MAX_BYTES = 15 * 1024 * 1024;
 
 export const AddImageSchema = z.object({
   image: z

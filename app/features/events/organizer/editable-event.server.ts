@@ -18,7 +18,7 @@ export const notFound = (what = "This event"): NotFound => ({
 });
 export const refuse = (field: string, message: string): Refusal => ({ ok: false, field, message });
 
-export const CANCELLED = "This event was cancelled, so it can no longer change. Duplicate it to run it again.";
+const CANCELLED = "This event was cancelled, so it can no longer change. Duplicate it to run it again.";
 
 type EventRow = typeof events.$inferSelect;
 

@@ -10,7 +10,7 @@ import type { EventFilter } from "./schemas";
 // What the organizer's event pages read. Plain queries returning plain data; each selects only
 // the columns its page shows, with ticket figures summed in the same statement.
 
-export const EVENTS_PER_PAGE = 20;
+const EVENTS_PER_PAGE = 20;
 
 /** Ticket figures of an event, summed over its types in the query that reads the event. */
 const ticketFigures = {
@@ -192,8 +192,6 @@ export async function getEventFormValues(db: Db, eventId: string) {
     applicationFee: event.applicationFee ? moneyInputValue(event.applicationFee) : "",
   };
 }
-
-export type EventFormValues = NonNullable<Awaited<ReturnType<typeof getEventFormValues>>>;
 
 /** When the event runs, in its own time zone: what a ticket type's dates are checked against. */
 export async function getEventTimes(db: Db, eventId: string) {

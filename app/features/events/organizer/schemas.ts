@@ -55,7 +55,7 @@ const eventTypes = Object.keys(EVENT_TYPE_LABELS) as [EventType, ...EventType[]]
  * Zones clubs run events in, offered in the time-zone menu after the site's own. Any valid IANA
  * zone is accepted; an event already in another zone keeps it in the menu.
  */
-export const COMMON_TIME_ZONES = [
+const COMMON_TIME_ZONES = [
   "Europe/London",
   "Europe/Dublin",
   "Europe/Lisbon",
@@ -96,7 +96,7 @@ export function timeZoneOptions(siteZone: string, current?: string) {
 }
 
 /** Slugs that would shadow a page under /events/ (the catalogue's own addresses). */
-export const RESERVED_SLUGS = new Set([
+const RESERVED_SLUGS = new Set([
   "new",
   "edit",
   "past",
@@ -353,7 +353,7 @@ export const CancelEventSchema = z.object({
 export const PublishEventSchema = z.object({ noTickets: checkbox });
 
 export const COVER_ACCEPT = "image/jpeg,image/png,image/webp,image/heic,image/heif,.heic,.heif";
-export const COVER_UPLOAD_MAX_BYTES = 15 * 1024 * 1024;
+const COVER_UPLOAD_MAX_BYTES = 15 * 1024 * 1024;
 
 /** The cover form: a new image (optional once the event has one) and its description. */
 export function coverSchema(options: { hasCover: boolean }) {

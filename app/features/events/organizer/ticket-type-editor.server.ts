@@ -19,7 +19,7 @@ import type { TicketTypeInput } from "./schemas";
 // (`lockEditableEvent`), then the ticket type: the one order every writer takes its locks in.
 
 /** Enough for day tickets, passes, concessions and add-ons; stops a runaway script. */
-export const MAX_TICKET_TYPES = 30;
+const MAX_TICKET_TYPES = 30;
 
 function ticketValues(input: TicketTypeInput) {
   return {
