@@ -57,7 +57,7 @@ export const sendSmsJob = defineJob<OutboundSms, MessageServices>({
 });
 
 /** How long the local mailbox keeps what it received: long enough to open a link or read a code. */
-export const MAILBOX_RETENTION_HOURS = 24;
+const MAILBOX_RETENTION_HOURS = 24;
 
 /**
  * Deletes the mailbox's messages older than the retention, and the text of any message a

@@ -1,6 +1,6 @@
 // A page-script chunk that fails to load (or takes over 120 s) reloads the page fully, at most
 // once per 60 seconds, so a visitor on an old build recovers without looping (ADR 0003).
-export const CHUNK_RELOAD_INTERVAL_MS = 60_000;
+const CHUNK_RELOAD_INTERVAL_MS = 60_000;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 const STORAGE_KEY = "pitlane:chunk-reload-at";
 

@@ -45,7 +45,7 @@ export function DashboardShell({
   );
 }
 
-export function DashboardTopBar({ title, nav, user }: { title: string; nav: DashboardNavItem[]; user: DashboardUser }) {
+function DashboardTopBar({ title, nav, user }: { title: string; nav: DashboardNavItem[]; user: DashboardUser }) {
   const site = useSite();
   return (
     <header className="dark-band sticky top-0 z-40 border-b border-white/10 bg-asphalt-950 text-white">
@@ -89,7 +89,7 @@ export function DashboardTopBar({ title, nav, user }: { title: string; nav: Dash
 }
 
 /** The list of an area's pages; the current one is marked for sight and for screen readers. */
-export function Sidenav({ title, nav }: { title: string; nav: DashboardNavItem[] }) {
+function Sidenav({ title, nav }: { title: string; nav: DashboardNavItem[] }) {
   return (
     <nav aria-label={title}>
       <ul className="grid gap-1">

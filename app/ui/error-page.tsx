@@ -5,7 +5,7 @@ import { isRouteErrorResponse, Link } from "react-router";
  * What the error page shows for an error: its status and message. A missing page is 404 "This
  * page could not be found"; any other error shows its own status and message, or just "Error".
  */
-export function describeError(error: unknown): { status: number; message: string } {
+function describeError(error: unknown): { status: number; message: string } {
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) return { status: 404, message: "This page could not be found" };
     const message = typeof error.data === "string" && error.data ? error.data : "Error";

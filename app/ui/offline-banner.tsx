@@ -11,7 +11,7 @@ function subscribe(callback: () => void) {
 }
 
 /** Follows the browser's connectivity events (`online` and `offline`). */
-export function useOnline() {
+function useOnline() {
   return useSyncExternalStore(
     subscribe,
     () => navigator.onLine,

@@ -3,9 +3,9 @@ import { useNavigation } from "react-router";
 
 // The progress bar's timings: how long a navigation runs before the bar shows, how long the bar
 // takes to creep across, and how long the full bar stays before it is gone.
-export const PROGRESS_THROTTLE_MS = 200;
-export const PROGRESS_DURATION_MS = 5000;
-export const PROGRESS_HIDE_DELAY_MS = 500;
+const PROGRESS_THROTTLE_MS = 200;
+const PROGRESS_DURATION_MS = 5000;
+const PROGRESS_HIDE_DELAY_MS = 500;
 
 type Phase = "idle" | "running" | "finishing";
 

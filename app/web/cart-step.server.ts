@@ -15,7 +15,7 @@ export function cartOwner(context: Readonly<RouterContextProvider>, request: Req
   return token ? { visitorToken: token } : null;
 }
 
-export function mergeNotice(adjustments: MergeAdjustment[]): Flash | null {
+function mergeNotice(adjustments: MergeAdjustment[]): Flash | null {
   if (adjustments.length === 0) return null;
   const reasons = adjustments.map((adjustment) => adjustment.message).join(". ");
   return { kind: "info", message: `We added what you picked to your cart, with changes: ${reasons}.` };

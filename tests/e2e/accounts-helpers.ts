@@ -116,7 +116,7 @@ export async function joinAsMember(page: Page, member: NewMember) {
 }
 
 /** The demo staff accounts the seed creates. */
-export const DEMO_STAFF = {
+const DEMO_STAFF = {
   organizer: { email: "organizer@pitlane.test", password: "pitlane-organizer-demo" },
   admin: { email: "admin@pitlane.test", password: "pitlane-admin-demo" },
 } as const;

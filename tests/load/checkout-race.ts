@@ -8,7 +8,7 @@ import { type AppServer, buyersReadyToPay, pressPay, shuffled, until } from "./c
 import { type FakeStripe, SENDER_CONNECTIONS } from "./fake-stripe";
 import { openRawSender } from "./raw-sender";
 
-export const RACE_TICKET = "Paddock pass";
+const RACE_TICKET = "Paddock pass";
 
 export type RaceReport = {
   buyers: number;

@@ -29,7 +29,7 @@ type Session = {
   cancel_url: string;
 };
 
-export type WebhookDelivery = {
+type WebhookDelivery = {
   eventId: string;
   target: string;
   status: number | "unreachable";

@@ -23,7 +23,7 @@ import { ensureBuild, LOAD_AUTH_SECRET, sessionRow, until } from "./cluster";
  */
 
 const root = path.resolve(import.meta.dirname, "../..");
-export const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
+const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 const TICKET = "Rolling start";
 
 /**
@@ -31,7 +31,7 @@ const TICKET = "Rolling start";
  * prefix for its pid, logs and temporary files. `X-Upstream` (test only) names the server that
  * answered, and both when nginx tried one and then the other.
  */
-export function nginxConfig(input: { dir: string; port: number; upstreams: string[] }) {
+function nginxConfig(input: { dir: string; port: number; upstreams: string[] }) {
   const temp = (name: string) => path.join(input.dir, "temp", name);
   return `worker_processes 1;
 daemon off;
@@ -79,7 +79,7 @@ ${input.upstreams.map((address) => `    server ${address} max_fails=1 fail_timeo
 
 type Nginx = { origin: string; stop(): Promise<void>; errorLog(): string };
 
-export async function startNginx(input: { port: number; upstreams: string[] }): Promise<Nginx> {
+async function startNginx(input: { port: number; upstreams: string[] }): Promise<Nginx> {
   const dir = mkdtempSync(path.join(tmpdir(), "pitlane-nginx-"));
   chmodSync(dir, 0o755);
   mkdirSync(path.join(dir, "temp"));
@@ -131,7 +131,7 @@ type DrainLog = {
   drained?: boolean;
 };
 
-export type AppProcess = {
+type AppProcess = {
   name: string;
   url: string;
   address: string;
@@ -142,7 +142,7 @@ export type AppProcess = {
 };
 
 /** The production build started as docs/deploy.md says: same environment on every server. */
-export function appProcess(input: { name: string; port: number; dataDir: string; env: NodeJS.ProcessEnv }): AppProcess {
+function appProcess(input: { name: string; port: number; dataDir: string; env: NodeJS.ProcessEnv }): AppProcess {
   const url = `http://127.0.0.1:${input.port}`;
   let child: ChildProcess | null = null;
   let log = "";
@@ -227,7 +227,7 @@ function statusOf(url: string) {
   });
 }
 
-export function freePort() {
+function freePort() {
   return new Promise<number>((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);

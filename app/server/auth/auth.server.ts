@@ -12,19 +12,19 @@ import type { Env } from "../env.server";
 // `algorithm: 2` is Argon2id (the package's const enum cannot be imported here).
 export const ARGON2ID = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-export const SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
+const SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
 /** A session ends 30 days after sign-in however active it is (checked by the auth step). */
 export const SESSION_ABSOLUTE_SECONDS = 30 * 24 * 60 * 60;
-export const RESET_TOKEN_SECONDS = 60 * 60;
-export const VERIFY_EMAIL_SECONDS = 24 * 60 * 60;
-export const MAGIC_LINK_SECONDS = 10 * 60;
+const RESET_TOKEN_SECONDS = 60 * 60;
+const VERIFY_EMAIL_SECONDS = 24 * 60 * 60;
+const MAGIC_LINK_SECONDS = 10 * 60;
 export const PHONE_CODE_SECONDS = 10 * 60;
 export const PHONE_CODE_TRIES = 5;
 /** How long the code page of a sign-in stays open after the password was accepted. */
-export const SECOND_FACTOR_SECONDS = 10 * 60;
+const SECOND_FACTOR_SECONDS = 10 * 60;
 /** How long a device the member ticked "trust" on skips the code. */
-export const TRUSTED_DEVICE_SECONDS = 30 * 24 * 60 * 60;
-export const RECOVERY_CODE_COUNT = 10;
+const TRUSTED_DEVICE_SECONDS = 30 * 24 * 60 * 60;
+const RECOVERY_CODE_COUNT = 10;
 
 /**
  * The only requests that may start a session for an account with two-factor sign-in: the
@@ -36,7 +36,7 @@ export const RECOVERY_CODE_COUNT = 10;
  */
 const SECOND_FACTOR_SAFE_PATHS = [/^\/sign-in\/email$/, /^\/two-factor\//, /^\/change-password$/, /^\/update-user$/];
 
-export function startsSessionWithoutCode(path: string | undefined) {
+function startsSessionWithoutCode(path: string | undefined) {
   return path !== undefined && !SECOND_FACTOR_SAFE_PATHS.some((pattern) => pattern.test(path));
 }
 
@@ -44,7 +44,7 @@ export function startsSessionWithoutCode(path: string | undefined) {
  * The browser that signed up carries this cookie until the address is confirmed, so a
  * confirmation link opened there is the sign-up's own (see `claimedAccounts`).
  */
-export const SIGN_UP_COOKIE = "pitlane.sign_up";
+const SIGN_UP_COOKIE = "pitlane.sign_up";
 
 function signUpToken(secret: string, email: string) {
   return createHmac("sha256", secret).update(`sign-up:${email.toLowerCase()}`).digest("base64url");

@@ -2,13 +2,13 @@ import type { DatabaseHandle } from "../db/client.server";
 import type { SessionUser } from "./session-user";
 
 /** The channel on which the database announces a member's changed account or sessions (migration 0021). */
-export const AUTH_CHANGES_CHANNEL = "auth_changes";
+const AUTH_CHANGES_CHANNEL = "auth_changes";
 
 /** How long a sign-in is kept at most, heard changes aside. */
-export const KEPT_SIGN_IN_MS = 30_000;
+const KEPT_SIGN_IN_MS = 30_000;
 
 /** How many sign-ins a server keeps at most; the longest kept goes first. */
-export const KEPT_SIGN_INS = 10_000;
+const KEPT_SIGN_INS = 10_000;
 
 /** What a page needs of a sign-in, as the auth step made it from the session and its member. */
 export type KeptSignIn = {

@@ -7,7 +7,7 @@ import type { KeptSignIn } from "./session-cache.server";
 const ROLE_RANK = { member: 0, organizer: 1, admin: 2 } as const;
 export type Role = keyof typeof ROLE_RANK;
 
-export function isRole(value: unknown): value is Role {
+function isRole(value: unknown): value is Role {
   return typeof value === "string" && value in ROLE_RANK;
 }
 

@@ -32,8 +32,8 @@ import { readTar, tarWriter } from "./tar.server";
  * is written last so an archive cut short has none and is refused.
  */
 
-export const BACKUP_FORMAT = "pitlane-backup";
-export const BACKUP_VERSION = 1;
+const BACKUP_FORMAT = "pitlane-backup";
+const BACKUP_VERSION = 1;
 
 export type Manifest = {
   format: typeof BACKUP_FORMAT;

@@ -56,7 +56,7 @@ export async function fixTextForms(connection: Connection) {
   }
 }
 
-export type Column = { name: string; type: string; identity: boolean };
+type Column = { name: string; type: string; identity: boolean };
 export type Table = { name: string; columns: Column[]; primaryKey: string[] };
 
 /** The tables of the `public` schema with their stored (not generated) columns, by name. */

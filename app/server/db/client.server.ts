@@ -12,7 +12,7 @@ import * as schema from "../../../db/schema";
 import { getLog } from "../log.server";
 import { PreparingClient } from "./prepared-statements.server";
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** A database or a transaction: feature functions accept either. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 

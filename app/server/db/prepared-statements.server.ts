@@ -16,7 +16,7 @@ import pg from "pg";
  * statement by itself when a table it reads changes, so migrations run beside it
  * (docs/deploy.md).
  */
-export const MAX_NAMED_STATEMENTS = 2_000;
+const MAX_NAMED_STATEMENTS = 2_000;
 
 const names = new Map<string, string>();
 

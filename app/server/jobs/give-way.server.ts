@@ -27,7 +27,7 @@ export type GiveWay = {
  * whatever the load: jobs are delayed, never starved. The window is long enough for the machine's
  * CPU times, which Linux counts in 10 ms ticks, to tell a full machine from a busy one.
  */
-export const GIVE_WAY: GiveWay = { busyShare: 0.5, machineBusyShare: 0.8, windowMs: 50, maxWaitMs: 1000 };
+const GIVE_WAY: GiveWay = { busyShare: 0.5, machineBusyShare: 0.8, windowMs: 50, maxWaitMs: 1000 };
 
 /** How much of the last window was busy: this process's main thread, and the whole machine. */
 export type BusyShares = { mainThread: number; machine: number };

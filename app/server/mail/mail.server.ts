@@ -61,7 +61,7 @@ export const mailboxTransport: MailTransport = {
  * Addresses under the reserved `.invalid` domain (RFC 2606) stand in for a deleted member's
  * (`deleted-<id>@invalid`, kept on their orders): nothing is ever sent there.
  */
-export function isUndeliverableAddress(address: string) {
+function isUndeliverableAddress(address: string) {
   return /\.invalid$|@invalid$/i.test(address.trim());
 }
 

@@ -26,7 +26,7 @@ export async function listOutboundMessages(db: Db, limit = 100, to?: string) {
   return rows.map((row) => ({ ...row, sentAt: row.sentAt.toISOString() }));
 }
 
-export function isLoopback(ip: string) {
+function isLoopback(ip: string) {
   return ip === "::1" || ip.startsWith("127.") || ip.startsWith("::ffff:127.");
 }
 
@@ -38,7 +38,7 @@ const FORWARDING_HEADERS = ["x-forwarded-for", "forwarded", "x-real-ip"];
  * for every visitor: unless the site trusts it (`TRUST_PROXY`, and then the address is the one it
  * forwards for), a request that went through one is not local.
  */
-export function isLocalRequest(request: { ip: string; headers: Headers }, trustProxy: boolean | undefined) {
+function isLocalRequest(request: { ip: string; headers: Headers }, trustProxy: boolean | undefined) {
   if (!trustProxy && FORWARDING_HEADERS.some((name) => request.headers.has(name))) return false;
   return isLoopback(request.ip);
 }

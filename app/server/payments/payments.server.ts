@@ -1,7 +1,7 @@
 import type { PaymentProvider } from "../../../db/schema";
 
 /** One line of what the buyer pays for, from the order's price snapshot. */
-export type PaymentLine = { description: string; unitAmount: number; quantity: number };
+type PaymentLine = { description: string; unitAmount: number; quantity: number };
 
 export type StartPaymentInput = {
   order: { id: string; number: number; email: string; currency: string; total: number };
@@ -16,7 +16,7 @@ export type StartPaymentInput = {
   idempotencyKey: string;
 };
 
-export type PaymentSession = { redirectUrl: string; sessionId: string };
+type PaymentSession = { redirectUrl: string; sessionId: string };
 
 /**
  * Where a provider's payment session stands:
@@ -45,7 +45,7 @@ export type PaymentNotification = {
   payment: PaymentState | null;
 };
 
-export type RefundInput = {
+type RefundInput = {
   order: { id: string; number: number };
   /** The provider's reference of the payment being refunded. */
   paymentReference: string;

@@ -135,5 +135,3 @@ export function sandboxGateway() {
     },
   };
 }
-
-export type Sandbox = ReturnType<typeof sandboxGateway>;

@@ -2,7 +2,7 @@ import type { PaymentGateway, PaymentState } from "./payments.server";
 import { WebhookSignatureError } from "./payments.server";
 
 /** The test checkout's page for an order (app/routes/checkout/test-checkout.tsx). */
-export function testCheckoutPath(orderId: string) {
+function testCheckoutPath(orderId: string) {
   return `/checkout/test/${orderId}`;
 }
 
