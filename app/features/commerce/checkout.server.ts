@@ -157,6 +157,31 @@ async function checkoutIn(
   }
 
   const holdExpiresAt = new Date(now.getTime() + holdMinutes * 60_000);
+  const order = await writeOrder(tx, { input, lines, subtotal, total, shipping, holdExpiresAt });
+  await recordOrderChanges(tx, [
+    { orderId: order.id, fromStatus: null, toStatus: "pending", note: "Checkout started", at: now },
+  ]);
+  return {
+    ok: true,
+    reused: false,
+    order: { id: order.id, number: order.number, total, currency: input.currency, holdExpiresAt, status: "pending" },
+  };
+}
+
+/** The pending order with the catalogue's prices, its lines and the holds they set aside. */
+async function writeOrder(
+  tx: Db,
+  made: {
+    input: CheckoutInput;
+    lines: (NewOrderLine & { kind: string })[];
+    subtotal: number;
+    total: number;
+    shipping: Shipping | null;
+    holdExpiresAt: Date;
+  },
+) {
+  const { input, lines, shipping, holdExpiresAt } = made;
+  const { now } = input;
   const [order] = await tx
     .insert(orders)
     .values({
@@ -164,9 +189,9 @@ async function checkoutIn(
       email: input.email,
       status: "pending",
       currency: input.currency,
-      subtotal,
+      subtotal: made.subtotal,
       shipping: shipping?.fee ?? 0,
-      total,
+      total: made.total,
       shippingMethod: shipping?.method ?? null,
       shippingAddress: shipping?.address ?? null,
       collectionEventId: shipping?.collectionEventId ?? null,
@@ -191,14 +216,7 @@ async function checkoutIn(
         held.map((hold) => ({ ...hold, orderId: order.id, expiresAt: holdExpiresAt, createdAt: now, updatedAt: now })),
       );
   }
-  await recordOrderChanges(tx, [
-    { orderId: order.id, fromStatus: null, toStatus: "pending", note: "Checkout started", at: now },
-  ]);
-  return {
-    ok: true,
-    reused: false,
-    order: { id: order.id, number: order.number, total, currency: input.currency, holdExpiresAt, status: "pending" },
-  };
+  return order;
 }
 
 const cartRowColumns = {

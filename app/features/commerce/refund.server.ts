@@ -71,29 +71,8 @@ async function refundIn(tx: Db, kinds: readonly ItemKind[], input: RefundInput):
   for (const kind of kindsOf(kinds, unlocked)) {
     sessions.set(kind, await kind.refund(tx, linesOfKind(unlocked, kind), { now }));
   }
-  const [order] = await tx
-    .select({
-      id: orders.id,
-      number: orders.number,
-      email: orders.email,
-      status: orders.status,
-      currency: orders.currency,
-      provider: orders.provider,
-      shipping: orders.shipping,
-    })
-    .from(orders)
-    .where(eq(orders.id, input.orderId))
-    .for("update");
-  if (!order) return { ok: false, problem: "This order could not be found." };
-  if (!REFUNDABLE_ORDER_STATUSES.includes(order.status)) {
-    return {
-      ok: false,
-      problem:
-        order.status === "refunded"
-          ? "This order has already been refunded in full."
-          : `Only paid orders can be refunded; this one is ${order.status.replace("_", " ")}.`,
-    };
-  }
+  const order = await lockRefundableOrder(tx, input.orderId);
+  if ("problem" in order) return { ok: false, problem: order.problem };
   const rows = await readOrderLines(tx, order.id);
   const alreadyRefunded = rows.reduce((sum, row) => sum + row.refundedQuantity, 0);
   if (input.refundedBefore !== undefined && input.refundedBefore !== alreadyRefunded) {
@@ -147,34 +126,7 @@ async function refundIn(tx: Db, kinds: readonly ItemKind[], input: RefundInput):
     kind,
     count: chosen.filter((choice) => choice.line.kindOf === kind).reduce((sum, choice) => sum + choice.units.length, 0),
   }));
-  const what = counts
-    .filter(({ count }) => count > 0)
-    .map(({ kind, count }) => countOf(count, kind.unit.one, kind.unit.other))
-    .join(" and ");
-  await recordOrderChanges(tx, [
-    {
-      orderId: order.id,
-      fromStatus: order.status,
-      toStatus: status,
-      note: `${what} refunded: ${input.reason}`,
-      actorId: input.actorId,
-      at: now,
-    },
-  ]);
-  await recordAudit(tx, {
-    actorId: input.actorId,
-    action: "order.refund",
-    subjectType: "order",
-    subjectId: order.id,
-    details: {
-      number: formatOrderNumber(order.number),
-      amount,
-      currency: order.currency,
-      ...Object.fromEntries(counts.map(({ kind, count }) => [kind.unit.other, count])),
-      reason: input.reason,
-      to: status,
-    },
-  });
+  await recordRefundHistory(tx, { order, status, amount, counts, input });
   return {
     ok: true,
     orderId: order.id,
@@ -187,6 +139,71 @@ async function refundIn(tx: Db, kinds: readonly ItemKind[], input: RefundInput):
     transactionId,
     checkedInKept,
   };
+}
+
+/** The order's row, locked, if it can be refunded; otherwise why not. */
+async function lockRefundableOrder(tx: Db, orderId: string) {
+  const [order] = await tx
+    .select({
+      id: orders.id,
+      number: orders.number,
+      email: orders.email,
+      status: orders.status,
+      currency: orders.currency,
+      provider: orders.provider,
+      shipping: orders.shipping,
+    })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .for("update");
+  if (!order) return { problem: "This order could not be found." };
+  if (order.status === "refunded") return { problem: "This order has already been refunded in full." };
+  if (!REFUNDABLE_ORDER_STATUSES.includes(order.status)) {
+    return { problem: `Only paid orders can be refunded; this one is ${order.status.replace("_", " ")}.` };
+  }
+  return order;
+}
+
+/** The refund in the order's history ("2 tickets and 1 entry refunded: …") and the audit log. */
+async function recordRefundHistory(
+  tx: Db,
+  refund: {
+    order: { id: string; number: number; status: OrderStatus; currency: string };
+    status: OrderStatus;
+    amount: number;
+    counts: { kind: ItemKind; count: number }[];
+    input: RefundInput;
+  },
+) {
+  const { order, status, input } = refund;
+  const what = refund.counts
+    .filter(({ count }) => count > 0)
+    .map(({ kind, count }) => countOf(count, kind.unit.one, kind.unit.other))
+    .join(" and ");
+  await recordOrderChanges(tx, [
+    {
+      orderId: order.id,
+      fromStatus: order.status,
+      toStatus: status,
+      note: `${what} refunded: ${input.reason}`,
+      actorId: input.actorId,
+      at: input.now,
+    },
+  ]);
+  await recordAudit(tx, {
+    actorId: input.actorId,
+    action: "order.refund",
+    subjectType: "order",
+    subjectId: order.id,
+    details: {
+      number: formatOrderNumber(order.number),
+      amount: refund.amount,
+      currency: order.currency,
+      ...Object.fromEntries(refund.counts.map(({ kind, count }) => [kind.unit.other, count])),
+      reason: input.reason,
+      to: status,
+    },
+  });
 }
 
 /**
