@@ -21,15 +21,13 @@ import {
 import type { CheckoutProblem, ItemKind, KindCheckout, NewOrderLine, ReleasedHold } from "./item-kind";
 import { kindsOf, linesOfKind } from "./kind-lines";
 
-export type { CheckoutProblem };
-
 /**
  * The largest order total: what Stripe accepts in one payment (99,999,999 minor units), far
  * above any real basket, and well inside the 32-bit columns.
  */
 export const MAX_ORDER_TOTAL = 99_999_999;
 
-export type CheckoutOrder = {
+type CheckoutOrder = {
   id: string;
   number: number;
   total: number;

@@ -1,6 +1,6 @@
 import type { Placeholder, SQL } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import type { cartItems, holds, OrderStatus, orderItems } from "../../../db/schema";
+import type { cartItems, holds, orderItems } from "../../../db/schema";
 
 /**
  * One kind of thing the site sells (a ticket, a prize-draw entry, merch, a show-car application
@@ -86,7 +86,7 @@ export type HoldRow = Pick<typeof holds.$inferSelect, "kind" | "ticketTypeId" | 
  */
 export type CheckoutProblem = { code: string; message: string; line?: string; [detail: string]: unknown };
 
-export type CheckoutContext = { userId: string; currency: string; now: Date };
+type CheckoutContext = { userId: string; currency: string; now: Date };
 
 /** A checked line of the order being made, with what it holds while the buyer pays. */
 export type NewOrderLine = {
@@ -106,13 +106,13 @@ export interface KindCheckout {
 
 export type ReleasedHold = Pick<typeof holds.$inferSelect, "kind" | "ticketTypeId" | "quantity" | "expiresAt">;
 
-export type SettleContext = {
+type SettleContext = {
   order: { id: string; userId: string | null };
   now: Date;
 };
 
 /** A payment that cannot be honoured: the reason, and whether the order ends expired or cancelled. */
-export type Refusal = { reason: string; outcome: "expired" | "cancelled" };
+type Refusal = { reason: string; outcome: "expired" | "cancelled" };
 
 export interface KindSettlement {
   /**
@@ -135,7 +135,7 @@ export interface KindSettlement {
  * that differs from one order to the next is a placeholder: `value(name)` names one of this
  * kind's, which `values` supplies for an order. The statement is built once per process.
  */
-export type PaidWrites = {
+type PaidWrites = {
   writes(db: Db, ifPaid: SQL, value: (name: string) => Placeholder): SQL[];
   /** What was bought leaves the member's cart: the condition matching this kind's bought lines. */
   boughtInCart(value: (name: string) => Placeholder): SQL;
@@ -148,7 +148,7 @@ export type PaidWrites = {
  * checks and locks before it marks the order paid (beside the core's own checks: pending, every
  * place still held, this payment not recorded before), and `values` an order's values for it.
  */
-export type FastSettlement = {
+type FastSettlement = {
   holdOfLine: SQL;
   payable(db: Db, value: (name: string) => Placeholder): { before: SQL[]; condition: SQL };
   values(lines: OrderRow[]): Record<string, unknown>;
@@ -168,6 +168,3 @@ export interface KindRefund {
 export type RefundUnit = { ids: string[]; status: "valid" | "checked_in" | "drawn" | string };
 
 export type RefundChoice = { line: OrderRow; units: string[][] };
-
-/** An order's status, as the kinds and the core share it. */
-export type { OrderStatus };

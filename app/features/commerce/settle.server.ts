@@ -76,7 +76,7 @@ const SETTLED_STATUSES: OrderStatus[] = ["paid", "fulfilled", "refunded", "partl
  * the stock locks. Far longer than that statement can take, so no checkout can have counted the
  * hold as run out while the statement was on its way.
  */
-export const HELD_SETTLEMENT_MARGIN_MS = 60_000;
+const HELD_SETTLEMENT_MARGIN_MS = 60_000;
 
 type Order = { id: string; number: number; total: number; currency: string; userId: string | null };
 

@@ -10,7 +10,7 @@ import { bundleFor, drawPhase, entrantProblem, entryLineProblem, picksProblem, t
 import { allocateEntries, readDrawStock, takenNumbers, voidEntries } from "./entries.server";
 
 export const DRAW_CLOSED_REASON = "The draw closed before the payment arrived";
-export const DRAW_LIMIT_REASON = "These entries would pass the draw's limit per person";
+const DRAW_LIMIT_REASON = "These entries would pass the draw's limit per person";
 
 /**
  * A line of entries: so many bundles of one size for one draw, the answer to its question, and
