@@ -74,10 +74,12 @@ test.describe("organizer at the gate", () => {
   });
 
   test("the answer stays while the page catches up with the other stewards' scans", async ({ page, context }) => {
+    // The page's own clock, so the test moves it to the next catch-up instead of waiting for it.
+    // Installed first: it goes into every page of the context, and the accessibility scan of each
+    // visit opens and closes a blank page of its own, which an install made mid-scan can race.
+    await page.clock.install();
     const mine = await paidTicket(page);
     const theirs = await paidTicket(page);
-    // The page's own clock, so the test moves it to the next catch-up instead of waiting for it.
-    await page.clock.install();
     await visit(page, `/admin/events/${mine.eventId}/checkin`);
     const counted = async () =>
       Number((await page.getByText(/^\d+ \/ [\d,]+ checked in$/).textContent())!.match(/^(\d+)/)![1]);
