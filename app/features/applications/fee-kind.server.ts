@@ -5,6 +5,7 @@ import {
   applicationCheckoutItems,
   applicationFeesProblem,
   cancelRefundedApplications,
+  feeCart,
   settleApplicationFees,
 } from "./fees.server";
 
@@ -22,6 +23,7 @@ function applicationOf(row: CartRow | OrderRow): string {
 export const applicationFeeKind: ItemKind = {
   name: "application",
   unit: { one: "application fee", other: "application fees" },
+  cart: feeCart,
 
   async checkout(_tx, rows, { now }) {
     const applicationIds = rows.map(applicationOf);

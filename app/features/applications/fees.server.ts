@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
+import type { CartLineView, KindCart } from "~/features/commerce/item-kind";
 import type { Db } from "~/server/db/client.server";
 import { cartItems, carts, events, exhibitorPasses, showCarApplications } from "../../../db/schema";
 import { feeLineProblem } from "./application-rules";
@@ -131,22 +132,16 @@ export async function removeFeeFromCart(db: Db, input: { cartId: string; applica
   await db.update(carts).set({ updatedAt: input.now }).where(eq(carts.id, input.cartId));
 }
 
-export type CartApplicationLine = {
-  applicationId: string;
-  eventTitle: string;
-  eventSlug: string;
-  carLabel: string;
-  unitPrice: number;
-  quantity: 1;
-  problem: string | null;
-  closed: boolean;
+/** Fees of approved show-car applications on the cart page: one line each, no quantity. */
+export const feeCart: KindCart = {
+  sections: [
+    { id: "cart-applications", title: "Show-car applications", intro: "Your exhibitor pass is issued when you pay." },
+  ],
+  lines: (db, _rows, context) => applicationCartLines(db, context),
 };
 
-/** The cart's application lines (CartApplication), with whatever stands in the way of paying. */
-export async function applicationCartLines(
-  db: Db,
-  input: { cartId: string; now: Date },
-): Promise<CartApplicationLine[]> {
+/** The cart's application lines, with whatever stands in the way of paying. */
+async function applicationCartLines(db: Db, input: { cartId: string; now: Date }): Promise<CartLineView[]> {
   const rows = await db
     .select({
       applicationId: showCarApplications.id,
@@ -167,14 +162,18 @@ export async function applicationCartLines(
   return rows.map((row) => {
     const problem = feeLineProblem(row, { ...row, status: row.eventStatus }, input.now);
     return {
-      applicationId: row.applicationId,
-      eventTitle: row.eventTitle,
-      eventSlug: row.eventSlug,
-      carLabel: row.carLabel,
+      section: "cart-applications",
+      ref: row.applicationId,
+      label: `${row.eventTitle}, ${row.carLabel}`,
+      header: { href: `/events/${row.eventSlug}`, of: row.eventTitle, name: "Show-car fee", detail: row.carLabel },
       unitPrice: row.fee,
-      quantity: 1 as const,
+      quantity: 1,
+      target: { applicationId: row.applicationId },
       problem,
+      problemId: `application-problem-${row.applicationId}`,
       closed: problem !== null,
+      update: null,
+      remove: { intent: "remove-application", label: `Remove the show-car fee for ${row.eventTitle}` },
     };
   });
 }

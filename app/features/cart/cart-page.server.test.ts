@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestProduct } from "~/features/checkout/merch.test-support";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
-import { startCheckout } from "~/features/selling/selling.server";
+import { SOLD_KINDS, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { findCart, newVisitorToken, setCartItem } from "./cart.server";
 import { addMerchToCart, addToCart, cartItemCount, heldOrder, loadCartPage } from "./cart-page.server";
@@ -78,19 +78,23 @@ describe("loadCartPage", () => {
       { ticketTypeId: live.typeIds[1]!, quantity: 1, attendeeNames: [""] },
       { ticketTypeId: cancelled.typeIds[0]!, quantity: 1 },
     ]);
-    const page = await loadCartPage(db, { cartId, userId: buyer!.id, now: NOW });
+    const page = await loadCartPage(db, SOLD_KINDS, { cartId, userId: buyer!.id, now: NOW });
     expect(page.subtotal).toBe(2 * 2000 + 4500 + 1000);
     expect(page.payable).toBe(false);
-    const [day, pass, gone] = page.lines;
-    expect(day).toMatchObject({ problem: null, closed: false, maxQuantity: 6, multiDay: false });
+    expect(page.sections.map((section) => section.title)).toEqual(["Tickets", "Multi-day passes"]);
+    const [day, gone] = page.sections[0]!.lines;
+    const [pass] = page.sections[1]!.lines;
+    expect(day).toMatchObject({ problem: null, closed: false, update: { maxQuantity: 6, label: "Update" } });
     expect(pass).toMatchObject({
-      multiDay: true,
       attendeeNames: [""],
       closed: false,
-      days: ["Sat 12 June", "Sun 13 June"],
+      header: { detail: "Sat 12 June · Sun 13 June" },
+      update: { label: "Save" },
     });
     expect(pass!.problem).toMatch(/Enter the name/);
-    expect(gone).toMatchObject({ closed: true, problem: `${cancelled.title} has been cancelled` });
+    expect(gone).toMatchObject({ closed: true, update: null, problem: `${cancelled.title} has been cancelled` });
+    expect(page.eventIds.sort()).toEqual([live.eventId, cancelled.eventId].sort());
+    expect(page.deliveredSubtotal).toBeNull();
 
     await setCartItem(db, {
       cartId,
@@ -99,7 +103,8 @@ describe("loadCartPage", () => {
       attendeeNames: ["Ada Lovelace"],
       now: NOW,
     });
-    expect((await loadCartPage(db, { cartId, userId: buyer!.id, now: NOW })).lines[1]!.problem).toBeNull();
+    const named = await loadCartPage(db, SOLD_KINDS, { cartId, userId: buyer!.id, now: NOW });
+    expect(named.sections[1]!.lines[0]!.problem).toBeNull();
   });
 
   it("shows the member's held order until its hold runs out", async () => {

@@ -1,18 +1,8 @@
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
-import { applicationCartLines, type CartApplicationLine } from "~/features/applications/fees.server";
-import { type CartEntryLine, entryCartLines } from "~/features/draws/cart-entries.server";
-import { formatLocalDay } from "~/features/events/event-dates";
-import { ticketSalesState } from "~/features/events/sales";
+import type { CartLineView, CartSection, ItemKind } from "~/features/commerce/item-kind";
+import { cartRowColumns, kindsOf, linesOfKind } from "~/features/commerce/kind-lines";
 import { addVariantToCart, type MerchCartChange } from "~/features/shop/cart-merch.server";
-import { merchLineProblem } from "~/features/shop/merch-rules";
-import { availableUnits, readVariantStock } from "~/features/shop/stock.server";
-import {
-  attendeeNamesProblem,
-  maxPerOrderMessage,
-  normaliseAttendeeNames,
-  ticketLineProblem,
-} from "~/features/tickets/ticket-lines";
-import { readTicketStock } from "~/features/tickets/ticket-stock.server";
+import { maxPerOrderMessage } from "~/features/tickets/ticket-lines";
 import type { Db } from "~/server/db/client.server";
 import { cartItems, carts, events, MAX_LINE_QUANTITY, orders, ticketTypes } from "../../../db/schema";
 import { type CartOwner, getOrCreateCart, hashVisitorToken, setCartItem } from "./cart.server";
@@ -139,164 +129,72 @@ export async function addMerchToCart(
   }
 }
 
-export type CartPageLine = {
-  ticketTypeId: string;
-  eventTitle: string;
-  eventSlug: string;
-  name: string;
-  /** Day labels ("Sat 12 June") the ticket admits to, when the event has several days. */
-  days: string[];
-  multiDay: boolean;
-  unitPrice: number;
-  quantity: number;
-  /** The most the quantity picker offers: the per-order maximum, or fewer if fewer are left. */
-  maxQuantity: number;
-  attendeeNames: string[];
-  /** Why this line cannot be paid for now, naming it; null when it can. */
-  problem: string | null;
-  /** The event is cancelled or sales have ended: the line can only be removed. */
-  closed: boolean;
-};
-
-/** A merch line: one variant (size, colour) of a product, with its quantity. */
-export type CartMerchLine = {
-  variantId: string;
-  productTitle: string;
-  productSlug: string;
-  /** "Size: M · Colour: Black"; empty for a product without options. */
-  optionsLabel: string;
-  unitPrice: number;
-  quantity: number;
-  maxQuantity: number;
-  problem: string | null;
-  /** Off sale or gone: the line can only be removed. */
-  closed: boolean;
-};
+/** A kind's section of the cart page with its lines, in the page's order. */
+export type CartPageSection = CartSection & { lines: CartLineView[] };
 
 export type CartPage = {
-  lines: CartPageLine[];
-  merch: CartMerchLine[];
-  /** What the merch alone comes to: free delivery is judged on it. */
-  merchSubtotal: number;
-  /** Events whose tickets are in the cart (merch can be collected there). */
-  eventIds: string[];
-  entries: CartEntryLine[];
-  applications: CartApplicationLine[];
+  /** The sections that have lines. */
+  sections: CartPageSection[];
   subtotal: number;
+  /** What the delivered lines (merch) come to: free delivery is judged on it; null when there are none. */
+  deliveredSubtotal: number | null;
+  /** Events the cart's tickets admit to (merch can be collected there). */
+  eventIds: string[];
   payable: boolean;
 };
 
-const EMPTY_CART_PAGE: CartPage = {
-  lines: [],
-  merch: [],
-  merchSubtotal: 0,
-  eventIds: [],
-  entries: [],
-  applications: [],
-  subtotal: 0,
-  payable: false,
-};
+const EMPTY_CART_PAGE: CartPage = { sections: [], subtotal: 0, deliveredSubtotal: null, eventIds: [], payable: false };
 
 /** The cart by its id, or by its owner (one query less than finding the cart first). */
 export type CartSelector = { cartId: string | null } | { owner: CartOwner | null };
 
 /**
  * The cart's lines with today's prices and whatever stands in the way of paying for each. One
- * query reads every item of the cart (the ticket lines with their event), then only the kinds the
- * cart holds are looked up, at the same time: a cart of tickets reads no draw, application or
- * merch tables.
+ * query reads every line of the cart, then each kind the cart holds reads its own lines, all at
+ * the same time: a cart of tickets reads no draw, application or merch tables.
  */
-export async function loadCartPage(db: Db, input: CartSelector & { userId?: string; now: Date }): Promise<CartPage> {
+export async function loadCartPage(
+  db: Db,
+  kinds: readonly ItemKind[],
+  input: CartSelector & { userId?: string; now: Date },
+): Promise<CartPage> {
   const where =
     "cartId" in input ? input.cartId && eq(cartItems.cartId, input.cartId) : input.owner && ownerCondition(input.owner);
   if (!where) return EMPTY_CART_PAGE;
-  const items = await db
-    .select({
-      cartId: cartItems.cartId,
-      kind: cartItems.kind,
-      ticketTypeId: cartItems.ticketTypeId,
-      variantId: cartItems.variantId,
-      eventId: events.id,
-      eventTitle: events.title,
-      eventSlug: events.slug,
-      quantity: cartItems.quantity,
-      attendeeNames: cartItems.attendeeNames,
-    })
+  const rows = await db
+    .select({ cartId: cartItems.cartId, ...cartRowColumns })
     .from(cartItems)
     .innerJoin(carts, eq(carts.id, cartItems.cartId))
-    .leftJoin(ticketTypes, eq(ticketTypes.id, cartItems.ticketTypeId))
-    .leftJoin(events, eq(events.id, ticketTypes.eventId))
     .where(where)
     .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
-  const cartId = items[0]?.cartId;
+  const cartId = rows[0]?.cartId;
   if (!cartId) return EMPTY_CART_PAGE;
-  const rows = items.flatMap((item) =>
-    item.kind === "ticket" && item.ticketTypeId && item.eventId && item.eventTitle !== null && item.eventSlug !== null
-      ? [
-          {
-            ...item,
-            ticketTypeId: item.ticketTypeId,
-            eventId: item.eventId,
-            eventTitle: item.eventTitle,
-            eventSlug: item.eventSlug,
-          },
-        ]
-      : [],
+  const context = { cartId, userId: input.userId, now: input.now };
+  const read = await Promise.all(
+    kindsOf(kinds, rows).map(async (kind) => ({
+      kind,
+      lines: await kind.cart.lines(db, linesOfKind(rows, kind), context),
+    })),
   );
-  const merchRows = items.flatMap((item) =>
-    item.kind === "merch" && item.variantId ? [{ variantId: item.variantId, quantity: item.quantity }] : [],
+  const sections = read.flatMap(({ kind, lines }) =>
+    kind.cart.sections.flatMap((section) => {
+      const own = lines.filter((line) => line.section === section.id);
+      return own.length > 0 ? [{ ...section, lines: own }] : [];
+    }),
   );
-  const has = (kind: (typeof items)[number]["kind"]) => items.some((item) => item.kind === kind);
-  const [stock, entries, applications, merch] = await Promise.all([
-    rows.length > 0
-      ? readTicketStock(
-          db,
-          rows.map((row) => row.eventId),
-          input.now,
-          { lock: false, exceptUserId: input.userId },
-        )
-      : null,
-    has("entry") ? entryCartLines(db, { cartId, userId: input.userId, now: input.now }) : [],
-    has("application") ? applicationCartLines(db, { cartId, now: input.now }) : [],
-    merchCartLines(db, merchRows, { userId: input.userId, now: input.now }),
-  ]);
-
-  const lines: CartPageLine[] = rows.map((row) => {
-    const event = stock!.events.get(row.eventId)!;
-    const type = stock!.types.get(row.ticketTypeId)!;
-    const types = stock!.typesOfEvent(event.id);
-    const state = ticketSalesState(event, type, types, input.now);
-    const remaining = state.kind === "on_sale" ? state.remaining : null;
-    const names = normaliseAttendeeNames(type, row.quantity, row.attendeeNames);
-    const problem =
-      ticketLineProblem(event, type, types, row.quantity, input.now) ?? attendeeNamesProblem(type, names, true);
-    return {
-      ticketTypeId: row.ticketTypeId,
-      eventTitle: row.eventTitle,
-      eventSlug: row.eventSlug,
-      name: type.name,
-      days: [...type.days].sort().map(formatLocalDay),
-      multiDay: type.days.length > 1,
-      unitPrice: type.price,
-      quantity: row.quantity,
-      maxQuantity: Math.max(row.quantity, Math.min(type.maxPerOrder, remaining ?? type.maxPerOrder)),
-      attendeeNames: names,
-      problem: problem?.message ?? null,
-      closed: ["cancelled", "ended", "not_on_sale", "not_found"].includes(problem?.code ?? ""),
-    };
-  });
-  const all = [...lines, ...entries, ...applications, ...merch];
-  const subtotal = all.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
+  const all = read.flatMap(({ lines }) => lines);
+  const delivered = read.filter(({ kind }) => kind.delivered).flatMap(({ lines }) => lines);
   return {
-    lines,
-    merch,
-    merchSubtotal: merch.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0),
-    eventIds: [...new Set(rows.map((row) => row.eventId))],
-    entries,
-    applications,
-    subtotal,
+    sections,
+    subtotal: totalOf(all),
+    deliveredSubtotal: delivered.length > 0 ? totalOf(delivered) : null,
+    eventIds: [...new Set(all.flatMap((line) => (line.admitsTo ? [line.admitsTo] : [])))],
     payable: all.length > 0 && all.every((line) => !line.problem),
   };
+}
+
+function totalOf(lines: CartLineView[]) {
+  return lines.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
 }
 
 /** Whether a line for this ticket type is in the cart (updates only change existing lines). */
@@ -317,41 +215,4 @@ export async function heldOrder(db: Db, userId: string, now: Date) {
     .orderBy(desc(orders.createdAt))
     .limit(1);
   return order?.holdExpiresAt ? { id: order.id, expiresAt: order.holdExpiresAt } : null;
-}
-
-/** The cart's merch lines (in the cart's order) with today's prices and what stands in the way of each. */
-async function merchCartLines(
-  db: Db,
-  rows: { variantId: string; quantity: number }[],
-  input: { userId?: string; now: Date },
-): Promise<CartMerchLine[]> {
-  if (rows.length === 0) return [];
-  const stock = await readVariantStock(
-    db,
-    rows.map((row) => row.variantId),
-    input.now,
-    { lock: false, exceptUserId: input.userId },
-  );
-  return rows.flatMap((row) => {
-    const variant = stock.variants.get(row.variantId);
-    // A variant deleted with its product leaves the cart with it (the foreign key cascades).
-    if (!variant) return [];
-    const problem = merchLineProblem(variant, variant.id, row.quantity);
-    const left = availableUnits(variant);
-    return [
-      {
-        variantId: variant.id,
-        productTitle: variant.productTitle,
-        productSlug: variant.productSlug,
-        optionsLabel: variant.options
-          .map((value, index) => (variant.optionNames[index] ? `${variant.optionNames[index]}: ${value}` : value))
-          .join(" · "),
-        unitPrice: variant.price,
-        quantity: row.quantity,
-        maxQuantity: Math.max(row.quantity, Math.min(variant.maxPerOrder, left)),
-        problem: problem?.message ?? null,
-        closed: problem?.code === "unavailable" || problem?.code === "not_found",
-      },
-    ];
-  });
 }

@@ -1,14 +1,11 @@
 import { AlertTriangle, Lock, Trash2 } from "lucide-react";
-import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
-import type { CartApplicationLine } from "~/features/applications/fees.server";
-import type { CartEntryLine } from "~/features/draws/cart-entries.server";
+import type { CartLineView } from "~/features/commerce/item-kind";
 import { ByShippingMethod, PAY_FORM_ID } from "~/features/shipping/cart-shipping";
 import { Card } from "~/ui/card";
 import { MobileActionBar } from "~/ui/mobile-action-bar";
 import { formatMoney } from "~/ui/money";
-import { countOf } from "~/ui/plural";
-import type { CartMerchLine, CartPageLine } from "./cart-page.server";
+import type { CartPageSection } from "./cart-page.server";
 import { HoldCountdown } from "./hold-countdown";
 
 /**
@@ -111,13 +108,7 @@ function LineHeader({
   );
 }
 
-function RemoveButton({
-  intent,
-  label,
-}: {
-  intent: "remove" | "remove-entries" | "remove-application" | "remove-merch";
-  label: string;
-}) {
+function RemoveButton({ intent, label }: { intent: string; label: string }) {
   return (
     <button
       type="submit"
@@ -145,43 +136,28 @@ function LineProblem({ id, message, closed }: { id: string; message: string; clo
   );
 }
 
-/** What a line shows and sends: every kind's line is drawn by `CartLine` from one of these. */
-type CartLineView = {
-  /** The line's accessible name: what it is and what it belongs to. */
-  label: string;
-  header: { href: string; of: string; name: string; detail: string | null };
-  unitPrice: number;
-  quantity: number;
-  /** The hidden fields that name the line in its forms. */
-  target: Record<string, string>;
-  problem: { id: string; message: string; closed: boolean } | null;
-  /** The quantity control and its Update button; absent for a line whose quantity is fixed or closed. */
-  update: { id: string; intent: string; label: string; maxQuantity: number } | null;
-  remove: { intent: "remove" | "remove-entries" | "remove-application" | "remove-merch"; label: string };
-  /** Fields of the line's own, sent with Update (the names on multi-day passes). */
-  children?: ReactNode;
-};
-
-/** One line of the cart, whatever kind of item it holds. */
-function CartLine({ line, currency }: { line: CartLineView; currency: string }) {
+/** One line of the cart, whatever kind of item it holds; `message` is the last change's about it. */
+function CartLine({ line, message, currency }: { line: CartLineView; message?: string; currency: string }) {
   const price = (minor: number) => formatMoney(minor, currency);
-  const { problem, update } = line;
+  const { update } = line;
+  // The message from the last change if there is one, else the line's own problem.
+  const problem = message ?? line.problem;
   return (
     <li className="space-y-4 p-5 sm:p-6" aria-label={line.label}>
       <LineHeader {...line.header} unitPrice={line.unitPrice} quantity={line.quantity} price={price} />
-      {problem ? <LineProblem id={problem.id} message={problem.message} closed={problem.closed} /> : null}
+      {problem ? <LineProblem id={line.problemId} message={problem} closed={!message && line.closed} /> : null}
       <Form method="post" className="space-y-4">
         {Object.entries(line.target).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
-        {line.children}
+        {line.attendeeNames ? <AttendeeNames names={line.attendeeNames} /> : null}
         <div className="flex flex-wrap items-center gap-3">
           {update ? (
             <>
               <QuantitySelect
                 id={update.id}
                 line={{ quantity: line.quantity, maxQuantity: update.maxQuantity }}
-                describedBy={problem?.id}
+                describedBy={problem ? line.problemId : undefined}
               />
               <button type="submit" name="intent" value={update.intent} className={secondaryButton}>
                 {update.label}
@@ -195,202 +171,75 @@ function CartLine({ line, currency }: { line: CartLineView; currency: string }) 
   );
 }
 
+/** The names of the people a multi-day pass line is for, sent with its Save. */
+function AttendeeNames({ names }: { names: string[] }) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-semibold">Who is each pass for?</legend>
+      <div className="grid gap-2 sm:grid-cols-2">
+        {names.map((name, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a pass's seat is its place in the list.
+          <label key={index} className="grid gap-1 text-sm">
+            <span className="text-muted">Attendee {index + 1} name</span>
+            <input
+              name="attendeeName"
+              defaultValue={name}
+              maxLength={80}
+              autoComplete={index === 0 ? "name" : "off"}
+              className={`${control} font-normal`}
+            />
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 /** A kind's section of the cart: its heading, what to know about it, and its lines. */
-function CartSection({
-  id,
-  title,
-  intro,
-  lines,
+function CartSectionView({
+  section,
+  messages,
   currency,
 }: {
-  id: string;
-  title: string;
-  intro?: string;
-  lines: CartLineView[];
+  section: CartPageSection;
+  messages: LineMessages;
   currency: string;
 }) {
-  if (lines.length === 0) return null;
+  const headingId = section.id;
   return (
-    <section aria-labelledby={id} className="space-y-3">
-      <h2 id={id} className="wide text-xl font-extrabold">
-        {title}
+    <section aria-labelledby={headingId} className="space-y-3">
+      <h2 id={headingId} className="wide text-xl font-extrabold">
+        {section.title}
       </h2>
-      {intro ? <p className="text-muted">{intro}</p> : null}
+      {section.intro ? <p className="text-muted">{section.intro}</p> : null}
       <Card as="ul" variant="list" className="overflow-hidden">
-        {lines.map((line) => (
-          <CartLine key={Object.values(line.target).join("-")} line={line} currency={currency} />
+        {section.lines.map((line) => (
+          <CartLine
+            key={Object.values(line.target).join("-")}
+            line={line}
+            message={messages.get(line.ref)}
+            currency={currency}
+          />
         ))}
       </Card>
     </section>
   );
 }
 
-/** A line's problem: the message from the last change if there is one, else the line's own. */
-function problemOf(id: string, message: string | undefined, line: { problem: string | null; closed: boolean }) {
-  const text = message ?? line.problem;
-  return text ? { id, message: text, closed: !message && line.closed } : null;
+/** Every section of the cart with lines, in the page's order. */
+export function CartSections({
+  sections,
+  messages,
+  currency,
+}: {
+  sections: CartPageSection[];
+  messages: LineMessages;
+  currency: string;
+}) {
+  return sections.map((section) => (
+    <CartSectionView key={section.id} section={section} messages={messages} currency={currency} />
+  ));
 }
-
-function ticketLine(line: CartPageLine, message: string | undefined): CartLineView {
-  return {
-    label: `${line.eventTitle}, ${line.name}`,
-    header: {
-      href: `/events/${line.eventSlug}`,
-      of: line.eventTitle,
-      name: line.name,
-      detail: line.days.length > 0 ? line.days.join(" · ") : null,
-    },
-    unitPrice: line.unitPrice,
-    quantity: line.quantity,
-    target: { ticketTypeId: line.ticketTypeId },
-    problem: problemOf(`line-problem-${line.ticketTypeId}`, message, line),
-    update: line.closed
-      ? null
-      : {
-          id: `quantity-${line.ticketTypeId}`,
-          intent: "update",
-          label: line.multiDay ? "Save" : "Update",
-          maxQuantity: line.maxQuantity,
-        },
-    remove: { intent: "remove", label: `Remove ${line.name} for ${line.eventTitle}` },
-    children:
-      line.multiDay && !line.closed ? (
-        <fieldset className="space-y-2">
-          <legend className="text-sm font-semibold">Who is each pass for?</legend>
-          <div className="grid gap-2 sm:grid-cols-2">
-            {line.attendeeNames.map((name, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a pass's seat is its place in the list.
-              <label key={index} className="grid gap-1 text-sm">
-                <span className="text-muted">Attendee {index + 1} name</span>
-                <input
-                  name="attendeeName"
-                  defaultValue={name}
-                  maxLength={80}
-                  autoComplete={index === 0 ? "name" : "off"}
-                  className={`${control} font-normal`}
-                />
-              </label>
-            ))}
-          </div>
-        </fieldset>
-      ) : undefined,
-  };
-}
-
-/** Single-day tickets. */
-export function CartTickets({ lines, currency, messages }: CartKindProps<CartPageLine>) {
-  return (
-    <CartSection
-      id="cart-tickets"
-      title="Tickets"
-      lines={lines.map((line) => ticketLine(line, messages.get(line.ticketTypeId)))}
-      currency={currency}
-    />
-  );
-}
-
-/** Multi-day passes: each carries its holder's name, needed before paying. */
-export function CartTicketsMulti({ lines, currency, messages }: CartKindProps<CartPageLine>) {
-  return (
-    <CartSection
-      id="cart-passes"
-      title="Multi-day passes"
-      intro="Each pass is for one person: enter their names and save before you pay."
-      lines={lines.map((line) => ticketLine(line, messages.get(line.ticketTypeId)))}
-      currency={currency}
-    />
-  );
-}
-
-/** Competition entries, each bundle with the answer that goes with it. */
-export function CartCompetitions({ lines, currency, messages }: CartKindProps<CartEntryLine>) {
-  return (
-    <CartSection
-      id="cart-competitions"
-      title="Competition entries"
-      intro="Your entry numbers are given when you pay."
-      currency={currency}
-      lines={lines.map((line) => {
-        const bundle = countOf(line.entriesPerUnit, "entry", "entries");
-        const key = `${line.drawId}-${line.entriesPerUnit}`;
-        return {
-          label: `${line.drawTitle}, ${bundle}`,
-          header: {
-            href: `/giveaways/${line.drawSlug}`,
-            of: line.drawTitle,
-            name: bundle,
-            detail: `Your answer: ${line.answerText}${line.picks.length > 0 ? ` · Your numbers: ${line.picks.join(", ")}` : ""}`,
-          },
-          unitPrice: line.unitPrice,
-          quantity: line.quantity,
-          target: { drawId: line.drawId, bundle: String(line.entriesPerUnit) },
-          problem: problemOf(`entry-problem-${key}`, messages.get(line.drawId), line),
-          update: line.closed
-            ? null
-            : { id: `entries-${key}`, intent: "update-entries", label: "Update", maxQuantity: line.maxQuantity },
-          remove: { intent: "remove-entries", label: `Remove ${bundle} for ${line.drawTitle}` },
-        };
-      })}
-    />
-  );
-}
-
-/** Fees of approved show-car applications: one line each, no quantity. */
-export function CartApplication({ lines, currency }: { lines: CartApplicationLine[]; currency: string }) {
-  return (
-    <CartSection
-      id="cart-applications"
-      title="Show-car applications"
-      intro="Your exhibitor pass is issued when you pay."
-      currency={currency}
-      lines={lines.map((line) => ({
-        label: `${line.eventTitle}, ${line.carLabel}`,
-        header: { href: `/events/${line.eventSlug}`, of: line.eventTitle, name: "Show-car fee", detail: line.carLabel },
-        unitPrice: line.unitPrice,
-        quantity: 1,
-        target: { applicationId: line.applicationId },
-        problem: line.problem
-          ? { id: `application-problem-${line.applicationId}`, message: line.problem, closed: true }
-          : null,
-        update: null,
-        remove: { intent: "remove-application", label: `Remove the show-car fee for ${line.eventTitle}` },
-      }))}
-    />
-  );
-}
-
-/** Merch: each line one variant, its options, quantity and price. */
-export function CartMerch({ lines, currency, messages }: CartKindProps<CartMerchLine>) {
-  return (
-    <CartSection
-      id="cart-merch"
-      title="Merch"
-      currency={currency}
-      lines={lines.map((line) => {
-        const name = line.optionsLabel ? `${line.productTitle}, ${line.optionsLabel}` : line.productTitle;
-        return {
-          label: name,
-          header: {
-            href: `/shop/${line.productSlug}`,
-            of: "Shop",
-            name: line.productTitle,
-            detail: line.optionsLabel || null,
-          },
-          unitPrice: line.unitPrice,
-          quantity: line.quantity,
-          target: { variantId: line.variantId },
-          problem: problemOf(`merch-problem-${line.variantId}`, messages.get(line.variantId), line),
-          update: line.closed
-            ? null
-            : { id: `merch-${line.variantId}`, intent: "update-merch", label: "Update", maxQuantity: line.maxQuantity },
-          remove: { intent: "remove-merch", label: `Remove ${name}` },
-        };
-      })}
-    />
-  );
-}
-
-type CartKindProps<Line> = { lines: Line[]; currency: string; messages: LineMessages };
 
 export type CartViewer = "visitor" | "unverified" | "member";
 

@@ -19,7 +19,7 @@ import {
   type ShippingMethod,
 } from "../../../db/schema";
 import type { CheckoutProblem, ItemKind, KindCheckout, NewOrderLine, ReleasedHold } from "./item-kind";
-import { kindsOf, linesOfKind } from "./kind-lines";
+import { cartRowColumns, kindsOf, linesOfKind } from "./kind-lines";
 
 /**
  * The largest order total: what Stripe accepts in one payment (99,999,999 minor units), far
@@ -216,20 +216,6 @@ async function writeOrder(
   }
   return order;
 }
-
-const cartRowColumns = {
-  id: cartItems.id,
-  kind: cartItems.kind,
-  ticketTypeId: cartItems.ticketTypeId,
-  drawId: cartItems.drawId,
-  entriesPerUnit: cartItems.entriesPerUnit,
-  answer: cartItems.answer,
-  pickedNumbers: cartItems.pickedNumbers,
-  applicationId: cartItems.applicationId,
-  variantId: cartItems.variantId,
-  quantity: cartItems.quantity,
-  attendeeNames: cartItems.attendeeNames,
-};
 
 function sumOf(lines: readonly NewOrderLine[]) {
   return lines.reduce((sum, line) => sum + line.values.unitPrice * line.values.quantity, 0);

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { loadCartPage } from "~/features/cart/cart-page.server";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
 import { orderEmail } from "~/features/orders/order-email.server";
 import { orderForConfirmation } from "~/features/orders/order-views.server";
@@ -19,6 +20,24 @@ import { settlementFor } from "./settle.server";
 const donationKind: ItemKind = {
   name: "donation",
   unit: { one: "donation", other: "donations" },
+  cart: {
+    sections: [{ id: "cart-donations", title: "Donations" }],
+    lines: async (_db, rows) =>
+      rows.map((row) => ({
+        section: "cart-donations",
+        ref: row.id,
+        label: "Donation to the Air Ambulance",
+        header: { href: "/", of: "Pitlane", name: "Donation to the Air Ambulance", detail: null },
+        unitPrice: 100,
+        quantity: row.quantity,
+        target: { donationId: row.id },
+        problem: null,
+        problemId: `donation-problem-${row.id}`,
+        closed: false,
+        update: null,
+        remove: { intent: "remove-donation", label: "Remove the donation" },
+      })),
+  },
   async checkout(_tx, rows) {
     return {
       check: async () => ({
@@ -58,6 +77,13 @@ describe("a new kind of item", () => {
     const [buyer] = await createBuyers(db, 1);
     const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: event.typeIds[0]!, quantity: 1 }]);
     await db.insert(cartItems).values({ cartId, kind: "donation" as ItemKindName, quantity: 5 });
+
+    const cart = await loadCartPage(db, KINDS, { cartId, userId: buyer!.id, now: NOW });
+    expect(cart.sections.map((section) => [section.title, section.lines.length])).toEqual([
+      ["Tickets", 1],
+      ["Donations", 1],
+    ]);
+    expect(cart).toMatchObject({ subtotal: 1500 + 500, payable: true });
 
     const checkout = await startCheckout(db, KINDS, checkoutFor(buyer!, cartId));
     if (!checkout.ok) throw new Error(JSON.stringify(checkout.problems));

@@ -23,6 +23,8 @@ export interface ItemKind {
    * buyer, and once paid waits for staff to hand them over.
    */
   readonly delivered?: boolean;
+  /** How its lines show on the cart page. */
+  readonly cart: KindCart;
   /**
    * Checkout, step one: lock this kind's stock rows for the cart's lines (before the order rows),
    * answering the session that checks the lines under those locks.
@@ -40,6 +42,48 @@ export interface ItemKind {
    */
   readonly fastSettle?: FastSettlement;
 }
+
+/**
+ * The cart page's side of a kind: the sections its lines are shown under, in the page's order, and
+ * its lines as the page shows them.
+ */
+export interface KindCart {
+  readonly sections: readonly CartSection[];
+  /**
+   * The cart's lines of this kind, in the cart's order, with today's prices and whatever stands in
+   * the way of paying for each. `rows` are never empty.
+   */
+  lines(db: Db, rows: CartRow[], context: { cartId: string; userId?: string; now: Date }): Promise<CartLineView[]>;
+}
+
+export type CartSection = { id: string; title: string; intro?: string };
+
+/** One line of the cart page, whatever kind of item it holds: plain data the page lays out. */
+export type CartLineView = {
+  /** The id of the kind's section it is shown under. */
+  section: string;
+  /** What a message from the cart's forms names the line by (its ticket type, draw or variant). */
+  ref: string;
+  /** The line's accessible name: what it is and what it belongs to. */
+  label: string;
+  header: { href: string; of: string; name: string; detail: string | null };
+  unitPrice: number;
+  quantity: number;
+  /** The hidden fields that name the line in its forms. */
+  target: Record<string, string>;
+  /** Why the line cannot be paid for now (null when it can), and the id of the element saying so. */
+  problem: string | null;
+  problemId: string;
+  /** The item is off sale or gone: the line can only be removed. */
+  closed: boolean;
+  /** The quantity control and its button; null for a line whose quantity is fixed or closed. */
+  update: { id: string; intent: string; label: string; maxQuantity: number } | null;
+  remove: { intent: string; label: string };
+  /** The names of the people each unit is for, asked before paying (multi-day passes). */
+  attendeeNames?: string[];
+  /** The event a ticket admits to: merch in the same cart may be collected there. */
+  admitsTo?: string;
+};
 
 /** A cart line as read for checkout: every kind's columns; a kind reads its own. */
 export type CartRow = Pick<

@@ -1,3 +1,4 @@
+import { cartItems } from "../../../db/schema";
 import type { ItemKind } from "./item-kind";
 
 /**
@@ -16,3 +17,18 @@ export function kindsOf(kinds: readonly ItemKind[], rows: readonly { kind: strin
 export function linesOfKind<Row extends { kind: string }>(rows: readonly Row[], kind: ItemKind): Row[] {
   return rows.filter((row) => row.kind === kind.name);
 }
+
+/** A cart line's columns as every kind reads them (`CartRow`). */
+export const cartRowColumns = {
+  id: cartItems.id,
+  kind: cartItems.kind,
+  ticketTypeId: cartItems.ticketTypeId,
+  drawId: cartItems.drawId,
+  entriesPerUnit: cartItems.entriesPerUnit,
+  answer: cartItems.answer,
+  pickedNumbers: cartItems.pickedNumbers,
+  applicationId: cartItems.applicationId,
+  variantId: cartItems.variantId,
+  quantity: cartItems.quantity,
+  attendeeNames: cartItems.attendeeNames,
+};

@@ -1,8 +1,10 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getOrCreateCart } from "~/features/cart/cart.server";
+import type { CartLineView, KindCart } from "~/features/commerce/item-kind";
 import type { PlayProblem } from "~/features/play/play-rules";
 import { entryPlayProblem } from "~/features/play/play-settings.server";
 import type { Db } from "~/server/db/client.server";
+import { countOf } from "~/ui/plural";
 import { cartItems, carts, draws, MAX_LINE_QUANTITY, users } from "../../../db/schema";
 import {
   bundleFor,
@@ -251,29 +253,19 @@ export async function removeEntryLine(
   await db.update(carts).set({ updatedAt: input.now }).where(eq(carts.id, input.cartId));
 }
 
-export type CartEntryLine = {
-  drawId: string;
-  drawSlug: string;
-  drawTitle: string;
-  entriesPerUnit: number;
-  /** The bundle's price today; the order copies it when checkout starts. */
-  unitPrice: number;
-  quantity: number;
-  /** The option chosen, as text (the answer itself is never shown before close). */
-  answerText: string;
-  /** Numbers the member chose for this line's first entries. */
-  picks: number[];
-  /** Entries left to the member in this draw, beyond what the cart holds (for the picker). */
-  maxQuantity: number;
-  problem: string | null;
-  closed: boolean;
+/** Competition entries on the cart page: each bundle with the answer that goes with it. */
+export const entryCart: KindCart = {
+  sections: [
+    { id: "cart-competitions", title: "Competition entries", intro: "Your entry numbers are given when you pay." },
+  ],
+  lines: (db, _rows, context) => entryCartLines(db, context),
 };
 
-/** The cart's entry lines with today's bundle prices and whatever stands in the way of paying. */
-export async function entryCartLines(
-  db: Db,
-  input: { cartId: string; userId?: string; now: Date },
-): Promise<CartEntryLine[]> {
+/**
+ * The cart's entry lines with today's bundle prices and whatever stands in the way of paying. The
+ * answer shows as the option chosen, as text: the right answer itself is never shown before close.
+ */
+async function entryCartLines(db: Db, input: { cartId: string; userId?: string; now: Date }): Promise<CartLineView[]> {
   const rows = await db
     .select({
       drawId: draws.id,
@@ -309,18 +301,37 @@ export async function entryCartLines(
       draw.maxPerMember - counts.mine - others,
       draw.totalEntries - counts.allocated - counts.held - others,
     );
+    const closed = ["closed", "not_found", "bundle"].includes(problem?.code ?? "");
+    const bundle = countOf(row.entriesPerUnit, "entry", "entries");
+    const key = `${row.drawId}-${row.entriesPerUnit}`;
+    const answer = row.options[row.answer ?? -1] ?? "";
     return {
-      drawId: row.drawId,
-      drawSlug: row.drawSlug,
-      drawTitle: row.drawTitle,
-      entriesPerUnit: row.entriesPerUnit,
+      section: "cart-competitions",
+      ref: row.drawId,
+      label: `${row.drawTitle}, ${bundle}`,
+      header: {
+        href: `/giveaways/${row.drawSlug}`,
+        of: row.drawTitle,
+        name: bundle,
+        detail: `Your answer: ${answer}${row.picks.length > 0 ? ` · Your numbers: ${row.picks.join(", ")}` : ""}`,
+      },
+      // The bundle's price today; the order copies it when checkout starts.
       unitPrice: bundleFor(draw, row.entriesPerUnit)?.price ?? 0,
       quantity: row.quantity,
-      answerText: row.options[row.answer ?? -1] ?? "",
-      picks: row.picks,
-      maxQuantity: Math.max(row.quantity, Math.floor(room / row.entriesPerUnit)),
+      target: { drawId: row.drawId, bundle: String(row.entriesPerUnit) },
       problem: problem?.message ?? null,
-      closed: ["closed", "not_found", "bundle"].includes(problem?.code ?? ""),
+      problemId: `entry-problem-${key}`,
+      closed,
+      update: closed
+        ? null
+        : {
+            id: `entries-${key}`,
+            intent: "update-entries",
+            label: "Update",
+            // Entries left to the member in this draw, beyond what the rest of the cart holds.
+            maxQuantity: Math.max(row.quantity, Math.floor(room / row.entriesPerUnit)),
+          },
+      remove: { intent: "remove-entries", label: `Remove ${bundle} for ${row.drawTitle}` },
     };
   });
 }

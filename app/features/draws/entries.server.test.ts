@@ -5,7 +5,7 @@ import { DRAW_CLOSED_REASON } from "~/features/draws/entry-kind.server";
 import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, drawEntries, draws, orders, users } from "../../../db/schema";
-import { addEntriesToCart, entryCartLines } from "./cart-entries.server";
+import { addEntriesToCart, entryCart } from "./cart-entries.server";
 import { listDraws, myEntries } from "./catalogue.server";
 import { closeDraw, drawWinner, eligibleNumbers, publishDraw, recordBeacon } from "./closing.server";
 import { refundCancelledDraw } from "./draw-jobs.server";
@@ -67,9 +67,19 @@ describe("adding entries to the cart", () => {
     const [member] = await createEntrants(database().db, 1);
     expect(await add(member!.id, draw.id, { answer: 0 })).toEqual({ ok: true, entries: 5, title: draw.title });
     const [cart] = await database().db.select().from(cartItems).where(eq(cartItems.drawId, draw.id));
-    const lines = await entryCartLines(database().db, { cartId: cart!.cartId, userId: member!.id, now: DRAW_NOW });
+    const lines = await entryCart.lines(database().db, [cart!], {
+      cartId: cart!.cartId,
+      userId: member!.id,
+      now: DRAW_NOW,
+    });
     expect(lines).toMatchObject([
-      { entriesPerUnit: 5, quantity: 1, unitPrice: 800, answerText: "Three", problem: null },
+      {
+        header: { name: "5 entries", detail: "Your answer: Three" },
+        target: { bundle: "5" },
+        quantity: 1,
+        unitPrice: 800,
+        problem: null,
+      },
     ]);
     expect(JSON.stringify(lines)).not.toMatch(/eligible|correct/i);
   });

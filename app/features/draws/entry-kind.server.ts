@@ -5,7 +5,7 @@ import { creditCardRefusal } from "~/features/play/credit-cards.server";
 import { entryPlayProblem } from "~/features/play/play-settings.server";
 import { countOf } from "~/ui/plural";
 import { cartItems, drawEntries, orders } from "../../../db/schema";
-import { entrantOf } from "./cart-entries.server";
+import { entrantOf, entryCart } from "./cart-entries.server";
 import { bundleFor, drawPhase, entrantProblem, entryLineProblem, picksProblem, takenProblem } from "./draw-rules";
 import { allocateEntries, readDrawStock, takenNumbers, voidEntries } from "./entries.server";
 
@@ -44,6 +44,7 @@ function entriesOf(line: EntryLine) {
 export const entryKind: ItemKind = {
   name: "entry",
   unit: { one: "entry", other: "entries" },
+  cart: entryCart,
 
   async checkout(tx, rows, { userId, currency, now }) {
     const lines = rows.map(entryLine);

@@ -1,5 +1,6 @@
 import type { Placeholder, SQL } from "drizzle-orm";
 import { applicationFeeKind } from "~/features/applications/fee-kind.server";
+import { type CartSelector, loadCartPage } from "~/features/cart/cart-page.server";
 import * as checkout from "~/features/commerce/checkout.server";
 import type { ItemKind } from "~/features/commerce/item-kind";
 import * as refunds from "~/features/commerce/refund.server";
@@ -34,4 +35,9 @@ export function orderToSettleSql(orderId: SQL | Placeholder, now: SQL | Placehol
 /** Refunds a paid order or some of it: see the commerce core's `refundOrder`. */
 export function refundOrder(db: Db, input: refunds.RefundInput) {
   return refunds.refundOrder(db, SOLD_KINDS, input);
+}
+
+/** The cart page: every kind's lines with today's prices and what stands in the way of paying. */
+export function loadCart(db: Db, input: CartSelector & { userId?: string; now: Date }) {
+  return loadCartPage(db, SOLD_KINDS, input);
 }

@@ -1,8 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { CartLineView, CartRow, KindCart } from "~/features/commerce/item-kind";
 import type { Db } from "~/server/db/client.server";
 import { cartItems, carts, MAX_LINE_QUANTITY } from "../../../db/schema";
 import { type MerchProblem, merchLineProblem } from "./merch-rules";
-import { readVariantStock, variantDescription } from "./stock.server";
+import { availableUnits, readVariantStock, variantDescription } from "./stock.server";
 
 /**
  * Merch in the one cart (docs/shop.md). A line is one variant (size, colour) with a quantity;
@@ -187,4 +188,65 @@ export async function mergeVisitorMerch(
   }
   await touchCart(db, input.memberCartId, input.now);
   return adjustments;
+}
+
+/** Merch on the cart page: each line one variant, its options, quantity and price. */
+export const merchCart: KindCart = {
+  sections: [{ id: "cart-merch", title: "Merch" }],
+  lines: merchCartLines,
+};
+
+/** The cart's merch lines (in the cart's order) with today's prices and what stands in the way of each. */
+async function merchCartLines(
+  db: Db,
+  rows: CartRow[],
+  context: { userId?: string; now: Date },
+): Promise<CartLineView[]> {
+  const lines = rows.flatMap((row) => (row.variantId ? [{ variantId: row.variantId, quantity: row.quantity }] : []));
+  if (lines.length === 0) return [];
+  const stock = await readVariantStock(
+    db,
+    lines.map((line) => line.variantId),
+    context.now,
+    { lock: false, exceptUserId: context.userId },
+  );
+  return lines.flatMap((line) => {
+    const variant = stock.variants.get(line.variantId);
+    // A variant deleted with its product leaves the cart with it (the foreign key cascades).
+    if (!variant) return [];
+    const problem = merchLineProblem(variant, variant.id, line.quantity);
+    const closed = problem?.code === "unavailable" || problem?.code === "not_found";
+    const optionsLabel = variant.options
+      .map((value, index) => (variant.optionNames[index] ? `${variant.optionNames[index]}: ${value}` : value))
+      .join(" · ");
+    const name = optionsLabel ? `${variant.productTitle}, ${optionsLabel}` : variant.productTitle;
+    return [
+      {
+        section: "cart-merch",
+        ref: variant.id,
+        label: name,
+        header: {
+          href: `/shop/${variant.productSlug}`,
+          of: "Shop",
+          name: variant.productTitle,
+          detail: optionsLabel || null,
+        },
+        unitPrice: variant.price,
+        quantity: line.quantity,
+        target: { variantId: variant.id },
+        problem: problem?.message ?? null,
+        problemId: `merch-problem-${variant.id}`,
+        closed,
+        update: closed
+          ? null
+          : {
+              id: `merch-${variant.id}`,
+              intent: "update-merch",
+              label: "Update",
+              maxQuantity: Math.max(line.quantity, Math.min(variant.maxPerOrder, availableUnits(variant))),
+            },
+        remove: { intent: "remove-merch", label: `Remove ${name}` },
+      },
+    ];
+  });
 }

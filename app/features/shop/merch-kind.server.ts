@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { CartRow, CheckoutProblem, ItemKind, NewOrderLine, OrderRow } from "~/features/commerce/item-kind";
 import { LATE_SOLD_OUT_REASON } from "~/features/commerce/settle.server";
 import { cartItems, productVariants } from "../../../db/schema";
+import { merchCart } from "./cart-merch.server";
 import { merchLineProblem } from "./merch-rules";
 import { availableUnits, readVariantStock, variantDescription } from "./stock.server";
 
@@ -22,6 +23,7 @@ export const merchKind: ItemKind = {
   name: "merch",
   unit: { one: "item of merch", other: "items of merch" },
   delivered: true,
+  cart: merchCart,
 
   async checkout(tx, rows, { userId, now }) {
     const lines = rows.map(merchLine);

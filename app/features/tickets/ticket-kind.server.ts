@@ -12,6 +12,7 @@ import { LATE_SOLD_OUT_REASON } from "~/features/commerce/settle.server";
 import { ticketRemaining } from "~/features/events/sales";
 import { checkoutTurnProblems } from "~/features/waiting-room/waiting-room.server";
 import { cartItems, events, holds, orderItems, tickets, ticketTypes } from "../../../db/schema";
+import { ticketCart } from "./ticket-cart.server";
 import { newTicketCode } from "./ticket-codes.server";
 import { attendeeNamesProblem, normaliseAttendeeNames, ticketLineProblem } from "./ticket-lines";
 import { readTicketStock } from "./ticket-stock.server";
@@ -56,6 +57,7 @@ const ticketRows = paidRows(tickets, [
 export const ticketKind: ItemKind = {
   name: "ticket",
   unit: { one: "ticket", other: "tickets" },
+  cart: ticketCart,
 
   async checkout(tx, rows, { userId, now }) {
     const lines = rows.map(cartLine);

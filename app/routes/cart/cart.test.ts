@@ -87,7 +87,7 @@ const address = {
 describe("/cart with merch", () => {
   it("shows a visitor with no cart an empty cart and asks nothing about shipping", async () => {
     const data = await load(contextFor(null));
-    expect(data.merch).toEqual([]);
+    expect(data.sections).toEqual([]);
     expect(data.shipping).toBeNull();
   });
 
@@ -97,8 +97,19 @@ describe("/cart with merch", () => {
       await setShippingRates(database().db, { flatFee: 495, freeOver: 5000, countries: ["GB", "IE"] });
       const { user } = await memberWithMerch(role, 2);
       const data = await load(contextFor(user));
-      expect(data.merch).toMatchObject([
-        { productTitle: "Pit crew tee", optionsLabel: "Size: M · Colour: Black", quantity: 2, unitPrice: 2000 },
+      expect(data.sections).toMatchObject([
+        {
+          id: "cart-merch",
+          title: "Merch",
+          lines: [
+            {
+              label: "Pit crew tee, Size: M · Colour: Black",
+              header: { name: "Pit crew tee", detail: "Size: M · Colour: Black" },
+              quantity: 2,
+              unitPrice: 2000,
+            },
+          ],
+        },
       ]);
       expect(data.subtotal).toBe(4000);
       expect(data.shipping).toMatchObject({

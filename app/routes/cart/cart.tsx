@@ -1,21 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { Ticket } from "lucide-react";
 import { data, Link } from "react-router";
-import { heldOrder, loadCartPage } from "~/features/cart/cart-page.server";
-import {
-  CartApplication,
-  CartCompetitions,
-  CartMerch,
-  CartPayBar,
-  CartPayment,
-  CartTickets,
-  CartTicketsMulti,
-  type CartViewer,
-} from "~/features/cart/cart-parts";
+import { heldOrder } from "~/features/cart/cart-page.server";
+import { CartPayBar, CartPayment, CartSections, type CartViewer } from "~/features/cart/cart-parts";
 import { PaymentProblemNotice } from "~/features/cart/payment-problem-notice";
 import { lastPaymentProblem } from "~/features/checkout/payment-problem.server";
 import { formatEventInstant } from "~/features/events/event-dates";
 import { formatOrderNumber } from "~/features/orders/order-number";
+import { loadCart } from "~/features/selling/selling.server";
 import { CartShipping } from "~/features/shipping/cart-shipping";
 import { cartShippingOptions } from "~/features/shipping/shipping.server";
 import { runtimeContext, userContext } from "~/server/context.server";
@@ -34,16 +26,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const owner = cartOwner(context, request);
   const now = new Date();
   const [cart, held, problem] = await Promise.all([
-    loadCartPage(db, { owner, userId: user?.id, now }),
+    loadCart(db, { owner, userId: user?.id, now }),
     user ? heldOrder(db, user.id, now) : null,
     user ? lastPaymentProblem(db, user.id) : null,
   ]);
   // How merch reaches the buyer: asked only when there is merch, and only of members who can pay.
   const shipping =
-    cart.merch.length > 0
+    cart.deliveredSubtotal !== null
       ? await cartShippingOptions(db, {
           userId: user?.id ?? null,
-          merchSubtotal: cart.merchSubtotal,
+          merchSubtotal: cart.deliveredSubtotal,
           eventIds: cart.eventIds,
           now,
           timeZone: env.TIME_ZONE,
@@ -90,21 +82,15 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
-  const { lines, entries, applications, merch, currency, shipping } = loaderData;
-  const empty = lines.length === 0 && entries.length === 0 && applications.length === 0 && merch.length === 0;
+  const { sections, currency, shipping } = loaderData;
+  const empty = sections.length === 0;
   const problems = actionData?.problems ?? [];
   const messages = new Map(
     problems.flatMap((problem) => (problem.ticketTypeId ? [[problem.ticketTypeId, problem.message]] : [])),
   );
-  const general = problems.filter(
-    (problem) =>
-      !problem.ticketTypeId ||
-      !(
-        lines.some((line) => line.ticketTypeId === problem.ticketTypeId) ||
-        entries.some((line) => line.drawId === problem.ticketTypeId) ||
-        merch.some((line) => line.variantId === problem.ticketTypeId)
-      ),
-  );
+  // A message about no line on the page is shown above them all.
+  const refs = new Set(sections.flatMap((section) => section.lines.map((line) => line.ref)));
+  const general = problems.filter((problem) => !problem.ticketTypeId || !refs.has(problem.ticketTypeId));
   const summaryShipping = shipping
     ? { deliveryFee: shipping.deliveryFee, canCollect: shipping.collectionEvents.length > 0 }
     : null;
@@ -136,11 +122,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
       ) : (
         <div className="grid gap-10 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
           <div className="min-w-0 space-y-10">
-            <CartTickets lines={lines.filter((line) => !line.multiDay)} currency={currency} messages={messages} />
-            <CartTicketsMulti lines={lines.filter((line) => line.multiDay)} currency={currency} messages={messages} />
-            <CartCompetitions lines={entries} currency={currency} messages={messages} />
-            <CartApplication lines={applications} currency={currency} />
-            <CartMerch lines={merch} currency={currency} messages={messages} />
+            <CartSections sections={sections} currency={currency} messages={messages} />
             {shipping && loaderData.viewer === "member" ? (
               <CartShipping options={shipping} currency={currency} sent={actionData?.shipping ?? null} />
             ) : null}

@@ -238,10 +238,19 @@ describe("staff review", () => {
     const lines = await database().db.select().from(cartItems).where(eq(cartItems.applicationId, member.id));
     expect(lines).toHaveLength(1);
     const cart = (await cartRoute.loader(get("/cart", {}, "member"))) as {
-      data: { applications: { applicationId: string; unitPrice: number; problem: string | null }[]; payable: boolean };
+      data: {
+        sections: {
+          id: string;
+          lines: { target: Record<string, string>; unitPrice: number; problem: string | null }[];
+        }[];
+        payable: boolean;
+      };
     };
-    expect(cart.data.applications).toEqual([
-      expect.objectContaining({ applicationId: member.id, unitPrice: 2000, problem: null }),
+    expect(cart.data.sections).toEqual([
+      expect.objectContaining({
+        id: "cart-applications",
+        lines: [expect.objectContaining({ target: { applicationId: member.id }, unitPrice: 2000, problem: null })],
+      }),
     ]);
     expect(cart.data.payable).toBe(true);
     // Another member's removal finds nothing of theirs to remove; the owner's removes the line.
