@@ -16,7 +16,8 @@ const quantity = z.coerce
 
 const drawId = z.uuid({ message: "This draw could not be found" });
 const variantId = z.uuid({ message: "That item could not be found" });
-const merchQuantity = z.coerce
+/** How many of a merch variant: the cart's Update and the product page's Add to cart alike. */
+export const merchQuantity = z.coerce
   .number({ message: "Choose how many you want" })
   .int("Choose how many you want")
   .min(1, "Choose at least 1")

@@ -34,7 +34,7 @@ class Refused extends Error {
 }
 
 /** Whether a quantity can go on one line: a whole number from 1 to the most a line holds. */
-export function isMerchQuantity(value: number) {
+function isMerchQuantity(value: number) {
   return Number.isInteger(value) && value >= 1 && value <= MAX_LINE_QUANTITY;
 }
 

@@ -1,12 +1,14 @@
 import { data, type RouterContextProvider } from "react-router";
+import { z } from "zod";
+import { merchQuantity } from "~/features/cart/cart-forms.server";
 import { addMerchToCart } from "~/features/cart/cart-page.server";
-import { isMerchQuantity } from "~/features/shop/cart-merch.server";
 import { productVariantsBySlug } from "~/features/shop/catalogue.server";
 import { hasRole } from "~/server/auth/session.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { notFound } from "~/ui/not-found";
 import { cartOwner } from "~/web/cart-step.server";
+import { readForm } from "~/web/form-data.server";
 import { newVisitorCookie } from "~/web/visitor-cookie.server";
 
 /** What the product page shows again after a refused Add to cart: the message and what was picked. */
@@ -19,6 +21,16 @@ export type AddToCartRefusal = {
 
 function text(value: FormDataEntryValue | null) {
   return typeof value === "string" ? value.trim().slice(0, 100) : "";
+}
+
+/** What the product page's form must hold: a value for each of the product's options, and how many. */
+function productChoiceSchema(optionNames: readonly string[]) {
+  return z.object({
+    options: z.tuple(
+      optionNames.map((name) => z.string().min(1, `Choose a ${name.toLowerCase()}`)) as [z.ZodString, ...z.ZodString[]],
+    ),
+    quantity: merchQuantity,
+  });
 }
 
 /**
@@ -38,24 +50,22 @@ export async function addToCartFromProductPage(args: {
   const product = await productVariantsBySlug(db, args.slug, staff);
   if (!product) notFound();
 
-  let form: FormData;
-  try {
-    form = await args.request.formData();
-  } catch {
-    throw data("The form could not be read. Reload the page and try again.", { status: 400 });
-  }
+  const form = await readForm(args.request);
   const options = product.optionNames.map((_, index) => text(form.get(`option-${index}`)));
-  const quantityText = text(form.get("quantity")) || "1";
-  const values = { options, quantity: quantityText };
+  const values = { options, quantity: text(form.get("quantity")) || "1" };
   const refuse = (error: string, field: string | null) =>
     data({ error, field, values } satisfies AddToCartRefusal, { status: 400 });
 
-  const missing = options.findIndex((value) => !value);
-  if (missing >= 0) return refuse(`Choose a ${product.optionNames[missing]!.toLowerCase()}`, `option-${missing}`);
-  const quantity = Number(quantityText);
-  if (!isMerchQuantity(quantity)) {
-    return refuse("Choose how many you want: a whole number, 1 or more", "quantity");
+  const choice = productChoiceSchema(product.optionNames).safeParse(values);
+  if (!choice.success) {
+    const [issue] = choice.error.issues;
+    const [field, index] = issue?.path ?? [];
+    return refuse(
+      issue?.message ?? "Check the form and try again",
+      field === "options" ? `option-${String(index)}` : "quantity",
+    );
   }
+  const { quantity } = choice.data;
   const variant =
     product.optionNames.length === 0
       ? product.variants.find((row) => row.active)
