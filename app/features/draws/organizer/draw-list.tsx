@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { Badge, type BadgeTone } from "~/ui/badge";
 import type { DrawKind, DrawStatus } from "../../../../db/schema/draws";
 import type { AdminDrawRow } from "./queries.server";
-import { DRAW_FILTERS, type DrawFilter } from "./schemas";
+import type { DrawFilter } from "./schemas";
 
 // The organizer's list of draws and the small pieces the draw pages share.
 
@@ -37,44 +37,6 @@ export function EntriesMeter({ allocated, total }: { allocated: number; total: n
         <div className="h-full rounded-full bg-accent" style={{ width: `${percent}%` }} />
       </div>
     </div>
-  );
-}
-
-export function DrawFilterTabs({
-  show,
-  counts,
-  href,
-}: {
-  show: DrawFilter;
-  counts: Record<DrawFilter, number>;
-  href(filter: DrawFilter): string;
-}) {
-  return (
-    <nav aria-label="Which draws" className="-mx-1 overflow-x-auto px-1 pb-1">
-      <ul className="flex gap-2">
-        {(Object.keys(DRAW_FILTERS) as DrawFilter[]).map((filter) => {
-          const current = filter === show;
-          return (
-            <li key={filter}>
-              <Link
-                to={href(filter)}
-                aria-current={current ? "page" : undefined}
-                className={`inline-flex shrink-0 items-center gap-2 rounded-full px-4 py-2 text-sm font-bold ${
-                  current ? "bg-text text-surface" : "ring-1 ring-line hover:bg-surface-sunken"
-                }`}
-              >
-                {DRAW_FILTERS[filter]}
-                <span
-                  className={`tabular rounded-full px-1.5 text-xs ${current ? "bg-surface/20" : "bg-surface-sunken text-muted"}`}
-                >
-                  {counts[filter]}
-                </span>
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </nav>
   );
 }
 

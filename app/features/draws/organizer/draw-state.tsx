@@ -1,11 +1,11 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Check, CircleAlert } from "lucide-react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { Checkbox, FormErrors, SubmitButton } from "~/ui/form";
 import { InputField, TextAreaField } from "~/ui/form-fields";
 import { plural } from "~/ui/plural";
+import { ChecklistItem, StatusCard } from "~/ui/status-panel";
 import type { DrawState } from "./queries.server";
 import { BeaconSchema, CancelDrawSchema, ConfirmSchema } from "./schemas";
 
@@ -13,34 +13,6 @@ type Intent = "publish" | "close" | "beacon" | "draw" | "cancel" | "refunds";
 type Results = Partial<Record<Intent, SubmissionResult<string[]>>>;
 
 const number = new Intl.NumberFormat("en-GB");
-
-function Card({ title, children, tone = "plain" }: { title: string; children: ReactNode; tone?: "plain" | "danger" }) {
-  return (
-    <section
-      aria-label={title}
-      className={`space-y-3 rounded-2xl border p-5 ${tone === "danger" ? "border-red-700/30 bg-surface" : "border-line bg-surface-raised"}`}
-    >
-      <h2 className="wide text-base font-extrabold">{title}</h2>
-      {children}
-    </section>
-  );
-}
-
-function ChecklistItem({ done, children }: { done: boolean; children: ReactNode }) {
-  return (
-    <li className="flex items-start gap-2 text-sm">
-      {done ? (
-        <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-700 dark:text-emerald-400" />
-      ) : (
-        <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-accent-ink" />
-      )}
-      <span>
-        <span className="sr-only">{done ? "Done: " : "To do: "}</span>
-        {children}
-      </span>
-    </li>
-  );
-}
 
 /** A long hex value that wraps anywhere and reads as code. */
 function Hash({ value }: { value: string | null }) {
@@ -119,7 +91,7 @@ function CancelForm({ draw, lastResult }: { draw: DrawState; lastResult?: Submis
   const open = Boolean(lastResult?.error && Object.keys(lastResult.error).length > 0);
   const paid = draw.counts.paid;
   return (
-    <Card title="Cancel draw" tone="danger">
+    <StatusCard title="Cancel draw" tone="danger">
       <p className="text-sm">
         {paid === 0
           ? "No paid entries yet."
@@ -138,7 +110,7 @@ function CancelForm({ draw, lastResult }: { draw: DrawState; lastResult?: Submis
           </SubmitButton>
         </Form>
       </details>
-    </Card>
+    </StatusCard>
   );
 }
 
@@ -147,7 +119,7 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
   if (draw.status === "draft") {
     const closesLater = draw.closesAt > now;
     return (
-      <Card title="Draft: not on the site yet">
+      <StatusCard title="Draft: not on the site yet">
         <ul className="space-y-1.5">
           <ChecklistItem done>Details saved</ChecklistItem>
           <ChecklistItem done={draw.imageCount > 0}>
@@ -176,13 +148,13 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
           pending="Publishing…"
           lastResult={results.publish}
         />
-      </Card>
+      </StatusCard>
     );
   }
   if (draw.status === "live") {
     const due = draw.closesAt <= now;
     return (
-      <Card title="Live: taking entries">
+      <StatusCard title="Live: taking entries">
         <p className="text-sm">
           {due
             ? "Its closing time has passed. The close job closes it within a minute, or close it now."
@@ -198,12 +170,12 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
             confirm="Freeze the entry list now"
           />
         ) : null}
-      </Card>
+      </StatusCard>
     );
   }
   if (draw.status === "closed" && !draw.listHash) {
     return (
-      <Card title="Sold out">
+      <StatusCard title="Sold out">
         <p className="text-sm">Every entry is taken. Closing freezes the list of eligible entries.</p>
         <StepForm
           id="close-draw"
@@ -213,24 +185,24 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
           lastResult={results.close}
           confirm="Freeze the entry list now"
         />
-      </Card>
+      </StatusCard>
     );
   }
   if (draw.status === "closed" && draw.beaconValue === null) {
     return (
-      <Card title="Closed: waiting for the beacon">
+      <StatusCard title="Closed: waiting for the beacon">
         <p className="text-sm">
           {number.format(draw.eligibleCount ?? 0)} eligible {plural(draw.eligibleCount ?? 0, "entry", "entries")}{" "}
           {plural(draw.eligibleCount ?? 0, "is", "are")} frozen. Record the beacon's value as soon as its source
           publishes it; the winner is drawn from it.
         </p>
         <BeaconForm draw={draw} lastResult={results.beacon} />
-      </Card>
+      </StatusCard>
     );
   }
   if (draw.status === "closed") {
     return (
-      <Card title="Ready to draw">
+      <StatusCard title="Ready to draw">
         <p className="text-sm">
           The beacon is recorded. The draw job draws within a minute, or draw now: the seed is revealed with the result.
         </p>
@@ -242,12 +214,12 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
           lastResult={results.draw}
           confirm="Draw now: the result is final"
         />
-      </Card>
+      </StatusCard>
     );
   }
   if (draw.status === "drawn") {
     return (
-      <Card title="Drawn">
+      <StatusCard title="Drawn">
         {draw.winner ? (
           <dl className="space-y-1 text-sm">
             <div>
@@ -276,11 +248,11 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
           <p className="text-sm">There were no eligible entries, so nobody won.</p>
         )}
         <p className="text-sm text-muted">Drawn {draw.drawnLabel}.</p>
-      </Card>
+      </StatusCard>
     );
   }
   return (
-    <Card title="Cancelled">
+    <StatusCard title="Cancelled">
       <p className="text-sm">Cancelled {draw.cancelledLabel ? `on ${draw.cancelledLabel}` : ""}. The reason given:</p>
       <blockquote className="border-l-4 border-line pl-3 text-sm italic text-muted">{draw.cancelReason}</blockquote>
       <p className="text-sm text-muted">Paid entries are refunded. If a refund failed, try again:</p>
@@ -292,7 +264,7 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
         lastResult={results.refunds}
         variant="secondary"
       />
-    </Card>
+    </StatusCard>
   );
 }
 
@@ -327,7 +299,7 @@ function DrawRecord({ draw }: { draw: DrawState }) {
     ],
   ];
   return (
-    <Card title="Entries and fairness">
+    <StatusCard title="Entries and fairness">
       <dl className="tabular grid grid-cols-2 gap-2 text-sm">
         {(
           [
@@ -365,7 +337,7 @@ function DrawRecord({ draw }: { draw: DrawState }) {
           Check the draw on its verify page
         </Link>
       ) : null}
-    </Card>
+    </StatusCard>
   );
 }
 

@@ -4,7 +4,7 @@ import { Card } from "~/ui/card";
 import type { EventStatus, EventType } from "../../../../db/schema/events";
 import type { EventDateLabels } from "../event-dates";
 import { DateBlock, SoldMeter, StatusBadge } from "./event-parts";
-import { EVENT_FILTERS, EVENT_TYPE_LABELS, type EventFilter } from "./schemas";
+import { EVENT_TYPE_LABELS, type EventFilter } from "./schemas";
 
 export type EventListItem = {
   id: string;
@@ -21,45 +21,6 @@ export type EventListItem = {
   places: number | null;
   labels: EventDateLabels;
 };
-
-/** Upcoming, drafts, past, cancelled: plain links that keep the search, each with its count. */
-export function EventFilterTabs({
-  show,
-  counts,
-  href,
-}: {
-  show: EventFilter;
-  counts: Record<EventFilter, number>;
-  href(filter: EventFilter): string;
-}) {
-  return (
-    <nav aria-label="Which events" className="-mx-1 overflow-x-auto px-1 pb-1">
-      <ul className="flex gap-2">
-        {(Object.keys(EVENT_FILTERS) as EventFilter[]).map((filter) => {
-          const current = filter === show;
-          return (
-            <li key={filter}>
-              <Link
-                to={href(filter)}
-                aria-current={current ? "page" : undefined}
-                className={`inline-flex shrink-0 items-center gap-2 rounded-full px-4 py-2 text-sm font-bold ${
-                  current ? "bg-text text-surface" : "ring-1 ring-line hover:bg-surface-sunken"
-                }`}
-              >
-                {EVENT_FILTERS[filter]}
-                <span
-                  className={`tabular rounded-full px-1.5 text-xs ${current ? "bg-surface/20" : "bg-surface-sunken text-muted"}`}
-                >
-                  {counts[filter]}
-                </span>
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </nav>
-  );
-}
 
 const actionLink =
   "inline-flex items-center gap-1.5 rounded-full px-3 py-1.5 text-sm font-semibold ring-1 ring-line hover:bg-surface-sunken";

@@ -1,11 +1,11 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Check, CircleAlert, Copy } from "lucide-react";
-import type { ReactNode } from "react";
+import { Copy } from "lucide-react";
 import { Form, Link } from "react-router";
 import { Checkbox, FormErrors, SubmitButton } from "~/ui/form";
 import { TextAreaField } from "~/ui/form-fields";
 import { countOf, plural } from "~/ui/plural";
+import { ChecklistItem, StatusCard } from "~/ui/status-panel";
 import type { EventSummary } from "./queries.server";
 import { CancelEventSchema, PublishEventSchema } from "./schemas";
 
@@ -34,53 +34,25 @@ export function EventStatusPanel({ event, results }: { event: StatusEvent; resul
       {event.status === "draft" ? <PublishCard event={event} lastResult={results.publish} /> : null}
       {event.status === "published" ? <PublishedCard event={event} lastResult={results.unpublish} /> : null}
       {event.status === "cancelled" ? (
-        <Card title="Cancelled">
+        <StatusCard title="Cancelled">
           <p className="text-sm">
             Cancelled {event.cancelledLabel ? `on ${event.cancelledLabel}` : ""}. The reason given:
           </p>
           <blockquote className="border-l-4 border-line pl-3 text-sm italic text-muted">
             {event.cancelReason}
           </blockquote>
-        </Card>
+        </StatusCard>
       ) : null}
-      <Card title="Run it again">
+      <StatusCard title="Run it again">
         <p className="text-sm text-muted">A draft copy with the same details, cover and ticket types, none sold.</p>
         <Form method="post">
           <SubmitButton name="intent" value="duplicate" variant="secondary" pendingLabel="Copying…">
             <Copy aria-hidden className="size-4" /> Duplicate event
           </SubmitButton>
         </Form>
-      </Card>
+      </StatusCard>
       {event.status !== "cancelled" ? <CancelCard event={event} lastResult={results.cancel} /> : null}
     </div>
-  );
-}
-
-function Card({ title, children, tone = "plain" }: { title: string; children: ReactNode; tone?: "plain" | "danger" }) {
-  return (
-    <section
-      aria-label={title}
-      className={`space-y-3 rounded-2xl border p-5 ${tone === "danger" ? "border-red-700/30 bg-surface" : "border-line bg-surface-raised"}`}
-    >
-      <h2 className="wide text-base font-extrabold">{title}</h2>
-      {children}
-    </section>
-  );
-}
-
-function ChecklistItem({ done, children }: { done: boolean; children: ReactNode }) {
-  return (
-    <li className="flex items-start gap-2 text-sm">
-      {done ? (
-        <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-700 dark:text-emerald-400" />
-      ) : (
-        <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-accent-ink" />
-      )}
-      <span>
-        <span className="sr-only">{done ? "Done: " : "To do: "}</span>
-        {children}
-      </span>
-    </li>
   );
 }
 
@@ -93,7 +65,7 @@ function PublishCard({ event, lastResult }: { event: StatusEvent; lastResult?: S
   });
   const hasTickets = event.visibleTicketTypes > 0;
   return (
-    <Card title="Draft: not on the site yet">
+    <StatusCard title="Draft: not on the site yet">
       <ul className="space-y-1.5">
         <ChecklistItem done>Details saved</ChecklistItem>
         <ChecklistItem done={hasTickets}>
@@ -130,14 +102,14 @@ function PublishCard({ event, lastResult }: { event: StatusEvent; lastResult?: S
           Publish event
         </SubmitButton>
       </Form>
-    </Card>
+    </StatusCard>
   );
 }
 
 function PublishedCard({ event, lastResult }: { event: StatusEvent; lastResult?: SubmissionResult<string[]> }) {
   const [form] = useForm({ id: "unpublish-event", lastResult });
   return (
-    <Card title="Published">
+    <StatusCard title="Published">
       <p className="text-sm text-muted">
         Listed on the site{event.publishedLabel ? ` since ${event.publishedLabel}` : ""}.
       </p>
@@ -151,7 +123,7 @@ function PublishedCard({ event, lastResult }: { event: StatusEvent; lastResult?:
       ) : (
         <p className="text-sm text-muted">Tickets are sold, so it stays published. To call it off, cancel it below.</p>
       )}
-    </Card>
+    </StatusCard>
   );
 }
 
@@ -166,7 +138,7 @@ function CancelCard({ event, lastResult }: { event: StatusEvent; lastResult?: Su
   });
   const open = Boolean(lastResult?.error && Object.keys(lastResult.error).length > 0);
   return (
-    <Card title="Cancel event" tone="danger">
+    <StatusCard title="Cancel event" tone="danger">
       <p className="text-sm">
         {event.sold === 0
           ? "No tickets are sold yet."
@@ -187,6 +159,6 @@ function CancelCard({ event, lastResult }: { event: StatusEvent; lastResult?: Su
           </SubmitButton>
         </Form>
       </details>
-    </Card>
+    </StatusCard>
   );
 }

@@ -1,4 +1,3 @@
-import { Plus } from "lucide-react";
 import { Link } from "react-router";
 import { formatArticleDate } from "~/features/articles/article-cards";
 import { articleState, listArticlesForStaff } from "~/features/articles/editor.server";
@@ -6,6 +5,7 @@ import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
+import { ListPageHeader } from "~/ui/list-page";
 import { ListSearch } from "~/ui/list-search";
 import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/list";
@@ -38,22 +38,12 @@ export default function ArticlesAdmin({ loaderData }: Route.ComponentProps) {
   const { articles, q, timeZone } = loaderData;
   return (
     <div className="mx-auto max-w-[1100px]">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Publish</p>
-          <h1 className="wide mt-1 text-3xl font-extrabold sm:text-4xl">Articles</h1>
-          <p className="mt-2 max-w-prose text-muted">
-            Event reports, build diaries and news for the blog. Drafts are yours until you publish them, now or at a
-            time you choose.
-          </p>
-        </div>
-        <Link
-          to="/admin/articles/new"
-          className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
-        >
-          <Plus aria-hidden className="size-5" /> New article
-        </Link>
-      </div>
+      <ListPageHeader
+        area="Publish"
+        title="Articles"
+        intro="Event reports, build diaries and news for the blog. Drafts are yours until you publish them, now or at a time you choose."
+        create={{ to: "/admin/articles/new", label: "New article" }}
+      />
 
       <ListSearch id="article-search" label="Search by title" q={q} resetKey={q} quiet className="mt-8" />
 

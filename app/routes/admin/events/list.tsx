@@ -1,12 +1,11 @@
-import { Plus } from "lucide-react";
-import { Link } from "react-router";
 import { Pagination } from "~/features/admin/members-list";
-import { EmptyEventList, EventFilterTabs, EventListRow } from "~/features/events/organizer/event-list";
+import { EmptyEventList, EventListRow } from "~/features/events/organizer/event-list";
 import { listEventsForAdmin } from "~/features/events/organizer/queries.server";
-import { type EventFilter, EventsQuerySchema } from "~/features/events/organizer/schemas";
+import { EVENT_FILTERS, type EventFilter, EventsQuerySchema } from "~/features/events/organizer/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
+import { FilterTabs, ListPageHeader } from "~/ui/list-page";
 import { ListSearch } from "~/ui/list-search";
 import { pageTitle } from "~/ui/page-title";
 import { countOf } from "~/ui/plural";
@@ -33,22 +32,12 @@ export default function EventsList({ loaderData }: Route.ComponentProps) {
   };
   return (
     <div className="mx-auto max-w-[1100px]">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Organize</p>
-          <h1 className="wide mt-1 text-3xl font-extrabold sm:text-4xl">Events</h1>
-          <p className="mt-2 max-w-prose text-muted">
-            Meets, shows, cruises and track days: their details, tickets and covers. New events stay drafts until you
-            publish them.
-          </p>
-        </div>
-        <Link
-          to="/admin/events/new"
-          className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
-        >
-          <Plus aria-hidden className="size-5" /> New event
-        </Link>
-      </div>
+      <ListPageHeader
+        area="Organize"
+        title="Events"
+        intro="Meets, shows, cruises and track days: their details, tickets and covers. New events stay drafts until you publish them."
+        create={{ to: "/admin/events/new", label: "New event" }}
+      />
 
       <ListSearch
         id="event-search"
@@ -62,7 +51,13 @@ export default function EventsList({ loaderData }: Route.ComponentProps) {
       </ListSearch>
 
       <div className="mt-6">
-        <EventFilterTabs show={show} counts={counts} href={(filter) => href(filter)} />
+        <FilterTabs
+          label="Which events"
+          names={EVENT_FILTERS}
+          show={show}
+          counts={counts}
+          href={(filter) => href(filter)}
+        />
       </div>
       <p className="sr-only" role="status">
         {countOf(total, "event", "events")}

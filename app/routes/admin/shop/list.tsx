@@ -1,4 +1,4 @@
-import { Plus, Settings } from "lucide-react";
+import { Settings } from "lucide-react";
 import { Link } from "react-router";
 import { listProductsForAdmin } from "~/features/shop/admin.server";
 import { CATEGORY_LABELS } from "~/features/shop/catalogue-labels";
@@ -7,6 +7,7 @@ import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
+import { ListPageHeader } from "~/ui/list-page";
 import { formatMoney } from "~/ui/money";
 import { pageTitle } from "~/ui/page-title";
 import { countOf } from "~/ui/plural";
@@ -30,30 +31,20 @@ export default function AdminShopList({ loaderData }: Route.ComponentProps) {
   const { currency } = useSite();
   return (
     <div className="mx-auto max-w-[1100px]">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Organize</p>
-          <h1 className="wide mt-1 text-3xl font-extrabold sm:text-4xl">Shop</h1>
-          <p className="mt-2 max-w-prose text-muted">
-            Club merch: products, their sizes and colours, stock and photos. New products stay drafts until you put them
-            on sale.
-          </p>
-        </div>
-        <div className="flex flex-wrap gap-3">
+      <ListPageHeader
+        area="Organize"
+        title="Shop"
+        intro="Club merch: products, their sizes and colours, stock and photos. New products stay drafts until you put them on sale."
+        create={{ to: "/admin/shop/new", label: "New product" }}
+        actions={
           <Link
             to="/admin/shop/settings"
             className="inline-flex items-center gap-2 rounded-full px-5 py-3 font-bold ring-1 ring-line hover:bg-surface-sunken"
           >
             <Settings aria-hidden className="size-5" /> Delivery settings
           </Link>
-          <Link
-            to="/admin/shop/new"
-            className="inline-flex items-center gap-2 rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong"
-          >
-            <Plus aria-hidden className="size-5" /> New product
-          </Link>
-        </div>
-      </div>
+        }
+      />
       {products.length === 0 ? (
         <Card variant="empty" className="mt-8 p-10">
           <p className="font-semibold">No products yet.</p>
