@@ -2,6 +2,7 @@ import { and, desc, eq, ilike, ne, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/admin/audit.server";
 import { prepareCover, storeCover } from "~/features/events/cover.server";
 import { parseLocalDateTime } from "~/features/events/time-zones";
+import type { Refusal } from "~/features/forms/refusal";
 import { numberedSlug } from "~/features/forms/slug";
 import { encodeRendition, prepareUpload, renditionHash } from "~/features/media/pipeline.server";
 import type { Db } from "~/server/db/client.server";
@@ -18,7 +19,7 @@ import type { ArticleFormInput } from "./schemas";
  * that makes it. The author is whoever created the article.
  */
 
-export type Refusal = { ok: false; field: string; message: string };
+export type { Refusal };
 export type Saved = {
   ok: true;
   id: string;

@@ -84,6 +84,26 @@ const LOCAL_INPUT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2}(?:\.\d{1,
 
 export type LocalTimeResult = { ok: true; instant: Date } | { ok: false; reason: "format" | "missing" };
 
+/** A form's problem with one field, as a schema's cross-field check collects them. */
+export type FieldIssue = { path: string[]; message: string };
+
+/**
+ * Reads a `datetime-local` value in `timeZone` for a form, or adds what is wrong with it to
+ * `issues` under `path`, in the same words on every form, and answers null.
+ */
+export function readLocalField(value: string, timeZone: string, path: string, issues: FieldIssue[]): Date | null {
+  const read = parseLocalDateTime(value, timeZone);
+  if (read.ok) return read.instant;
+  issues.push({
+    path: [path],
+    message:
+      read.reason === "missing"
+        ? `This time does not exist in ${timeZone}: the clocks go forward then. Choose a time an hour later.`
+        : "Enter a real date and time like 2027-06-12 09:30",
+  });
+  return null;
+}
+
 /**
  * Reads a `datetime-local` value ("2027-06-12T09:30") as a time in `timeZone`. "missing" is a
  * time skipped when clocks go forward.

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { gone, type NotFound, type Refusal, refuse } from "~/features/forms/refusal";
 import type { Db } from "~/server/db/client.server";
 import { draws } from "../../../../db/schema";
 
@@ -6,16 +7,10 @@ import { draws } from "../../../../db/schema";
 // the lock that opens it. The lock is the draw's row lock that entries, closing and drawing take
 // too (docs/draws.md, "Caps"), so a change and a sale or a close never interleave.
 
-export type Refusal = { ok: false; field: string; message: string };
-export type NotFound = { ok: false; field: ""; message: string; notFound: true };
+export type { NotFound, Refusal };
+export { refuse };
 
-export const drawNotFound = (): NotFound => ({
-  ok: false,
-  field: "",
-  message: "This draw no longer exists.",
-  notFound: true,
-});
-export const refuse = (field: string, message: string): Refusal => ({ ok: false, field, message });
+export const drawNotFound = () => gone("This draw");
 
 export type DrawRow = typeof draws.$inferSelect;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseLocalDateTime } from "~/features/events/time-zones";
+import { type FieldIssue, parseLocalDateTime, readLocalField } from "~/features/events/time-zones";
 import {
   ANGLE,
   LINE_BREAK_OR_CONTROL,
@@ -211,25 +211,14 @@ export function drawFormFields(options: { currency: string }) {
   });
 }
 
-type Issue = { path: string[]; message: string };
+type Issue = FieldIssue;
 
 /** The whole draw form, on /admin/draws/new and on a draft's page. */
 export function drawFormSchema(options: { currency: string; timeZone: string }) {
   const { timeZone } = options;
   return drawFormFields(options).transform((value, ctx) => {
     const issues: Issue[] = [];
-    const at = (local: string, path: string) => {
-      const read = parseLocalDateTime(local, timeZone);
-      if (read.ok) return read.instant;
-      issues.push({
-        path: [path],
-        message:
-          read.reason === "missing"
-            ? `This time does not exist in ${timeZone}: the clocks go forward then. Choose a time an hour later.`
-            : "Enter a real date and time like 2027-06-12 09:30",
-      });
-      return null;
-    };
+    const at = (local: string, path: string) => readLocalField(local, timeZone, path, issues);
     const opensAt = at(value.opensAt, "opensAt");
     const closesAt = at(value.closesAt, "closesAt");
     if (opensAt && closesAt && closesAt <= opensAt)

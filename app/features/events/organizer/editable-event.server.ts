@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { gone, type NotFound, type Refusal, refuse } from "~/features/forms/refusal";
 import type { Db } from "~/server/db/client.server";
 import { events, ticketTypes } from "../../../../db/schema";
 
@@ -7,16 +8,10 @@ import { events, ticketTypes } from "../../../../db/schema";
 // that could race (capacity against tickets sold, unique addresses) are settled by row locks
 // and the unique index, not by a check beforehand.
 
-export type Refusal = { ok: false; field: string; message: string };
-export type NotFound = { ok: false; field: ""; message: string; notFound: true };
+export type { NotFound, Refusal };
+export { refuse };
 
-export const notFound = (what = "This event"): NotFound => ({
-  ok: false,
-  field: "",
-  message: `${what} no longer exists.`,
-  notFound: true,
-});
-export const refuse = (field: string, message: string): Refusal => ({ ok: false, field, message });
+export const notFound = (what = "This event") => gone(what);
 
 const CANCELLED = "This event was cancelled, so it can no longer change. Duplicate it to run it again.";
 

@@ -14,7 +14,7 @@ import {
 } from "~/features/forms/fields";
 import { isUsableSlug as isUsableEventSlug } from "~/features/forms/slug";
 import type { EventType } from "../../../../db/schema/events";
-import { eventDays, isValidTimeZone, parseLocalDateTime } from "../time-zones";
+import { eventDays, type FieldIssue, isValidTimeZone, parseLocalDateTime, readLocalField } from "../time-zones";
 
 // The organizer's event forms: one schema per form, run in the browser for instant feedback and
 // again on the server as the authority. Schemas that depend on the event (its zone, its days)
@@ -136,21 +136,7 @@ const coordinate = (limit: number, what: string) =>
     .optional()
     .transform((value) => value ?? null);
 
-type Issue = { message: string; path: string[] };
-
-/** Reads a `datetime-local` value in `timeZone`, or says what is wrong with it in the organizer's words. */
-function readLocal(value: string, timeZone: string, path: string, issues: Issue[]): Date | null {
-  const read = parseLocalDateTime(value, timeZone);
-  if (read.ok) return read.instant;
-  issues.push({
-    path: [path],
-    message:
-      read.reason === "missing"
-        ? `This time does not exist in ${timeZone}: the clocks go forward then. Choose a time an hour later.`
-        : "Enter a real date and time like 2027-06-12 09:30",
-  });
-  return null;
-}
+type Issue = FieldIssue;
 
 const DAY = 24 * 60 * 60 * 1000;
 const EARLIEST_YEAR = 2000;
@@ -218,8 +204,8 @@ export function eventFormSchema(options: { currency: string; now?: Date }) {
       (value, ctx) => {
         const issues: Issue[] = [];
         const zone = value.timeZone;
-        const startsAt = readLocal(value.startsAt, zone, "startsAt", issues);
-        const endsAt = readLocal(value.endsAt, zone, "endsAt", issues);
+        const startsAt = readLocalField(value.startsAt, zone, "startsAt", issues);
+        const endsAt = readLocalField(value.endsAt, zone, "endsAt", issues);
         if (startsAt) {
           const latest = new Date(now);
           latest.setUTCFullYear(latest.getUTCFullYear() + YEARS_AHEAD);
@@ -233,8 +219,10 @@ export function eventFormSchema(options: { currency: string; now?: Date }) {
           else if (endsAt.getTime() - startsAt.getTime() > LIMITS.eventDays * DAY)
             issues.push({ path: ["endsAt"], message: `An event can last at most ${LIMITS.eventDays} days` });
         }
-        const salesStartAt = value.salesStartAt ? readLocal(value.salesStartAt, zone, "salesStartAt", issues) : null;
-        const salesEndAt = value.salesEndAt ? readLocal(value.salesEndAt, zone, "salesEndAt", issues) : null;
+        const salesStartAt = value.salesStartAt
+          ? readLocalField(value.salesStartAt, zone, "salesStartAt", issues)
+          : null;
+        const salesEndAt = value.salesEndAt ? readLocalField(value.salesEndAt, zone, "salesEndAt", issues) : null;
         if (salesStartAt && salesEndAt && salesEndAt <= salesStartAt)
           issues.push({ path: ["salesEndAt"], message: "Sales must close after they open" });
         if (endsAt && salesEndAt && salesEndAt > endsAt)
@@ -242,7 +230,7 @@ export function eventFormSchema(options: { currency: string; now?: Date }) {
         if (endsAt && salesStartAt && salesStartAt >= endsAt)
           issues.push({ path: ["salesStartAt"], message: "Sales must open before the event ends" });
         const deadline = value.applicationsDeadline
-          ? readLocal(value.applicationsDeadline, zone, "applicationsDeadline", issues)
+          ? readLocalField(value.applicationsDeadline, zone, "applicationsDeadline", issues)
           : null;
         if (deadline && endsAt && deadline > endsAt)
           issues.push({ path: ["applicationsDeadline"], message: "The deadline must be before the event ends" });
@@ -319,8 +307,10 @@ export function ticketTypeSchema(event: TicketTypeContext) {
     .superRefine(
       (value, ctx) => {
         const issues: Issue[] = [];
-        const opens = value.salesStartAt ? readLocal(value.salesStartAt, event.timeZone, "salesStartAt", issues) : null;
-        const closes = value.salesEndAt ? readLocal(value.salesEndAt, event.timeZone, "salesEndAt", issues) : null;
+        const opens = value.salesStartAt
+          ? readLocalField(value.salesStartAt, event.timeZone, "salesStartAt", issues)
+          : null;
+        const closes = value.salesEndAt ? readLocalField(value.salesEndAt, event.timeZone, "salesEndAt", issues) : null;
         if (opens && closes && closes <= opens)
           issues.push({ path: ["salesEndAt"], message: "Sales must close after they open" });
         if (closes && closes > event.endsAt)

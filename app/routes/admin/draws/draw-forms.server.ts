@@ -1,4 +1,3 @@
-import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { z } from "zod";
@@ -17,7 +16,6 @@ import {
   recordPostalEntryFor,
   retryDrawRefunds,
 } from "~/features/draws/organizer/draw-steps.server";
-import type { NotFound, Refusal } from "~/features/draws/organizer/editable-draw.server";
 import { drawExists } from "~/features/draws/organizer/queries.server";
 import {
   AddImageSchema,
@@ -41,6 +39,7 @@ import { notFound } from "~/ui/not-found";
 import { countOf, plural } from "~/ui/plural";
 import { withinAttemptLimits } from "~/web/account-call.server";
 import { intentOf } from "~/web/form-data.server";
+import { invalidReply, refusedReply } from "~/web/form-replies.server";
 
 // The forms of the organizer's draw pages (new, details, photos, entries): read the form, check
 // it with its schema, call the draw rule, and answer a redirect with a flash message or the
@@ -58,18 +57,6 @@ export function drawIdFrom(value: string | undefined) {
 
 type Extra = { hash?: string | null };
 
-function refused<T>(intent: string, submission: Submission<T>, outcome: Refusal | NotFound, extra: Extra = {}) {
-  if ("notFound" in outcome) notFound();
-  const errors = outcome.field
-    ? { fieldErrors: { [outcome.field]: [outcome.message] } }
-    : { formErrors: [outcome.message] };
-  return data({ intent, result: submission.reply(errors), ...extra }, { status: 400 });
-}
-
-function invalid<T>(intent: string, submission: Submission<T>, extra: Extra = {}) {
-  return data({ intent, result: submission.reply(), ...extra }, { status: 400 });
-}
-
 function unknownIntent(formData: FormData) {
   const submission = parseWithZod(formData, { schema: z.object({}) });
   const result = submission.reply({ formErrors: ["That action is not available here. Reload the page."] });
@@ -78,9 +65,9 @@ function unknownIntent(formData: FormData) {
 
 export async function createDrawAction(call: Call, formData: FormData) {
   const submission = parseWithZod(formData, { schema: drawFormSchema(call) });
-  if (submission.status !== "success") return invalid("save", submission);
+  if (submission.status !== "success") return invalidReply("save", submission);
   const outcome = await createDraw(call.db, { actorId: call.actorId, draw: submission.value, now: call.now });
-  if (!outcome.ok) return refused("save", submission, outcome);
+  if (!outcome.ok) return refusedReply("save", submission, outcome);
   return redirectWithFlash(`/admin/draws/${outcome.id}`, {
     kind: "success",
     message: "Draft saved. Add photos of the prize, then publish it.",
@@ -100,28 +87,28 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
       const wording = formData.get("scope") === "wording";
       if (wording) {
         const submission = parseWithZod(formData, { schema: SafeDrawSchema });
-        if (submission.status !== "success") return invalid(intent, submission);
+        if (submission.status !== "success") return invalidReply(intent, submission);
         const outcome = await updateDraw(db, { ...step, edit: { scope: "wording", draw: submission.value } });
-        if (!outcome.ok) return refused(intent, submission, outcome);
+        if (!outcome.ok) return refusedReply(intent, submission, outcome);
         return done(outcome.changed.length === 0 ? "Nothing had changed." : "Changes saved.");
       }
       const submission = parseWithZod(formData, { schema: drawFormSchema(call) });
-      if (submission.status !== "success") return invalid(intent, submission);
+      if (submission.status !== "success") return invalidReply(intent, submission);
       const outcome = await updateDraw(db, { ...step, edit: { scope: "draft", draw: submission.value } });
-      if (!outcome.ok) return refused(intent, submission, outcome);
+      if (!outcome.ok) return refusedReply(intent, submission, outcome);
       return done(outcome.changed.length === 0 ? "Nothing had changed." : "Changes saved.");
     }
     case "publish": {
       const submission = parseWithZod(formData, { schema: z.object({}) });
       const outcome = await publishDraw(db, step);
-      if (!outcome.ok) return refused(intent, submission, { ok: false, field: "", message: outcome.problem });
+      if (!outcome.ok) return refusedReply(intent, submission, { ok: false, field: "", message: outcome.problem });
       return done("Published. The draw is on /giveaways with its commitment.");
     }
     case "close": {
       const submission = parseWithZod(formData, { schema: ConfirmSchema });
-      if (submission.status !== "success") return invalid(intent, submission);
+      if (submission.status !== "success") return invalidReply(intent, submission);
       const outcome = await closeDrawNow(db, call.jobs, step);
-      if (!outcome.ok) return refused(intent, submission, outcome);
+      if (!outcome.ok) return refusedReply(intent, submission, outcome);
       const message = {
         closed: "Closed. The entry list is frozen and its hash published.",
         cash: "Closed with too few entries: it will be drawn for the cash alternative.",
@@ -132,17 +119,17 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
     }
     case "beacon": {
       const submission = parseWithZod(formData, { schema: BeaconSchema });
-      if (submission.status !== "success") return invalid(intent, submission);
+      if (submission.status !== "success") return invalidReply(intent, submission);
       const outcome = await recordBeacon(db, { ...step, value: submission.value.beaconValue });
       if (!outcome.ok)
-        return refused(intent, submission, { ok: false, field: "beaconValue", message: outcome.problem });
+        return refusedReply(intent, submission, { ok: false, field: "beaconValue", message: outcome.problem });
       return done("Beacon value recorded. The winner can be drawn.");
     }
     case "draw": {
       const submission = parseWithZod(formData, { schema: ConfirmSchema });
-      if (submission.status !== "success") return invalid(intent, submission);
+      if (submission.status !== "success") return invalidReply(intent, submission);
       const outcome = await drawWinner(db, step);
-      if (!outcome.ok) return refused(intent, submission, { ok: false, field: "", message: outcome.problem });
+      if (!outcome.ok) return refusedReply(intent, submission, { ok: false, field: "", message: outcome.problem });
       if (outcome.already) {
         return done(
           outcome.winner === null
@@ -158,9 +145,9 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
     }
     case "cancel": {
       const submission = parseWithZod(formData, { schema: CancelDrawSchema });
-      if (submission.status !== "success") return invalid(intent, submission);
+      if (submission.status !== "success") return invalidReply(intent, submission);
       const outcome = await cancelDraw(db, call.jobs, { ...step, reason: submission.value.reason });
-      if (!outcome.ok) return refused(intent, submission, outcome);
+      if (!outcome.ok) return refusedReply(intent, submission, outcome);
       const refunds = outcome.refundedOrders
         ? ` ${countOf(outcome.refundedOrders, "order", "orders")} ${plural(outcome.refundedOrders, "is", "are")} being refunded.`
         : "";
@@ -169,7 +156,7 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
     case "refunds": {
       const submission = parseWithZod(formData, { schema: z.object({}) });
       const outcome = await retryDrawRefunds(db, call.jobs, step);
-      if (!outcome.ok) return refused(intent, submission, outcome);
+      if (!outcome.ok) return refusedReply(intent, submission, outcome);
       return done(
         outcome.refundedOrders
           ? `${countOf(outcome.refundedOrders, "order", "orders")} refunded.`
@@ -188,7 +175,7 @@ export async function postalEntryAction(call: DrawCall, formData: FormData, here
   // The draw's own number of answers is checked under its lock by recordPostalEntry.
   const schema = postalEntrySchema({ timeZone: call.timeZone, optionCount: DRAW_LIMITS.options });
   const submission = parseWithZod(formData, { schema });
-  if (submission.status !== "success") return invalid(intent, submission);
+  if (submission.status !== "success") return invalidReply(intent, submission);
   const outcome = await recordPostalEntryFor(call.db, {
     drawId: call.drawId,
     actorId: call.actorId,
@@ -196,12 +183,12 @@ export async function postalEntryAction(call: DrawCall, formData: FormData, here
     now: call.now,
   });
   if (!outcome.ok) {
-    if ("field" in outcome) return refused(intent, submission, outcome);
+    if ("field" in outcome) return refusedReply(intent, submission, outcome);
     const { problem } = outcome;
     if (problem.code === "not_found") notFound();
     const field =
       problem.code === "limit" || problem.code === "free_once" ? "email" : problem.code === "answer" ? "answer" : "";
-    return refused(intent, submission, { ok: false, field, message: `${problem.message}.` });
+    return refusedReply(intent, submission, { ok: false, field, message: `${problem.message}.` });
   }
   return redirectWithFlash(here, {
     kind: "success",
@@ -224,31 +211,31 @@ export async function drawImagesAction(
   switch (intent) {
     case "add": {
       const submission = parseWithZod(formData, { schema: AddImageSchema });
-      if (submission.status !== "success") return invalid(intent, submission, extra);
+      if (submission.status !== "success") return invalidReply(intent, submission, extra);
       await withinAttemptLimits(limitImageUploads(db, { userId: actorId, ip: call.ip }));
       const image = new Uint8Array(await submission.value.image!.arrayBuffer());
       const outcome = await addDrawImage(db, call.storage, { actorId, drawId, image, alt: submission.value.alt });
-      if (!outcome.ok) return refused(intent, submission, outcome, extra);
+      if (!outcome.ok) return refusedReply(intent, submission, outcome, extra);
       return done("Photo added.");
     }
     case "describe": {
       const submission = parseWithZod(formData, { schema: ImageAltSchema });
-      if (submission.status !== "success") return invalid(intent, submission, extra);
+      if (submission.status !== "success") return invalidReply(intent, submission, extra);
       const outcome = await describeDrawImage(db, { actorId, drawId, ...submission.value });
-      if (!outcome.ok) return refused(intent, submission, outcome, extra);
+      if (!outcome.ok) return refusedReply(intent, submission, outcome, extra);
       return done("Description saved.");
     }
     case "up":
     case "down":
     case "remove": {
       const submission = parseWithZod(formData, { schema: ImageHashSchema });
-      if (submission.status !== "success") return invalid(intent, submission, extra);
+      if (submission.status !== "success") return invalidReply(intent, submission, extra);
       const input = { actorId, drawId, hash: submission.value.hash };
       const outcome =
         intent === "remove"
           ? await removeDrawImage(db, input)
           : await moveDrawImage(db, { ...input, by: intent === "up" ? -1 : 1 });
-      if (!outcome.ok) return refused(intent, submission, outcome, extra);
+      if (!outcome.ok) return refusedReply(intent, submission, outcome, extra);
       return done(intent === "remove" ? "Photo removed." : "Order saved.");
     }
     default:

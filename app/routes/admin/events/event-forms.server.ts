@@ -1,9 +1,7 @@
-import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { z } from "zod";
 import { limitImageUploads } from "~/features/accounts/attempts.server";
-import type { NotFound, Refusal } from "~/features/events/organizer/editable-event.server";
 import {
   cancelEvent,
   createEvent,
@@ -36,6 +34,7 @@ import { notFound } from "~/ui/not-found";
 import { countOf } from "~/ui/plural";
 import { withinAttemptLimits } from "~/web/account-call.server";
 import { intentOf } from "~/web/form-data.server";
+import { invalidReply, refusedReply } from "~/web/form-replies.server";
 
 // The forms of the organizer's event pages (new, details, cover, tickets): read the form, check it
 // with its schema, call the organizer rule, and answer a redirect with a flash message or the
@@ -47,23 +46,11 @@ type EventCall = Call & { eventId: string };
 /** The form's errors, with the submitted values kept so nothing typed is lost. */
 type Extra = { ticketTypeId?: string | null };
 
-function refused<T>(intent: string, submission: Submission<T>, outcome: Refusal | NotFound, extra: Extra = {}) {
-  if ("notFound" in outcome) notFound();
-  const errors = outcome.field
-    ? { fieldErrors: { [outcome.field]: [outcome.message] } }
-    : { formErrors: [outcome.message] };
-  return data({ intent, result: submission.reply(errors), ...extra }, { status: 400 });
-}
-
-function invalid<T>(intent: string, submission: Submission<T>, extra: Extra = {}) {
-  return data({ intent, result: submission.reply(), ...extra }, { status: 400 });
-}
-
 export async function createEventAction(call: Call, formData: FormData) {
   const submission = parseWithZod(formData, { schema: eventFormSchema({ currency: call.currency }) });
-  if (submission.status !== "success") return invalid("save", submission);
+  if (submission.status !== "success") return invalidReply("save", submission);
   const outcome = await createEvent(call.db, { actorId: call.actorId, event: submission.value });
-  if (!outcome.ok) return refused("save", submission, outcome);
+  if (!outcome.ok) return refusedReply("save", submission, outcome);
   return redirectWithFlash(`/admin/events/${outcome.id}`, {
     kind: "success",
     message: "Draft saved. Add ticket types and a cover, then publish it.",
@@ -77,9 +64,9 @@ export async function eventDetailsAction(call: EventCall, formData: FormData, he
   switch (intent) {
     case "save": {
       const submission = parseWithZod(formData, { schema: eventFormSchema({ currency: call.currency }) });
-      if (submission.status !== "success") return invalid(intent, submission);
+      if (submission.status !== "success") return invalidReply(intent, submission);
       const outcome = await updateEvent(db, { actorId, eventId, event: submission.value });
-      if (!outcome.ok) return refused(intent, submission, outcome);
+      if (!outcome.ok) return refusedReply(intent, submission, outcome);
       const moved = outcome.ticketDaysMoved
         ? ` ${countOf(outcome.ticketDaysMoved, "ticket type's", "ticket types'")} days moved with the dates.`
         : "";
@@ -88,15 +75,15 @@ export async function eventDetailsAction(call: EventCall, formData: FormData, he
     }
     case "publish": {
       const submission = parseWithZod(formData, { schema: PublishEventSchema });
-      if (submission.status !== "success") return invalid(intent, submission);
+      if (submission.status !== "success") return invalidReply(intent, submission);
       const outcome = await publishEvent(db, { actorId, eventId, noTickets: submission.value.noTickets });
-      if (!outcome.ok) return refused(intent, submission, outcome);
+      if (!outcome.ok) return refusedReply(intent, submission, outcome);
       return redirectWithFlash(here, { kind: "success", message: "Published. The event is now listed on the site." });
     }
     case "unpublish": {
       const submission = parseWithZod(formData, { schema: z.object({}) });
       const outcome = await unpublishEvent(db, { actorId, eventId });
-      if (!outcome.ok) return refused(intent, submission, outcome);
+      if (!outcome.ok) return refusedReply(intent, submission, outcome);
       return redirectWithFlash(here, { kind: "success", message: "Back to draft. The event is no longer listed." });
     }
     case "duplicate": {
@@ -109,9 +96,9 @@ export async function eventDetailsAction(call: EventCall, formData: FormData, he
     }
     case "cancel": {
       const submission = parseWithZod(formData, { schema: CancelEventSchema });
-      if (submission.status !== "success") return invalid(intent, submission);
+      if (submission.status !== "success") return invalidReply(intent, submission);
       const outcome = await cancelEvent(db, { actorId, eventId, reason: submission.value.reason });
-      if (!outcome.ok) return refused(intent, submission, outcome);
+      if (!outcome.ok) return refusedReply(intent, submission, outcome);
       const sold =
         outcome.ticketsSold === 0
           ? "No tickets had been sold."
@@ -146,17 +133,17 @@ export async function eventCoverAction(
   if (intent === "remove") {
     const submission = parseWithZod(formData, { schema: z.object({}) });
     const outcome = await removeEventCover(db, { actorId, eventId });
-    if (!outcome.ok) return refused(intent, submission, outcome);
+    if (!outcome.ok) return refusedReply(intent, submission, outcome);
     return redirectWithFlash(here, { kind: "success", message: "Cover removed." });
   }
   if (intent !== "upload") return unknownIntent(formData);
   const submission = parseWithZod(formData, { schema: coverSchema({ hasCover: await hasCover(db, eventId) }) });
-  if (submission.status !== "success") return invalid(intent, submission);
+  if (submission.status !== "success") return invalidReply(intent, submission);
   const { cover, coverAlt } = submission.value;
   if (cover) await withinAttemptLimits(limitImageUploads(db, { userId: actorId, ip: call.ip }));
   const image = cover ? new Uint8Array(await cover.arrayBuffer()) : null;
   const outcome = await setEventCover(db, call.storage, { actorId, eventId, image, alt: coverAlt });
-  if (!outcome.ok) return refused(intent, submission, outcome);
+  if (!outcome.ok) return refusedReply(intent, submission, outcome);
   const message = { added: "Cover added.", replaced: "Cover replaced.", described: "Description saved." }[
     outcome.action
   ];
@@ -187,13 +174,13 @@ export async function ticketTypesAction(call: EventCall, formData: FormData, her
       const schema = ticketTypeSchema(await ticketContext(db, eventId, call.currency));
       const submission = parseWithZod(formData, { schema });
       if (intent === "update" && !ticketTypeId) notFound();
-      if (submission.status !== "success") return invalid(intent, submission, extra);
+      if (submission.status !== "success") return invalidReply(intent, submission, extra);
       const ticketType = submission.value;
       const outcome =
         intent === "create"
           ? await createTicketType(db, { actorId, eventId, ticketType })
           : await updateTicketType(db, { actorId, eventId, ticketTypeId: ticketTypeId!, ticketType });
-      if (!outcome.ok) return refused(intent, submission, outcome, extra);
+      if (!outcome.ok) return refusedReply(intent, submission, outcome, extra);
       const message = intent === "create" ? `“${ticketType.name}” added.` : `“${ticketType.name}” saved.`;
       return redirectWithFlash(back, { kind: "success", message });
     }
@@ -206,7 +193,7 @@ export async function ticketTypesAction(call: EventCall, formData: FormData, her
         intent === "delete"
           ? await deleteTicketType(db, { actorId, eventId, ticketTypeId })
           : await setTicketTypeHidden(db, { actorId, eventId, ticketTypeId, hidden: intent === "hide" });
-      if (!outcome.ok) return refused(intent, submission, outcome, extra);
+      if (!outcome.ok) return refusedReply(intent, submission, outcome, extra);
       const message = {
         hide: `“${outcome.name}” is hidden: it is no longer on sale.`,
         show: `“${outcome.name}” is shown again.`,

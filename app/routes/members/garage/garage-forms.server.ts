@@ -1,6 +1,4 @@
-import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
 import { TooManyAttempts } from "~/features/accounts/attempts.server";
 import { carPhotoMedia } from "~/features/garage/car-photo-media.server";
 import { createCar, getMyCar, setCarVisibility, updateCar } from "~/features/garage/cars.server";
@@ -28,23 +26,16 @@ import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
 import { intentOf } from "~/web/form-data.server";
+import { invalidReply, refusedReply } from "~/web/form-replies.server";
 
 // The garage's forms: read the form, check it with its schema, call the garage rule, and answer
 // a redirect with a flash message or the form's errors (400).
 
 export type GarageCall = { db: Db; storage: Storage; ownerId: string; ip: string };
 
-function invalid<T>(intent: string, submission: Submission<T>, extra: { photoId?: string } = {}) {
-  return data({ intent, result: submission.reply(), ...extra }, { status: 400 });
-}
-
-function refusedWith<T>(intent: string, submission: Submission<T>, message: string, extra: { photoId?: string } = {}) {
-  return data({ intent, result: submission.reply({ formErrors: [message] }), ...extra }, { status: 400 });
-}
-
 export async function createCarAction(call: GarageCall, formData: FormData) {
   const submission = parseWithZod(formData, { schema: carSchema() });
-  if (submission.status !== "success") return invalid("save", submission);
+  if (submission.status !== "success") return invalidReply("save", submission);
   const created = await createCar(call.db, { ownerId: call.ownerId, car: submission.value });
   return redirectWithFlash(`/members/garage/${created.id}#photos`, {
     kind: "success",
@@ -55,7 +46,7 @@ export async function createCarAction(call: GarageCall, formData: FormData) {
 /** The forms of /members/garage: delete a car, change who sees it. */
 export async function garageListAction(call: GarageCall, formData: FormData) {
   const submission = parseWithZod(formData, { schema: GarageListIntentSchema });
-  if (submission.status !== "success") return invalid(intentOf(formData), submission);
+  if (submission.status !== "success") return invalidReply(intentOf(formData), submission);
   const value = submission.value;
   if (value.intent === "delete") {
     const outcome = await deleteCar({ ...call, media: carPhotoMedia }, { ownerId: call.ownerId, carId: value.carId });
@@ -74,14 +65,14 @@ export async function editCarAction(call: GarageCall & { carId: string }, formDa
   const done = (message: string, hash = "") => redirectWithFlash(`${here}${hash}`, { kind: "success", message });
   if (intent === "save") {
     const submission = parseWithZod(formData, { schema: carSchema() });
-    if (submission.status !== "success") return invalid(intent, submission);
+    if (submission.status !== "success") return invalidReply(intent, submission);
     const outcome = await updateCar(db, { ownerId, carId, car: submission.value });
     if (!outcome.ok) notFound();
     return done("Changes saved.");
   }
   if (intent.startsWith("blur")) return blurAction(call, formData, here);
   const submission = parseWithZod(formData, { schema: PhotoIntentSchema });
-  if (submission.status !== "success") return invalid(intent, submission);
+  if (submission.status !== "success") return invalidReply(intent, submission);
   const value = submission.value;
   const photo = "photoId" in value ? { photoId: value.photoId } : {};
   switch (value.intent) {
@@ -106,7 +97,7 @@ export async function editCarAction(call: GarageCall & { carId: string }, formDa
       return done("Photo removed.", "#photos");
     }
   }
-  return refusedWith(intent, submission, "Choose what to do with the photo.", photo);
+  return refusedReply(intent, submission, { message: "Choose what to do with the photo." }, photo);
 }
 
 /**
@@ -118,7 +109,7 @@ async function blurAction(call: GarageCall & { carId: string }, formData: FormDa
   const submission = parseWithZod(formData, { schema: BlurFormSchema });
   const intent = intentOf(formData);
   if (submission.status !== "success") {
-    return invalid(intent, submission, { photoId: String(formData.get("photoId") ?? "") });
+    return invalidReply(intent, submission, { photoId: String(formData.get("photoId") ?? "") });
   }
   const { photoId } = submission.value;
   const car = await getMyCar(call.db, call.ownerId, call.carId);
@@ -131,18 +122,18 @@ async function blurAction(call: GarageCall & { carId: string }, formData: FormDa
   if (value.intent === "blur-clear") regions = [];
   if (value.intent === "blur-set") {
     const parsed = parseBlurRegions(value.regions);
-    if (!parsed.ok) return refusedWith(intent, submission, parsed.message, { photoId });
+    if (!parsed.ok) return refusedReply(intent, submission, { message: parsed.message }, { photoId });
     regions = parsed.regions;
   }
   const checked = parseBlurRegions(JSON.stringify(regions));
-  if (!checked.ok) return refusedWith(intent, submission, checked.message, { photoId });
+  if (!checked.ok) return refusedReply(intent, submission, { message: checked.message }, { photoId });
   const outcome = await blurCarPhoto(
     { ...call, media: carPhotoMedia },
     { ownerId: call.ownerId, carId: call.carId, photoId, regions: checked.regions },
   );
   if (!outcome.ok) {
     if ("notFound" in outcome) notFound();
-    return refusedWith(intent, submission, outcome.message, { photoId });
+    return refusedReply(intent, submission, { message: outcome.message }, { photoId });
   }
   const message = regions.length === 0 ? "Blur removed from the photo." : "Blur applied to every size of the photo.";
   return redirectWithFlash(`${here}#photo-${photoId}`, { kind: "success", message });
