@@ -229,7 +229,7 @@ test.describe("the organizer at the gate", () => {
   test.use({ storageState: sessionFile("organizer") });
 
   test("checks the weekend pass in; the same code again says it already is", async ({ page }) => {
-    await visit(page, "/admin/check-in");
+    await visit(page, `/admin/check-in?q=${encodeURIComponent(festivalTitle)}`);
     await page.getByRole("link", { name: new RegExp(festivalTitle) }).click();
     await expect(page).toHaveURL(/\/admin\/events\/[0-9a-f-]{36}\/checkin$/);
     await expect(page.getByRole("heading", { name: "Check-in", level: 2 })).toBeVisible();

@@ -1,7 +1,8 @@
 import { parse, validate } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { addArticle, testAccount } from "./articles.test-support";
+import { testAccount } from "~/server/session-user.test-support";
+import { addArticle } from "./articles.test-support";
 import { articlesFeed, escapeXml, FEED_ENTRIES } from "./feed.server";
 
 const database = freshDatabasePerFile();

@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, ilike, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { checkInPass } from "~/features/applications/passes.server";
+import { eventSearch } from "~/features/events/organizer/queries.server";
 import { localDate, parseLocalDateTime } from "~/features/events/time-zones";
 import type { Db } from "~/server/db/client.server";
 import { containing, endingWith } from "~/server/db/like";
@@ -218,11 +219,15 @@ export async function listAttendees(
   }));
 }
 
+/** How many events the check-in page lists at once; a search finds any other. */
+export const GATE_LIST_SIZE = 50;
+
 /**
  * Published events still running at the start of today (in the site's time zone) or later,
  * soonest first, for the check-in page: a steward can still export the list on the evening.
+ * `q` keeps those whose title, venue, town or address holds it.
  */
-export async function eventsAtTheGate(db: Db, input: { now: Date; timeZone: string }) {
+export async function eventsAtTheGate(db: Db, input: { now: Date; timeZone: string; q?: string }) {
   const { now } = input;
   const midnight = parseLocalDateTime(`${localDate(now, input.timeZone)}T00:00`, input.timeZone);
   const dayStart = midnight.ok ? midnight.instant : new Date(now.getTime() - 24 * 3600 * 1000);
@@ -237,9 +242,9 @@ export async function eventsAtTheGate(db: Db, input: { now: Date; timeZone: stri
       town: events.town,
     })
     .from(events)
-    .where(and(eq(events.status, "published"), gte(events.endsAt, dayStart)))
+    .where(and(eq(events.status, "published"), gte(events.endsAt, dayStart), eventSearch(input.q ?? "")))
     .orderBy(asc(events.startsAt))
-    .limit(50);
+    .limit(GATE_LIST_SIZE);
   const counts =
     rows.length === 0
       ? []

@@ -1,20 +1,28 @@
 import { ChevronRight, ScanLine } from "lucide-react";
 import { Link } from "react-router";
+import { z } from "zod";
 import { formatEventInstant } from "~/features/events/event-dates";
-import { eventsAtTheGate } from "~/features/tickets/gate.server";
+import { eventsAtTheGate, GATE_LIST_SIZE } from "~/features/tickets/gate.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
+import { ListSearch } from "~/ui/list-search";
 import { pageTitle } from "~/ui/page-title";
+import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/check-in";
+
+const QuerySchema = z.object({ q: z.string().trim().max(100).catch("") });
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
   const { db, env } = context.get(runtimeContext);
   const now = new Date();
-  const list = await eventsAtTheGate(db, { now, timeZone: env.TIME_ZONE });
+  const { q } = QuerySchema.parse({ q: url.searchParams.get("q") ?? "" });
+  const list = await eventsAtTheGate(db, { now, timeZone: env.TIME_ZONE, q });
   return {
+    q,
+    more: list.length === GATE_LIST_SIZE,
     events: list.map((event) => ({
       id: event.id,
       title: event.title,
@@ -28,7 +36,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 export default function CheckInEvents({ loaderData }: Route.ComponentProps) {
-  const { events } = loaderData;
+  const { events, q, more } = loaderData;
   return (
     <div className="mx-auto max-w-[1100px]">
       <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Gate</p>
@@ -36,12 +44,26 @@ export default function CheckInEvents({ loaderData }: Route.ComponentProps) {
       <p className="mt-2 max-w-prose text-muted">
         Today's and upcoming published events. Open one to scan tickets with the camera or type their codes.
       </p>
+      <ListSearch
+        id="gate-search"
+        label="Find an event by title, venue or town"
+        q={q}
+        resetKey={q}
+        quiet
+        className="mt-8"
+      />
+      <p className="sr-only" role="status">
+        {countOf(events.length, "event", "events")}
+        {q ? ` matching “${q}”` : ""}
+      </p>
       {events.length === 0 ? (
-        <Card as="p" variant="empty" className="mt-8 p-10 text-muted">
-          No published events today or coming up.
+        <Card as="p" variant="empty" className="mt-6 p-10 text-muted">
+          {q
+            ? "No event today or coming up matches. Try part of the title, the venue or the town."
+            : "No published events today or coming up."}
         </Card>
       ) : (
-        <ul className="mt-8 space-y-3">
+        <ul className="mt-6 space-y-3">
           {events.map((event) => (
             <li key={event.id}>
               <Link
@@ -68,6 +90,11 @@ export default function CheckInEvents({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
+      {more ? (
+        <p className="mt-4 text-sm text-muted">
+          These are the next {GATE_LIST_SIZE} events. Search to find one further ahead.
+        </p>
+      ) : null}
     </div>
   );
 }

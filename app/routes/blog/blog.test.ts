@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { addArticle, type TestRole, testAccount } from "~/features/articles/articles.test-support";
+import { addArticle } from "~/features/articles/articles.test-support";
 import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
+import { type TestRole, testAccount } from "~/server/session-user.test-support";
+import { answerOf, routeArgs } from "~/web/route-calls.test-support";
 import { loader as articleLoader } from "./article";
 import { loader as feedLoader } from "./feed";
 import { loader as listLoader } from "./list";
-import { answerOf, routeArgs } from "./route-calls.test-support";
 
 // The public article routes, called as React Router calls them, for a visitor and each role.
 const database = freshDatabasePerFile();

@@ -23,6 +23,18 @@ const ticketFigures = {
   >`case when count(${ticketTypes.id}) > 0 and bool_and(${ticketTypes.capacity} is not null) then sum(${ticketTypes.capacity})::int end`,
 };
 
+/** Events whose title, venue, town or address holds `q`; everything when `q` is empty. */
+export function eventSearch(q: string) {
+  if (!q) return undefined;
+  const pattern = containing(q);
+  return or(
+    ilike(events.title, pattern),
+    ilike(events.venue, pattern),
+    ilike(events.town, pattern),
+    ilike(events.slug, pattern),
+  );
+}
+
 /** The most people the event admits: its own limit, its ticket types' limits, or no limit (null). */
 function placesOf(capacity: number | null, typesCapacity: number | null) {
   if (capacity === null) return typesCapacity;
@@ -37,14 +49,7 @@ export async function listEventsForAdmin(db: Db, input: { show: EventFilter; q: 
     past: and(eq(events.status, "published"), lt(events.endsAt, input.now))!,
     cancelled: eq(events.status, "cancelled"),
   };
-  const search = input.q
-    ? or(
-        ilike(events.title, containing(input.q)),
-        ilike(events.venue, containing(input.q)),
-        ilike(events.town, containing(input.q)),
-        ilike(events.slug, containing(input.q)),
-      )
-    : undefined;
+  const search = eventSearch(input.q);
   // What is coming soonest first; what is over, most recent first.
   const order =
     input.show === "upcoming" || input.show === "draft"

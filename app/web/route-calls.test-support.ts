@@ -3,7 +3,7 @@ import { requestContext, runtimeContext, type SessionUser, userContext } from "~
 import type { Db } from "~/server/db/client.server";
 import type { Runtime } from "~/server/runtime.server";
 
-// Calling the article routes' loaders and actions in tests as React Router calls them.
+// Calling routes' loaders and actions in tests as React Router calls them.
 
 export type RouteCall = {
   db: Db;
