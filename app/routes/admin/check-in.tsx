@@ -23,6 +23,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return {
     q,
     more: list.length === GATE_LIST_SIZE,
+    listSize: GATE_LIST_SIZE,
     events: list.map((event) => ({
       id: event.id,
       title: event.title,
@@ -36,7 +37,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 export default function CheckInEvents({ loaderData }: Route.ComponentProps) {
-  const { events, q, more } = loaderData;
+  const { events, q, more, listSize } = loaderData;
   return (
     <div className="mx-auto max-w-[1100px]">
       <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Gate</p>
@@ -92,7 +93,7 @@ export default function CheckInEvents({ loaderData }: Route.ComponentProps) {
       )}
       {more ? (
         <p className="mt-4 text-sm text-muted">
-          These are the next {GATE_LIST_SIZE} events. Search to find one further ahead.
+          These are the next {listSize} events. Search to find one further ahead.
         </p>
       ) : null}
     </div>
