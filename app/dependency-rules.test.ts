@@ -48,12 +48,17 @@ const FILES: Record<string, string> = {
   "app/features/cart/fixture.server.ts":
     'import { member } from "./members.test-support";\nexport const fixture = member;',
   "app/features/cart/cart.test.ts": 'import { member } from "./members.test-support";\nexport const used = member;',
-  // Breaks commerce-core-knows-no-kind; the core may use order history, and a kind the core.
-  "app/features/orders/order-history.server.ts": "export const history = 1;",
+  // Breaks production-knows-no-fixtures; the fixtures may use the areas.
+  "app/fixtures/paid-ticket.server.ts":
+    'import { list } from "../features/events/queries.server";\nexport const paidTicket = list;',
+  "app/features/events/demo.server.ts":
+    'import { paidTicket } from "../../fixtures/paid-ticket.server";\nexport const demo = paidTicket;',
+  // Breaks commerce-core-knows-no-kind; the core may use the audit log, and a kind the core.
+  "app/features/audit/audit.server.ts": "export const history = 1;",
   "app/features/tickets/ticket-kind.server.ts":
     'import { history } from "../commerce/refund.server";\nexport const ticketKind = history;',
   "app/features/commerce/refund.server.ts":
-    'import { history } from "../orders/order-history.server";\nexport const refund = history;',
+    'import { history } from "../audit/audit.server";\nexport const refund = history;',
   "app/features/commerce/checkout.server.ts":
     'import { ticketKind } from "../tickets/ticket-kind.server";\nexport const checkout = ticketKind;',
 };
@@ -116,6 +121,12 @@ describe("the layers' rules", () => {
     );
   });
 
+  it("keep the end-to-end fixtures out of everything else the site runs", () => {
+    expect(violations()).toContain(
+      "production-knows-no-fixtures: app/features/events/demo.server.ts -> app/fixtures/paid-ticket.server.ts",
+    );
+  });
+
   it("keep the commerce core from naming any kind of item", () => {
     expect(violations()).toContain(
       "commerce-core-knows-no-kind: app/features/commerce/checkout.server.ts -> app/features/tickets/ticket-kind.server.ts",
@@ -123,7 +134,7 @@ describe("the layers' rules", () => {
   });
 
   it("let through what is allowed: areas on the schema, routes on areas and app/web, tests, one folder's subfolders", () => {
-    expect(violations()).toHaveLength(9);
+    expect(violations()).toHaveLength(10);
     const from = new Set(result.summary.violations.map((violation) => violation.from));
     for (const allowed of [
       "app/features/events/queries.server.ts",
@@ -135,6 +146,7 @@ describe("the layers' rules", () => {
       "app/features/cart/cart.test.ts",
       "app/features/commerce/refund.server.ts",
       "app/features/tickets/ticket-kind.server.ts",
+      "app/fixtures/paid-ticket.server.ts",
     ]) {
       expect(from).not.toContain(allowed);
     }

@@ -14,6 +14,16 @@ import { index, layout, prefix, type RouteConfig, route } from "@react-router/de
 //   splash screens): static-files.server.ts in production, Vite in development
 // Pages for visitors without a session may be answered from memory before Express
 // (app/server/page-cache.server.ts). Media (/media/*) is a route, below.
+
+/**
+ * The end-to-end suite's fixtures (app/fixtures): built in only when ENABLE_TEST_FIXTURES is set
+ * for the build, as `npm test` does; a production build leaves the whole folder out. Even when
+ * built in, they answer only while the server runs with ENABLE_TEST_FIXTURES on a local address.
+ */
+const testFixtures = ["1", "true", "on", "yes"].includes(process.env.ENABLE_TEST_FIXTURES ?? "")
+  ? [route("dev/fixtures/:fixture", "fixtures/fixture-route.tsx")]
+  : [];
+
 export default [
   route("indexBackup", "routes/site/index-backup.ts"),
 
@@ -60,7 +70,7 @@ export default [
     route("checkout/test/:orderId", "routes/checkout/test-checkout.tsx"),
 
     route("success", "routes/checkout/success.tsx"),
-    route("dev/fixtures/:fixture", "routes/dev/fixture.tsx"),
+    ...testFixtures,
     route("*", "routes/site/not-found.tsx"),
   ]),
 

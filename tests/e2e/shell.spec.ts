@@ -181,6 +181,9 @@ test.describe("navigation", () => {
     await page.clock.install();
     await visit(page, "/dev/fixtures/long");
     await page.getByRole("link", { name: "Very slow page" }).click();
+    // The progress bar shows once the navigation is under way, and the watchdog is armed with it:
+    // moving the clock on before then would pass its 120 s before it started counting.
+    await expect(page.locator('[role="progressbar"][data-phase="running"]')).toBeAttached();
     const fullLoad = page.waitForRequest(
       (request) => request.isNavigationRequest() && request.url().includes("/dev/fixtures/slow?ms=4000"),
     );

@@ -1,4 +1,4 @@
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import type { Db } from "~/server/db/client.server";
 
 /**

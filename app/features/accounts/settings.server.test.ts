@@ -1,15 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { deleteAccount } from "~/features/privacy/delete-account.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { accounts, sessions, users } from "../../../db/schema";
 import { testAccounts } from "./members.test-support";
-import {
-  deleteAccount,
-  getAccountSettings,
-  requestEmailChange,
-  unlinkSignInMethod,
-  updateNotifications,
-} from "./settings.server";
+import { getAccountSettings, requestEmailChange, unlinkSignInMethod, updateNotifications } from "./settings.server";
 
 const database = freshDatabasePerFile();
 

@@ -6,15 +6,24 @@ import type { Outbox } from "~/server/messages.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { accounts, earlierEmails, users } from "../../../db/schema";
 import { ATTEMPT_RULES, limitAttempts } from "./attempts.server";
-import { accountDeletedNotice, type Branding } from "./emails.server";
-import { deleteMemberAccount, providerName } from "./privacy.server";
+import type { Branding } from "./emails.server";
 import { getProfile } from "./profile.server";
-import { confirmIdentity } from "./reauth.server";
 import type { NotificationPreferences } from "./schemas";
-import { type AuthCall, signOut } from "./sign-in.server";
+import type { AuthCall } from "./sign-in.server";
 
 /** What the settings rules need besides the member: their session's call, storage and the outbox. */
 export type SettingsCall = AuthCall & { storage: Storage; brand: Branding; outbox: Pick<Outbox, "sendEmail"> };
+
+/** A sign-in provider's name as members know it. */
+export function providerName(providerId: string) {
+  const names: Record<string, string> = {
+    credential: "Password",
+    google: "Google",
+    facebook: "Facebook",
+    apple: "Apple",
+  };
+  return names[providerId] ?? providerId.charAt(0).toUpperCase() + providerId.slice(1);
+}
 
 /** Everything the settings page shows, read fresh from the database. */
 export async function getAccountSettings(db: Db, userId: string) {
@@ -74,7 +83,7 @@ export async function updateNotifications(db: Db, userId: string, preferences: N
     .where(eq(users.id, userId));
 }
 
-type Outcome<T = object> = ({ ok: true } & T) | { ok: false; field: string; message: string };
+export type Outcome<T = object> = ({ ok: true } & T) | { ok: false; field: string; message: string };
 
 /**
  * Starts a change of email: the member proves it is them with their password, then the new
@@ -149,27 +158,4 @@ export async function unlinkSignInMethod(
     throw error;
   }
   return { ok: true, name: method.name };
-}
-
-/**
- * Deletes the member's account once they have typed their email address and confirmed it is them
- * (password, or a sign-in within minutes), emails them a last notice at that address, and answers
- * the headers that sign this browser out.
- */
-export async function deleteAccount(
-  call: SettingsCall,
-  user: Pick<SessionUser, "id" | "email" | "signedInAt">,
-  input: { confirmation: string; currentPassword?: string },
-): Promise<Outcome<{ headers: Headers }>> {
-  if (input.confirmation !== user.email.toLowerCase()) {
-    return { ok: false, field: "confirmation", message: `Type ${user.email} to confirm.` };
-  }
-  const identity = await confirmIdentity(call, user, input.currentPassword);
-  if (!identity.ok) {
-    return { ok: false, field: identity.reason === "no-password" ? "" : "currentPassword", message: identity.message };
-  }
-  const deleted = await deleteMemberAccount(call.db, user.id, { storage: call.storage });
-  if (!deleted) return { ok: false, field: "", message: "Your account could not be found." };
-  await call.outbox.sendEmail(accountDeletedNotice(call.brand, deleted.email, deleted.name));
-  return { ok: true, headers: await signOut(call) };
 }

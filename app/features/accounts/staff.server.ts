@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { hash } from "@node-rs/argon2";
 import { asc, eq, inArray, sql } from "drizzle-orm";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import { ARGON2ID } from "~/server/auth/auth.server";
 import type { Role } from "~/server/auth/session.server";
 import type { Db } from "~/server/db/client.server";

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { checkoutFor, createBuyers } from "~/features/checkout/stock.test-support";
+import { admitAtGate } from "~/features/gate/gate.server";
 import { refundEventHolders } from "~/features/orders/bulk-refunds.server";
 import { orderEmail } from "~/features/orders/order-email.server";
 import { orderForBuyer } from "~/features/orders/order-views.server";
 import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
-import { admitAtGate } from "~/features/tickets/gate.server";
 import { verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";

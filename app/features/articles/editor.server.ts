@@ -1,5 +1,5 @@
 import { and, desc, eq, ilike, ne, sql } from "drizzle-orm";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import { prepareCover, storeCover } from "~/features/events/cover.server";
 import { parseLocalDateTime } from "~/features/events/time-zones";
 import type { Refusal } from "~/features/forms/refusal";

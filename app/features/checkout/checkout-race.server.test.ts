@@ -3,6 +3,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CheckoutResult } from "~/features/commerce/checkout.server";
+import { expireHolds } from "~/features/commerce/holds.server";
 import { cancelOrder } from "~/features/orders/cancel.server";
 import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
@@ -11,7 +12,6 @@ import { retriedTransactions } from "~/server/db/retry.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import * as schema from "../../../db/schema";
 import { cartItems, carts, holds, orders, tickets, ticketTypes } from "../../../db/schema";
-import { expireHolds } from "./holds.server";
 import { checkoutFor, createBuyers, createTestEvent, NOW } from "./stock.test-support";
 
 /**

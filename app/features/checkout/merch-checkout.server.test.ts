@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { expireHolds } from "~/features/commerce/holds.server";
 import { LATE_SOLD_OUT_REASON } from "~/features/commerce/settle.server";
 import { commerceMemberData } from "~/features/orders/member-data.server";
 import { orderForBuyer } from "~/features/orders/order-views.server";
@@ -7,7 +8,6 @@ import { refundOrder, settleOrder, startCheckout } from "~/features/selling/sell
 import { readVariantStock } from "~/features/shop/stock.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, holds, orderItems, orders, productVariants, transactions } from "../../../db/schema";
-import { expireHolds } from "./holds.server";
 import {
   addMerchLines,
   createTestProduct,

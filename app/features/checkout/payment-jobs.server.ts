@@ -1,3 +1,4 @@
+import { expireHolds } from "~/features/commerce/holds.server";
 import { afterOrderSettled } from "~/features/orders/after-settlement.server";
 import { enqueueOrderEmail, ordersAwaitingConfirmation } from "~/features/orders/order-email.server";
 import { sendPendingRefunds } from "~/features/orders/send-refunds.server";
@@ -5,7 +6,6 @@ import type { Db } from "~/server/db/client.server";
 import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
 import { getLog } from "~/server/log.server";
 import type { PaymentGateway } from "~/server/payments/payments.server";
-import { expireHolds } from "./holds.server";
 import type { PaymentFollowUps } from "./payment-follow-ups";
 import { closeExpiredPayments, reconcilePayments } from "./reconcile.server";
 

@@ -1,12 +1,12 @@
 import { eq, type Query } from "drizzle-orm";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
+import { HOLD_EXPIRED_REASON } from "~/features/commerce/holds.server";
 import type { Db } from "~/server/db/client.server";
 import { statementsSent } from "~/server/db/statements-sent.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { stripeGateway } from "~/server/payments/stripe.server";
 import { orders, paymentEvents } from "../../../db/schema";
-import { HOLD_EXPIRED_REASON } from "./holds.server";
 import {
   handlePaymentNotification,
   PAYMENT_EVENTS_CHANNEL,

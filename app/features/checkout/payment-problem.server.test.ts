@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { expireHolds, HOLD_EXPIRED_REASON } from "~/features/commerce/holds.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { testGateway } from "~/server/payments/test-provider.server";
-import { expireHolds, HOLD_EXPIRED_REASON } from "./holds.server";
 import { lastPaymentProblem } from "./payment-problem.server";
 import { BUYER_CANCELLED_REASON } from "./payment-state.server";
 import { at, pendingOrder } from "./payments.test-support";

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { HOLD_EXPIRED_REASON } from "~/features/checkout/holds.server";
+import { HOLD_EXPIRED_REASON } from "~/features/commerce/holds.server";
 import type { SettleInput, SettleOutcome } from "~/features/commerce/settle.server";
 import { cancelOrder } from "~/features/orders/cancel.server";
 import { expireOrder } from "~/features/orders/expire.server";

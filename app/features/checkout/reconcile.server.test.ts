@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { expireHolds, HOLD_EXPIRED_REASON } from "~/features/commerce/holds.server";
 import { settleOrder } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { sandboxGateway } from "~/server/payments/sandbox-provider";
 import { orders } from "../../../db/schema";
-import { expireHolds, HOLD_EXPIRED_REASON } from "./holds.server";
 import { BUYER_CANCELLED_REASON } from "./payment-state.server";
 import { at, buyPlaces, orderState, pendingOrder, soldOf } from "./payments.test-support";
 import { BANK_PAYMENT_WAIT_DAYS, closeExpiredPayments, reconcilePayments } from "./reconcile.server";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { HOLD_EXPIRED_REASON } from "~/features/commerce/holds.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { testGateway } from "~/server/payments/test-provider.server";
-import { HOLD_EXPIRED_REASON } from "./holds.server";
 import { BUYER_CANCELLED_REASON } from "./payment-state.server";
 import { at, buyPlaces, orderState, pendingOrder, soldOf } from "./payments.test-support";
 import { closeExpiredPayments } from "./reconcile.server";

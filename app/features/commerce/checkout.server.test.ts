@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { expireHolds, HOLD_EXPIRED_REASON } from "~/features/checkout/holds.server";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
 import { MAX_ORDER_TOTAL, SUPERSEDED_REASON } from "~/features/commerce/checkout.server";
+import { expireHolds, HOLD_EXPIRED_REASON } from "~/features/commerce/holds.server";
+import { formatOrderNumber, parseOrderNumber } from "~/features/commerce/order-number";
 import { cancelOrder } from "~/features/orders/cancel.server";
-import { formatOrderNumber, parseOrderNumber } from "~/features/orders/order-number";
 import { startCheckout } from "~/features/selling/selling.server";
 import { availabilityByTicketType } from "~/features/tickets/ticket-stock.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { DEFAULT_HOLD_MINUTES } from "~/features/checkout/holds.server";
-import { recordOrderChanges } from "~/features/orders/order-history.server";
+import { DEFAULT_HOLD_MINUTES } from "~/features/commerce/holds.server";
+import { recordOrderChanges } from "~/features/commerce/order-history.server";
 import { checkDeliveryAddress } from "~/features/shipping/address";
 import { type ShippingChoice, shippingFee } from "~/features/shipping/rates";
 import { collectionEvents, readShippingSettings } from "~/features/shipping/shipping.server";

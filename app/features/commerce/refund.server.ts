@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { recordAudit } from "~/features/admin/audit.server";
-import { recordOrderChanges } from "~/features/orders/order-history.server";
-import { formatOrderNumber } from "~/features/orders/order-number";
+import { recordAudit } from "~/features/audit/audit.server";
+import { recordOrderChanges } from "~/features/commerce/order-history.server";
+import { formatOrderNumber } from "~/features/commerce/order-number";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
 import { countOf } from "~/ui/plural";

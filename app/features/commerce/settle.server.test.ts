@@ -1,7 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { expireHolds } from "~/features/checkout/holds.server";
 import {
   awaitPaymentEvent,
   markPaymentEventProcessed,
@@ -10,6 +9,7 @@ import {
   releasePaymentEvent,
 } from "~/features/checkout/payment-events.server";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
+import { expireHolds } from "~/features/commerce/holds.server";
 import {
   CANCELLED_ORDER_REASON,
   DUPLICATE_PAYMENT_REASON,

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, is, type Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
-import { releaseHolds } from "~/features/checkout/holds.server";
-import { orderChangeRows, recordOrderChanges } from "~/features/orders/order-history.server";
+import { releaseHolds } from "~/features/commerce/holds.server";
+import { orderChangeRows, recordOrderChanges } from "~/features/commerce/order-history.server";
 import { builtOnce, builtOnceEach } from "~/server/db/built-once.server";
 import type { Db } from "~/server/db/client.server";
 import { jsonObject } from "~/server/db/json-object";

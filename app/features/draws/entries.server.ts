@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { recordAudit } from "~/features/admin/audit.server";
-import { liveHolds } from "~/features/checkout/live-holds.server";
+import { recordAudit } from "~/features/audit/audit.server";
+import { liveHolds } from "~/features/commerce/live-holds.server";
 import type { Db } from "~/server/db/client.server";
 import { drawEntries, draws, holds, type InstantWin } from "../../../db/schema";
 import { type DrawCounts, type DrawForEntry, instantWinsAmong } from "./draw-rules";

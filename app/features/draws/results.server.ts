@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, isNull, or, sql } from "drizzle-orm";
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
 import type { Env } from "~/server/env.server";

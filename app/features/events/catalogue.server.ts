@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, lte, ne, or, type SQL, sql } from "drizzle-orm";
-import { liveHolds } from "~/features/checkout/live-holds.server";
+import { liveHolds } from "~/features/commerce/live-holds.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, or, type SQL, sql } from "drizzle-orm";
 import type { Branding } from "~/features/accounts/emails.server";
-import { recordAudit } from "~/features/admin/audit.server";
-import { recordOrderChanges } from "~/features/orders/order-history.server";
-import { formatOrderNumber, parseOrderNumber } from "~/features/orders/order-number";
+import { recordAudit } from "~/features/audit/audit.server";
+import { recordOrderChanges } from "~/features/commerce/order-history.server";
+import { formatOrderNumber, parseOrderNumber } from "~/features/commerce/order-number";
 import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
 import { isUuid } from "~/server/db/uuid";

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import type { Db } from "~/server/db/client.server";
 import type { Env } from "~/server/env.server";
 import { defineJob } from "~/server/jobs/queue.server";

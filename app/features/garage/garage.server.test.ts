@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { deleteMemberAccount, exportMemberData } from "~/features/accounts/privacy.server";
+import { deleteMemberAccount, exportMemberData } from "~/features/privacy/privacy.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { auditLog, carLikes, carPhotos, carReports, cars, events, showCarApplications } from "../../../db/schema";
 import { carPhotoMedia } from "./car-photo-media.server";

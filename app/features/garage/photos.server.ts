@@ -1,5 +1,5 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";
 import type { Storage } from "~/server/storage/storage.server";

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import type { Db } from "~/server/db/client.server";
 import type { OutboundEmail } from "~/server/mail/mail.server";
 import { carPhotos, carReports, cars, type ReportStatus, users } from "../../../db/schema";

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
+import { formatOrderNumber } from "~/features/commerce/order-number";
 import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { users } from "../../../db/schema";
 import { getOrderDetail, listOrders } from "./admin-orders.server";
-import { formatOrderNumber } from "./order-number";
 
 const database = freshDatabasePerFile();
 

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { parseOrderNumber } from "~/features/commerce/order-number";
 import { addressLines } from "~/features/shipping/address";
 import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
@@ -14,7 +15,6 @@ import {
   users,
 } from "../../../db/schema";
 import { orderLineColumns, orderPayments, ticketColumns } from "./order-columns.server";
-import { parseOrderNumber } from "./order-number";
 
 const ORDERS_PER_PAGE = 25;
 

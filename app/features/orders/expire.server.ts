@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { releaseHolds } from "~/features/checkout/holds.server";
+import { releaseHolds } from "~/features/commerce/holds.server";
+import { recordOrderChanges } from "~/features/commerce/order-history.server";
 import type { Db } from "~/server/db/client.server";
 import { type OrderStatus, orders } from "../../../db/schema";
-import { recordOrderChanges } from "./order-history.server";
 
 export type ExpireOutcome =
   | { kind: "expired" }

@@ -1,7 +1,8 @@
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { deletedMemberEmail, deleteMemberAccount, exportMemberData } from "~/features/accounts/privacy.server";
 import { createBuyers, createTestEvent } from "~/features/checkout/stock.test-support";
+import { formatOrderNumber } from "~/features/commerce/order-number";
+import { deletedMemberEmail, deleteMemberAccount, exportMemberData } from "~/features/privacy/privacy.server";
 import { formatTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { mailboxTransport } from "~/server/mail/mail.server";
@@ -17,7 +18,6 @@ import {
   users,
 } from "../../../db/schema";
 import { sendOrderConfirmation } from "./order-email.server";
-import { formatOrderNumber } from "./order-number";
 import { paidOrder } from "./paid-orders.test-support";
 
 const database = freshDatabasePerFile();

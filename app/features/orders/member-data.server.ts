@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { MemberDataSection } from "~/features/accounts/member-data-section";
+import { formatOrderNumber } from "~/features/commerce/order-number";
 import type { Db } from "~/server/db/client.server";
 import {
   cartItems,
@@ -17,7 +18,6 @@ import {
   users,
 } from "../../../db/schema";
 import { orderLineColumns, orderSummaryColumns, paymentColumns, ticketColumns } from "./order-columns.server";
-import { formatOrderNumber } from "./order-number";
 
 /**
  * What the shop keeps about a member, for "Download my data" and for deleting an account

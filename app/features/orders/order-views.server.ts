@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { formatOrderNumber } from "~/features/commerce/order-number";
 import { eventDateLabels, formatEventInstant, formatLocalDay } from "~/features/events/event-dates";
 import { addressLines } from "~/features/shipping/address";
 import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
@@ -27,7 +28,6 @@ import {
   ticketColumns,
 } from "./order-columns.server";
 import { isOrderId } from "./order-id";
-import { formatOrderNumber } from "./order-number";
 
 /**
  * What a buyer sees of their orders after paying: /success, the order email, /transactions, the

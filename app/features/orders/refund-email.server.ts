@@ -1,8 +1,8 @@
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
+import { formatOrderNumber } from "~/features/commerce/order-number";
 import type { RefundedLine } from "~/features/commerce/refund.server";
 import type { OutboundEmail } from "~/server/mail/mail.server";
 import { formatMoney } from "~/ui/money";
-import { formatOrderNumber } from "./order-number";
 
 export type RefundNotice = {
   to: string;

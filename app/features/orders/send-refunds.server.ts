@@ -1,10 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { recordOrderChanges } from "~/features/commerce/order-history.server";
 import type { Db } from "~/server/db/client.server";
 import { type PaymentGateway, PermanentPaymentError } from "~/server/payments/payments.server";
 import { formatMoney } from "~/ui/money";
 import { orders, transactions } from "../../../db/schema";
-import { recordOrderChanges } from "./order-history.server";
 
 export type RefundRun = {
   sent: number;

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import { numberedSlug } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
 import { countOf } from "~/ui/plural";

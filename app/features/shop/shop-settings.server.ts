@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { shopSettings } from "../../../db/schema";
 import type { SettingsInput } from "./admin-forms";

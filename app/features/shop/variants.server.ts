@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import type { FieldMessages } from "~/features/forms/fields";
 import type { Db } from "~/server/db/client.server";
 import { holds, orderItems, products, productVariants } from "../../../db/schema";

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { liveHolds } from "~/features/checkout/live-holds.server";
+import { liveHolds } from "~/features/commerce/live-holds.server";
 import type { Db } from "~/server/db/client.server";
 import { events, holds, ticketTypes } from "../../../db/schema";
 import type { LineEvent, LineTicketType } from "./ticket-lines";

@@ -1,6 +1,6 @@
 import { and, count, eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import { formatEventInstant } from "~/features/events/event-dates";
 import { fieldMessages, wholeNumberText } from "~/features/forms/fields";
 import type { Db } from "~/server/db/client.server";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestEvent } from "~/features/checkout/stock.test-support";
-import { GATE_LIST_SIZE } from "~/features/tickets/gate.server";
+import { GATE_LIST_SIZE } from "~/features/gate/gate.server";
 import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { type TestRole, testAccount } from "~/server/session-user.test-support";

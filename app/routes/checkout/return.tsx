@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useNavigate } from "react-router";
 import type { PaymentFollowUps } from "~/features/checkout/payment-follow-ups";
 import { followUpPayments } from "~/features/checkout/payment-jobs.server";
 import { confirmReturn, type ReturnAnswer } from "~/features/checkout/return.server";
-import { formatOrderNumber } from "~/features/orders/order-number";
+import { formatOrderNumber } from "~/features/commerce/order-number";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import type { Runtime } from "~/server/runtime.server";

@@ -8,8 +8,8 @@ import {
   TEST_CHECKOUT_INTENTS,
   testCheckoutOrder,
 } from "~/features/checkout/test-checkout.server";
+import { formatOrderNumber } from "~/features/commerce/order-number";
 import { formatEventInstant } from "~/features/events/event-dates";
-import { formatOrderNumber } from "~/features/orders/order-number";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { SubmitButton } from "~/ui/form";

@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { requireMailboxAccess } from "~/server/mail/mailbox.server";
 

@@ -1,4 +1,4 @@
-import { exportMemberData } from "~/features/accounts/privacy.server";
+import { exportMemberData } from "~/features/privacy/privacy.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import type { Route } from "./+types/settings-export";

@@ -1,4 +1,4 @@
-import { sitemapEntries } from "~/features/content/sitemap.server";
+import { sitemapEntries } from "~/features/sitemap/sitemap.server";
 import { runtimeContext } from "~/server/context.server";
 import type { Route } from "./+types/sitemap";
 

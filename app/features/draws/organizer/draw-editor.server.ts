@@ -1,5 +1,5 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import { numberedSlug, slugify } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation } from "~/server/db/retry.server";

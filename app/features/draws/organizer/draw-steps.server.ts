@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import { sendRefundsJob } from "~/features/checkout/payment-jobs.server";
 import type { Db } from "~/server/db/client.server";
 import type { JobQueue } from "~/server/jobs/queue.server";

@@ -1,4 +1,4 @@
-import { toCsv } from "~/features/tickets/attendees-csv";
+import { toCsv } from "~/features/gate/attendees-csv";
 import type { EntrySource } from "../../../../db/schema";
 
 /** One entry as the CSV needs it; dates already as text in the site's zone. */

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import { numberedSlug, slugify as slugFromWords } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
 import type { Storage } from "~/server/storage/storage.server";

@@ -1,5 +1,5 @@
 import { and, count, eq } from "drizzle-orm";
-import { recordAudit } from "~/features/admin/audit.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { plural } from "~/ui/plural";
 import { ticketTypes } from "../../../../db/schema";

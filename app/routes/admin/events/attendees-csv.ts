@@ -1,5 +1,5 @@
-import { attendeesCsv } from "~/features/tickets/attendees-csv";
-import { gateEvent, listAttendees } from "~/features/tickets/gate.server";
+import { attendeesCsv } from "~/features/gate/attendees-csv";
+import { gateEvent, listAttendees } from "~/features/gate/gate.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";

@@ -1,9 +1,9 @@
 import { ChevronRight } from "lucide-react";
 import { Link } from "react-router";
 import { Pagination } from "~/features/admin/members-list";
+import { formatOrderNumber } from "~/features/commerce/order-number";
 import { listOrders } from "~/features/orders/admin-orders.server";
 import { ORDER_STATUS_LABELS, OrdersQuerySchema } from "~/features/orders/admin-schemas";
-import { formatOrderNumber } from "~/features/orders/order-number";
 import { OrderStatusBadge } from "~/features/orders/order-status-badge";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";

@@ -1,10 +1,10 @@
 import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router";
+import { formatOrderNumber } from "~/features/commerce/order-number";
 import { Panel, RefundConfirmation, RefundForms, TicketStatus } from "~/features/orders/admin-order-parts";
 import { getOrderDetail } from "~/features/orders/admin-orders.server";
 import { ORDER_STATUS_LABELS } from "~/features/orders/admin-schemas";
 import { isOrderId } from "~/features/orders/order-id";
-import { formatOrderNumber } from "~/features/orders/order-number";
 import { OrderStatusBadge } from "~/features/orders/order-status-badge";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";

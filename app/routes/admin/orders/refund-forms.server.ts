@@ -1,13 +1,13 @@
 import { data } from "react-router";
 import type { Branding } from "~/features/accounts/emails.server";
 import { queueRefunds } from "~/features/checkout/payment-jobs.server";
+import { formatOrderNumber } from "~/features/commerce/order-number";
 import type { RefundOutcome } from "~/features/commerce/refund.server";
 import { getEventCancellation } from "~/features/events/organizer/queries.server";
 import type { RefundErrors, RefundReview } from "~/features/orders/admin-order-parts";
 import type { OrderDetail } from "~/features/orders/admin-orders.server";
 import { RefundFormSchema } from "~/features/orders/admin-schemas";
 import { refundEventHolders } from "~/features/orders/bulk-refunds.server";
-import { formatOrderNumber } from "~/features/orders/order-number";
 import { refundEmail } from "~/features/orders/refund-email.server";
 import { refundOrder } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";

@@ -7,12 +7,12 @@ import { signOutDevice, signOutOtherDevices } from "~/features/accounts/devices.
 import { getProfile, saveProfile } from "~/features/accounts/profile.server";
 import type { SettingsSchema } from "~/features/accounts/schemas";
 import {
-  deleteAccount,
   requestEmailChange,
   type SettingsCall,
   unlinkSignInMethod,
   updateNotifications,
 } from "~/features/accounts/settings.server";
+import { deleteAccount } from "~/features/privacy/delete-account.server";
 import { runtimeContext, type SessionUser } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { countOf, plural } from "~/ui/plural";

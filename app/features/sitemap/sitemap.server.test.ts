@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestDraw } from "~/features/draws/draws.test-support";
+import { sitemapEntries } from "~/features/sitemap/sitemap.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { sitemapEntries } from "./sitemap.server";
 
 const database = freshDatabasePerFile();
 

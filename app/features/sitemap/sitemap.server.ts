@@ -3,8 +3,8 @@ import { sitemapCommunity } from "~/features/community/showcase.server";
 import { sitemapDraws } from "~/features/draws/catalogue.server";
 import { sitemapEvents } from "~/features/events/catalogue.server";
 import { sitemapProducts } from "~/features/shop/catalogue.server";
+import type { Db } from "~/server/db/client.server";
 import { sitePages } from "../../../db/schema";
-import type { Db } from "../../server/db/client.server";
 
 export type SitemapEntry = { path: string; lastModified?: string };
 

@@ -3,11 +3,11 @@ import { alias } from "drizzle-orm/pg-core";
 import { checkInPass } from "~/features/applications/passes.server";
 import { eventSearch } from "~/features/events/organizer/queries.server";
 import { localDate, parseLocalDateTime } from "~/features/events/time-zones";
+import { checkInTicket } from "~/features/tickets/check-in.server";
+import { normaliseTicketCode, verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import { containing, endingWith } from "~/server/db/like";
 import { events, orders, type TicketStatus, tickets, ticketTypes, users } from "../../../db/schema";
-import { checkInTicket } from "./check-in.server";
-import { normaliseTicketCode, verifySignedTicketCode } from "./ticket-codes.server";
 
 /** What the steward sees after a scan or a typed code. Decided on the server, never in the browser. */
 export type GateResult = {

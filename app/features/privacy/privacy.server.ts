@@ -1,4 +1,7 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
+import { deleteAvatarFiles } from "~/features/accounts/avatar.server";
+import type { MemberDataSection } from "~/features/accounts/member-data-section";
+import { providerName } from "~/features/accounts/settings.server";
 import { carPhotoMedia } from "~/features/garage/car-photo-media.server";
 import { deleteMemberPhotoFiles, garageMemberData, memberPhotoFiles } from "~/features/garage/member-data.server";
 import { carPhotoSources } from "~/features/media/car-photo-urls";
@@ -15,8 +18,6 @@ import {
   users,
   verifications,
 } from "../../../db/schema";
-import { deleteAvatarFiles } from "./avatar.server";
-import type { MemberDataSection } from "./member-data-section";
 
 const profileData: MemberDataSection = {
   name: "profile",
@@ -124,17 +125,6 @@ const sections: MemberDataSection[] = [
   // Cars, photos, likes, reports and show-car applications (app/features/garage/member-data.server.ts).
   ...garageMemberData((hash) => carPhotoSources(hash, "gallery").src),
 ];
-
-/** "Password" for the email-and-password sign-in, the provider's name for the others. */
-export function providerName(providerId: string) {
-  const names: Record<string, string> = {
-    credential: "Password",
-    google: "Google",
-    facebook: "Facebook",
-    apple: "Apple",
-  };
-  return names[providerId] ?? providerId.charAt(0).toUpperCase() + providerId.slice(1);
-}
 
 /** The member's addresses: the current one first, then those they changed away from (lower case). */
 type Contact = { emails: string[]; phoneNumber: string | null };

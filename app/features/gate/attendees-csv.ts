@@ -1,4 +1,4 @@
-import type { Attendee } from "./gate.server";
+import type { Attendee } from "~/features/gate/gate.server";
 
 const STATUS_LABELS = {
   valid: "Not checked in",

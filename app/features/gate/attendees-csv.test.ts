@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attendeesCsv, csvCell, toCsv } from "./attendees-csv";
+import { attendeesCsv, csvCell, toCsv } from "~/features/gate/attendees-csv";
 
 describe("csvCell", () => {
   it("quotes commas, quotes and line breaks", () => {

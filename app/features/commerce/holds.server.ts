@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, lte, ne, or } from "drizzle-orm";
-import { recordOrderChanges } from "~/features/orders/order-history.server";
+import { recordOrderChanges } from "~/features/commerce/order-history.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
 import { holds, orders, type PaymentProvider } from "../../../db/schema";

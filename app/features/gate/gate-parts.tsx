@@ -1,10 +1,10 @@
 import { CircleAlert, CircleCheck, CircleX, Download } from "lucide-react";
 import { CarThumb } from "~/features/applications/car-thumb";
+import { ATTENDEE_STATUS_LABELS } from "~/features/gate/attendees-csv";
+import type { Attendee, GateResult } from "~/features/gate/gate.server";
 import { Card } from "~/ui/card";
 import { ListSearch } from "~/ui/list-search";
 import { countOf } from "~/ui/plural";
-import { ATTENDEE_STATUS_LABELS } from "./attendees-csv";
-import type { Attendee, GateResult } from "./gate.server";
 
 // Small white text on these needs 4.5:1: emerald-700 gives 5.4, and the label at 90% keeps 4.7 on it.
 const RESULT_TONES = {

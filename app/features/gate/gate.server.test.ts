@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
+import { admitAtGate, gateCounts, gateTime, listAttendees, NOT_A_TICKET } from "~/features/gate/gate.server";
 import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
+import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { tickets, users } from "../../../db/schema";
-import { admitAtGate, gateCounts, gateTime, listAttendees, NOT_A_TICKET } from "./gate.server";
-import { formatTicketCode, signTicketCode } from "./ticket-codes.server";
 
 const database = freshDatabasePerFile();
 const secret = "gate-secret-gate-secret-gate-secret-0123";

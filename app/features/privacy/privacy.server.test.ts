@@ -1,6 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { prepareAvatar, saveAvatar } from "~/features/accounts/avatar.server";
+import { testAccounts } from "~/features/accounts/members.test-support";
+import { requestEmailChange } from "~/features/accounts/settings.server";
+import { signInWithPassword } from "~/features/accounts/sign-in.server";
+import { deletedMemberEmail, deleteMemberAccount, exportMemberData } from "~/features/privacy/privacy.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import {
   accounts,
@@ -11,11 +16,6 @@ import {
   users,
   verifications,
 } from "../../../db/schema";
-import { prepareAvatar, saveAvatar } from "./avatar.server";
-import { testAccounts } from "./members.test-support";
-import { deletedMemberEmail, deleteMemberAccount, exportMemberData } from "./privacy.server";
-import { requestEmailChange } from "./settings.server";
-import { signInWithPassword } from "./sign-in.server";
 
 const database = freshDatabasePerFile();
 
