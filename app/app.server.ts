@@ -15,6 +15,7 @@ import { demoPartnersSeeder } from "./demo/demo-partners.server";
 import { demoProductsSeeder } from "./demo/demo-products.server";
 import { accountMessages } from "./features/accounts/auth-messages.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./features/accounts/schemas";
+import { drawRefunder } from "./features/checkout/draw-refunds.server";
 import { catchUpAfterStart, paymentJobs } from "./features/checkout/payment-jobs.server";
 import {
   PAYMENT_EVENTS_CHANNEL,
@@ -42,7 +43,13 @@ export { answerPaymentNotification } from "./features/checkout/payment-webhook.s
 export { createLoadContext } from "./server/context.server";
 
 /** Every background job of every area; each is defined beside the rules it runs. */
-const jobs: AnyJobDefinition[] = [...messageJobs, orderEmailJob, ...paymentJobs, ...drawJobs, lowStockAlertJob];
+const jobs: AnyJobDefinition[] = [
+  ...messageJobs,
+  orderEmailJob,
+  ...paymentJobs,
+  ...drawJobs(drawRefunder),
+  lowStockAlertJob,
+];
 
 /**
  * The route-change steps by name. `auth` runs on every request (the root route asks for it);

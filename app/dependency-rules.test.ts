@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { cruise, type ICruiseResult, type IForbiddenRuleType } from "dependency-cruiser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { areaCycles } from "../scripts/area-cycles";
 
 // The layers' rules (.dependency-cruiser.cjs, run by `npm run lint`) against a small made-up app
 // in a temporary folder: each import below either breaks exactly the rule named beside it, or
@@ -48,6 +49,12 @@ const FILES: Record<string, string> = {
   "app/features/cart/fixture.server.ts":
     'import { member } from "./members.test-support";\nexport const fixture = member;',
   "app/features/cart/cart.test.ts": 'import { member } from "./members.test-support";\nexport const used = member;',
+  // Two areas that import each other through different modules (no module cycle): an area cycle.
+  "app/features/alpha/rules.ts": 'import { price } from "../beta/prices";\nexport const rule = price;',
+  "app/features/alpha/names.ts": "export const name = 1;",
+  "app/features/beta/prices.ts": 'import { name } from "../alpha/names";\nexport const price = name;',
+  // A test may import across areas either way.
+  "app/features/beta/prices.test.ts": 'import { rule } from "../alpha/rules";\nexport const checked = rule;',
   // Breaks production-knows-no-fixtures; the fixtures may use the areas.
   "app/fixtures/paid-ticket.server.ts":
     'import { list } from "../features/events/queries.server";\nexport const paidTicket = list;',
@@ -131,6 +138,16 @@ describe("the layers' rules", () => {
     expect(violations()).toContain(
       "commerce-core-knows-no-kind: app/features/commerce/checkout.server.ts -> app/features/tickets/ticket-kind.server.ts",
     );
+  });
+
+  it("find areas that import each other, and only those", () => {
+    const cycles = areaCycles(result.modules);
+    // The core naming a kind that imports the core is an area cycle as well as its own rule's break.
+    expect(cycles.map((cycle) => cycle.areas.join(" ")).sort()).toEqual(["alpha beta", "commerce tickets"]);
+    expect(cycles.find((cycle) => cycle.areas.includes("alpha"))!.imports.sort()).toEqual([
+      "app/features/alpha/rules.ts -> app/features/beta/prices.ts",
+      "app/features/beta/prices.ts -> app/features/alpha/names.ts",
+    ]);
   });
 
   it("let through what is allowed: areas on the schema, routes on areas and app/web, tests, one folder's subfolders", () => {

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { localDate, parseLocalDateTime } from "~/features/events/time-zones";
+import { localDate, parseLocalDateTime } from "~/features/dates/time-zones";
 import type { Db } from "~/server/db/client.server";
 import type { Seeder } from "~/server/seed.server";
 import { events, ticketTypes, users } from "../../db/schema";

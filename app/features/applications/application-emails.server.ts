@@ -1,5 +1,5 @@
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
-import { formatEventInstant } from "~/features/events/event-dates";
+import { formatEventInstant } from "~/features/dates/event-dates";
 import { formatMoney } from "~/ui/money";
 import type { DecisionResult } from "./decide.server";
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq } from "drizzle-orm";
-import { formatEventInstant } from "~/features/events/event-dates";
+import { formatEventInstant } from "~/features/dates/event-dates";
 import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import { type ApplicationStatus, cars, events, exhibitorPasses, showCarApplications } from "../../../db/schema";

@@ -1,7 +1,7 @@
 import { and, desc, eq, ilike, ne, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
+import { parseLocalDateTime } from "~/features/dates/time-zones";
 import { prepareCover, storeCover } from "~/features/events/cover.server";
-import { parseLocalDateTime } from "~/features/events/time-zones";
 import type { Refusal } from "~/features/forms/refusal";
 import { numberedSlug } from "~/features/forms/slug";
 import { encodeRendition, prepareUpload, renditionHash } from "~/features/media/pipeline.server";

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { refundCancelledDraw } from "~/features/checkout/draw-refunds.server";
 import { checkoutFor } from "~/features/checkout/stock.test-support";
 import { DRAW_CLOSED_REASON } from "~/features/draws/entry-kind.server";
 import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
@@ -8,7 +9,6 @@ import { cartItems, drawEntries, draws, orders, users } from "../../../db/schema
 import { addEntriesToCart, entryCart } from "./cart-entries.server";
 import { listDraws, myEntries } from "./catalogue.server";
 import { closeDraw, drawWinner, eligibleNumbers, publishDraw, recordBeacon } from "./closing.server";
-import { refundCancelledDraw } from "./draw-jobs.server";
 import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart } from "./draws.test-support";
 import { enterGiveaway, recordPostalEntry } from "./enter.server";
 import { listHashOf, verifyDraw } from "./fairness";
@@ -325,12 +325,24 @@ describe("closing and drawing", () => {
     expect((await buy(member!, cartId)).settled).toMatchObject({ kind: "settled", issued: { entry: 5 } });
     expect(await closeDraw(db, { drawId: refund.id, actorId: null, now: minutes(11) })).toBe("refund");
     expect((await drawRow(refund.id)).status).toBe("cancelled");
-    expect(await refundCancelledDraw(db, { drawId: refund.id, actorId: null, now: minutes(12) })).toBe(1);
+    expect(
+      await refundCancelledDraw(
+        db,
+        { enqueue: async () => {} },
+        { drawId: refund.id, actorId: null, now: minutes(12) },
+      ),
+    ).toBe(1);
     expect((await entriesOf(refund.id)).every((entry) => entry.status === "void")).toBe(true);
     const [order] = await db.select({ status: orders.status }).from(orders).where(eq(orders.userId, member!.id));
     expect(order!.status).toBe("refunded");
     // Running it again finds nothing left to refund.
-    expect(await refundCancelledDraw(db, { drawId: refund.id, actorId: null, now: minutes(13) })).toBe(0);
+    expect(
+      await refundCancelledDraw(
+        db,
+        { enqueue: async () => {} },
+        { drawId: refund.id, actorId: null, now: minutes(13) },
+      ),
+    ).toBe(0);
   });
 });
 

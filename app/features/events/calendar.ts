@@ -1,4 +1,4 @@
-import { wallTimeAt } from "./time-zones";
+import { wallTimeAt } from "~/features/dates/time-zones";
 import { formatOffset, offsetChanges, offsetMinutes } from "./zone-offsets";
 
 /**

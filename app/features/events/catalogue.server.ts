@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, gt, inArray, lte, ne, or, type SQL, sql } from "drizzle-orm";
 import { liveHolds } from "~/features/commerce/live-holds.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
+import { eventDateLabels, formatEventInstant, formatLocalDay } from "~/features/dates/event-dates";
 import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";
 import { holds } from "../../../db/schema/commerce";
 import { type EventType, events, ticketTypes } from "../../../db/schema/events";
-import { eventDateLabels, formatEventInstant, formatLocalDay } from "./event-dates";
 import { eventSalesSummary, type SalesEvent, type SalesTicketType, ticketSalesState } from "./sales";
 
 /**

@@ -1,4 +1,4 @@
-import { wallTimeAt } from "./time-zones";
+import { wallTimeAt } from "~/features/dates/time-zones";
 
 /**
  * UTC offsets of a time zone, and the moments they change, read from Intl: what calendar files

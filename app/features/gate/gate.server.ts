@@ -1,8 +1,8 @@
 import { and, asc, eq, gte, ilike, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { checkInPass } from "~/features/applications/passes.server";
+import { localDate, parseLocalDateTime } from "~/features/dates/time-zones";
 import { eventSearch } from "~/features/events/organizer/queries.server";
-import { localDate, parseLocalDateTime } from "~/features/events/time-zones";
 import { checkInTicket } from "~/features/tickets/check-in.server";
 import { normaliseTicketCode, verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";

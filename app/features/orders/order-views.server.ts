@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { formatOrderNumber } from "~/features/commerce/order-number";
-import { eventDateLabels, formatEventInstant, formatLocalDay } from "~/features/events/event-dates";
+import { eventDateLabels, formatEventInstant, formatLocalDay } from "~/features/dates/event-dates";
 import { addressLines } from "~/features/shipping/address";
 import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";

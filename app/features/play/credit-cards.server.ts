@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, ne, sql } from "drizzle-orm";
-import { wallTimeAt, wallTimeToInstant } from "~/features/events/time-zones";
+import { wallTimeAt, wallTimeToInstant } from "~/features/dates/time-zones";
 import type { Db } from "~/server/db/client.server";
 import { draws, orderItems, orders } from "../../../db/schema";
 import { CREDIT_CARD_MONTHLY_CAP, formatPlayMoney, PLAY_TIME_ZONE } from "./play-rules";

@@ -1,4 +1,4 @@
-import { formatEventInstant } from "~/features/events/event-dates";
+import { formatEventInstant } from "~/features/dates/event-dates";
 import { formatMoney } from "~/ui/money";
 import type { PendingSpendLimits } from "../../../db/schema";
 

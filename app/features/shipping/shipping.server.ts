@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
-import { formatEventInstant } from "~/features/events/event-dates";
+import { formatEventInstant } from "~/features/dates/event-dates";
 import type { Db } from "~/server/db/client.server";
 import { events, orders, type ShippingAddress, shopSettings, tickets } from "../../../db/schema";
 import { type DeliveryCountry, deliveryCountries } from "./address";

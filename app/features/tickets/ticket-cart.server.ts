@@ -1,6 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
 import type { CartLineView, CartRow, KindCart } from "~/features/commerce/item-kind";
-import { formatLocalDay } from "~/features/events/event-dates";
+import { formatLocalDay } from "~/features/dates/event-dates";
 import { ticketSalesState } from "~/features/events/sales";
 import type { Db } from "~/server/db/client.server";
 import { events, ticketTypes } from "../../../db/schema";

@@ -1,4 +1,4 @@
-import { formatEventInstant } from "~/features/events/event-dates";
+import { formatEventInstant } from "~/features/dates/event-dates";
 import { type SalesEvent, type SalesTicketType, ticketSalesState } from "~/features/events/sales";
 import { plural } from "~/ui/plural";
 

@@ -1,4 +1,4 @@
-import { formatEventInstant } from "~/features/events/event-dates";
+import { formatEventInstant } from "~/features/dates/event-dates";
 import type { Db } from "~/server/db/client.server";
 import type { QueueNoticeData } from "./queue-notice";
 import { describeExpectedWait, queueApplies, turnAt } from "./queue-rules";

@@ -1,7 +1,7 @@
 import { and, count, eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "~/features/audit/audit.server";
-import { formatEventInstant } from "~/features/events/event-dates";
+import { formatEventInstant } from "~/features/dates/event-dates";
 import { fieldMessages, wholeNumberText } from "~/features/forms/fields";
 import type { Db } from "~/server/db/client.server";
 import { events, waitingRoomEntries } from "../../../db/schema";

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { STATUS_LABELS } from "~/features/applications/application-rules";
 import { CarThumb } from "~/features/applications/car-thumb";
 import { PENDING_SHOWN, pendingApplications } from "~/features/applications/review-queries.server";
-import { formatEventInstant } from "~/features/events/event-dates";
+import { formatEventInstant } from "~/features/dates/event-dates";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";

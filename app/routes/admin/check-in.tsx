@@ -1,7 +1,7 @@
 import { ChevronRight, ScanLine } from "lucide-react";
 import { Link } from "react-router";
 import { z } from "zod";
-import { formatEventInstant } from "~/features/events/event-dates";
+import { formatEventInstant } from "~/features/dates/event-dates";
 import { eventsAtTheGate, GATE_LIST_SIZE } from "~/features/gate/gate.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";

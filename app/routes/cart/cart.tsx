@@ -6,7 +6,7 @@ import { CartPayBar, CartPayment, CartSections, type CartViewer } from "~/featur
 import { PaymentProblemNotice } from "~/features/cart/payment-problem-notice";
 import { lastPaymentProblem } from "~/features/checkout/payment-problem.server";
 import { formatOrderNumber } from "~/features/commerce/order-number";
-import { formatEventInstant } from "~/features/events/event-dates";
+import { formatEventInstant } from "~/features/dates/event-dates";
 import { loadCart } from "~/features/selling/selling.server";
 import { CartShipping } from "~/features/shipping/cart-shipping";
 import { cartShippingOptions } from "~/features/shipping/shipping.server";

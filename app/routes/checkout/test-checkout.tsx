@@ -9,7 +9,7 @@ import {
   testCheckoutOrder,
 } from "~/features/checkout/test-checkout.server";
 import { formatOrderNumber } from "~/features/commerce/order-number";
-import { formatEventInstant } from "~/features/events/event-dates";
+import { formatEventInstant } from "~/features/dates/event-dates";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { SubmitButton } from "~/ui/form";

@@ -1,5 +1,6 @@
 import { Clock } from "lucide-react";
 import { data } from "react-router";
+import { formatEventInstant } from "~/features/dates/event-dates";
 import { drawPage, memberEntries, publicDraw } from "~/features/draws/catalogue.server";
 import {
   DrawBody,
@@ -14,7 +15,6 @@ import { entryChoiceFrom } from "~/features/draws/draw-rules";
 import { SoldBar, timeLeft } from "~/features/draws/draw-tiles";
 import { drawJsonLd } from "~/features/draws/json-ld";
 import { prizeClaimFor } from "~/features/draws/results.server";
-import { formatEventInstant } from "~/features/events/event-dates";
 import { serializeJsonLd } from "~/features/events/json-ld";
 import { playStatus } from "~/features/play/play-settings.server";
 import { publicPageHeaders } from "~/server/cache.server";

@@ -5,7 +5,7 @@ import { addFeeToCart } from "~/features/applications/fees.server";
 import { applicationsOfMember } from "~/features/applications/member-queries.server";
 import { MyApplications } from "~/features/applications/my-applications";
 import { PayFeeSchema, WithdrawSchema } from "~/features/applications/schemas";
-import { eventDateLabels } from "~/features/events/event-dates";
+import { eventDateLabels } from "~/features/dates/event-dates";
 import type { EventTickets } from "~/features/orders/order-views.server";
 import { ticketsForMember } from "~/features/orders/order-views.server";
 import { TicketCard, type TicketWithQr } from "~/features/orders/ticket-card";

@@ -5,6 +5,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { and, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { drawRefunder } from "~/features/checkout/draw-refunds.server";
 import { checkoutFor } from "~/features/checkout/stock.test-support";
 import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
@@ -236,8 +237,10 @@ describe("a draw's steps", () => {
     const actorId = await staff();
     const jobs = recordingJobs();
     const draw = await createTestDraw(db, { closesAt: minutes(10) });
-    expect(await closeDrawNow(db, jobs, { drawId: draw.id, actorId, now: DRAW_NOW })).toMatchObject({ ok: false });
-    expect(await closeDrawNow(db, jobs, { drawId: draw.id, actorId, now: minutes(11) })).toEqual({
+    expect(await closeDrawNow(db, drawRefunder(jobs), { drawId: draw.id, actorId, now: DRAW_NOW })).toMatchObject({
+      ok: false,
+    });
+    expect(await closeDrawNow(db, drawRefunder(jobs), { drawId: draw.id, actorId, now: minutes(11) })).toEqual({
       ok: true,
       outcome: "cash",
     });
@@ -264,7 +267,7 @@ describe("a draw's steps", () => {
       now: minutes(2),
     });
 
-    const cancelled = await cancelDraw(db, jobs, {
+    const cancelled = await cancelDraw(db, drawRefunder(jobs), {
       drawId: draw.id,
       actorId,
       reason: "The prize was damaged",
@@ -283,12 +286,16 @@ describe("a draw's steps", () => {
     const audit = await db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.subjectId, draw.id));
     expect(audit.map((row) => row.action)).toContain("draw.cancel");
 
-    expect(await cancelDraw(db, jobs, { drawId: draw.id, actorId, reason: "Again", now: minutes(4) })).toMatchObject({
+    expect(
+      await cancelDraw(db, drawRefunder(jobs), { drawId: draw.id, actorId, reason: "Again", now: minutes(4) }),
+    ).toMatchObject({
       ok: false,
       message: "This draw is already cancelled.",
     });
     const drawn = await createTestDraw(db, { status: "drawn" });
-    expect(await cancelDraw(db, jobs, { drawId: drawn.id, actorId, reason: "No", now: minutes(4) })).toMatchObject({
+    expect(
+      await cancelDraw(db, drawRefunder(jobs), { drawId: drawn.id, actorId, reason: "No", now: minutes(4) }),
+    ).toMatchObject({
       ok: false,
       message: "This draw has been drawn: its result stands.",
     });

@@ -1,11 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
-import { sendRefundsJob } from "~/features/checkout/payment-jobs.server";
 import type { Db } from "~/server/db/client.server";
-import type { JobQueue } from "~/server/jobs/queue.server";
 import { draws, users } from "../../../../db/schema";
 import { type CloseOutcome, closeDraw } from "../closing.server";
-import { refundCancelledDraw } from "../draw-jobs.server";
+import type { RefundDraw } from "../draw-jobs.server";
 import { type EnterResult, recordPostalEntry } from "../enter.server";
 import { drawNotFound, lockEditableDraw, type NotFound, type Refusal, refuse } from "./editable-draw.server";
 import type { PostalEntryFormInput } from "./schemas";
@@ -13,15 +11,6 @@ import type { PostalEntryFormInput } from "./schemas";
 // The organizer's steps in a draw's life beyond editing: closing when due, cancelling with
 // refunds, and postal entries. Publishing, the beacon and the draw itself are the draw area's
 // own functions (closing.server.ts), called as they are.
-
-type Jobs = Pick<JobQueue, "enqueue">;
-
-/** Refunds every paid entry of a cancelled draw and asks the payments job to send them now. */
-async function refundAndSend(db: Db, jobs: Jobs, input: { drawId: string; actorId: string; now: Date }) {
-  const refunded = await refundCancelledDraw(db, input);
-  if (refunded > 0) await jobs.enqueue(sendRefundsJob, {});
-  return refunded;
-}
 
 export type CancelledDraw = { ok: true; refundedOrders: number };
 
@@ -32,7 +21,7 @@ export type CancelledDraw = { ok: true; refundedOrders: number };
  */
 export async function cancelDraw(
   db: Db,
-  jobs: Jobs,
+  refundDraw: RefundDraw,
   input: { drawId: string; actorId: string; reason: string; now: Date },
 ): Promise<CancelledDraw | Refusal | NotFound> {
   const outcome = await db.transaction(async (tx): Promise<{ ok: true } | Refusal | NotFound> => {
@@ -54,16 +43,20 @@ export async function cancelDraw(
     return { ok: true };
   });
   if (!outcome.ok) return outcome;
-  const refundedOrders = await refundAndSend(db, jobs, input);
+  const refundedOrders = await refundDraw(db, input);
   return { ok: true, refundedOrders };
 }
 
 /** Refunds a cancelled draw's paid entries again: for a refund that failed the first time. */
-export async function retryDrawRefunds(db: Db, jobs: Jobs, input: { drawId: string; actorId: string; now: Date }) {
+export async function retryDrawRefunds(
+  db: Db,
+  refundDraw: RefundDraw,
+  input: { drawId: string; actorId: string; now: Date },
+) {
   const [draw] = await db.select({ status: draws.status }).from(draws).where(eq(draws.id, input.drawId));
   if (!draw) return drawNotFound();
   if (draw.status !== "cancelled") return refuse("", "Only a cancelled draw's entries are refunded.");
-  return { ok: true as const, refundedOrders: await refundAndSend(db, jobs, input) };
+  return { ok: true as const, refundedOrders: await refundDraw(db, input) };
 }
 
 /**
@@ -72,13 +65,13 @@ export async function retryDrawRefunds(db: Db, jobs: Jobs, input: { drawId: stri
  */
 export async function closeDrawNow(
   db: Db,
-  jobs: Jobs,
+  refundDraw: RefundDraw,
   input: { drawId: string; actorId: string; now: Date },
 ): Promise<{ ok: true; outcome: Exclude<CloseOutcome, "not_due"> } | Refusal> {
   const outcome = await closeDraw(db, input);
   if (outcome === "not_due")
     return refuse("", "This draw is not due to close: it closes at its closing time, or as soon as it sells out.");
-  if (outcome === "refund") await refundAndSend(db, jobs, input);
+  if (outcome === "refund") await refundDraw(db, input);
   return { ok: true, outcome };
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { formatEventInstant } from "~/features/events/event-dates";
-import { toLocalInputValue } from "~/features/events/time-zones";
+import { formatEventInstant } from "~/features/dates/event-dates";
+import { toLocalInputValue } from "~/features/dates/time-zones";
 import type { Db } from "~/server/db/client.server";
 import { moneyInputValue } from "~/ui/money";
 import { type DrawStatus, drawEntries, draws, users } from "../../../../db/schema";

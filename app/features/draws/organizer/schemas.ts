@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type FieldIssue, parseLocalDateTime, readLocalField } from "~/features/events/time-zones";
+import { type FieldIssue, parseLocalDateTime, readLocalField } from "~/features/dates/time-zones";
 import {
   ANGLE,
   LINE_BREAK_OR_CONTROL,

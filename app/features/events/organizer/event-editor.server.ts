@@ -1,12 +1,12 @@
 import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
+import { eventDays } from "~/features/dates/time-zones";
 import { numberedSlug, slugify as slugFromWords } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { countOf, plural } from "~/ui/plural";
 import { events, ticketTypes } from "../../../../db/schema";
 import { prepareCover, storeCover } from "../cover.server";
-import { eventDays } from "../time-zones";
 import {
   changesBetween,
   lockEditableEvent,

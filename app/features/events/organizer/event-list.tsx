@@ -1,8 +1,8 @@
 import { ExternalLink, Pencil, Star, Ticket } from "lucide-react";
 import { Link } from "react-router";
+import type { EventDateLabels } from "~/features/dates/event-dates";
 import { Card } from "~/ui/card";
 import type { EventStatus, EventType } from "../../../../db/schema/events";
-import type { EventDateLabels } from "../event-dates";
 import { DateBlock, SoldMeter, StatusBadge } from "./event-parts";
 import { EVENT_TYPE_LABELS, type EventFilter } from "./schemas";
 

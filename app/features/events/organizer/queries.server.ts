@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, gte, ilike, lt, or, type SQL, sql } from "drizzle-orm";
+import { eventDateLabels, formatEventInstant } from "~/features/dates/event-dates";
+import { eventDays, toLocalInputValue } from "~/features/dates/time-zones";
 import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
 import { moneyInputValue } from "~/ui/money";
 import { events, ticketTypes } from "../../../../db/schema";
-import { eventDateLabels, formatEventInstant } from "../event-dates";
-import { eventDays, toLocalInputValue } from "../time-zones";
 import type { EventFilter } from "./schemas";
 
 // What the organizer's event pages read. Plain queries returning plain data; each selects only

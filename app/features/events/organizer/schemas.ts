@@ -1,5 +1,12 @@
 import { z } from "zod";
 import {
+  eventDays,
+  type FieldIssue,
+  isValidTimeZone,
+  parseLocalDateTime,
+  readLocalField,
+} from "~/features/dates/time-zones";
+import {
   checkbox,
   line,
   localTime,
@@ -14,7 +21,6 @@ import {
 } from "~/features/forms/fields";
 import { isUsableSlug as isUsableEventSlug } from "~/features/forms/slug";
 import type { EventType } from "../../../../db/schema/events";
-import { eventDays, type FieldIssue, isValidTimeZone, parseLocalDateTime, readLocalField } from "../time-zones";
 
 // The organizer's event forms: one schema per form, run in the browser for instant feedback and
 // again on the server as the authority. Schemas that depend on the event (its zone, its days)

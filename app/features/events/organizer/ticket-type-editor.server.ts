@@ -1,9 +1,9 @@
 import { and, count, eq } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
+import { eventDays } from "~/features/dates/time-zones";
 import type { Db } from "~/server/db/client.server";
 import { plural } from "~/ui/plural";
 import { ticketTypes } from "../../../../db/schema";
-import { eventDays } from "../time-zones";
 import {
   changesBetween,
   lockEditableEvent,

@@ -3,11 +3,11 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { CalendarRange, EyeOff, Pencil } from "lucide-react";
 import { useMemo } from "react";
 import { Form, Link } from "react-router";
+import { formatLocalDay } from "~/features/dates/event-dates";
 import { Badge } from "~/ui/badge";
 import { Checkbox, FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
 import { FormSection, InputField, TextAreaField } from "~/ui/form-fields";
 import { currencySymbol, formatMoney } from "~/ui/money";
-import { formatLocalDay } from "../event-dates";
 import type { TicketTypesPage } from "./queries.server";
 import {
   LIMITS,

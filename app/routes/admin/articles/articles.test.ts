@@ -4,7 +4,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addArticle } from "~/features/articles/articles.test-support";
-import { toLocalInputValue } from "~/features/events/time-zones";
+import { toLocalInputValue } from "~/features/dates/time-zones";
 import { carPicture } from "~/features/media/test-images.test-support";
 import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { z } from "zod";
 import { limitImageUploads } from "~/features/accounts/attempts.server";
+import { drawRefunder } from "~/features/checkout/draw-refunds.server";
 import { drawWinner, publishDraw, recordBeacon } from "~/features/draws/closing.server";
 import { createDraw, updateDraw } from "~/features/draws/organizer/draw-editor.server";
 import {
@@ -107,7 +108,7 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
     case "close": {
       const submission = parseWithZod(formData, { schema: ConfirmSchema });
       if (submission.status !== "success") return invalidReply(intent, submission);
-      const outcome = await closeDrawNow(db, call.jobs, step);
+      const outcome = await closeDrawNow(db, drawRefunder(call.jobs), step);
       if (!outcome.ok) return refusedReply(intent, submission, outcome);
       const message = {
         closed: "Closed. The entry list is frozen and its hash published.",
@@ -146,7 +147,7 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
     case "cancel": {
       const submission = parseWithZod(formData, { schema: CancelDrawSchema });
       if (submission.status !== "success") return invalidReply(intent, submission);
-      const outcome = await cancelDraw(db, call.jobs, { ...step, reason: submission.value.reason });
+      const outcome = await cancelDraw(db, drawRefunder(call.jobs), { ...step, reason: submission.value.reason });
       if (!outcome.ok) return refusedReply(intent, submission, outcome);
       const refunds = outcome.refundedOrders
         ? ` ${countOf(outcome.refundedOrders, "order", "orders")} ${plural(outcome.refundedOrders, "is", "are")} being refunded.`
@@ -155,7 +156,7 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
     }
     case "refunds": {
       const submission = parseWithZod(formData, { schema: z.object({}) });
-      const outcome = await retryDrawRefunds(db, call.jobs, step);
+      const outcome = await retryDrawRefunds(db, drawRefunder(call.jobs), step);
       if (!outcome.ok) return refusedReply(intent, submission, outcome);
       return done(
         outcome.refundedOrders

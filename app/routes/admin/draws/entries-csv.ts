@@ -1,6 +1,6 @@
+import { formatEventInstant } from "~/features/dates/event-dates";
 import { drawEntriesCsv } from "~/features/draws/organizer/entries-csv";
 import { getDrawSummary, listDrawEntries } from "~/features/draws/organizer/queries.server";
-import { formatEventInstant } from "~/features/events/event-dates";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";

@@ -1,6 +1,6 @@
+import { toLocalInputValue } from "~/features/dates/time-zones";
 import { EntryTable, PostalEntryForm } from "~/features/draws/organizer/entries-parts";
 import { getEntriesPage } from "~/features/draws/organizer/queries.server";
-import { toLocalInputValue } from "~/features/events/time-zones";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";

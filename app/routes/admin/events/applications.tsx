@@ -5,7 +5,7 @@ import { decideApplication } from "~/features/applications/decide.server";
 import { REVIEW_TABS, ReviewList, ReviewTabs } from "~/features/applications/review-list";
 import { applicationSettings, applicationsOfEvent, spotsTaken } from "~/features/applications/review-queries.server";
 import { DecisionSchema } from "~/features/applications/schemas";
-import { formatEventInstant } from "~/features/events/event-dates";
+import { formatEventInstant } from "~/features/dates/event-dates";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";

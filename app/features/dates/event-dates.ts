@@ -1,4 +1,4 @@
-import { eventDays } from "./time-zones";
+import { eventDays } from "~/features/dates/time-zones";
 
 /**
  * How an event's dates read on tiles, pages, calendars and emails: always in the event's own

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { eventDateLabels, formatEventInstant } from "./event-dates";
-import { eventDays, localDate, parseLocalDateTime, toLocalInputValue } from "./time-zones";
+import { eventDateLabels, formatEventInstant } from "~/features/dates/event-dates";
+import { eventDays, localDate, parseLocalDateTime, toLocalInputValue } from "~/features/dates/time-zones";
 
 describe("event times in the event's own time zone", () => {
   it("reads a London summer time as BST and a winter time as GMT", () => {
