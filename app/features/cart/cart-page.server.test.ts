@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createTestProduct } from "~/features/checkout/merch.test-support";
+import { addMerchLines, createTestProduct } from "~/features/checkout/merch.test-support";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
 import { SOLD_KINDS, startCheckout } from "~/features/selling/selling.server";
+import { merchKind } from "~/features/shop/merch-kind.server";
+import { ticketKind } from "~/features/tickets/ticket-kind.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { findCart, newVisitorToken, setCartItem } from "./cart.server";
 import { addMerchToCart, addToCart, cartItemCount, heldOrder, loadCartPage } from "./cart-page.server";
@@ -105,6 +107,18 @@ describe("loadCartPage", () => {
     });
     const named = await loadCartPage(db, SOLD_KINDS, { cartId, userId: buyer!.id, now: NOW });
     expect(named.sections[1]!.lines[0]!.problem).toBeNull();
+  });
+
+  it("puts what is posted last, above the delivery form, whatever the kinds' order", async () => {
+    const { db } = database();
+    const [buyer] = await createBuyers(db, 1);
+    const { typeIds } = await createTestEvent(db, { types: [{ name: "Adult" }] });
+    const { variantIds } = await createTestProduct(db, { variants: [{ options: ["M"], stock: 3 }] });
+    const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: typeIds[0]!, quantity: 1 }]);
+    await addMerchLines(db, cartId, [{ variantId: variantIds[0]!, quantity: 2 }]);
+    const page = await loadCartPage(db, [merchKind, ticketKind], { cartId, userId: buyer!.id, now: NOW });
+    expect(page.sections.map((section) => section.title)).toEqual(["Tickets", "Merch"]);
+    expect(page.deliveredSubtotal).toBe(2 * page.sections[1]!.lines[0]!.unitPrice);
   });
 
   it("shows the member's held order until its hold runs out", async () => {

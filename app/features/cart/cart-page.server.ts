@@ -176,7 +176,9 @@ export async function loadCartPage(
       lines: await kind.cart.lines(db, linesOfKind(rows, kind), context),
     })),
   );
-  const sections = read.flatMap(({ kind, lines }) =>
+  // Lines that are posted come last, just above the delivery form that follows them.
+  const shown = [...read.filter(({ kind }) => !kind.delivered), ...read.filter(({ kind }) => kind.delivered)];
+  const sections = shown.flatMap(({ kind, lines }) =>
     kind.cart.sections.flatMap((section) => {
       const own = lines.filter((line) => line.section === section.id);
       return own.length > 0 ? [{ ...section, lines: own }] : [];
