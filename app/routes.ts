@@ -67,7 +67,7 @@ export default [
 
     // Payment: the provider sends the buyer back to /return; the test checkout stands in for Stripe.
     route("return", "routes/checkout/return.tsx"),
-    route("checkout/test/:orderId", "routes/checkout/test-checkout.tsx"),
+    route("checkout/test/:orderId", "routes/checkout/sandbox-checkout.tsx"),
 
     route("success", "routes/checkout/success.tsx"),
     ...testFixtures,

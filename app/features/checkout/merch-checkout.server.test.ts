@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { sandboxCheckoutOrder } from "~/features/checkout/sandbox-checkout.server";
 import { expireHolds } from "~/features/commerce/holds.server";
 import { LATE_SOLD_OUT_REASON } from "~/features/commerce/settle.server";
 import { commerceMemberData } from "~/features/orders/member-data.server";
@@ -18,7 +19,6 @@ import {
 } from "./merch.test-support";
 import { startOrderPayment } from "./start-payment.server";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "./stock.test-support";
-import { testCheckoutOrder } from "./test-checkout.server";
 
 const database = freshDatabasePerFile();
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
@@ -368,7 +368,7 @@ describe("merch through settlement, refunds and expiry", () => {
   it("shows the test checkout the delivery the total includes", async () => {
     const { db } = database();
     const { member, order } = await pendingMerchOrder({ quantity: 1 });
-    const shown = await testCheckoutOrder(db, { orderId: order.id, userId: member.id });
+    const shown = await sandboxCheckoutOrder(db, { orderId: order.id, userId: member.id });
     expect(shown).toMatchObject({ total: 2495, shipping: 495, shippingMethod: "delivery" });
     expect(shown!.lines.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0) + shown!.shipping).toBe(
       shown!.total,

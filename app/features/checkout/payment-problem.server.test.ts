@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { answerSandboxCheckout, SANDBOX_DECLINED_REASON } from "~/features/checkout/sandbox-checkout.server";
 import { expireHolds, HOLD_EXPIRED_REASON } from "~/features/commerce/holds.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { testGateway } from "~/server/payments/test-provider.server";
+import { sandboxGateway } from "~/server/payments/sandbox-provider.server";
 import { lastPaymentProblem } from "./payment-problem.server";
 import { BUYER_CANCELLED_REASON } from "./payment-state.server";
 import { at, pendingOrder } from "./payments.test-support";
 import { startOrderPayment } from "./start-payment.server";
-import { answerTestCheckout, TEST_DECLINED_REASON } from "./test-checkout.server";
 
 const database = freshDatabasePerFile();
-const gateway = testGateway({ siteUrl: "http://club.test" });
+const gateway = sandboxGateway({ siteUrl: "http://club.test" });
 
 /** A member's order sent to the test checkout, answered with `intent` there. */
 async function answered(intent: "pay" | "decline" | "cancel") {
@@ -21,7 +21,7 @@ async function answered(intent: "pay" | "decline" | "cancel") {
     siteUrl: "http://club.test",
     now: at(1),
   });
-  await answerTestCheckout(db, { orderId: pending.order.id, userId: pending.member.id, intent, now: at(2) });
+  await answerSandboxCheckout(db, { orderId: pending.order.id, userId: pending.member.id, intent, now: at(2) });
   return pending;
 }
 
@@ -30,7 +30,7 @@ describe("the last payment problem, shown on the cart", () => {
     const { member, order } = await answered("decline");
     expect(await lastPaymentProblem(database().db, member.id)).toEqual({
       kind: "declined",
-      reason: TEST_DECLINED_REASON,
+      reason: SANDBOX_DECLINED_REASON,
       orderNumber: order.number,
       at: expect.any(Date),
     });

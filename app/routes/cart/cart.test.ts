@@ -10,7 +10,7 @@ import {
 import { createBuyers, createTestEvent, fillCart } from "~/features/checkout/stock.test-support";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { testGateway } from "~/server/payments/test-provider.server";
+import { sandboxGateway } from "~/server/payments/sandbox-provider.server";
 import type { Runtime } from "~/server/runtime.server";
 import { testSessionUser } from "~/server/session-user.test-support";
 import { cartItems, orders } from "../../../db/schema";
@@ -31,7 +31,7 @@ function contextFor(user: { id: string; email: string; role: Role } | null, env:
       HOLD_MINUTES: 15,
       ...env,
     },
-    payments: testGateway({ siteUrl: "http://localhost:5173" }),
+    payments: sandboxGateway({ siteUrl: "http://localhost:5173" }),
   } as unknown as Runtime);
   context.set(userContext, user ? testSessionUser(user) : null);
   return context;

@@ -9,14 +9,14 @@ import { startOrderPayment } from "~/features/checkout/start-payment.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { parseEnv, setEnv } from "~/server/env.server";
-import { testGateway } from "~/server/payments/test-provider.server";
+import { sandboxGateway } from "~/server/payments/sandbox-provider.server";
 import type { Runtime } from "~/server/runtime.server";
 import { testSessionUser } from "~/server/session-user.test-support";
 import { action, loader } from "./return";
 
 // Where the payment provider sends the buyer back, called as React Router calls it.
 const database = freshDatabasePerFile();
-const payments = testGateway({ siteUrl: "http://localhost:3000" });
+const payments = sandboxGateway({ siteUrl: "http://localhost:3000" });
 
 beforeAll(() => {
   setEnv(

@@ -1,7 +1,7 @@
+import { sandboxGateway } from "~/server/payments/sandbox-provider.server";
 import type { Env } from "../env.server";
 import type { PaymentGateway } from "./payments.server";
 import { stripeGateway } from "./stripe.server";
-import { testGateway } from "./test-provider.server";
 
 /** Stripe Checkout or the built-in test checkout, as PAYMENTS chose (parseEnv settles it). */
 export function paymentGatewayFor(
@@ -15,5 +15,5 @@ export function paymentGatewayFor(
     });
   }
   if (env.PAYMENTS === "stripe") throw new Error("PAYMENTS=stripe needs STRIPE_SECRET_KEY");
-  return testGateway({ siteUrl: env.SITE_URL });
+  return sandboxGateway({ siteUrl: env.SITE_URL });
 }

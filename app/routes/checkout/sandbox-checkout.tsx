@@ -3,11 +3,11 @@ import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
 import { followUpPayments } from "~/features/checkout/payment-jobs.server";
 import {
-  answerTestCheckout,
+  answerSandboxCheckout,
   isHoldOver,
-  TEST_CHECKOUT_INTENTS,
-  testCheckoutOrder,
-} from "~/features/checkout/test-checkout.server";
+  SANDBOX_CHECKOUT_INTENTS,
+  sandboxCheckoutOrder,
+} from "~/features/checkout/sandbox-checkout.server";
 import { formatOrderNumber } from "~/features/commerce/order-number";
 import { formatEventInstant } from "~/features/dates/event-dates";
 import { requireUser } from "~/server/auth/session.server";
@@ -15,13 +15,13 @@ import { runtimeContext } from "~/server/context.server";
 import { SubmitButton } from "~/ui/form";
 import { formatMoney } from "~/ui/money";
 import { notFound } from "~/ui/not-found";
-import type { Route } from "./+types/test-checkout";
+import type { Route } from "./+types/sandbox-checkout";
 
 const HOLD_OVER_MESSAGE =
   "The time your places were held for is over, so this order can no longer be paid. Nothing was charged: add the tickets to your cart again.";
 
 const returnTo = (orderId: string) => `/return?order=${orderId}`;
-const IntentSchema = z.enum(TEST_CHECKOUT_INTENTS);
+const IntentSchema = z.enum(SANDBOX_CHECKOUT_INTENTS);
 
 /**
  * The page exists only while the test checkout is the site's payment provider: once Stripe takes
@@ -37,7 +37,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
   const { db, env } = runtime;
   // Another member's order, or one paid through Stripe, is not there for this member.
-  const order = await testCheckoutOrder(db, { orderId: params.orderId, userId: user.id });
+  const order = await sandboxCheckoutOrder(db, { orderId: params.orderId, userId: user.id });
   if (!order) notFound();
   // Paid, cancelled or refunded already: /return says how it ended.
   if (!order.payable) throw redirect(returnTo(order.id));
@@ -71,7 +71,7 @@ export async function action({ request, context, params, url }: Route.ActionArgs
   const user = requireUser({ context, url });
   const intent = IntentSchema.safeParse((await request.formData()).get("intent"));
   if (!intent.success) throw data("Choose Pay, Decline or Cancel", { status: 400 });
-  const answer = await answerTestCheckout(runtime.db, {
+  const answer = await answerSandboxCheckout(runtime.db, {
     orderId: params.orderId,
     userId: user.id,
     intent: intent.data,

@@ -1,17 +1,21 @@
 import { describe, expect, it } from "vitest";
+import { BUYER_CANCELLED_REASON } from "~/features/checkout/payment-state.server";
+import { at, buyPlaces, orderState, pendingOrder, soldOf } from "~/features/checkout/payments.test-support";
+import { closeExpiredPayments } from "~/features/checkout/reconcile.server";
+import { confirmReturn } from "~/features/checkout/return.server";
+import {
+  answerSandboxCheckout,
+  SANDBOX_DECLINED_REASON,
+  sandboxCheckoutOrder,
+} from "~/features/checkout/sandbox-checkout.server";
+import { startOrderPayment } from "~/features/checkout/start-payment.server";
+import { createBuyers } from "~/features/checkout/stock.test-support";
 import { HOLD_EXPIRED_REASON } from "~/features/commerce/holds.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { testGateway } from "~/server/payments/test-provider.server";
-import { BUYER_CANCELLED_REASON } from "./payment-state.server";
-import { at, buyPlaces, orderState, pendingOrder, soldOf } from "./payments.test-support";
-import { closeExpiredPayments } from "./reconcile.server";
-import { confirmReturn } from "./return.server";
-import { startOrderPayment } from "./start-payment.server";
-import { createBuyers } from "./stock.test-support";
-import { answerTestCheckout, TEST_DECLINED_REASON, testCheckoutOrder } from "./test-checkout.server";
+import { sandboxGateway } from "~/server/payments/sandbox-provider.server";
 
 const database = freshDatabasePerFile();
-const gateway = testGateway({ siteUrl: "http://club.test" });
+const gateway = sandboxGateway({ siteUrl: "http://club.test" });
 
 /** A pending test-checkout order that has been sent to the test checkout page. */
 async function atTestCheckout(options: { capacity?: number; quantity?: number } = {}) {
@@ -36,7 +40,7 @@ describe("the test checkout", () => {
     expect(started).toEqual({ kind: "redirect", url: `/checkout/test/${order.id}`, followUps: expect.anything() });
     expect((await orderState(db, order.id)).sessionId).toBe(`test_cs_${order.id}`);
 
-    const shown = await testCheckoutOrder(db, { orderId: order.id, userId: member.id });
+    const shown = await sandboxCheckoutOrder(db, { orderId: order.id, userId: member.id });
     expect(shown).toMatchObject({
       number: order.number,
       total: 2500,
@@ -49,9 +53,14 @@ describe("the test checkout", () => {
     const { db } = database();
     const { order } = await atTestCheckout();
     const [stranger] = await createBuyers(db, 1);
-    expect(await testCheckoutOrder(db, { orderId: order.id, userId: stranger!.id })).toBeNull();
-    expect(await testCheckoutOrder(db, { orderId: "not-an-order", userId: stranger!.id })).toBeNull();
-    const answer = await answerTestCheckout(db, { orderId: order.id, userId: stranger!.id, intent: "pay", now: at(2) });
+    expect(await sandboxCheckoutOrder(db, { orderId: order.id, userId: stranger!.id })).toBeNull();
+    expect(await sandboxCheckoutOrder(db, { orderId: "not-an-order", userId: stranger!.id })).toBeNull();
+    const answer = await answerSandboxCheckout(db, {
+      orderId: order.id,
+      userId: stranger!.id,
+      intent: "pay",
+      now: at(2),
+    });
     expect(answer).toEqual({ kind: "not_found" });
     expect((await orderState(db, order.id)).status).toBe("pending");
   });
@@ -59,7 +68,7 @@ describe("the test checkout", () => {
   it("Pay settles the order through the same settlement as Stripe, once however often it is pressed", async () => {
     const { db } = database();
     const { order, member, ticketTypeId, quantity } = await atTestCheckout({ quantity: 2 });
-    const pay = () => answerTestCheckout(db, { orderId: order.id, userId: member.id, intent: "pay", now: at(2) });
+    const pay = () => answerSandboxCheckout(db, { orderId: order.id, userId: member.id, intent: "pay", now: at(2) });
 
     const first = await pay();
     expect(first).toEqual({ kind: "answered", followUps: { settledOrderIds: [order.id], refundsDue: false } });
@@ -77,11 +86,11 @@ describe("the test checkout", () => {
   it("Decline and Cancel end the order, free its places and send the buyer back with the reason", async () => {
     const { db } = database();
     for (const [intent, reason] of [
-      ["decline", TEST_DECLINED_REASON],
+      ["decline", SANDBOX_DECLINED_REASON],
       ["cancel", BUYER_CANCELLED_REASON],
     ] as const) {
       const { order, member } = await atTestCheckout();
-      await answerTestCheckout(db, { orderId: order.id, userId: member.id, intent, now: at(2) });
+      await answerSandboxCheckout(db, { orderId: order.id, userId: member.id, intent, now: at(2) });
       expect(await orderState(db, order.id)).toMatchObject({
         status: "cancelled",
         failureReason: reason,
@@ -91,7 +100,7 @@ describe("the test checkout", () => {
       });
       expect((await returnOf(member.id, order.id)).answer).toEqual({ kind: "failed", orderId: order.id, reason });
       // A stale Pay from another tab after that takes no money.
-      await answerTestCheckout(db, { orderId: order.id, userId: member.id, intent: "pay", now: at(3) });
+      await answerSandboxCheckout(db, { orderId: order.id, userId: member.id, intent: "pay", now: at(3) });
       expect((await orderState(db, order.id)).ledger).toEqual([]);
     }
   });
@@ -99,7 +108,7 @@ describe("the test checkout", () => {
   it("refuses Pay once the hold ran out: nothing is settled, and an expired order stays expired", async () => {
     const { db } = database();
     const late = await atTestCheckout({ capacity: 5, quantity: 2 });
-    const tooLate = await answerTestCheckout(db, {
+    const tooLate = await answerSandboxCheckout(db, {
       orderId: late.order.id,
       userId: late.member.id,
       intent: "pay",
@@ -112,7 +121,7 @@ describe("the test checkout", () => {
     await buyPlaces(db, gone.ticketTypeId, 2, at(20));
     await closeExpiredPayments(db, gateway, { now: at(20) });
     expect((await orderState(db, gone.order.id)).status).toBe("expired");
-    const refused = await answerTestCheckout(db, {
+    const refused = await answerSandboxCheckout(db, {
       orderId: gone.order.id,
       userId: gone.member.id,
       intent: "pay",

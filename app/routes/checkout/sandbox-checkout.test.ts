@@ -2,12 +2,12 @@ import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { orderState, pendingOrder } from "~/features/checkout/payments.test-support";
+import { action, loader } from "~/routes/checkout/sandbox-checkout";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { Runtime } from "~/server/runtime.server";
 import { testSessionUser } from "~/server/session-user.test-support";
 import { orders } from "../../../db/schema";
-import { action, loader } from "./test-checkout";
 
 // The test checkout's page, called as React Router calls it.
 const database = freshDatabasePerFile();

@@ -1,13 +1,13 @@
-import type { PaymentGateway, PaymentState } from "./payments.server";
-import { WebhookSignatureError } from "./payments.server";
+import type { PaymentGateway, PaymentState } from "~/server/payments/payments.server";
+import { WebhookSignatureError } from "~/server/payments/payments.server";
 
-/** The test checkout's page for an order (app/routes/checkout/test-checkout.tsx). */
+/** The test checkout's page for an order (app/routes/checkout/sandbox-checkout.tsx). */
 function testCheckoutPath(orderId: string) {
   return `/checkout/test/${orderId}`;
 }
 
 /** The test checkout's payment reference: one per order, so a double-clicked Pay is one payment. */
-export function testPaymentReference(orderId: string) {
+export function sandboxPaymentReference(orderId: string) {
   return `test_pay_${orderId}`;
 }
 
@@ -19,7 +19,7 @@ export function testPaymentReference(orderId: string) {
  * own status says otherwise. The path is relative so it works on whatever address the site is
  * reached at.
  */
-export function testGateway(_options: { siteUrl: string }): PaymentGateway {
+export function sandboxGateway(_options: { siteUrl: string }): PaymentGateway {
   const open = (sessionId: string): PaymentState => ({
     sessionId,
     status: "open",

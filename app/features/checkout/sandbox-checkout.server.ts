@@ -1,23 +1,23 @@
 import { and, asc, eq } from "drizzle-orm";
+import { followUpsOf, NO_FOLLOW_UPS, type PaymentFollowUps } from "~/features/checkout/payment-follow-ups";
+import { BUYER_CANCELLED_REASON } from "~/features/checkout/payment-state.server";
 import { cancelOrder } from "~/features/orders/cancel.server";
 import { isOrderId } from "~/features/orders/order-id";
 import { settleOrder } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
-import { testPaymentReference } from "~/server/payments/test-provider.server";
+import { sandboxPaymentReference } from "~/server/payments/sandbox-provider.server";
 import { orderItems, orders } from "../../../db/schema";
-import { followUpsOf, NO_FOLLOW_UPS, type PaymentFollowUps } from "./payment-follow-ups";
-import { BUYER_CANCELLED_REASON } from "./payment-state.server";
 
-export const TEST_DECLINED_REASON = "Your card was declined (test mode)";
+export const SANDBOX_DECLINED_REASON = "Your card was declined (test mode)";
 
-export const TEST_CHECKOUT_INTENTS = ["pay", "decline", "cancel"] as const;
-export type TestCheckoutIntent = (typeof TEST_CHECKOUT_INTENTS)[number];
+export const SANDBOX_CHECKOUT_INTENTS = ["pay", "decline", "cancel"] as const;
+export type SandboxCheckoutIntent = (typeof SANDBOX_CHECKOUT_INTENTS)[number];
 
 /** The test checkout takes payment for these; any other order has its answer already. */
 const PAYABLE = ["pending", "expired"] as const;
 
 /** The member's own order at the test checkout, with what they are paying for; null for anyone else's. */
-export async function testCheckoutOrder(db: Db, input: { orderId: string; userId: string }) {
+export async function sandboxCheckoutOrder(db: Db, input: { orderId: string; userId: string }) {
   if (!isOrderId(input.orderId)) return null;
   const [order] = await db
     .select({
@@ -59,11 +59,11 @@ export function isHoldOver(order: { status: string; holdExpiresAt: Date | null }
  * here, so there is no late payment to honour or refund, and settling it would hand out places
  * that may have gone to someone else since.
  */
-export async function answerTestCheckout(
+export async function answerSandboxCheckout(
   db: Db,
-  input: { orderId: string; userId: string; intent: TestCheckoutIntent; now: Date },
+  input: { orderId: string; userId: string; intent: SandboxCheckoutIntent; now: Date },
 ): Promise<{ kind: "not_found" } | { kind: "hold_over" } | { kind: "answered"; followUps: PaymentFollowUps }> {
-  const order = await testCheckoutOrder(db, input);
+  const order = await sandboxCheckoutOrder(db, input);
   if (!order) return { kind: "not_found" };
   if (input.intent === "pay") {
     if (!order.payable) return { kind: "answered", followUps: NO_FOLLOW_UPS };
@@ -71,7 +71,7 @@ export async function answerTestCheckout(
     const outcome = await settleOrder(db, {
       orderId: order.id,
       provider: "test",
-      paymentReference: testPaymentReference(order.id),
+      paymentReference: sandboxPaymentReference(order.id),
       amount: order.total,
       currency: order.currency,
       now: input.now,
@@ -81,7 +81,7 @@ export async function answerTestCheckout(
   await cancelOrder(db, {
     orderId: order.id,
     userId: input.userId,
-    reason: input.intent === "decline" ? TEST_DECLINED_REASON : BUYER_CANCELLED_REASON,
+    reason: input.intent === "decline" ? SANDBOX_DECLINED_REASON : BUYER_CANCELLED_REASON,
     now: input.now,
   });
   return { kind: "answered", followUps: NO_FOLLOW_UPS };
