@@ -1,7 +1,14 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { RouterContextProvider } from "react-router";
+import { beforeAll } from "vitest";
+import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
 import { requestContext, runtimeContext, type SessionUser, userContext } from "~/server/context.server";
 import type { Db } from "~/server/db/client.server";
+import { type Env, parseEnv, setEnv } from "~/server/env.server";
 import type { Runtime } from "~/server/runtime.server";
+import { testSessionUser } from "~/server/session-user.test-support";
 
 // Calling routes' loaders and actions in tests as React Router calls them.
 
@@ -63,4 +70,48 @@ export async function answerOf(call: () => unknown): Promise<Answer> {
     }
     throw thrown;
   }
+}
+
+export type StaffRole = "admin" | "organizer" | "member";
+
+/**
+ * A route test file's site: a parsed environment with its own data folder, an account for each
+ * role (made before the file's tests run), and the router context React Router would give a
+ * request from each of them. `runtime` adds services (storage, an outbox) to the context.
+ */
+export function routeTestSite(database: () => { db: Db }, options: { name: string; roles?: StaffRole[] }) {
+  const accounts = {} as Record<StaffRole, StaffMember>;
+  let env: Env | undefined;
+  beforeAll(async () => {
+    env = parseEnv({
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), `pitlane-${options.name}-`)),
+      AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+    });
+    setEnv(env);
+    for (const role of options.roles ?? (["admin", "organizer", "member"] as const)) {
+      accounts[role] = await insertAccount(database().db, {
+        email: `${role}@club.example`,
+        name: `The ${role}`,
+        role,
+        passwordHash: "x",
+      });
+    }
+  });
+  const site = {
+    accounts,
+    get env(): Env {
+      if (!env) throw new Error("The route test site is made before the tests run");
+      return env;
+    },
+    /** The context of a request from `who` (null: a visitor). */
+    contextFor(who: StaffRole | null, runtime: Record<string, unknown> = {}) {
+      const context = new RouterContextProvider();
+      context.set(runtimeContext, { db: database().db, env: site.env, ...runtime } as unknown as Runtime);
+      context.set(requestContext, { ip: "192.0.2.10", nonce: "n", requestId: "r" });
+      const account = who ? accounts[who] : null;
+      context.set(userContext, account ? testSessionUser(account) : null);
+      return context;
+    },
+  };
+  return site;
 }

@@ -1,49 +1,21 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { testAccounts } from "~/features/accounts/members.test-support";
-import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
 import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { type Env, parseEnv, setEnv } from "~/server/env.server";
 import type { Runtime } from "~/server/runtime.server";
 import { testSessionUser } from "~/server/session-user.test-support";
+import { routeTestSite } from "~/web/route-calls.test-support";
 import { auditLog, users } from "../../../db/schema";
 import { action, loader } from "./members";
 
 // The role checks of the members page, called as React Router calls them.
 const database = freshDatabasePerFile();
-const accounts: Record<"admin" | "organizer" | "member", StaffMember> = {} as never;
-let env: Env;
+const site = routeTestSite(database, { name: "members" });
+const { accounts } = site;
 
-beforeAll(async () => {
-  env = parseEnv({
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-members-")),
-    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
-  });
-  setEnv(env);
-  for (const role of ["admin", "organizer", "member"] as const) {
-    accounts[role] = await insertAccount(database().db, {
-      email: `${role}@club.example`,
-      name: `The ${role}`,
-      role,
-      passwordHash: "x",
-    });
-  }
-});
-
-function contextFor(who: keyof typeof accounts | null) {
-  const context = new RouterContextProvider();
-  context.set(runtimeContext, { db: database().db, env } as Runtime);
-  context.set(requestContext, { ip: "192.0.2.10", nonce: "n", requestId: "r" });
-  const account = who ? accounts[who] : null;
-  const user = account ? testSessionUser(account) : null;
-  context.set(userContext, user);
-  return context;
-}
+const contextFor = (who: keyof typeof accounts | null) => site.contextFor(who);
 
 function setRoleRequest(userId: string, role: string) {
   const url = new URL("http://localhost/admin/members?q=the");

@@ -1,49 +1,21 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { RouterContextProvider } from "react-router";
 import sharp from "sharp";
-import { beforeAll, describe, expect, it } from "vitest";
-import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
+import { describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { type Env, parseEnv, setEnv } from "~/server/env.server";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
 import { localStorage } from "~/server/storage/storage.server";
+import { routeTestSite } from "~/web/route-calls.test-support";
 import { auditLog, partners } from "../../../db/schema";
 import { action, loader } from "./partners";
 
 // The role checks and forms of /admin/partners, called as React Router calls them.
 const database = freshDatabasePerFile();
-const accounts: Record<"admin" | "organizer" | "member", StaffMember> = {} as never;
-let env: Env;
+const site = routeTestSite(database, { name: "partners" });
+const { accounts } = site;
 const storage = localStorage(path.join(mkdtempSync(path.join(tmpdir(), "pitlane-partners-")), "media"));
 
-beforeAll(async () => {
-  env = parseEnv({
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-partners-")),
-    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
-  });
-  setEnv(env);
-  for (const role of ["admin", "organizer", "member"] as const) {
-    accounts[role] = await insertAccount(database().db, {
-      email: `${role}@club.example`,
-      name: `The ${role}`,
-      role,
-      passwordHash: "x",
-    });
-  }
-});
-
-function contextFor(who: keyof typeof accounts | null) {
-  const context = new RouterContextProvider();
-  context.set(runtimeContext, { db: database().db, env, storage } as unknown as Runtime);
-  context.set(requestContext, { ip: "192.0.2.10", nonce: "n", requestId: "r" });
-  const account = who ? accounts[who] : null;
-  context.set(userContext, account ? testSessionUser(account) : null);
-  return context;
-}
+const contextFor = (who: keyof typeof accounts | null) => site.contextFor(who, { storage });
 
 async function createRequest(who: keyof typeof accounts | null, name: string) {
   const url = new URL("http://localhost/admin/partners");

@@ -1,49 +1,24 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { RouterContextProvider } from "react-router";
-import { beforeAll, describe, expect, it } from "vitest";
-import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
+import { describe, expect, it } from "vitest";
 import { createTestDraw } from "~/features/draws/draws.test-support";
 import { DiscoverArticles, LiveCompetitions, LogoBanner } from "~/features/home/below-the-fold-sections";
 import { PUBLIC_PAGE_CACHE } from "~/server/cache.server";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { type Env, parseEnv, setEnv } from "~/server/env.server";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
 import { localStorage } from "~/server/storage/storage.server";
+import { routeTestSite } from "~/web/route-calls.test-support";
 import { partners } from "../../../db/schema";
 import { headers, loader } from "./home";
 
 // The home page's loader, as React Router calls it, for every kind of visitor.
 const database = freshDatabasePerFile();
-const accounts: Record<"admin" | "organizer" | "member", StaffMember> = {} as never;
-let env: Env;
+const site = routeTestSite(database, { name: "home" });
+const { accounts } = site;
 const storage = localStorage(path.join(mkdtempSync(path.join(tmpdir(), "pitlane-home-")), "media"));
 
-beforeAll(async () => {
-  env = parseEnv({
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-home-")),
-    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
-  });
-  setEnv(env);
-  for (const role of ["admin", "organizer", "member"] as const) {
-    accounts[role] = await insertAccount(database().db, {
-      email: `${role}@club.example`,
-      name: `The ${role}`,
-      role,
-      passwordHash: "x",
-    });
-  }
-});
-
 function load(who: keyof typeof accounts | null) {
-  const context = new RouterContextProvider();
-  context.set(runtimeContext, { db: database().db, env, storage } as unknown as Runtime);
-  context.set(requestContext, { ip: "192.0.2.10", nonce: "n", requestId: "r" });
-  const account = who ? accounts[who] : null;
-  context.set(userContext, account ? testSessionUser(account) : null);
+  const context = site.contextFor(who, { storage });
   const url = new URL("http://localhost/");
   return loader({ request: new Request(url), url, params: {}, context, unstable_pattern: "/" } as never);
 }

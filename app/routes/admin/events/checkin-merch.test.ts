@@ -1,52 +1,24 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
-import { beforeAll, describe, expect, it } from "vitest";
-import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
+import { describe, expect, it } from "vitest";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
 import { createMerchOrder, createMerchVariant } from "~/features/fulfilment/fulfilment.test-support";
 import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { formatTicketCode } from "~/features/tickets/ticket-codes.server";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { type Env, parseEnv, setEnv } from "~/server/env.server";
 import type { OutboundEmail } from "~/server/mail/mail.server";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
+import { routeTestSite } from "~/web/route-calls.test-support";
 import { orders, tickets } from "../../../../db/schema";
 import { action } from "./checkin";
 
 // Merch at the gate: a scanned ticket shows what its buyer collects here, and staff hand it over.
 const database = freshDatabasePerFile();
-const accounts: Record<"admin" | "organizer" | "member", StaffMember> = {} as never;
-let env: Env;
+const site = routeTestSite(database, { name: "gate" });
+const { accounts } = site;
 const sent: OutboundEmail[] = [];
 
-beforeAll(async () => {
-  env = parseEnv({
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-gate-")),
-    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
-  });
-  setEnv(env);
-  for (const role of ["admin", "organizer", "member"] as const) {
-    accounts[role] = await insertAccount(database().db, {
-      email: `${role}@club.example`,
-      name: `The ${role}`,
-      role,
-      passwordHash: "x",
-    });
-  }
-});
-
 function post(who: keyof typeof accounts | null, eventId: string, body: Record<string, string>) {
-  const context = new RouterContextProvider();
   const outbox = { sendEmail: async (email: OutboundEmail) => void sent.push(email), sendSms: async () => {} };
-  context.set(runtimeContext, { db: database().db, env, outbox } as unknown as Runtime);
-  context.set(requestContext, { ip: "192.0.2.10", nonce: "n", requestId: "r" });
-  const account = who ? accounts[who] : null;
-  context.set(userContext, account ? testSessionUser(account) : null);
+  const context = site.contextFor(who, { outbox });
   const url = new URL(`http://localhost/admin/events/${eventId}/checkin`);
   const request = new Request(url, { method: "POST", body: new URLSearchParams(body) });
   return action({

@@ -1,53 +1,27 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
-import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
 import { createMerchOrder, createMerchVariant } from "~/features/fulfilment/fulfilment.test-support";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { type Env, parseEnv, setEnv } from "~/server/env.server";
 import type { OutboundEmail } from "~/server/mail/mail.server";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
+import { routeTestSite } from "~/web/route-calls.test-support";
 import { orders } from "../../../../db/schema";
 import { action, loader } from "./list";
 import { loader as packingLoader } from "./packing-list";
 
 // The role checks and forms of /admin/fulfilment and its packing list, called as React Router calls them.
 const database = freshDatabasePerFile();
-const accounts: Record<"admin" | "organizer" | "member", StaffMember> = {} as never;
+const site = routeTestSite(database, { name: "fulfilment" });
+const { accounts } = site;
 const sent: OutboundEmail[] = [];
-let env: Env;
 let variantId: string;
 
 beforeAll(async () => {
-  env = parseEnv({
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-fulfilment-")),
-    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
-  });
-  setEnv(env);
-  for (const role of ["admin", "organizer", "member"] as const) {
-    accounts[role] = await insertAccount(database().db, {
-      email: `${role}@club.example`,
-      name: `The ${role}`,
-      role,
-      passwordHash: "x",
-    });
-  }
   variantId = (await createMerchVariant(database().db)).variantId;
 });
 
 function contextFor(who: keyof typeof accounts | null) {
-  const context = new RouterContextProvider();
   const outbox = { sendEmail: async (email: OutboundEmail) => void sent.push(email), sendSms: async () => {} };
-  context.set(runtimeContext, { db: database().db, env, outbox } as unknown as Runtime);
-  context.set(requestContext, { ip: "192.0.2.10", nonce: "n", requestId: "r" });
-  const account = who ? accounts[who] : null;
-  context.set(userContext, account ? testSessionUser(account) : null);
-  return context;
+  return site.contextFor(who, { outbox });
 }
 
 function post(who: keyof typeof accounts | null, body: Record<string, string>) {
