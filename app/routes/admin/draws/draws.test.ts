@@ -1,18 +1,10 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { count, eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import sharp from "sharp";
-import { beforeAll, describe, expect, it } from "vitest";
-import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
+import { describe, expect, it } from "vitest";
 import { goodDrawFields } from "~/features/draws/organizer/draw-form.test-support";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { type Env, parseEnv, setEnv } from "~/server/env.server";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
 import { storageFor } from "~/server/storage/storage.server";
+import { routeTestSite } from "~/web/route-calls.test-support";
 import { drawEntries, draws } from "../../../../db/schema";
 import * as detailsRoute from "./details";
 import * as drawRoute from "./draw";
@@ -26,33 +18,11 @@ import * as newRoute from "./new";
 // input: every bad submission answers 400 with field messages and changes nothing.
 const database = freshDatabasePerFile();
 type Who = "organizer" | "admin" | "member";
-const accounts: Record<Who, StaffMember> = {} as never;
-let env: Env;
-
-beforeAll(async () => {
-  env = parseEnv({
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-admin-draws-")),
-    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
-  });
-  setEnv(env);
-  for (const role of ["organizer", "admin", "member"] as const) {
-    accounts[role] = await insertAccount(database().db, {
-      email: `${role}@club.example`,
-      name: `The ${role}`,
-      role,
-      passwordHash: "x",
-    });
-  }
-});
+const site = routeTestSite(database, { name: "admin-draws" });
+const { accounts } = site;
 
 function contextFor(who: Who | null) {
-  const context = new RouterContextProvider();
-  const jobs = { enqueue: async () => null };
-  context.set(runtimeContext, { db: database().db, env, storage: storageFor(env), jobs } as unknown as Runtime);
-  context.set(requestContext, { ip: "192.0.2.30", nonce: "n", requestId: "r" });
-  const account = who ? accounts[who] : null;
-  context.set(userContext, account ? testSessionUser(account) : null);
-  return context;
+  return site.contextFor(who, { storage: storageFor(site.env), jobs: { enqueue: async () => null } });
 }
 
 type Fields = Record<string, string | File>;

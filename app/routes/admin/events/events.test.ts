@@ -1,18 +1,10 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { count, eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import sharp from "sharp";
-import { beforeAll, describe, expect, it } from "vitest";
-import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
+import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "~/features/content/markdown.server";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { type Env, parseEnv, setEnv } from "~/server/env.server";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
 import { storageFor } from "~/server/storage/storage.server";
+import { routeTestSite } from "~/web/route-calls.test-support";
 import { attemptLimits, auditLog, events, ticketTypes } from "../../../../db/schema";
 import * as coverRoute from "./cover";
 import * as detailsRoute from "./details";
@@ -24,33 +16,11 @@ import * as ticketsRoute from "./tickets";
 // The organizer's event pages called as React Router calls them, with hostile input: every bad
 // submission answers 400 with field messages and stores nothing.
 const database = freshDatabasePerFile();
-const accounts: Record<"organizer" | "member", StaffMember> = {} as never;
-let env: Env;
+const site = routeTestSite(database, { name: "admin-events", roles: ["organizer", "member"] });
+const { accounts } = site;
 
-beforeAll(async () => {
-  env = parseEnv({
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-admin-events-")),
-    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
-  });
-  setEnv(env);
-  for (const role of ["organizer", "member"] as const) {
-    accounts[role] = await insertAccount(database().db, {
-      email: `${role}@club.example`,
-      name: `The ${role}`,
-      role,
-      passwordHash: "x",
-    });
-  }
-});
-
-function contextFor(who: keyof typeof accounts | null) {
-  const context = new RouterContextProvider();
-  context.set(runtimeContext, { db: database().db, env, storage: storageFor(env) } as Runtime);
-  context.set(requestContext, { ip: "192.0.2.20", nonce: "n", requestId: "r" });
-  const account = who ? accounts[who] : null;
-  const user = account ? testSessionUser(account) : null;
-  context.set(userContext, user);
-  return context;
+function contextFor(who: "organizer" | "member" | null) {
+  return site.contextFor(who, { storage: storageFor(site.env) });
 }
 
 type Fields = Record<string, string | string[] | File>;
