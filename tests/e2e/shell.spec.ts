@@ -102,6 +102,8 @@ test.describe("navigation", () => {
     await expect(page.getByRole("heading", { name: "Slow page loaded" })).toBeVisible();
     await page.goBack();
     await expect(page.getByRole("heading", { name: "A long page" })).toBeVisible();
+    // A slow way back shows the bar too: it must be gone before the measured navigation starts.
+    await expect(page.locator('[role="progressbar"]')).toHaveAttribute("data-phase", "idle");
 
     await recordProgressPhases(page);
     const clicked = Date.now();
