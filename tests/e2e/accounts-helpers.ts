@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync } from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
 import { visit } from "./fixtures";
@@ -124,14 +124,21 @@ export type DemoStaff = keyof typeof DEMO_STAFF;
 
 /**
  * Signs a demo staff account in once and saves its session to `file` for `test.use({ storageState })`.
- * Sign-ins are rate limited per address, so specs sign each account in once and reuse the session.
+ * Sign-ins are rate limited per address (50 an hour), so a spec signs each account in once per run
+ * and reuses the session: the file is in the run's output folder, which every run starts empty,
+ * so one that exists was saved by this run (by an earlier repeat of the spec, or a worker before
+ * a restart).
  */
 export async function saveStaffSession(browser: Browser, who: DemoStaff, file: string) {
+  if (existsSync(file)) return;
   mkdirSync(path.dirname(file), { recursive: true });
   const context = await browser.newContext({ serviceWorkers: "block", storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
   await signIn(page, DEMO_STAFF[who].email, DEMO_STAFF[who].password, "/login?redirectTo=/admin");
   await page.waitForURL((url) => url.pathname === "/admin");
-  await context.storageState({ path: file });
+  // Written whole under another name first: another worker may be reading it.
+  const written = `${file}.${process.pid}.tmp`;
+  await context.storageState({ path: written });
+  renameSync(written, file);
   await context.close();
 }
