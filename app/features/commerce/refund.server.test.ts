@@ -46,6 +46,18 @@ async function paidOrder(db: Db, quantities: number[], capacity = 100) {
   return { ...event, orderId: id, total, buyer: buyer!, itemFor };
 }
 
+/** Refunds `quantity` tickets of the order's first line, as staff would from its page. */
+function refundFirstLine(
+  db: Db,
+  order: { orderId: string; itemFor(index: number): string },
+  quantity: number,
+  reason: string,
+  extra: { refundedBefore?: number } = {},
+) {
+  const items = [{ orderItemId: order.itemFor(0), quantity }];
+  return refundOrder(db, { orderId: order.orderId, items, actorId: null, reason, now: later, ...extra });
+}
+
 async function soldOf(db: Db, typeId: string) {
   const [row] = await db.select({ sold: ticketTypes.sold }).from(ticketTypes).where(eq(ticketTypes.id, typeId));
   return row!.sold;
@@ -91,14 +103,7 @@ describe("refundOrder", () => {
   it("refunds part of a line, then the rest; the order is partly refunded in between", async () => {
     const { db } = database();
     const order = await paidOrder(db, [3]);
-    const first = await refundOrder(db, {
-      orderId: order.orderId,
-      items: [{ orderItemId: order.itemFor(0), quantity: 1 }],
-      actorId: null,
-      reason: "Cannot come",
-      now: later,
-      refundedBefore: 0,
-    });
+    const first = await refundFirstLine(db, order, 1, "Cannot come", { refundedBefore: 0 });
     expect(first).toMatchObject({ ok: true, status: "partly_refunded", amount: 1500 });
     expect(await soldOf(db, order.typeIds[0]!)).toBe(2);
     const [line] = await db
@@ -108,24 +113,11 @@ describe("refundOrder", () => {
     expect(line!.refunded).toBe(1);
 
     // The same form sent twice: the second finds the order changed and refunds nothing.
-    const repeat = await refundOrder(db, {
-      orderId: order.orderId,
-      items: [{ orderItemId: order.itemFor(0), quantity: 1 }],
-      actorId: null,
-      reason: "Cannot come",
-      now: later,
-      refundedBefore: 0,
-    });
+    const repeat = await refundFirstLine(db, order, 1, "Cannot come", { refundedBefore: 0 });
     expect(repeat).toMatchObject({ ok: false, problem: expect.stringContaining("changed since") });
     expect(await soldOf(db, order.typeIds[0]!)).toBe(2);
 
-    const tooMany = await refundOrder(db, {
-      orderId: order.orderId,
-      items: [{ orderItemId: order.itemFor(0), quantity: 3 }],
-      actorId: null,
-      reason: "x",
-      now: later,
-    });
+    const tooMany = await refundFirstLine(db, order, 3, "x");
     expect(tooMany).toMatchObject({ ok: false, problem: expect.stringContaining("only 2 can be refunded") });
 
     const rest = await refundOrder(db, { orderId: order.orderId, actorId: null, reason: "Rest", now: later });
@@ -159,13 +151,7 @@ describe("refundOrder", () => {
       .limit(1);
     await checkInTicket(db, { code: first!.code, eventId: order.eventId, staffId: steward!.id, now: later });
 
-    const both = await refundOrder(db, {
-      orderId: order.orderId,
-      items: [{ orderItemId: order.itemFor(0), quantity: 2 }],
-      actorId: null,
-      reason: "x",
-      now: later,
-    });
+    const both = await refundFirstLine(db, order, 2, "x");
     expect(both).toMatchObject({ ok: false, problem: expect.stringContaining("1 already checked in") });
 
     const whole = await refundOrder(db, { orderId: order.orderId, actorId: null, reason: "x", now: later });
