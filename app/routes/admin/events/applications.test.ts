@@ -1,18 +1,10 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
-import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
 import { createApplicationEvent } from "~/features/applications/applications.test-support";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { type Env, parseEnv, setEnv } from "~/server/env.server";
 import type { OutboundEmail } from "~/server/mail/mail.server";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
 import { storageFor } from "~/server/storage/storage.server";
+import { routeTestSite } from "~/web/route-calls.test-support";
 import { auditLog, cars, cartItems, events, showCarApplications } from "../../../../db/schema";
 import * as cartRoute from "../../cart/cart";
 import * as eventPage from "../../events/detail";
@@ -24,27 +16,16 @@ import * as checkinRoute from "./checkin";
 // Show-car applications through their routes, as React Router calls them, for each role.
 const database = freshDatabasePerFile();
 type Who = "organizer" | "admin" | "member";
-const accounts: Record<Who, StaffMember> = {} as never;
+const site = routeTestSite(database, { name: "applications" });
+const { accounts } = site;
 const carOf: Record<Who, string> = {} as never;
 const sent: OutboundEmail[] = [];
-let env: Env;
 let eventId: string;
 let slug: string;
 
 beforeAll(async () => {
-  env = parseEnv({
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-applications-")),
-    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
-  });
-  setEnv(env);
   const { db } = database();
   for (const role of ["organizer", "admin", "member"] as const) {
-    accounts[role] = await insertAccount(db, {
-      email: `${role}@club.example`,
-      name: `The ${role}`,
-      role,
-      passwordHash: "x",
-    });
     const [car] = await db
       .insert(cars)
       .values({ ownerId: accounts[role].id, make: "Porsche", model: `911 ${role}`, year: 1989 })
@@ -58,20 +39,8 @@ beforeAll(async () => {
 });
 
 function contextFor(who: Who | null) {
-  const context = new RouterContextProvider();
-  const jobs = { enqueue: async () => null };
   const outbox = { sendEmail: async (email: OutboundEmail) => void sent.push(email), sendSms: async () => {} };
-  context.set(runtimeContext, {
-    db: database().db,
-    env,
-    storage: storageFor(env),
-    jobs,
-    outbox,
-  } as unknown as Runtime);
-  context.set(requestContext, { ip: "192.0.2.31", nonce: "n", requestId: "r" });
-  const account = who ? accounts[who] : null;
-  context.set(userContext, account ? testSessionUser(account) : null);
-  return context;
+  return site.contextFor(who, { storage: storageFor(site.env), jobs: { enqueue: async () => null }, outbox });
 }
 
 function post(pathname: string, fields: Record<string, string>, params: Record<string, string>, who: Who | null) {
