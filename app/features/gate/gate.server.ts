@@ -225,13 +225,14 @@ export const GATE_LIST_SIZE = 50;
 /**
  * Published events still running at the start of today (in the site's time zone) or later,
  * soonest first, for the check-in page: a steward can still export the list on the evening.
- * `q` keeps those whose title, venue, town or address holds it.
+ * `q` keeps those whose title, venue, town or address holds it. At most `GATE_LIST_SIZE` of
+ * them; `more` says whether others follow.
  */
 export async function eventsAtTheGate(db: Db, input: { now: Date; timeZone: string; q?: string }) {
   const { now } = input;
   const midnight = parseLocalDateTime(`${localDate(now, input.timeZone)}T00:00`, input.timeZone);
   const dayStart = midnight.ok ? midnight.instant : new Date(now.getTime() - 24 * 3600 * 1000);
-  const rows = await db
+  const found = await db
     .select({
       id: events.id,
       title: events.title,
@@ -243,8 +244,9 @@ export async function eventsAtTheGate(db: Db, input: { now: Date; timeZone: stri
     })
     .from(events)
     .where(and(eq(events.status, "published"), gte(events.endsAt, dayStart), eventSearch(input.q ?? "")))
-    .orderBy(asc(events.startsAt))
-    .limit(GATE_LIST_SIZE);
+    .orderBy(asc(events.startsAt), asc(events.id))
+    .limit(GATE_LIST_SIZE + 1);
+  const rows = found.slice(0, GATE_LIST_SIZE);
   const counts =
     rows.length === 0
       ? []
@@ -262,8 +264,9 @@ export async function eventsAtTheGate(db: Db, input: { now: Date; timeZone: stri
             ),
           )
           .groupBy(tickets.eventId);
-  return rows.map((row) => {
-    const count = counts.find((entry) => entry.eventId === row.id);
+  const countOf = new Map(counts.map((entry) => [entry.eventId, entry]));
+  const listed = rows.map((row) => {
+    const count = countOf.get(row.id);
     return {
       ...row,
       live: row.startsAt <= now && row.endsAt >= now,
@@ -271,6 +274,7 @@ export async function eventsAtTheGate(db: Db, input: { now: Date; timeZone: stri
       sold: Number(count?.sold ?? 0),
     };
   });
+  return { events: listed, more: found.length > GATE_LIST_SIZE };
 }
 
 /** What the gate pages need of the event itself; null when there is no such event. */

@@ -67,7 +67,12 @@ describe("/admin/check-in", () => {
     const found = (await load(people.organizer, "/admin/check-in?q=japanese")).data as Listed;
     expect(found).toMatchObject({ q: "japanese", more: false, events: [{ title: "Japanese Performance Day" }] });
     const byTown = (await load(people.organizer, "/admin/check-in?q=Testbury")).data as Listed;
+    expect(byTown).toMatchObject({ more: true, events: expect.any(Array) });
     expect(byTown.events).toHaveLength(GATE_LIST_SIZE);
+    // Exactly a page's worth: nothing more to find.
+    const cruises = (await load(people.organizer, "/admin/check-in?q=Sunday+cruise")).data as Listed;
+    expect(cruises.events).toHaveLength(GATE_LIST_SIZE);
+    expect(cruises.more).toBe(false);
     // LIKE's wildcards are only characters here; an over-long search is ignored, never an error.
     const wild = (await load(people.organizer, "/admin/check-in?q=%25_%25")).data as Listed;
     expect(wild.events).toEqual([]);

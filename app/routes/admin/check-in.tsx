@@ -22,9 +22,9 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const list = await eventsAtTheGate(db, { now, timeZone: env.TIME_ZONE, q });
   return {
     q,
-    more: list.length === GATE_LIST_SIZE,
+    more: list.more,
     listSize: GATE_LIST_SIZE,
-    events: list.map((event) => ({
+    events: list.events.map((event) => ({
       id: event.id,
       title: event.title,
       where: `${event.venue}, ${event.town}`,
