@@ -3,7 +3,7 @@ import type { DrawRefunder } from "~/features/draws/draw-jobs.server";
 import { refundEachOrder } from "~/features/orders/bulk-refunds.server";
 import type { Db } from "~/server/db/client.server";
 import type { JobQueue } from "~/server/jobs/queue.server";
-import { sendRefundsJob } from "./payment-jobs.server";
+import { queueRefunds } from "./payment-jobs.server";
 
 /**
  * Refunds every paid entry of a cancelled draw, only that draw's lines, and asks the payments
@@ -21,7 +21,7 @@ export async function refundCancelledDraw(
     reason: "The prize draw was cancelled",
     now: input.now,
   });
-  if (outcome.refunded.length > 0) await jobs.enqueue(sendRefundsJob, {});
+  if (outcome.refunded.length > 0) await queueRefunds(jobs);
   return outcome.refunded.length;
 }
 
