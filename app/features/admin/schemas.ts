@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { listSearch } from "~/features/forms/fields";
 
 export const ROLE_LABELS = { member: "Member", organizer: "Organizer", admin: "Admin" } as const;
 export const ROLE_AS_NOUN = { member: "a member", organizer: "an organizer", admin: "an admin" } as const;
@@ -15,7 +16,7 @@ export const ROLE_FILTER_LABELS = {
 
 /** The members list's address: `?q=…&role=…&page=…`. Nonsense falls back to the defaults. */
 export const MembersQuerySchema = z.object({
-  q: z.string().trim().max(100).catch(""),
+  q: listSearch,
   role: z.enum(Object.keys(ROLE_FILTER_LABELS) as [keyof typeof ROLE_FILTER_LABELS]).catch("all"),
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
 });

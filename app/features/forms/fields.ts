@@ -176,6 +176,12 @@ export function fieldMessages(error: z.ZodError): FieldMessages {
   return errors;
 }
 
+/**
+ * What a list page's search box (`ListSearch`, at most 100 characters) puts in the address as
+ * `q`: too long or not text reads as no search, never an error.
+ */
+export const listSearch = z.string().trim().max(100).catch("");
+
 /** A checkbox: ticked is true, anything else false. */
 export const checkbox = z
   .boolean()

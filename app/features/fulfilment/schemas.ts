@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { listSearch } from "~/features/forms/fields";
 import { CARRIER_IDS, type Carrier, isHttpsUrl, normaliseTrackingNumber, TRACKING_NUMBER } from "./carriers";
 
 export const FULFILMENT_VIEWS = {
@@ -12,7 +13,7 @@ export type FulfilmentView = keyof typeof FULFILMENT_VIEWS;
 /** The fulfilment list's address: `?view=…&q=…`. Nonsense falls back to the defaults. */
 export const FulfilmentQuerySchema = z.object({
   view: z.enum(Object.keys(FULFILMENT_VIEWS) as [FulfilmentView, ...FulfilmentView[]]).catch("to-ship"),
-  q: z.string().trim().max(100).catch(""),
+  q: listSearch,
 });
 
 const orderId = z.uuid({ error: "That order does not exist" });

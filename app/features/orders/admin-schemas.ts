@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { listSearch } from "~/features/forms/fields";
 import { ORDER_STATUSES, type OrderStatus } from "../../../db/schema";
 
 /** What an order's status is called wherever people see it: staff pages, receipts, the member's orders. */
@@ -14,7 +15,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
 
 /** The orders list's address: `?q=…&status=…&page=…`. Nonsense falls back to the defaults. */
 export const OrdersQuerySchema = z.object({
-  q: z.string().trim().max(100).catch(""),
+  q: listSearch,
   status: z.enum(["all", ...ORDER_STATUSES]).catch("all"),
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
 });

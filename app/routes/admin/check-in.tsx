@@ -2,6 +2,7 @@ import { ChevronRight, ScanLine } from "lucide-react";
 import { Link } from "react-router";
 import { z } from "zod";
 import { formatEventInstant } from "~/features/dates/event-dates";
+import { listSearch } from "~/features/forms/fields";
 import { eventsAtTheGate, GATE_LIST_SIZE } from "~/features/gate/gate.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
@@ -12,7 +13,7 @@ import { pageTitle } from "~/ui/page-title";
 import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/check-in";
 
-const QuerySchema = z.object({ q: z.string().trim().max(100).catch("") });
+const QuerySchema = z.object({ q: listSearch });
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");

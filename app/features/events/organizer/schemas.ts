@@ -9,6 +9,7 @@ import {
 import {
   checkbox,
   line,
+  listSearch,
   localTime,
   moneyField,
   optionalLine,
@@ -380,7 +381,7 @@ export type EventFilter = keyof typeof EVENT_FILTERS;
 
 export const EventsQuerySchema = z.object({
   show: z.enum(Object.keys(EVENT_FILTERS) as [EventFilter, ...EventFilter[]]).catch("upcoming"),
-  q: z.string().trim().max(100).catch(""),
+  q: listSearch,
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
 });
 
