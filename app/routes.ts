@@ -1,4 +1,5 @@
 import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
+import { isOn } from "./server/flag";
 
 // The URL map of the pages and files the router answers. Established addresses keep their exact
 // paths, camelCase included (`/signUp`, `/indexBackup`): links and bookmarks to them keep working.
@@ -20,7 +21,7 @@ import { index, layout, prefix, type RouteConfig, route } from "@react-router/de
  * for the build, as `npm test` does; a production build leaves the whole folder out. Even when
  * built in, they answer only while the server runs with ENABLE_TEST_FIXTURES on a local address.
  */
-const testFixtures = ["1", "true", "on", "yes"].includes(process.env.ENABLE_TEST_FIXTURES ?? "")
+const testFixtures = isOn(process.env.ENABLE_TEST_FIXTURES)
   ? [route("dev/fixtures/:fixture", "fixtures/fixture-route.tsx")]
   : [];
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { isOn } from "./flag";
 
 const optional = z
   .string()
@@ -12,7 +13,7 @@ const optional = z
 const flag = z
   .enum(["1", "0", "true", "false", "on", "off", "yes", "no", ""])
   .optional()
-  .transform((value) => (value === undefined || value === "" ? undefined : ["1", "true", "on", "yes"].includes(value)));
+  .transform((value) => (value === undefined || value === "" ? undefined : isOn(value)));
 
 const EnvSchema = z
   .object({

@@ -63,7 +63,7 @@ const reconcilePaymentsJob = defineJob<object, PaymentServices>({
  * a sweep, so a refund recorded just before a crash is still sent. A provider that cannot be
  * reached fails the job, and pg-boss retries it with a growing delay.
  */
-export const sendRefundsJob = defineJob<object, PaymentServices>({
+const sendRefundsJob = defineJob<object, PaymentServices>({
   name: "send-refunds",
   expireInSeconds: 600,
   schedule: "*/10 * * * *",
