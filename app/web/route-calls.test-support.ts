@@ -8,7 +8,7 @@ import { requestContext, runtimeContext, type SessionUser, userContext } from "~
 import type { Db } from "~/server/db/client.server";
 import { type Env, parseEnv, setEnv } from "~/server/env.server";
 import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
+import { type TestRole, testSessionUser } from "~/server/session-user.test-support";
 
 // Calling routes' loaders and actions in tests as React Router calls them.
 
@@ -72,15 +72,13 @@ export async function answerOf(call: () => unknown): Promise<Answer> {
   }
 }
 
-export type StaffRole = "admin" | "organizer" | "member";
-
 /**
  * A route test file's site: a parsed environment with its own data folder, an account for each
  * role (made before the file's tests run), and the router context React Router would give a
  * request from each of them. `runtime` adds services (storage, an outbox) to the context.
  */
-export function routeTestSite(database: () => { db: Db }, options: { name: string; roles?: StaffRole[] }) {
-  const accounts = {} as Record<StaffRole, StaffMember>;
+export function routeTestSite(database: () => { db: Db }, options: { name: string; roles?: TestRole[] }) {
+  const accounts = {} as Record<TestRole, StaffMember>;
   let env: Env | undefined;
   beforeAll(async () => {
     env = parseEnv({
@@ -104,7 +102,7 @@ export function routeTestSite(database: () => { db: Db }, options: { name: strin
       return env;
     },
     /** The context of a request from `who` (null: a visitor). */
-    contextFor(who: StaffRole | null, runtime: Record<string, unknown> = {}) {
+    contextFor(who: TestRole | null, runtime: Record<string, unknown> = {}) {
       const context = new RouterContextProvider();
       context.set(runtimeContext, { db: database().db, env: site.env, ...runtime } as unknown as Runtime);
       context.set(requestContext, { ip: "192.0.2.10", nonce: "n", requestId: "r" });
