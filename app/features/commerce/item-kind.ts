@@ -7,8 +7,9 @@ import type { cartItems, holds, orderItems } from "../../../db/schema";
  * fee), as the commerce core sees it. The core owns the flow every kind shares — cart, checkout
  * with its holds, the order, settlement, refunds — and asks each kind, through this interface,
  * only what differs: which stock rows to lock, whether a line can be sold, what paying for it
- * writes and what refunding it gives back. The composition root (`sold-kinds.server.ts`) hands
- * the core the list of kinds, in the one order their stock rows are locked (ADR 0007).
+ * writes, what refunding it gives back, and how its lines show in the cart. The composition root
+ * (`features/selling/selling.server.ts`) hands the core the list of kinds, in the one order their
+ * stock rows are locked (ADR 0007).
  *
  * Each kind decodes the rows it is given (`CartRow`, `OrderRow`: every kind's reference columns,
  * nullable) into a typed shape of its own, and refuses a row that does not fit it.
