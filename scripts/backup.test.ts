@@ -11,6 +11,7 @@ import { createBuyers, createTestEvent } from "~/features/checkout/stock.test-su
 import { legalPagesSeeder } from "~/features/content/legal-pages.server";
 import { paidOrder } from "~/features/orders/paid-orders.test-support";
 import { BackupError, createBackup, type Manifest, openBackup, restoreBackup } from "~/server/backup/backup.server";
+import { TEST_SEAL } from "~/server/backup/site-with-keys.test-support";
 import { connect } from "~/server/backup/tables.server";
 import { type DatabaseHandle, openPglite } from "~/server/db/client.server";
 import { createTestDatabase, queryRows, type TestDatabase } from "~/server/db/test-database";
@@ -127,8 +128,10 @@ beforeAll(async () => {
   await paidOrder(db, buyer!, [{ ticketTypeId: event.typeIds[0]!, quantity: 2, attendeeNames: ["Ada", "Émile"] }]);
 
   backupFile = path.join(scratch, "site.tar.gz");
-  manifest = (await createBackup({ database: source, storage: sourceStorage, mediaName: "local" }, backupFile))
-    .manifest;
+  // The demo's live draws keep secret seeds: the backup is encrypted, as it must be.
+  manifest = (
+    await createBackup({ database: source, storage: sourceStorage, mediaName: "local", seal: TEST_SEAL }, backupFile)
+  ).manifest;
 }, 300_000);
 
 afterAll(async () => {
@@ -161,7 +164,7 @@ describe("npm run restore", () => {
     async () => {
       const target = await freshDatabase();
       const storage = freshStorage();
-      const backup = await openBackup(backupFile);
+      const backup = await openBackup(backupFile, TEST_SEAL.passphrase);
       try {
         const report = await restoreBackup(backup, { database: target, storage });
         expect(report.media).toBe(manifest.media.length);
@@ -176,7 +179,7 @@ describe("npm run restore", () => {
       expect(BigInt(next!.value)).toBeGreaterThan(BigInt(highest!.value));
 
       // That database now holds a site: a second restore is refused, and replaces it with force.
-      const again = await openBackup(backupFile);
+      const again = await openBackup(backupFile, TEST_SEAL.passphrase);
       try {
         await expect(restoreBackup(again, { database: target, storage })).rejects.toThrow(BackupError);
         await expect(restoreBackup(again, { database: target, storage })).rejects.toThrow(/already holds a site/);
@@ -195,7 +198,7 @@ describe("npm run restore", () => {
       const s3 = await startS3Server("pitlane-restore");
       try {
         const target = await freshDatabase();
-        const backup = await openBackup(backupFile);
+        const backup = await openBackup(backupFile, TEST_SEAL.passphrase);
         try {
           await restoreBackup(backup, { database: target, storage: s3.storage });
         } finally {
@@ -206,7 +209,7 @@ describe("npm run restore", () => {
         // A site on S3 backs up from its bucket too.
         const again = path.join(scratch, "from-s3.tar.gz");
         const { manifest: fromS3 } = await createBackup(
-          { database: target, storage: s3.storage, mediaName: "s3" },
+          { database: target, storage: s3.storage, mediaName: "s3", seal: TEST_SEAL },
           again,
         );
         expect(fromS3.media.map((entry) => [entry.key, entry.sha256])).toEqual(
@@ -225,7 +228,7 @@ describe("npm run restore", () => {
       const cut = path.join(scratch, "cut.tar.gz");
       const bytes = readFileSync(backupFile);
       writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length / 2)));
-      await expect(openBackup(cut)).rejects.toThrow(/unexpected end of file|cut short|ends in the middle/);
+      await expect(openBackup(cut, TEST_SEAL.passphrase)).rejects.toThrow(/unexpected end of file|cut short|damaged/);
     },
     SLOW,
   );
@@ -236,7 +239,7 @@ describe("npm run restore", () => {
       const pglite = await openPglite(null);
       opened.push({ cleanup: () => pglite.close() });
       const pgliteStorage = freshStorage();
-      const backup = await openBackup(backupFile);
+      const backup = await openBackup(backupFile, TEST_SEAL.passphrase);
       try {
         await restoreBackup(backup, { database: pglite, storage: pgliteStorage });
       } finally {
@@ -245,10 +248,10 @@ describe("npm run restore", () => {
       await expectSameSite(pglite, pgliteStorage);
 
       const fromPglite = path.join(scratch, "from-pglite.tar.gz");
-      await createBackup({ database: pglite, storage: pgliteStorage, mediaName: "local" }, fromPglite);
+      await createBackup({ database: pglite, storage: pgliteStorage, mediaName: "local", seal: TEST_SEAL }, fromPglite);
       const postgres = await freshDatabase();
       const postgresStorage = freshStorage();
-      const back = await openBackup(fromPglite);
+      const back = await openBackup(fromPglite, TEST_SEAL.passphrase);
       try {
         expect(back.manifest.source.engine).toBe("pglite");
         await restoreBackup(back, { database: postgres, storage: postgresStorage });

@@ -1,6 +1,7 @@
 // `npm run restore -- <file> [--force]`: a backup made by `npm run backup` into this install's
 // database and media store. See docs/backup.md.
 import { parseArgs } from "node:util";
+import { ArchiveError } from "../app/server/backup/archive.server";
 import {
   BackupError,
   compareAuthSecret,
@@ -10,7 +11,6 @@ import {
   restoreBackup,
 } from "../app/server/backup/backup.server";
 import { openSiteDatabase, SiteDatabaseError, siteSettings } from "../app/server/backup/site.server";
-import { TarError } from "../app/server/backup/tar.server";
 import type { DatabaseHandle } from "../app/server/db/client.server";
 import { EnvError } from "../app/server/env.server";
 
@@ -18,8 +18,9 @@ const usage = `Usage: npm run restore -- <file> [--force]
 
   Loads a backup made by npm run backup into the database (DATABASE_URL, or the embedded one in
   DATA_DIR) and the media store (the S3_ settings, or DATA_DIR/media) this install is set up with.
-  Stop the site first. A database that already holds a site is refused unless --force, which
-  replaces everything in it.`;
+  An encrypted backup opens with BACKUP_PASSPHRASE, the passphrase it was made with. Stop the
+  site first. A database that already holds a site is refused unless --force, which replaces
+  everything in it. No session is restored: everyone signs in again.`;
 
 async function main() {
   let parsed: { values: { force?: boolean; help?: boolean }; positionals: string[] };
@@ -48,11 +49,12 @@ async function main() {
   try {
     const settings = siteSettings();
     console.log(`Checking ${positionals[0]}…`);
-    backup = await openBackup(positionals[0]!);
+    backup = await openBackup(positionals[0]!, settings.backupPassphrase);
     const { manifest } = backup;
     const rows = manifest.tables.reduce((sum, table) => sum + table.rows, 0);
     console.log(
-      `Backup of ${manifest.createdAt} (${manifest.source.engine}, migration ${manifest.migration.tag ?? "unknown"}): ` +
+      `${backup.sealed ? "Encrypted backup" : "Backup"} of ${manifest.createdAt} ` +
+        `(${manifest.source.engine}, migration ${manifest.migration.tag ?? "unknown"}): ` +
         `${manifest.tables.length} tables, ${rows} rows, ${manifest.media.length} media files; every checksum matches.`,
     );
 
@@ -84,6 +86,7 @@ async function main() {
     } else if (manifest.source.authSecretSet) {
       console.log("The backed-up site had AUTH_SECRET set: start this one with the same AUTH_SECRET.");
     }
+    console.log("No session or unused sign-in link was restored: everyone signs in again.");
     console.log("Start the site.");
     return 0;
   } catch (error) {
@@ -91,7 +94,7 @@ async function main() {
       error instanceof EnvError ||
       error instanceof SiteDatabaseError ||
       error instanceof BackupError ||
-      error instanceof TarError
+      error instanceof ArchiveError
     ) {
       console.error(error.message);
       return 1;

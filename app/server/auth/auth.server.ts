@@ -16,7 +16,8 @@ const SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
 /** A session ends 30 days after sign-in however active it is (checked by the auth step). */
 export const SESSION_ABSOLUTE_SECONDS = 30 * 24 * 60 * 60;
 const RESET_TOKEN_SECONDS = 60 * 60;
-const VERIFY_EMAIL_SECONDS = 24 * 60 * 60;
+/** How long an email confirmation link works; no other link or code that signs in lives longer. */
+export const VERIFY_EMAIL_SECONDS = 24 * 60 * 60;
 const MAGIC_LINK_SECONDS = 10 * 60;
 export const PHONE_CODE_SECONDS = 10 * 60;
 export const PHONE_CODE_TRIES = 5;

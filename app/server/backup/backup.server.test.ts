@@ -1,16 +1,23 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
-import { gzipSync } from "node:zlib";
+import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openPglite, runMigrations } from "../db/client.server";
-import { createTestDatabase, type TestDatabase } from "../db/test-database";
+import { createTestDatabase, queryRows, type TestDatabase } from "../db/test-database";
 import { localStorage } from "../storage/storage.server";
-import { BackupError, createBackup, openBackup, restoreBackup } from "./backup.server";
+import { ArchiveError, createArchive } from "./archive.server";
+import {
+  BackupError,
+  compareAuthSecret,
+  createBackup,
+  openBackup,
+  restoreAuthSecret,
+  restoreBackup,
+} from "./backup.server";
 import { knownMigrations } from "./migrations.server";
+import { createSiteWithKeys, TEST_SEAL } from "./site-with-keys.test-support";
 import { connect } from "./tables.server";
-import { readTar, tarWriter } from "./tar.server";
 
 /**
  * Every kind of column the schema uses (and a few it may), with awkward values, through a
@@ -174,10 +181,7 @@ describe("a restore", () => {
 
   it("refuses an archive whose file does not match the manifest's checksum", async () => {
     const file = path.join(scratch, "tampered.tar.gz");
-    const out = new PassThrough();
-    const chunks: Buffer[] = [];
-    out.on("data", (chunk: Buffer) => chunks.push(chunk));
-    const tar = tarWriter(out);
+    const tar = await createArchive(file, null);
     await tar.addBytes("tables/users.jsonl", Buffer.from('["changed"]\n'));
     const manifest = {
       format: "pitlane-backup",
@@ -191,8 +195,6 @@ describe("a restore", () => {
     };
     await tar.addBytes("manifest.json", Buffer.from(JSON.stringify(manifest)));
     await tar.finish();
-    out.end();
-    writeFileSync(file, gzipSync(Buffer.concat(chunks)));
     await expect(openBackup(file)).rejects.toThrow(BackupError);
     await expect(openBackup(file)).rejects.toThrow(/does not match its checksum/);
     writeFileSync(file, readFileSync(file).subarray(0, 40));
@@ -200,29 +202,89 @@ describe("a restore", () => {
   });
 });
 
-describe("the archive", () => {
-  it("keeps names longer than a tar header holds", async () => {
-    const out = new PassThrough();
-    const chunks: Buffer[] = [];
-    out.on("data", (chunk: Buffer) => chunks.push(chunk));
-    const tar = tarWriter(out);
-    const long = `media/${"a".repeat(60)}/${"b".repeat(60)}/${"c".repeat(100)}.webp`;
-    await tar.addBytes(long, Buffer.from("long"));
-    await tar.addBytes("short.txt", Buffer.alloc(513, 7));
-    await tar.finish();
-    out.end();
-    const read: [string, number][] = [];
-    const input = new PassThrough();
-    input.end(Buffer.concat(chunks));
-    await readTar(input, async (name, size, pieces) => {
-      let total = 0;
-      for await (const piece of pieces) total += piece.length;
-      expect(total).toBe(size);
-      read.push([name, size]);
-    });
-    expect(read).toEqual([
-      [long, 4],
-      ["short.txt", 513],
-    ]);
-  });
+describe("a backup's secrets", () => {
+  /** The archive's bytes as tar reads them: gzip is no lock. */
+  const unzipped = (file: string) => gunzipSync(readFileSync(file)).toString("latin1");
+
+  it(
+    "are never written in clear: without BACKUP_PASSPHRASE a backup holding the auth secret or a live draw's seed is refused",
+    async () => {
+      const site = await createSiteWithKeys();
+      cleanups.push(site.cleanup);
+      const source = { database: site.database, storage: site.storage, mediaName: "local" };
+
+      const withSecret = path.join(scratch, "secret", "refused.tar.gz");
+      await expect(createBackup({ ...source, authSecret: site.authSecret }, withSecret)).rejects.toThrow(
+        /signing secret.*must never be written in clear[\s\S]*Set BACKUP_PASSPHRASE/,
+      );
+      // The live draw's seed alone is refused too (AUTH_SECRET set: no secret file to carry).
+      const withSeed = path.join(scratch, "seed", "refused.tar.gz");
+      await expect(createBackup({ ...source, authSecretSet: true }, withSeed)).rejects.toThrow(
+        /secret seed of a draw not yet drawn[\s\S]*Set BACKUP_PASSPHRASE/,
+      );
+      for (const file of [withSecret, withSeed]) {
+        const folder = path.dirname(file);
+        expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
+      }
+
+      // Once the draw is drawn and its seed public, a site signing with AUTH_SECRET may back up
+      // without a passphrase.
+      await queryRows(site.database, "update draws set status = 'drawn'");
+      const plain = path.join(scratch, "plain.tar.gz");
+      const { sealed } = await createBackup({ ...source, authSecretSet: true }, plain);
+      expect(sealed).toBe(false);
+      expect(unzipped(plain)).toContain(site.email);
+    },
+    SLOW,
+  );
+
+  it(
+    "are encrypted with the passphrase: the archive shows no row, seed or secret, and opens only with it",
+    async () => {
+      const site = await createSiteWithKeys();
+      cleanups.push(site.cleanup);
+      const file = path.join(scratch, "sealed.tar.gz");
+      const { sealed } = await createBackup(
+        {
+          database: site.database,
+          storage: site.storage,
+          mediaName: "local",
+          authSecret: site.authSecret,
+          seal: TEST_SEAL,
+        },
+        file,
+      );
+      expect(sealed).toBe(true);
+      const bytes = unzipped(file);
+      for (const secret of [site.authSecret, site.drawSeed, site.email, "pitlane-backup", "AGE-SECRET-KEY"]) {
+        expect(bytes).not.toContain(secret);
+      }
+      expect(bytes).not.toContain(site.photo.bytes.toString("latin1"));
+
+      await expect(openBackup(file)).rejects.toThrow(ArchiveError);
+      await expect(openBackup(file)).rejects.toThrow(/This backup is encrypted: set BACKUP_PASSPHRASE/);
+      await expect(openBackup(file, "another passphrase entirely")).rejects.toThrow(
+        /BACKUP_PASSPHRASE does not open this backup/,
+      );
+
+      const backup = await openBackup(file, TEST_SEAL.passphrase);
+      try {
+        expect(backup.sealed).toBe(true);
+        const target = await createTestDatabase({ migrate: false });
+        cleanups.push(() => target.cleanup());
+        const storage = localStorage(mkdtempSync(path.join(scratch, "media-")));
+        await restoreBackup(backup, { database: target, storage });
+        const [draw] = await queryRows<{ seed: string }>(target, "select seed from draws");
+        expect(draw!.seed).toBe(site.drawSeed);
+        expect(Buffer.from((await storage.get(site.photo.key))!.bytes).equals(site.photo.bytes)).toBe(true);
+        const secretFile = path.join(mkdtempSync(path.join(scratch, "data-")), "auth-secret");
+        expect(await compareAuthSecret(backup, secretFile)).toBe("absent");
+        await restoreAuthSecret(backup, secretFile);
+        expect(readFileSync(secretFile, "utf8")).toBe(site.authSecret);
+      } finally {
+        await backup.close();
+      }
+    },
+    SLOW,
+  );
 });

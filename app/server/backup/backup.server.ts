@@ -1,14 +1,13 @@
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pipeline } from "node:stream";
-import { pipeline as pipelineAsync } from "node:stream/promises";
-import { createGunzip, createGzip } from "node:zlib";
 import type { DatabaseHandle } from "../db/client.server";
 import { contentTypeOf, isValidKey, type Storage } from "../storage/keys";
+import { type ArchiveWriter, createArchive, KEY_MEMBER, readArchive, type Seal } from "./archive.server";
+import { backedUpValue, forgetKeys, isLeftOut, LEFT_OUT_TABLES, undrawnDraws } from "./left-out.server";
 import { migrateUpTo, migrationAt } from "./migrations.server";
 import {
   appliedMigration,
@@ -24,16 +23,19 @@ import {
   readSequences,
   type Sequence,
 } from "./tables.server";
-import { readTar, tarWriter } from "./tar.server";
 
 /**
  * `npm run backup` and `npm run restore` (docs/backup.md): one .tar.gz holding every table's
  * rows, every media file and the generated auth secret, described by `manifest.json`, which
- * is written last so an archive cut short has none and is refused.
+ * is written last so an archive cut short has none and is refused. Sessions and unused sign-in
+ * links and codes are left out (./left-out.server.ts); with a passphrase every member is
+ * encrypted (./archive.server.ts), and without one a backup that would hold a secret (the auth
+ * secret, the seed of a draw not yet drawn) is refused.
  */
 
 const BACKUP_FORMAT = "pitlane-backup";
-const BACKUP_VERSION = 1;
+/** 2: sessions and sign-in tokens left out, members sealed with a passphrase. 1 still restores. */
+const BACKUP_VERSION = 2;
 
 export type Manifest = {
   format: typeof BACKUP_FORMAT;
@@ -53,6 +55,8 @@ export type Manifest = {
   media: { key: string; file: string; bytes: number; sha256: string }[];
   /** The generated DATA_DIR/auth-secret, when the site used one instead of AUTH_SECRET. */
   authSecret: { file: string; sha256: string } | null;
+  /** The tables whose rows were not backed up (format 2 on): sessions and sign-in tokens. */
+  leftOut?: string[];
 };
 
 export class BackupError extends Error {
@@ -73,7 +77,31 @@ export type BackupSource = {
   authSecret?: string | null;
   /** Whether AUTH_SECRET is set instead. */
   authSecretSet?: boolean;
+  /** The operator's passphrase (BACKUP_PASSPHRASE): every member is encrypted with it. */
+  seal?: Seal | null;
 };
+
+/** The message for a backup that would hold a secret and has no passphrase to encrypt it with. */
+function needsPassphrase(secrets: string[]) {
+  return new BackupError(
+    `This backup would hold ${secrets.join(" and ")}, which must never be written in clear.\n` +
+      "Set BACKUP_PASSPHRASE to a passphrase of at least 12 characters (keep a copy away from the backups): " +
+      "the backup is then encrypted with it, and npm run restore asks for the same. See docs/backup.md.",
+  );
+}
+
+/** What a sealed archive says in clear about itself: how to open it without Pitlane. */
+function readmeOf(createdAt: string) {
+  return `A Pitlane backup made ${createdAt} (npm run backup; docs/backup.md in Pitlane's source).
+
+Every other file in it is encrypted with age (https://age-encryption.org). ${KEY_MEMBER} holds
+this backup's key, encrypted with the passphrase it was made with (BACKUP_PASSPHRASE); each
+<name>.age is encrypted to that key. To restore it, run npm run restore with the same
+BACKUP_PASSPHRASE. To read one file by hand, with the standard age tool:
+
+  age -d -i ${KEY_MEMBER} -o manifest.json manifest.json.age     # asks for the passphrase
+`;
+}
 
 export type BackupProgress = (message: string) => void;
 
@@ -83,24 +111,24 @@ export type BackupProgress = (message: string) => void;
  * PostgreSQL; the media are copied after it.
  */
 export async function createBackup(source: BackupSource, out: string, progress: BackupProgress = () => {}) {
+  const seal = source.seal ?? null;
+  if (source.authSecret && !seal) throw needsPassphrase(["the site's signing secret (DATA_DIR/auth-secret)"]);
   const staging = await mkdtemp(path.join(tmpdir(), "pitlane-backup-"));
   const partial = `${out}.partial`;
+  let tar: ArchiveWriter | undefined;
   try {
     await mkdir(path.join(staging, "tables"));
     const connection = await connect(source.database);
     let snapshot: Awaited<ReturnType<typeof dumpDatabase>>;
     try {
-      snapshot = await dumpDatabase(connection, staging, progress);
+      snapshot = await dumpDatabase(connection, staging, seal !== null, progress);
     } finally {
       connection.release();
     }
 
     await mkdir(path.dirname(path.resolve(out)), { recursive: true });
-    const file = createWriteStream(partial, { mode: 0o600 });
-    const gzip = createGzip({ level: 6 });
-    const written = pipelineAsync(gzip, file);
-    written.catch(() => {}); // awaited below; an earlier failure is the one reported
-    const tar = tarWriter(gzip);
+    const createdAt = new Date().toISOString();
+    tar = await createArchive(partial, seal, readmeOf(createdAt));
     for (const table of snapshot.tables) {
       await tar.addFile(table.file, path.join(staging, table.file), table.bytes);
     }
@@ -125,7 +153,7 @@ export async function createBackup(source: BackupSource, out: string, progress: 
     const manifest: Manifest = {
       format: BACKUP_FORMAT,
       version: BACKUP_VERSION,
-      createdAt: new Date().toISOString(),
+      createdAt,
       source: {
         engine: source.database.engine,
         serverVersion: snapshot.serverVersion,
@@ -137,14 +165,14 @@ export async function createBackup(source: BackupSource, out: string, progress: 
       sequences: snapshot.sequences,
       media,
       authSecret,
+      leftOut: [...LEFT_OUT_TABLES],
     };
     await tar.addBytes("manifest.json", Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
     await tar.finish();
-    gzip.end();
-    await written;
     await rename(partial, out);
-    return { file: out, bytes: (await stat(out)).size, manifest };
+    return { file: out, bytes: (await stat(out)).size, sealed: seal !== null, manifest };
   } catch (error) {
+    tar?.abort();
     await rm(partial, { force: true });
     throw error;
   } finally {
@@ -152,10 +180,14 @@ export async function createBackup(source: BackupSource, out: string, progress: 
   }
 }
 
-async function dumpDatabase(connection: Connection, staging: string, progress: BackupProgress) {
+async function dumpDatabase(connection: Connection, staging: string, sealed: boolean, progress: BackupProgress) {
   await connection.query("begin transaction isolation level repeatable read, read only");
   try {
     await fixTextForms(connection);
+    const draws = await undrawnDraws(connection);
+    if (draws > 0 && !sealed) {
+      throw needsPassphrase([`the secret seed of ${draws === 1 ? "a draw" : `${draws} draws`} not yet drawn`]);
+    }
     const [version] = await connection.query<{ version: string }>(
       "select current_setting('server_version') as version",
     );
@@ -164,8 +196,14 @@ async function dumpDatabase(connection: Connection, staging: string, progress: B
     const migration = { tag: migrationAt(applied.when)?.tag ?? null, ...applied };
     const tables: Manifest["tables"] = [];
     for (const table of await listTables(connection)) {
+      if (isLeftOut(table.name)) {
+        progress(`  ${table.name}: left out`);
+        continue;
+      }
       const file = `tables/${table.name}.jsonl`;
-      const rows = await dumpTable(connection, table, path.join(staging, file));
+      const rows = await dumpTable(connection, table, path.join(staging, file), (column) =>
+        backedUpValue(table.name, column),
+      );
       tables.push({ name: table.name, file, columns: table.columns.map((column) => column.name), ...rows });
       progress(`  ${table.name}: ${rows.rows} rows`);
     }
@@ -179,20 +217,25 @@ async function dumpDatabase(connection: Connection, staging: string, progress: B
 }
 
 /** A backup unpacked into a scratch folder, every file checked against the manifest. */
-export type OpenedBackup = { folder: string; manifest: Manifest; close(): Promise<void> };
+export type OpenedBackup = {
+  folder: string;
+  manifest: Manifest;
+  /** Whether it was encrypted with a passphrase. */
+  sealed: boolean;
+  close(): Promise<void>;
+};
 
 /**
- * Unpacks `file` into a scratch folder and checks it: the format, and each file's size and
- * SHA-256 against the manifest. Nothing is written anywhere else.
+ * Unpacks `file` into a scratch folder, opening an encrypted backup with `passphrase`, and
+ * checks it: the format, and each file's size and SHA-256 against the manifest. Nothing is
+ * written anywhere else.
  */
-export async function openBackup(file: string): Promise<OpenedBackup> {
+export async function openBackup(file: string, passphrase: string | null = null): Promise<OpenedBackup> {
   const folder = await mkdtemp(path.join(tmpdir(), "pitlane-restore-"));
   const close = () => rm(folder, { recursive: true, force: true });
   try {
     const found = new Map<string, { bytes: number; sha256: string }>();
-    // pipeline, unlike pipe, hands a read error (a missing file) on to the reader.
-    const unpacked = pipeline(createReadStream(file), createGunzip(), () => {});
-    await readTar(unpacked, async (name, _size, pieces) => {
+    const { sealed } = await readArchive(file, passphrase, async (name, pieces) => {
       if (!isArchiveName(name)) throw new BackupError(`The archive holds ${JSON.stringify(name)}, which no backup has`);
       const target = path.join(folder, ...name.split("/"));
       await mkdir(path.dirname(target), { recursive: true });
@@ -230,7 +273,7 @@ export async function openBackup(file: string): Promise<OpenedBackup> {
         throw new BackupError(`${entry.file} in ${file} does not match its checksum: the archive is damaged`);
       }
     }
-    return { folder, manifest, close };
+    return { folder, manifest, sealed, close };
   } catch (error) {
     await close();
     throw error;
@@ -262,7 +305,8 @@ export type RestoreReport = {
  * Loads an opened backup into `target`: checks the database is empty (or `force`), migrates it
  * to the backup's migration, loads every table in one transaction with the foreign keys checked
  * at its end, sets the sequences, compares every table's count with the manifest, applies the
- * newer migrations, then puts back every media file.
+ * newer migrations, then puts back every media file. No session or sign-in token survives it,
+ * whatever the backup holds: everyone signs in again.
  */
 export async function restoreBackup(
   backup: OpenedBackup,
@@ -356,8 +400,11 @@ async function loadTables(connection: Connection, backup: OpenedBackup, progress
       await connection.query(`truncate table ${names} restart identity cascade`);
     }
 
+    // A backup made before sessions and sign-in tokens were left out still holds them: they
+    // stay out, so after any restore everyone signs in again.
+    const loading = manifest.tables.filter((table) => !isLeftOut(table.name));
     let rows = 0;
-    for (const table of manifest.tables) {
+    for (const table of loading) {
       const loaded = await loadTable(
         connection,
         tables.get(table.name)!,
@@ -383,11 +430,12 @@ async function loadTables(connection: Connection, backup: OpenedBackup, progress
         `alter table public.${ident(key.table)} alter constraint ${ident(key.name)} not deferrable`,
       );
     }
-    for (const table of manifest.tables) {
+    for (const table of loading) {
       const count = await countRows(connection, table.name);
       if (count !== table.rows)
         throw new BackupError(`${table.name} has ${count} rows after the restore, not ${table.rows}`);
     }
+    await forgetKeys(connection, tables, manifest.createdAt);
     await connection.query("commit");
     return rows;
   } catch (error) {

@@ -6,12 +6,15 @@ import { storageFor } from "../storage/storage.server";
 
 /**
  * The database, media store and auth secret the site on this machine uses, read from the same
- * variables the server reads (DATABASE_URL, DATA_DIR, S3_*, AUTH_SECRET). Only those are
- * checked: payments, mail and the rest of the configuration need not be set to back up.
+ * variables the server reads (DATABASE_URL, DATA_DIR, S3_*, AUTH_SECRET), and the passphrase
+ * backups are encrypted with (BACKUP_PASSPHRASE). Only those are checked: payments, mail and
+ * the rest of the configuration need not be set to back up.
  */
 export function siteSettings(source: Record<string, string | undefined> = process.env) {
   const picked = Object.fromEntries(
-    Object.entries(source).filter(([name]) => ["DATA_DIR", "DATABASE_URL"].includes(name) || name.startsWith("S3_")),
+    Object.entries(source).filter(
+      ([name]) => ["DATA_DIR", "DATABASE_URL", "BACKUP_PASSPHRASE"].includes(name) || name.startsWith("S3_"),
+    ),
   );
   // A stand-in secret keeps parseEnv from generating DATA_DIR/auth-secret: a restore writes the backup's.
   const env = parseEnv({ ...picked, AUTH_SECRET: "x".repeat(32), PAYMENTS: "test", NODE_ENV: "development" });
@@ -23,6 +26,7 @@ export function siteSettings(source: Record<string, string | undefined> = proces
     mediaName: env.S3_BUCKET ? `s3:${env.S3_BUCKET}` : "local",
     /** The generated secret's file, or null when AUTH_SECRET is set and signs instead. */
     authSecretFile: authSecretSet ? null : path.join(env.DATA_DIR, "auth-secret"),
+    backupPassphrase: env.BACKUP_PASSPHRASE ?? null,
   };
 }
 

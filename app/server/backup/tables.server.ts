@@ -125,10 +125,16 @@ const FETCH_SIZE = 1000;
 
 /**
  * Writes every row of `table` to `file`, in primary-key order, through a cursor so a large
- * table never sits in memory. Runs inside the caller's transaction.
+ * table never sits in memory. Runs inside the caller's transaction. `readAs` gives the SQL
+ * each column is read with (the column itself unless told otherwise).
  */
-export async function dumpTable(connection: Connection, table: Table, file: string): Promise<TableRows> {
-  const select = table.columns.map((column, index) => `${ident(column.name)}::text as c${index}`).join(", ");
+export async function dumpTable(
+  connection: Connection,
+  table: Table,
+  file: string,
+  readAs: (column: string) => string = ident,
+): Promise<TableRows> {
+  const select = table.columns.map((column, index) => `(${readAs(column.name)})::text as c${index}`).join(", ");
   const order = table.primaryKey.length ? ` order by ${table.primaryKey.map(ident).join(", ")}` : "";
   await connection.query(
     `declare backup_rows no scroll cursor for select ${select} from public.${ident(table.name)}${order}`,
