@@ -4,11 +4,10 @@ import sharp from "sharp";
 import { storeCarPhoto } from "~/features/media/car-photos.server";
 import type { Db } from "~/server/db/client.server";
 import type { Seeder } from "~/server/seed.server";
-import type { Storage } from "~/server/storage/storage.server";
 import { carLikes, carPhotos, cars, users } from "../../db/schema";
 import type { CarVisibility, Drivetrain, Gearbox } from "../../db/schema/garage";
 import { DEMO_ACCOUNTS } from "./demo-accounts.server";
-import { type CarShape, coverSvg, type Palette } from "./demo-covers.server";
+import { type CarShape, coverSvg, type Palette, twoAtATime } from "./demo-covers.server";
 
 /**
  * Owners of the demo garages besides the demo member. They have no password or any other way to
@@ -40,10 +39,8 @@ type DemoCar = {
   plate: string;
   platePublic?: boolean;
   visibility: CarVisibility;
-  shape: CarShape;
-  paint: [string, string];
-  sky: [string, string];
-  glow: string;
+  /** How its illustration is drawn: the body, its paint, and the sky and light around it. */
+  picture: { shape: CarShape; paint: [string, string]; sky: [string, string]; glow: string };
   /** Days before the seed the car was added, for "newest". */
   addedDaysAgo: number;
   /** Picked by staff for the home page's featured cars. */
@@ -82,10 +79,7 @@ export const DEMO_CARS: DemoCar[] = [
     platePublic: true,
     visibility: "public",
     featured: true,
-    shape: "roadster",
-    paint: ["#9cc3d9", "#2c4a5e"],
-    sky: DUSK,
-    glow: "#ffb36b",
+    picture: { shape: "roadster", paint: ["#9cc3d9", "#2c4a5e"], sky: DUSK, glow: "#ffb36b" },
     addedDaysAgo: 40,
   },
   {
@@ -103,10 +97,7 @@ export const DEMO_CARS: DemoCar[] = [
     plate: "JRX 240K",
     visibility: "public",
     featured: true,
-    shape: "coupe",
-    paint: ["#e0a43a", "#6b3d0a"],
-    sky: DUSK,
-    glow: "#ffcc70",
+    picture: { shape: "coupe", paint: ["#e0a43a", "#6b3d0a"], sky: DUSK, glow: "#ffcc70" },
     addedDaysAgo: 35,
   },
   {
@@ -125,10 +116,7 @@ export const DEMO_CARS: DemoCar[] = [
     plate: "D455 OHK",
     visibility: "public",
     featured: true,
-    shape: "wing",
-    paint: ["#f4f6f8", "#7d8a96"],
-    sky: NIGHT,
-    glow: "#3de0ff",
+    picture: { shape: "wing", paint: ["#f4f6f8", "#7d8a96"], sky: NIGHT, glow: "#3de0ff" },
     addedDaysAgo: 30,
   },
   {
@@ -146,10 +134,7 @@ export const DEMO_CARS: DemoCar[] = [
     story: "Imported from Japan in 2004. It has been to every Goodwood meet since.",
     plate: "J123 ABC",
     visibility: "public",
-    shape: "roadster",
-    paint: ["#ff4a3d", "#6a0d16"],
-    sky: NIGHT,
-    glow: "#ffd166",
+    picture: { shape: "roadster", paint: ["#ff4a3d", "#6a0d16"], sky: NIGHT, glow: "#ffd166" },
     addedDaysAgo: 28,
   },
   {
@@ -167,10 +152,7 @@ export const DEMO_CARS: DemoCar[] = [
     story: "My first car, sold at twenty-one and found again, by its plate, twenty years later.",
     plate: "F205 GTI",
     visibility: "public",
-    shape: "hatch",
-    paint: ["#2f7fd8", "#0b2a55"],
-    sky: DAY,
-    glow: "#ffffff",
+    picture: { shape: "hatch", paint: ["#2f7fd8", "#0b2a55"], sky: DAY, glow: "#ffffff" },
     addedDaysAgo: 25,
   },
   {
@@ -188,10 +170,7 @@ export const DEMO_CARS: DemoCar[] = [
     story: "Track days at Knockhill since 2010; it has never missed a session.",
     plate: "T99 STI",
     visibility: "public",
-    shape: "wing",
-    paint: ["#2d4fd6", "#0a1550"],
-    sky: NIGHT,
-    glow: "#ffe066",
+    picture: { shape: "wing", paint: ["#2d4fd6", "#0a1550"], sky: NIGHT, glow: "#ffe066" },
     addedDaysAgo: 21,
   },
   {
@@ -208,10 +187,7 @@ export const DEMO_CARS: DemoCar[] = [
     story: "Shown to members only while it is being repainted.",
     plate: "Y2K AP1",
     visibility: "members",
-    shape: "roadster",
-    paint: ["#e0242a", "#5a0508"],
-    sky: DUSK,
-    glow: "#ff9f6b",
+    picture: { shape: "roadster", paint: ["#e0242a", "#5a0508"], sky: DUSK, glow: "#ff9f6b" },
     addedDaysAgo: 18,
   },
   {
@@ -229,10 +205,7 @@ export const DEMO_CARS: DemoCar[] = [
     story: "The tow car for the E-Type, and the only car here that has carried a wardrobe.",
     plate: "E240 GLE",
     visibility: "public",
-    shape: "estate",
-    paint: ["#4f7a5a", "#16301f"],
-    sky: DAY,
-    glow: "#ffffff",
+    picture: { shape: "estate", paint: ["#4f7a5a", "#16301f"], sky: DAY, glow: "#ffffff" },
     addedDaysAgo: 15,
   },
   {
@@ -250,10 +223,7 @@ export const DEMO_CARS: DemoCar[] = [
     story: "Bought with the proceeds of a very good year. Driven every weekend, rain or shine.",
     plate: "P997 CSS",
     visibility: "public",
-    shape: "coupe",
-    paint: ["#c9ced3", "#4a525a"],
-    sky: NIGHT,
-    glow: "#9ad0ff",
+    picture: { shape: "coupe", paint: ["#c9ced3", "#4a525a"], sky: NIGHT, glow: "#9ad0ff" },
     addedDaysAgo: 10,
   },
   {
@@ -270,10 +240,7 @@ export const DEMO_CARS: DemoCar[] = [
     story: "A track-day treat: on the road it mostly goes to the shops.",
     plate: "MC19 PAP",
     visibility: "public",
-    shape: "supercar",
-    paint: ["#ff8a1f", "#7a2e00"],
-    sky: NIGHT,
-    glow: "#ffb347",
+    picture: { shape: "supercar", paint: ["#ff8a1f", "#7a2e00"], sky: NIGHT, glow: "#ffb347" },
     addedDaysAgo: 6,
   },
   {
@@ -291,10 +258,7 @@ export const DEMO_CARS: DemoCar[] = [
     story: "Half taken apart in the garage. Private until it runs again.",
     plate: "M95 LTS",
     visibility: "private",
-    shape: "supercar",
-    paint: ["#1f6b3a", "#06210f"],
-    sky: NIGHT,
-    glow: "#ffe9a8",
+    picture: { shape: "supercar", paint: ["#1f6b3a", "#06210f"], sky: NIGHT, glow: "#ffe9a8" },
     addedDaysAgo: 4,
   },
   {
@@ -312,10 +276,7 @@ export const DEMO_CARS: DemoCar[] = [
     story: "Bought to do what the 205 did, with four-wheel drive and a warranty.",
     plate: "HL21 GRY",
     visibility: "public",
-    shape: "hatch",
-    paint: ["#2a2d33", "#050607"],
-    sky: DUSK,
-    glow: "#ff5a3d",
+    picture: { shape: "hatch", paint: ["#2a2d33", "#050607"], sky: DUSK, glow: "#ff5a3d" },
     addedDaysAgo: 2,
   },
 ];
@@ -343,13 +304,9 @@ const PHOTO_WIDTH = 576;
 const PHOTO_HEIGHT = 324;
 
 async function drawCar(car: DemoCar, view: number) {
-  const palette: Palette = {
-    sky: view === 0 ? car.sky : [car.sky[1], car.sky[0]],
-    glow: car.glow,
-    paint: car.paint,
-    ground: ["#15181c", "#040506"],
-  };
-  const svg = coverSvg({ scene: view === 0 ? "floodlit" : "hills", car: car.shape, palette }, `${car.model}-${view}`);
+  const { shape, paint, sky, glow } = car.picture;
+  const palette: Palette = { sky: view === 0 ? sky : [sky[1], sky[0]], glow, paint, ground: ["#15181c", "#040506"] };
+  const svg = coverSvg({ scene: view === 0 ? "floodlit" : "hills", car: shape, palette }, `${car.model}-${view}`);
   // Drawn at the size wanted (the drawing is 1600 px wide at 72 dpi), not drawn large and shrunk.
   const density = (72 * PHOTO_WIDTH) / 1600;
   return new Uint8Array(
@@ -381,21 +338,6 @@ async function demoOwnerIds(db: Db) {
   return ids;
 }
 
-/** Stores the photos two at a time, to keep both cores of a small server busy. */
-async function storeDemoPhotos(storage: Storage, jobs: { car: DemoCar; view: number }[]) {
-  const stored = new Array<Awaited<ReturnType<typeof storeCarPhoto>>>(jobs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const index = next++;
-      const job = jobs[index]!;
-      stored[index] = await storeCarPhoto(storage, await drawCar(job.car, job.view));
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  return stored;
-}
-
 export const demoCarsSeeder: Seeder = {
   name: "demo-cars",
   demo: true,
@@ -404,32 +346,22 @@ export const demoCarsSeeder: Seeder = {
     const now = Date.now();
     // Each car gets one photo; the first two get a second view for the gallery.
     const jobs = DEMO_CARS.flatMap((car, index) => [{ car, view: 0 }, ...(index < 2 ? [{ car, view: 1 }] : [])]);
-    const photos = await storeDemoPhotos(storage, jobs);
+    const photos = await twoAtATime(jobs, async (job) => storeCarPhoto(storage, await drawCar(job.car, job.view)));
     const carIds = new Map<DemoCar, string>();
     for (const car of DEMO_CARS) {
-      const ownerId = owners.get(car.owner);
+      const { owner, picture: _picture, addedDaysAgo, featured, ...details } = car;
+      const ownerId = owners.get(owner);
       if (!ownerId) continue;
-      const added = new Date(now - car.addedDaysAgo * 24 * 60 * 60 * 1000);
+      const added = new Date(now - addedDaysAgo * 24 * 60 * 60 * 1000);
       const [row] = await db
         .insert(cars)
         .values({
+          ...details,
           id: demoCarId(car),
           ownerId,
-          make: car.make,
-          model: car.model,
-          year: car.year,
-          variant: car.variant ?? "",
-          colour: car.colour,
-          engine: car.engine,
-          powerBhp: car.powerBhp,
-          drivetrain: car.drivetrain,
-          gearbox: car.gearbox,
-          modifications: car.modifications,
-          story: car.story,
-          plate: car.plate,
-          platePublic: car.platePublic ?? false,
-          visibility: car.visibility,
-          featuredAt: car.featured && car.visibility === "public" ? added : null,
+          variant: details.variant ?? "",
+          platePublic: details.platePublic ?? false,
+          featuredAt: featured && details.visibility === "public" ? added : null,
           createdAt: added,
           updatedAt: added,
         })

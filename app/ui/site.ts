@@ -30,7 +30,7 @@ export function useSite(): SiteSettings {
   return useRootData()?.site ?? DEFAULT_SITE;
 }
 
-/** The media base for `carPhotoSources`, `coverSources` and the like. */
+/** The media base for `coverSources`, `logoSources` and the like (car photos are always at /media/). */
 export function useMediaBase() {
   return useSite().mediaBase;
 }

@@ -97,11 +97,19 @@ export const carPhotos = pgTable(
     alt: text("alt").notNull().default(""),
     position: integer("position").notNull(),
     blur: jsonb("blur").$type<BlurRegion[]>().notNull().default([]),
+    /**
+     * What its files take in storage (the private original and every rendition), so staff can
+     * see what each member stores; null for a photo stored before it was counted.
+     */
+    bytes: integer("bytes"),
     hiddenAt: timestamp("hidden_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index("car_photos_car_idx").on(table.carId, table.position),
+    // /media/cars/… looks a photo up by its hash on every request; removals count files by both.
+    index("car_photos_hash_idx").on(table.hash),
+    index("car_photos_source_key_idx").on(table.sourceKey),
     check("car_photos_size_positive", sql`${table.width} > 0 and ${table.height} > 0`),
   ],
 );

@@ -2,6 +2,7 @@ import { ChevronLeft, ChevronRight, Expand, Flag, Heart, Link2, X } from "lucide
 import { type KeyboardEvent, type TouchEvent, useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { CarPicture } from "~/features/media/car-picture";
+import { PlainFieldErrors } from "~/ui/plain-field-errors";
 import { countOf, plural } from "~/ui/plural";
 import { photoAlt } from "./car-photo-alt";
 import { carTitle } from "./car-tile";
@@ -14,15 +15,7 @@ type Photo = CommunityCar["photos"][number];
  * The car's photos: one at a time with previous / next buttons, the arrow keys, a swipe on touch
  * screens, thumbnails, and full screen in a modal dialog (Escape closes it).
  */
-export function CarGallery({
-  car,
-  photos,
-  mediaBase,
-}: {
-  car: { year: number; make: string; model: string };
-  photos: Photo[];
-  mediaBase: string;
-}) {
+export function CarGallery({ car, photos }: { car: { year: number; make: string; model: string }; photos: Photo[] }) {
   const [index, setIndex] = useState(0);
   const dialog = useRef<HTMLDialogElement>(null);
   const touchStart = useRef<number | null>(null);
@@ -68,7 +61,6 @@ export function CarGallery({
         photo={current}
         alt={photoAlt(car, current, index)}
         layout="gallery"
-        mediaBase={mediaBase}
         priority={index === 0 && !full}
         className={full ? "size-full object-contain" : "aspect-[4/3] w-full object-cover"}
       />
@@ -123,7 +115,6 @@ export function CarGallery({
                   photo={photo}
                   alt={`Show photo ${i + 1}`}
                   layout="thumb"
-                  mediaBase={mediaBase}
                   className="aspect-[4/3] w-full object-cover"
                 />
               </button>
@@ -336,17 +327,6 @@ export type ReportReply = {
 const reportField =
   "block w-full rounded-xl border border-line bg-surface px-3.5 py-2.5 text-base text-text focus-visible:border-focus";
 
-function ReportErrors({ id, errors }: { id: string; errors?: string[] | null }) {
-  if (!errors?.length) return null;
-  return (
-    <ul id={id} className="space-y-0.5 text-sm font-medium text-red-700 dark:text-red-300">
-      {errors.map((error) => (
-        <li key={error}>{error}</li>
-      ))}
-    </ul>
-  );
-}
-
 /**
  * A signed-in member reports the car or one of its photos. Works without scripts (a disclosure
  * and a form), checked on the server (ReportSchema): plain markup, so the car page ships no form
@@ -382,7 +362,7 @@ export function ReportForm({
       ) : null}
       <Form method="post" id="report-car" className="mt-4 space-y-4">
         <input type="hidden" name="intent" value="report" />
-        <ReportErrors id="report-form-error" errors={errors[""]} />
+        <PlainFieldErrors id="report-form-error" errors={errors[""]} />
         {photos.length > 0 ? (
           <div className="space-y-1.5">
             <label htmlFor="report-photo" className="block font-semibold">
@@ -403,7 +383,7 @@ export function ReportForm({
                 </option>
               ))}
             </select>
-            <ReportErrors id="report-photoId-error" errors={errors.photoId} />
+            <PlainFieldErrors id="report-photoId-error" errors={errors.photoId} />
           </div>
         ) : null}
         <div className="space-y-1.5">
@@ -426,7 +406,7 @@ export function ReportForm({
               </option>
             ))}
           </select>
-          <ReportErrors id="report-reason-error" errors={errors.reason} />
+          <PlainFieldErrors id="report-reason-error" errors={errors.reason} />
         </div>
         <div className="space-y-1.5">
           <label htmlFor="report-note" className="block font-semibold">
@@ -442,7 +422,7 @@ export function ReportForm({
             aria-describedby={describedBy("note")}
             className={reportField}
           />
-          <ReportErrors id="report-note-error" errors={errors.note} />
+          <PlainFieldErrors id="report-note-error" errors={errors.note} />
         </div>
         <button
           type="submit"

@@ -10,7 +10,7 @@ export function carTitle(car: { year: number; make: string; model: string }) {
 }
 
 /** A car in the community grid: cover, year make model, owner and likes. */
-function CarTile({ car, mediaBase, priority = false }: { car: CarTileData; mediaBase: string; priority?: boolean }) {
+function CarTile({ car, priority = false }: { car: CarTileData; priority?: boolean }) {
   return (
     <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-line bg-surface-raised transition hover:-translate-y-0.5 hover:border-accent">
       <div className="relative aspect-[4/3] overflow-hidden bg-asphalt-900">
@@ -19,7 +19,6 @@ function CarTile({ car, mediaBase, priority = false }: { car: CarTileData; media
             photo={car.cover}
             alt={photoAlt(car, car.cover, 0)}
             layout="tile"
-            mediaBase={mediaBase}
             priority={priority}
             className="size-full object-cover"
           />
@@ -57,20 +56,12 @@ function CarTile({ car, mediaBase, priority = false }: { car: CarTileData; media
   );
 }
 
-export function CarTiles({
-  cars,
-  mediaBase,
-  firstPriority = false,
-}: {
-  cars: CarTileData[];
-  mediaBase: string;
-  firstPriority?: boolean;
-}) {
+export function CarTiles({ cars, firstPriority = false }: { cars: CarTileData[]; firstPriority?: boolean }) {
   return (
     <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
       {cars.map((car, index) => (
         <li key={car.id}>
-          <CarTile car={car} mediaBase={mediaBase} priority={firstPriority && index === 0} />
+          <CarTile car={car} priority={firstPriority && index === 0} />
         </li>
       ))}
     </ul>

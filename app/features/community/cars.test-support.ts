@@ -16,7 +16,7 @@ export type TestMember = {
 
 export async function insertMember(
   db: Db,
-  input: { handle: string; role?: TestMember["role"]; name?: string; town?: string | null },
+  input: { handle: string; role?: TestMember["role"]; name?: string; town?: string | null; image?: string | null },
 ): Promise<TestMember> {
   const member = {
     id: randomUUID(),
@@ -29,6 +29,7 @@ export async function insertMember(
     ...member,
     emailVerified: true,
     town: input.town ?? null,
+    image: input.image ?? null,
     onboardedAt: new Date(),
     termsAcceptedAt: new Date(),
   });

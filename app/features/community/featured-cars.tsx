@@ -4,7 +4,7 @@ import { CarTiles } from "./car-tile";
 import type { CarTileData } from "./showcase.server";
 
 /** Members' cars the club's staff picked, on the home page (docs/community.md). */
-export function FeaturedCars({ cars, mediaBase }: { cars: CarTileData[]; mediaBase: string }) {
+export function FeaturedCars({ cars }: { cars: CarTileData[] }) {
   if (cars.length === 0) return null;
   return (
     <section aria-labelledby="discover-pg" className="mx-auto max-w-[1200px] px-4 py-16 sm:px-6 md:py-20">
@@ -19,7 +19,7 @@ export function FeaturedCars({ cars, mediaBase }: { cars: CarTileData[]; mediaBa
           See every car <ArrowRight aria-hidden className="size-4" />
         </Link>
       </div>
-      <CarTiles cars={cars} mediaBase={mediaBase} />
+      <CarTiles cars={cars} />
     </section>
   );
 }

@@ -17,7 +17,7 @@ export function carJsonLd(
     ownerHandle: string | null;
     photos: { hash: string; hidden: boolean }[];
   },
-  site: { pageUrl: string; siteUrl: string; mediaBase: string },
+  site: { pageUrl: string; siteUrl: string },
 ) {
   return {
     "@context": "https://schema.org",
@@ -39,9 +39,7 @@ export function carJsonLd(
           },
         }
       : {}),
-    image: car.photos
-      .filter((photo) => !photo.hidden)
-      .map((photo) => carPhotoShareUrl(photo.hash, site.siteUrl, site.mediaBase)),
+    image: car.photos.filter((photo) => !photo.hidden).map((photo) => carPhotoShareUrl(photo.hash, site.siteUrl)),
     ...(car.ownerHandle
       ? {
           subjectOf: {

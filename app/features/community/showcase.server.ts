@@ -4,7 +4,15 @@ import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
 import { isUuid } from "~/server/db/uuid";
 import { type CarVisibility, carLikes, carPhotos, cars, users } from "../../../db/schema";
-import { plateFor, type Viewer, visibleCars, visiblePhotos } from "./visibility.server";
+import {
+  plateFor,
+  profileOpenTo,
+  sharesPublicCar,
+  shownDetails,
+  type Viewer,
+  visibleCars,
+  visiblePhotos,
+} from "./visibility.server";
 
 export const CARS_PER_PAGE = 12;
 const MAX_SEARCH_LENGTH = 80;
@@ -55,16 +63,8 @@ const tileColumns = {
   hiddenAt: cars.hiddenAt,
 };
 
-type TileRow = {
-  id: string;
-  make: string;
-  model: string;
-  year: number;
-  variant: string;
-  likeCount: number;
-  visibility: CarVisibility;
-  ownerHandle: string | null;
-  ownerName: string;
+/** A tile as the query reads it, before its cover photo and the viewer's like are looked up. */
+type TileRow = Omit<CarTileData, "cover" | "likedByMe" | "hidden"> & {
   coverPhotoId: string | null;
   hiddenAt: Date | null;
 };
@@ -190,14 +190,29 @@ export async function communityMakes(db: Db, viewer: Viewer) {
   return rows;
 }
 
-/** A member's public profile and the cars of theirs that `viewer` may see; null for an unknown handle. */
+/**
+ * A member's profile and the cars of theirs that `viewer` may see, or null for an unknown handle
+ * and for one they may not open (both a 404): only the member sees it before they share a public
+ * car (`profileOpenTo`), and the town and photo show only where the member chose (`shownDetails`).
+ */
 export async function getCommunityProfile(db: Db, viewer: Viewer, handle: string) {
   if (!/^[A-Za-z0-9_.-]{1,40}$/.test(handle)) return null;
-  const [member] = await db
-    .select({ id: users.id, name: users.name, handle: users.handle, town: users.town, image: users.image })
+  const [row] = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      handle: users.handle,
+      town: users.town,
+      townPublic: users.townPublic,
+      image: users.image,
+      avatarPublic: users.avatarPublic,
+      sharesPublicCar: sharesPublicCar(users.id),
+    })
     .from(users)
     .where(and(sql`lower(${users.handle}) = ${handle.toLowerCase()}`, isNotNull(users.onboardedAt)));
-  if (!member) return null;
+  if (!row || !profileOpenTo(viewer, row)) return null;
+  const member = { id: row.id, name: row.name, handle: row.handle, ...shownDetails(row) };
+  const isMe = viewer?.id === member.id;
   const rows = (await db
     .select(tileColumns)
     .from(cars)
@@ -205,7 +220,17 @@ export async function getCommunityProfile(db: Db, viewer: Viewer, handle: string
     .where(and(eq(cars.ownerId, member.id), visibleCars(viewer)))
     .orderBy(desc(cars.createdAt), desc(cars.id))
     .limit(100)) as TileRow[];
-  return { member, cars: await withCovers(db, viewer, rows), isMe: viewer?.id === member.id };
+  return {
+    member,
+    cars: await withCovers(db, viewer, rows),
+    isMe,
+    /** The member's own look at a page nobody else can open yet. */
+    preview: !row.sharesPublicCar,
+    /** For the member alone: whether their town and photo are hidden from others. */
+    hiddenFromOthers: isMe
+      ? { town: Boolean(row.town && !row.townPublic), photo: Boolean(row.image && !row.avatarPublic) }
+      : null,
+  };
 }
 
 export const isCarId = (value: string | undefined): value is string => isUuid(value);
@@ -223,8 +248,7 @@ export async function getCommunityCar(db: Db, viewer: Viewer, carId: string) {
       updatedAt: cars.updatedAt,
       ownerName: users.name,
       ownerHandle: users.handle,
-      ownerImage: users.image,
-      ownerTown: users.town,
+      ownerSharesPublicCar: sharesPublicCar(cars.ownerId),
     })
     .from(cars)
     .innerJoin(users, eq(users.id, cars.ownerId))
@@ -257,9 +281,11 @@ export async function getCommunityCar(db: Db, viewer: Viewer, carId: string) {
     ...photos.filter((photo) => photo.id === car.coverPhotoId),
     ...photos.filter((photo) => photo.id !== car.coverPhotoId),
   ];
-  const { plate: _plate, platePublic: _platePublic, ...shown } = car;
+  const { plate: _plate, platePublic: _platePublic, ownerSharesPublicCar, ...shown } = car;
   return {
     ...shown,
+    /** Whether the owner's profile opens for this viewer, so the page links to it. */
+    ownerProfileOpen: profileOpenTo(viewer, { id: car.ownerId, sharesPublicCar: ownerSharesPublicCar }),
     plate: plateFor(car, viewer),
     hidden: car.hiddenAt !== null,
     photos: ordered.map(({ hiddenAt, ...photo }) => ({ ...photo, hidden: hiddenAt !== null })),

@@ -1,4 +1,5 @@
-import { and, eq, isNull, or, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, eq, isNull, or, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { carPhotos, cars } from "../../../db/schema";
 
 /**
@@ -20,11 +21,48 @@ const isStaff = (viewer: Viewer) => viewer !== null && (viewer.role === "organiz
  */
 export function visibleCars(viewer: Viewer, options: { moderation?: boolean } = {}): SQL {
   if (options.moderation && isStaff(viewer)) return sql`true`;
-  const audience = viewer
-    ? or(eq(cars.visibility, "public"), eq(cars.visibility, "members"))!
-    : eq(cars.visibility, "public");
+  if (!viewer) return seenByAnyone(cars);
+  const audience = or(eq(cars.visibility, "public"), eq(cars.visibility, "members"))!;
   const shown = isStaff(viewer) ? audience : and(audience, isNull(cars.hiddenAt))!;
-  return viewer ? or(eq(cars.ownerId, viewer.id), shown)! : shown;
+  return or(eq(cars.ownerId, viewer.id), shown)!;
+}
+
+/** A car anyone may see, signed in or not: public, and not hidden by moderators. */
+function seenByAnyone(table: { visibility: AnyColumn; hiddenAt: AnyColumn }): SQL {
+  return and(eq(table.visibility, "public"), isNull(table.hiddenAt))!;
+}
+
+const SHARED_CAR = "shared_car";
+const sharedCar = alias(cars, SHARED_CAR);
+
+/** Whether the member `ownerId` names shares a car that anyone may see: what opens their profile. */
+export function sharesPublicCar(ownerId: AnyColumn): SQL<boolean> {
+  const shared = and(eq(sharedCar.ownerId, ownerId), seenByAnyone(sharedCar));
+  return sql<boolean>`exists (select 1 from ${cars} ${sql.identifier(SHARED_CAR)} where ${shared})`;
+}
+
+/**
+ * Whether `viewer` may open a member's profile (/community/{handle}): everyone, once the member
+ * shares a car anyone may see; until then the member alone, as a preview of what others will
+ * see. Other members and staff get the same 404 as for a handle nobody has, so a quiet member's
+ * page does not even show that they are in the club (staff have the members' list in /admin).
+ */
+export function profileOpenTo(viewer: Viewer, member: { id: string; sharesPublicCar: boolean }) {
+  return member.sharesPublicCar || viewer?.id === member.id;
+}
+
+/**
+ * What others see of a member beside their name and handle: the town and the photo only once the
+ * member chose to show them (`town_public`, `avatar_public`, off by default). The member's own
+ * preview shows the same, so it is what everyone else sees.
+ */
+export function shownDetails(member: {
+  town: string | null;
+  townPublic: boolean;
+  image: string | null;
+  avatarPublic: boolean;
+}) {
+  return { town: member.townPublic ? member.town : null, image: member.avatarPublic ? member.image : null };
 }
 
 /**

@@ -21,7 +21,7 @@ const percentOf = (region: { x: number; y: number; w: number; h: number }): Area
  * type its position in per cent, or use the number-plate preset. Each area is applied to every
  * stored size of the photo on the server; the list below removes one again.
  */
-export function BlurEditor({ photo, mediaBase, label }: { photo: GaragePhoto; mediaBase: string; label: string }) {
+export function BlurEditor({ photo, label }: { photo: GaragePhoto; label: string }) {
   const [area, setArea] = useState<Area>(percentOf(PLATE_PRESET));
   const [draft, setDraft] = useState<Area | null>(null);
   const start = useRef<{ x: number; y: number } | null>(null);
@@ -77,7 +77,7 @@ export function BlurEditor({ photo, mediaBase, label }: { photo: GaragePhoto; me
           onPointerUp={onPointerUp}
           className="relative max-w-xl touch-none select-none overflow-hidden rounded-lg"
         >
-          <CarPicture photo={photo} layout="tile" mediaBase={mediaBase} alt="" className="pointer-events-none w-full" />
+          <CarPicture photo={photo} layout="tile" alt="" className="pointer-events-none w-full" />
           {photo.blur.map((region, index) => {
             const box = percentOf(region);
             return (

@@ -1,9 +1,9 @@
-import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { useMemo, useState } from "react";
 import { Form } from "react-router";
 import { Checkbox, FormErrors, SubmitButton } from "~/ui/form";
 import { FormSection, InputField, SelectField, TextAreaField } from "~/ui/form-fields";
+import { useLiveForm } from "~/ui/live-form";
 import type { CarVisibility } from "../../../db/schema/garage";
 import { MAKE_NAMES, modelsOf } from "./makes";
 import {
@@ -31,19 +31,8 @@ export function CarForm({
   defaultValue: CarFormDefaults;
   submitLabel: string;
 }) {
-  const { schema, constraint } = useMemo(() => {
-    const schema = carSchema();
-    return { schema, constraint: getZodConstraint(schema) };
-  }, []);
-  const [form, fields] = useForm<CarFormShape, CarInput>({
-    id: "car-form",
-    lastResult,
-    constraint,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    defaultValue,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const schema = useMemo(() => carSchema(), []);
+  const [form, fields] = useLiveForm<CarFormShape, CarInput>({ id: "car-form", schema, lastResult, defaultValue });
   const [make, setMake] = useState(defaultValue.make ?? "");
   const models = modelsOf(make);
   const optional = (options: Record<string, string>) => [

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";
-import { carPhotos, cars } from "../../../db/schema";
+import { carPhotos, cars, users } from "../../../db/schema";
 import type { CarVisibility } from "../../../db/schema/garage";
 import { carDetailColumns } from "./car-columns";
 import type { CarInput } from "./schemas";
@@ -12,6 +12,42 @@ import type { CarInput } from "./schemas";
 
 export type NotFound = { ok: false; notFound: true };
 export const NOT_FOUND: NotFound = { ok: false, notFound: true };
+
+/**
+ * How much one member may keep in their garage: cars, photos on one car, photos across all
+ * their cars. The site's settings (GARAGE_MAX_CARS, GARAGE_MAX_PHOTOS_PER_CAR,
+ * GARAGE_MAX_PHOTOS; docs/garage.md); staff accounts have the same.
+ */
+export type GarageCaps = { cars: number; photosPerCar: number; photos: number };
+
+export function garageCapsOf(settings: {
+  GARAGE_MAX_CARS: number;
+  GARAGE_MAX_PHOTOS_PER_CAR: number;
+  GARAGE_MAX_PHOTOS: number;
+}): GarageCaps {
+  return {
+    cars: settings.GARAGE_MAX_CARS,
+    photosPerCar: settings.GARAGE_MAX_PHOTOS_PER_CAR,
+    photos: settings.GARAGE_MAX_PHOTOS,
+  };
+}
+
+export const capMessages = {
+  cars: (max: number) =>
+    `You can keep at most ${max} ${max === 1 ? "car" : "cars"} in your garage. Delete one to add another.`,
+  photosPerCar: (max: number) =>
+    `A car can have at most ${max} ${max === 1 ? "photo" : "photos"}. Remove one to add another.`,
+  photos: (max: number) =>
+    `You can keep at most ${max} ${max === 1 ? "photo" : "photos"} across your cars. Remove one to add another.`,
+};
+
+/**
+ * Takes the member's garage for the rest of the transaction: the caps are counted under this
+ * lock on the member's row, so two forms sent at once never take a member past one.
+ */
+export async function lockGarage(tx: Db, ownerId: string) {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerId)).for("no key update");
+}
 
 export type GarageCar = {
   id: string;
@@ -166,8 +202,18 @@ export function carLabel(car: { year: number; make: string; model: string }) {
   return `${car.year} ${car.make} ${car.model}`;
 }
 
-export async function createCar(db: Db, input: { ownerId: string; car: CarInput }) {
+/** Adds a car to the member's garage, unless they have `caps.cars` already. */
+export async function createCar(
+  db: Db,
+  input: { ownerId: string; car: CarInput; caps: GarageCaps },
+): Promise<{ ok: true; id: string } | { ok: false; message: string }> {
   return db.transaction(async (tx) => {
+    await lockGarage(tx, input.ownerId);
+    const [{ count } = { count: 0 }] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(cars)
+      .where(eq(cars.ownerId, input.ownerId));
+    if (Number(count) >= input.caps.cars) return { ok: false as const, message: capMessages.cars(input.caps.cars) };
     const [created] = await tx
       .insert(cars)
       .values({ ownerId: input.ownerId, ...carValues(input.car) })

@@ -15,7 +15,7 @@ const VISIBILITY_TONES: Record<CarVisibility, BadgeTone> = {
 };
 
 /** A car in "My garage": cover, name, who sees it, likes, and its edit, visibility and delete controls. */
-export function GarageCarCard({ car, mediaBase }: { car: GarageCar; mediaBase: string }) {
+export function GarageCarCard({ car }: { car: GarageCar }) {
   const name = `${car.year} ${car.make} ${car.model}`;
   const headingId = `car-${car.id}-name`;
   return (
@@ -25,7 +25,6 @@ export function GarageCarCard({ car, mediaBase }: { car: GarageCar; mediaBase: s
           <CarPicture
             photo={car.cover}
             layout="tile"
-            mediaBase={mediaBase}
             alt={car.cover.alt || `${name}, cover photo`}
             className="size-full object-cover"
           />

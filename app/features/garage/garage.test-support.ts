@@ -6,10 +6,14 @@ import sharp from "sharp";
 import type { Db } from "~/server/db/client.server";
 import { localStorage } from "~/server/storage/storage.server";
 import { users } from "../../../db/schema";
+import { createCar, type GarageCaps } from "./cars.server";
 import type { CarInput } from "./schemas";
 
+/** The caps a site has when GARAGE_MAX_CARS, GARAGE_MAX_PHOTOS_PER_CAR and GARAGE_MAX_PHOTOS are unset. */
+export const DEFAULT_CAPS: GarageCaps = { cars: 20, photosPerCar: 20, photos: 200 };
+
 /** Onboarded members written directly, for the garage's tests. */
-export async function createMembers(db: Db, count: number) {
+export async function createMembers(db: Db, count: number, overrides: Partial<typeof users.$inferInsert> = {}) {
   const rows = Array.from({ length: count }, (_, index) => {
     const id = randomUUID();
     return {
@@ -19,6 +23,7 @@ export async function createMembers(db: Db, count: number) {
       emailVerified: true,
       handle: `driver-${id.slice(0, 8)}`,
       onboardedAt: new Date(),
+      ...overrides,
     };
   });
   await db.insert(users).values(rows);
@@ -43,6 +48,13 @@ export function testCar(overrides: Partial<CarInput> = {}): CarInput {
     visibility: "public",
     ...overrides,
   };
+}
+
+/** A car added to the member's garage through the garage's own rule; answers its id. */
+export async function addTestCar(db: Db, ownerId: string, overrides: Partial<CarInput> = {}) {
+  const created = await createCar(db, { ownerId, car: testCar(overrides), caps: DEFAULT_CAPS });
+  if (!created.ok) throw new Error(created.message);
+  return created.id;
 }
 
 /** A real photo: a plain JPEG of the given colour, optionally with GPS in its EXIF. */

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
-import type { MemberDataSection } from "~/features/accounts/member-data-section";
+import { type MemberDataSection, memberRowsSection } from "~/features/accounts/member-data-section";
 import type { Db } from "~/server/db/client.server";
 import type { Storage } from "~/server/storage/storage.server";
 import {
@@ -70,15 +70,12 @@ function carData(photoAddress: PhotoAddress): MemberDataSection {
   };
 }
 
-const likeData: MemberDataSection = {
+const likeData = memberRowsSection({
   name: "carLikes",
-  tables: ["car_likes"],
-  collect: (db, userId) =>
-    db
-      .select({ carId: carLikes.carId, likedAt: carLikes.createdAt })
-      .from(carLikes)
-      .where(eq(carLikes.userId, userId))
-      .orderBy(desc(carLikes.createdAt)),
+  table: carLikes,
+  owner: carLikes.userId,
+  columns: { carId: carLikes.carId, likedAt: carLikes.createdAt },
+  newest: carLikes.createdAt,
   // Each liked car's count goes down with the like, in the same statement.
   erase: async (tx, userId) => {
     await tx.execute(sql`
@@ -87,47 +84,39 @@ const likeData: MemberDataSection = {
       from (select car_id, count(*)::int as n from removed group by car_id) as counts
       where ${cars.id} = counts.car_id`);
   },
-};
+});
 
-const reportData: MemberDataSection = {
+const reportData = memberRowsSection({
   name: "carReports",
-  tables: ["car_reports"],
-  collect: (db, userId) =>
-    db
-      .select({
-        carId: carReports.carId,
-        photoId: carReports.photoId,
-        reason: carReports.reason,
-        note: carReports.note,
-        status: carReports.status,
-        reportedAt: carReports.createdAt,
-      })
-      .from(carReports)
-      .where(eq(carReports.reporterId, userId))
-      .orderBy(desc(carReports.createdAt)),
-  erase: async (tx, userId) => {
-    await tx.delete(carReports).where(eq(carReports.reporterId, userId));
+  table: carReports,
+  owner: carReports.reporterId,
+  columns: {
+    carId: carReports.carId,
+    photoId: carReports.photoId,
+    reason: carReports.reason,
+    note: carReports.note,
+    status: carReports.status,
+    reportedAt: carReports.createdAt,
   },
-};
+  newest: carReports.createdAt,
+});
 
-const applicationData: MemberDataSection = {
+const applicationData = memberRowsSection({
   name: "showCarApplications",
-  tables: ["show_car_applications", "exhibitor_passes"],
-  collect: (db, userId) =>
-    db
-      .select({
-        eventId: showCarApplications.eventId,
-        car: showCarApplications.carLabel,
-        note: showCarApplications.note,
-        status: showCarApplications.status,
-        fee: showCarApplications.fee,
-        decisionNote: showCarApplications.decisionNote,
-        paidAt: showCarApplications.paidAt,
-        appliedAt: showCarApplications.createdAt,
-      })
-      .from(showCarApplications)
-      .where(eq(showCarApplications.userId, userId))
-      .orderBy(desc(showCarApplications.createdAt)),
+  table: showCarApplications,
+  alsoCovers: ["exhibitor_passes"],
+  owner: showCarApplications.userId,
+  columns: {
+    eventId: showCarApplications.eventId,
+    car: showCarApplications.carLabel,
+    note: showCarApplications.note,
+    status: showCarApplications.status,
+    fee: showCarApplications.fee,
+    decisionNote: showCarApplications.decisionNote,
+    paidAt: showCarApplications.paidAt,
+    appliedAt: showCarApplications.createdAt,
+  },
+  newest: showCarApplications.createdAt,
   /**
    * An application paid for through an order stays, like the order, for the accounts, with
    * nothing about the member left in it; the others go (their passes with them).
@@ -146,7 +135,7 @@ const applicationData: MemberDataSection = {
       .where(eq(showCarApplications.userId, userId));
     await tx.update(exhibitorPasses).set({ userId: null }).where(eq(exhibitorPasses.userId, userId));
   },
-};
+});
 
 /** The garage's export and erase sections; applications first, as they point at cars. */
 export function garageMemberData(photoAddress: PhotoAddress): MemberDataSection[] {

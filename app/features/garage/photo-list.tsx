@@ -21,12 +21,10 @@ export function PhotoList({
   photos,
   coverPhotoId,
   carName,
-  mediaBase,
 }: {
   photos: GaragePhoto[];
   coverPhotoId: string | null;
   carName: string;
-  mediaBase: string;
 }) {
   const fetcher = useFetcher();
   const [order, setOrder] = useState(photos.map((photo) => photo.id));
@@ -76,7 +74,6 @@ export function PhotoList({
                   <CarPicture
                     photo={photo}
                     layout="thumb"
-                    mediaBase={mediaBase}
                     alt={photo.alt || `${carName}, photo ${index + 1}`}
                     className="aspect-[4/3] w-full object-cover"
                   />
@@ -140,7 +137,7 @@ export function PhotoList({
                       Save description
                     </button>
                   </Form>
-                  <BlurEditor photo={photo} mediaBase={mediaBase} label={`photo ${index + 1}`} />
+                  <BlurEditor photo={photo} label={`photo ${index + 1}`} />
                 </div>
               </div>
             </li>

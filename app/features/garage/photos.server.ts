@@ -5,29 +5,40 @@ import { isUuid } from "~/server/db/uuid";
 import type { Storage } from "~/server/storage/storage.server";
 import { carPhotos, cars } from "../../../db/schema";
 import type { BlurRegion } from "../../../db/schema/garage";
-import { carLabel, NOT_FOUND, type NotFound } from "./cars.server";
+import { capMessages, carLabel, type GarageCaps, lockGarage, NOT_FOUND, type NotFound } from "./cars.server";
 
 // A car's photos: adding (through the media pipeline), order, cover, description, blur areas,
 // removing, and removing the car itself with its files.
 
-type StoredCarPhoto = { hash: string; sourceKey: string; width: number; height: number; color: string };
+/** `bytes`: what the photo's files take in storage. */
+type StoredCarPhoto = { hash: string; sourceKey: string; width: number; height: number; color: string; bytes: number };
 export type PhotoFiles = { hash: string; sourceKey: string };
 
-/** The media pipeline's car-photo calls, handed in so the rules do not depend on how images are made. */
+type Refusal = { ok: false; message: string };
+/** `busy`: the site could not take the picture just now; the same file may be sent again shortly. */
+type BusyRefusal = Refusal & { busy?: true };
+
+/**
+ * The media pipeline's car-photo calls, handed in so the rules do not depend on how images are
+ * made. `member` is whose share of the image workers the work counts against.
+ */
 export type CarPhotoMedia = {
   maxBytes: number;
-  perCar: number;
   store(
     storage: Storage,
     bytes: Uint8Array,
-    options: { blur?: BlurRegion[] },
-  ): Promise<{ ok: true; photo: StoredCarPhoto } | { ok: false; message: string }>;
-  reblur(storage: Storage, files: PhotoFiles, blur: BlurRegion[]): Promise<StoredCarPhoto>;
+    options: { blur?: BlurRegion[]; member?: string },
+  ): Promise<{ ok: true; photo: StoredCarPhoto } | BusyRefusal>;
+  reblur(
+    storage: Storage,
+    files: PhotoFiles,
+    blur: BlurRegion[],
+    member?: string,
+  ): Promise<StoredCarPhoto | BusyRefusal>;
   /** `keep` names the files another photo still uses. */
   deleteFiles(storage: Storage, files: PhotoFiles, keep?: { renditions?: boolean; original?: boolean }): Promise<void>;
 };
 
-export type Refusal = { ok: false; message: string };
 type PhotoCall = { db: Db; storage: Storage; media: CarPhotoMedia };
 
 async function ownedCar(db: Db, ownerId: string, carId: string, lock = false) {
@@ -64,38 +75,36 @@ async function isUsed(db: Db, where: SQL) {
 
 /**
  * Adds one uploaded photo at the end of the car's photos. The image is checked and stored first
- * (slow, outside any transaction); the count is then checked again under the car's lock, so two
- * uploads at once never take a car past its limit. Whatever is refused leaves nothing stored.
+ * (slow, outside any transaction); the counts are then checked again under the member's and the
+ * car's locks, so two uploads at once never take a car or a member past their caps. Whatever is
+ * refused leaves nothing stored.
  */
 export async function addCarPhoto(
   call: PhotoCall,
-  input: { ownerId: string; carId: string; bytes: Uint8Array; alt?: string },
-): Promise<{ ok: true; photoId: string } | Refusal | NotFound> {
+  input: { ownerId: string; carId: string; bytes: Uint8Array; alt?: string; caps: GarageCaps },
+): Promise<{ ok: true; photoId: string } | BusyRefusal | NotFound> {
   const { db, media } = call;
+  const { caps } = input;
   const car = await ownedCar(db, input.ownerId, input.carId);
   if (!car) return NOT_FOUND;
   if (input.bytes.byteLength === 0) return { ok: false, message: "The file is empty. Choose a photo." };
   if (input.bytes.byteLength > media.maxBytes) {
     return { ok: false, message: `A photo can be at most ${Math.round(media.maxBytes / 1024 / 1024)} MB.` };
   }
-  const full = `A car can have at most ${media.perCar} photos. Remove one to add another.`;
-  if ((await photoCount(db, input.carId)) >= media.perCar) return { ok: false, message: full };
-  const stored = await media.store(call.storage, input.bytes, {});
+  const full = overCap(await photoCounts(db, input.ownerId, input.carId), caps);
+  if (full) return full;
+  const stored = await media.store(call.storage, input.bytes, { member: input.ownerId });
   if (!stored.ok) return stored;
   const outcome = await db.transaction(async (tx) => {
+    await lockGarage(tx, input.ownerId);
     const locked = await ownedCar(tx, input.ownerId, input.carId, true);
     if (!locked) return NOT_FOUND;
-    const [{ count, last } = { count: 0, last: -1 }] = await tx
-      .select({
-        count: sql<number>`count(*)::int`,
-        last: sql<number>`coalesce(max(${carPhotos.position}), -1)::int`,
-      })
-      .from(carPhotos)
-      .where(eq(carPhotos.carId, input.carId));
-    if (Number(count) >= media.perCar) return { ok: false as const, message: full };
+    const counts = await photoCounts(tx, input.ownerId, input.carId);
+    const refused = overCap(counts, caps);
+    if (refused) return refused;
     const [photo] = await tx
       .insert(carPhotos)
-      .values({ carId: input.carId, ...stored.photo, alt: input.alt ?? "", position: Number(last) + 1 })
+      .values({ carId: input.carId, ...stored.photo, alt: input.alt ?? "", position: counts.last + 1 })
       .returning({ id: carPhotos.id });
     await tx.update(cars).set({ updatedAt: new Date() }).where(eq(cars.id, input.carId));
     await recordAudit(tx, {
@@ -111,12 +120,26 @@ export async function addCarPhoto(
   return outcome;
 }
 
-async function photoCount(db: Db, carId: string) {
+type PhotoCounts = { onCar: number; last: number; ofMember: number };
+
+function overCap(counts: PhotoCounts, caps: GarageCaps): Refusal | null {
+  if (counts.onCar >= caps.photosPerCar) return { ok: false, message: capMessages.photosPerCar(caps.photosPerCar) };
+  if (counts.ofMember >= caps.photos) return { ok: false, message: capMessages.photos(caps.photos) };
+  return null;
+}
+
+/** The car's photos and last position, and the member's photos on all their cars, in one query. */
+async function photoCounts(db: Db, ownerId: string, carId: string): Promise<PhotoCounts> {
   const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
+    .select({
+      onCar: sql<number>`count(*) filter (where ${carPhotos.carId} = ${carId})::int`,
+      last: sql<number>`coalesce(max(${carPhotos.position}) filter (where ${carPhotos.carId} = ${carId}), -1)::int`,
+      ofMember: sql<number>`count(*)::int`,
+    })
     .from(carPhotos)
-    .where(eq(carPhotos.carId, carId));
-  return Number(row?.count ?? 0);
+    .innerJoin(cars, eq(cars.id, carPhotos.carId))
+    .where(eq(cars.ownerId, ownerId));
+  return { onCar: Number(row?.onCar ?? 0), last: Number(row?.last ?? -1), ofMember: Number(row?.ofMember ?? 0) };
 }
 
 async function photoOf(db: Db, carId: string, photoId: string) {
@@ -226,17 +249,18 @@ export async function describeCarPhoto(
 export async function blurCarPhoto(
   call: PhotoCall,
   input: { ownerId: string; carId: string; photoId: string; regions: BlurRegion[] },
-): Promise<{ ok: true } | NotFound | Refusal> {
+): Promise<{ ok: true } | NotFound | BusyRefusal> {
   const car = await ownedCar(call.db, input.ownerId, input.carId);
   if (!car) return NOT_FOUND;
   const photo = await photoOf(call.db, input.carId, input.photoId);
   if (!photo) return NOT_FOUND;
-  let stored: StoredCarPhoto;
+  let stored: StoredCarPhoto | BusyRefusal;
   try {
-    stored = await call.media.reblur(call.storage, photo, input.regions);
+    stored = await call.media.reblur(call.storage, photo, input.regions, input.ownerId);
   } catch {
     return { ok: false, message: "The blur could not be applied. Try again in a moment." };
   }
+  if ("ok" in stored) return stored;
   await call.db.transaction(async (tx) => {
     await tx
       .update(carPhotos)

@@ -1,7 +1,7 @@
 /**
  * Where a car photo's public renditions live, and the `srcset`/`sizes` each layout uses. Client
- * safe: pages call it with the media base from the site settings (`useSite().mediaBase`), which
- * is "/media/" on the local store and the bucket's public address with S3.
+ * safe. Car photos are always served by the site at /media/ (with S3 too): who may see one can
+ * change, so the site checks each request (app/routes/system/media.ts).
  *
  * A photo keeps its own aspect ratio; each rendition is at most `width` pixels wide (a smaller
  * original is not enlarged, so the file may be narrower than its name says).
@@ -32,16 +32,23 @@ const LAYOUTS: Record<CarPhotoLayout, { widths: readonly CarPhotoWidth[]; sizes:
 
 export type CarPhotoSources = { avifSrcSet: string; webpSrcSet: string; src: string; sizes: string };
 
-export function carPhotoSources(hash: string, layout: CarPhotoLayout, mediaBase = "/media/"): CarPhotoSources {
+const BASE = "/media/";
+
+export function carPhotoSources(hash: string, layout: CarPhotoLayout): CarPhotoSources {
   const { widths, sizes, src } = LAYOUTS[layout];
-  const base = mediaBase.endsWith("/") ? mediaBase : `${mediaBase}/`;
   const set = (format: CarPhotoFormat) =>
-    widths.map((width) => `${base}${carPhotoKey(hash, width, format)} ${width}w`).join(", ");
-  return { avifSrcSet: set("avif"), webpSrcSet: set("webp"), src: `${base}${carPhotoKey(hash, src, "webp")}`, sizes };
+    widths.map((width) => `${BASE}${carPhotoKey(hash, width, format)} ${width}w`).join(", ");
+  return { avifSrcSet: set("avif"), webpSrcSet: set("webp"), src: `${BASE}${carPhotoKey(hash, src, "webp")}`, sizes };
 }
 
 /** The absolute address of a photo's 1600 px WebP (an Open Graph image), from the site's origin. */
-export function carPhotoShareUrl(hash: string, siteUrl: string, mediaBase = "/media/") {
-  const base = mediaBase.endsWith("/") ? mediaBase : `${mediaBase}/`;
-  return new URL(`${base}${carPhotoKey(hash, 1600, "webp")}`, siteUrl).href;
+export function carPhotoShareUrl(hash: string, siteUrl: string) {
+  return new URL(`${BASE}${carPhotoKey(hash, 1600, "webp")}`, siteUrl).href;
+}
+
+const CAR_PHOTO_KEY = /^cars\/([0-9a-f]{16,64})-\d+\.(?:avif|webp)$/;
+
+/** The photo hash a public car-photo key names (`cars/<hash>-<width>.<format>`), or null. */
+export function carPhotoHashOf(key: string): string | null {
+  return CAR_PHOTO_KEY.exec(key)?.[1] ?? null;
 }

@@ -1,21 +1,13 @@
 import type { Storage } from "~/server/storage/storage.server";
 import type { BlurRegion } from "../../../db/schema/garage";
 import { CAR_PHOTO_WIDTHS, carPhotoKey } from "./car-photo-urls";
-import {
-  applyBlur,
-  encodeRenditions,
-  type Master,
-  masterFromStored,
-  prepareUpload,
-  putAll,
-  renditionHash,
-  storeOriginal,
-} from "./pipeline.server";
+import { ImageWorkBusy, imagePool } from "./image-pool.server";
+import type { Rendition } from "./image-steps.server";
+import { namedFiles, originalKey, putAll } from "./pipeline.server";
 
 export type { BlurRegion };
 
 export const CAR_PHOTO_MAX_BYTES = 15 * 1024 * 1024;
-export const CAR_PHOTOS_PER_CAR = 20;
 /** Decoding is refused above this many pixels (a 100-megapixel camera still fits). */
 const CAR_PHOTO_MAX_PIXELS = 10_000 * 10_000;
 const CAR_PHOTO_MIN_SIDE = 320;
@@ -24,71 +16,91 @@ const ORIGINAL_MAX_SIDE = 3200;
 
 const STORAGE_TROUBLE = "The photo could not be saved just now. Try again in a moment.";
 
-export type StoredCarPhoto = { hash: string; sourceKey: string; width: number; height: number; color: string };
-export type CarPhotoResult = { ok: true; photo: StoredCarPhoto } | { ok: false; message: string };
+/** A stored car photo; `bytes` is what its files take in storage, the original and every rendition. */
+export type StoredCarPhoto = {
+  hash: string;
+  sourceKey: string;
+  width: number;
+  height: number;
+  color: string;
+  bytes: number;
+};
+/** `busy`: the image workers are full; the same photo may simply be sent again shortly. */
+export type CarPhotoResult = { ok: true; photo: StoredCarPhoto } | { ok: false; message: string; busy?: true };
 
 const renditionKeys = (hash: string) =>
   CAR_PHOTO_WIDTHS.flatMap((width) => (["avif", "webp"] as const).map((format) => carPhotoKey(hash, width, format)));
 
-async function storeRenditions(storage: Storage, master: Master, blur: BlurRegion[]) {
-  const blurred = await applyBlur(master, blur);
-  const hash = renditionHash(blurred);
-  const files = await encodeRenditions(blurred, CAR_PHOTO_WIDTHS, (width, format) => carPhotoKey(hash, width, format));
-  await putAll(storage, files);
-  return { hash, width: blurred.width, height: blurred.height, color: blurred.color };
-}
+const renditionFiles = (hash: string, renditions: Rendition[]) =>
+  namedFiles(renditions, (width, format) => carPhotoKey(hash, width, format));
 
-/** Checks, rotates, strips, stores the private clean original and the public renditions (blur applied). Nothing is left in storage when it fails. */
+const totalBytes = (files: { bytes: Uint8Array }[]) => files.reduce((sum, file) => sum + file.bytes.byteLength, 0);
+
+/**
+ * Checks, rotates, strips, stores the private clean original and the public renditions (blur
+ * applied). The picture is made in an image worker, as one step counted against `member`'s
+ * share; then this thread stores the files. Nothing is left in storage when it fails.
+ */
 export async function storeCarPhoto(
   storage: Storage,
   bytes: Uint8Array,
-  options?: { blur?: BlurRegion[] },
+  options?: { blur?: BlurRegion[]; member?: string },
 ): Promise<CarPhotoResult> {
-  const prepared = await prepareUpload(bytes, {
-    maxBytes: CAR_PHOTO_MAX_BYTES,
-    maxPixels: CAR_PHOTO_MAX_PIXELS,
-    checkSize: (width, height) =>
-      Math.min(width, height) < CAR_PHOTO_MIN_SIDE
-        ? `This photo is too small (${width} × ${height} pixels). Choose one at least ${CAR_PHOTO_MIN_SIDE} pixels on each side.`
-        : null,
-    maxSide: ORIGINAL_MAX_SIDE,
-    noun: "photo",
-  });
-  if (!prepared.ok) return prepared;
-  const written: string[] = [];
-  const tracked: Storage = {
-    ...storage,
-    // Keys are content-addressed: a file already there may belong to another photo, so only
-    // files this upload created are taken back on failure.
-    async put(key, data, contentType) {
-      if (!(await storage.exists(key))) written.push(key);
-      await storage.put(key, data, contentType);
-    },
-  };
+  let made: Awaited<ReturnType<typeof makeCarPhoto>>;
   try {
-    const original = await storeOriginal(tracked, prepared.master, "cars");
-    const stored = await storeRenditions(tracked, original.master, options?.blur ?? []);
-    return { ok: true, photo: { ...stored, sourceKey: original.key } };
+    made = await makeCarPhoto(bytes, options?.blur ?? [], options?.member);
+  } catch (error) {
+    if (error instanceof ImageWorkBusy) return { ok: false, message: error.message, busy: true };
+    throw error;
+  }
+  if (!made.ok) return made;
+  const original = { key: originalKey("cars", made.original), bytes: made.original };
+  const files = [{ ...original, contentType: "image/webp" }, ...renditionFiles(made.hash, made.renditions)];
+  try {
+    await putAll(storage, files);
   } catch {
-    // A storage outage: whatever was written goes again, and the member may simply retry.
-    await Promise.allSettled(written.map((key) => storage.delete(key)));
+    // A storage outage: what this upload wrote is gone again (putAll), and the member may retry.
     return { ok: false, message: STORAGE_TROUBLE };
   }
+  const { hash, width, height, color } = made;
+  return { ok: true, photo: { hash, sourceKey: original.key, width, height, color, bytes: totalBytes(files) } };
 }
 
-/** Applies a new set of blur regions to every public size, from the private original; answers the new hash (old renditions deleted unless still used). */
+function makeCarPhoto(bytes: Uint8Array, blur: BlurRegion[], member: string | undefined) {
+  const check = {
+    maxBytes: CAR_PHOTO_MAX_BYTES,
+    maxPixels: CAR_PHOTO_MAX_PIXELS,
+    maxSide: ORIGINAL_MAX_SIDE,
+    minSide: CAR_PHOTO_MIN_SIDE,
+    noun: "photo" as const,
+  };
+  return imagePool().run("carPhotoFiles", [bytes, { check, blur, widths: CAR_PHOTO_WIDTHS }], { member });
+}
+
+/**
+ * Applies a new set of blur regions to every public size, from the private original; answers
+ * the new hash (old renditions deleted unless still used). The sizes are made in an image
+ * worker, counted against `member`'s share: ImageWorkBusy when it is full.
+ */
 export async function reblurCarPhoto(
   storage: Storage,
   photo: { hash: string; sourceKey: string },
   blur: BlurRegion[],
-  options?: { keepOld?: boolean },
+  options?: { keepOld?: boolean; member?: string },
 ): Promise<StoredCarPhoto> {
-  const master = await masterFromStored(storage, photo.sourceKey);
-  const stored = await storeRenditions(storage, master, blur);
-  if (stored.hash !== photo.hash && !options?.keepOld) {
+  const original = await storage.get(photo.sourceKey);
+  if (!original) throw new Error(`The original ${photo.sourceKey} is not in storage`);
+  const made = await imagePool().run("reblurredFiles", [original.bytes, blur, CAR_PHOTO_WIDTHS], {
+    member: options?.member,
+  });
+  const files = renditionFiles(made.hash, made.renditions);
+  await putAll(storage, files);
+  if (made.hash !== photo.hash && !options?.keepOld) {
     await Promise.all(renditionKeys(photo.hash).map((key) => storage.delete(key)));
   }
-  return { ...stored, sourceKey: photo.sourceKey };
+  const { hash, width, height, color } = made;
+  const bytes = original.bytes.byteLength + totalBytes(files);
+  return { hash, sourceKey: photo.sourceKey, width, height, color, bytes };
 }
 
 /**

@@ -9,19 +9,16 @@ export function CarPicture({
   photo,
   alt,
   layout,
-  mediaBase,
   priority = false,
   className = "",
 }: {
   photo: { hash: string; width: number; height: number; color: string };
   alt: string;
   layout: CarPhotoLayout;
-  /** Where the site's media lives: "/media/" locally, the bucket's public address with S3. */
-  mediaBase: string;
   priority?: boolean;
   className?: string;
 }) {
-  const sources = carPhotoSources(photo.hash, layout, mediaBase);
+  const sources = carPhotoSources(photo.hash, layout);
   return (
     <picture>
       <source type="image/avif" srcSet={sources.avifSrcSet} sizes={sources.sizes} />

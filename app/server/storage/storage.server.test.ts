@@ -1,9 +1,10 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "../env.server";
-import { PUBLIC_PREFIX, s3SettingsOf } from "./s3.server";
+import { guardLegacyCarPhotos, PUBLIC_PREFIX, s3SettingsOf } from "./s3.server";
 import { startS3Server } from "./s3rver.test-support";
 import { isValidKey, localStorage, MEDIA_PATH, type Storage, storageFor } from "./storage.server";
 
@@ -93,8 +94,55 @@ describe("where files are", () => {
       expect(served.status).toBe(200);
       expect(served.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
       expect(served.headers.get("content-type")).toBe("image/webp");
+      // A car photo can be hidden, blurred again or made private: it is kept outside the public
+      // prefix and the site serves it after asking who may see it.
+      await s3.storage.put("cars/ab-320.webp", new Uint8Array([3]), "image/webp");
+      expect(s3.storage.url("cars/ab-320.webp")).toBe(`${MEDIA_PATH}cars/ab-320.webp`);
+      expect((await fetch(`${s3.storage.publicBase}cars/ab-320.webp`)).status).toBe(404);
+      expect((await s3.storage.get("cars/ab-320.webp"))?.bytes).toEqual(new Uint8Array([3]));
       // The original is not under the public prefix: no public address reaches it.
       expect((await fetch(`${s3.env.S3_ENDPOINT}/pitlane-test/${PUBLIC_PREFIX}private/cars/ab.webp`)).status).toBe(404);
+    } finally {
+      await s3.stop();
+    }
+  });
+
+  it("moves car photos stored at their old public place out of reach, and finds them meanwhile", async () => {
+    const s3 = await startS3Server();
+    try {
+      const settings = s3SettingsOf(s3.env)!;
+      const client = new S3Client({
+        region: settings.region,
+        endpoint: settings.endpoint,
+        forcePathStyle: true,
+        credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+      });
+      const put = (Key: string, bytes: number[]) =>
+        client.send(
+          new PutObjectCommand({
+            Bucket: settings.bucket,
+            Key,
+            Body: new Uint8Array(bytes),
+            ContentType: "image/webp",
+          }),
+        );
+      await put(`${PUBLIC_PREFIX}cars/old-320.webp`, [7]);
+      await put(`${PUBLIC_PREFIX}events/ab-480.webp`, [8]);
+      const legacyAddress = `${s3.storage.publicBase}cars/old-320.webp`;
+      expect((await fetch(legacyAddress)).status).toBe(200);
+      expect((await s3.storage.get("cars/old-320.webp"))?.bytes).toEqual(new Uint8Array([7]));
+      expect(await s3.storage.exists("cars/old-320.webp")).toBe(true);
+
+      expect(await guardLegacyCarPhotos(settings)).toBe(1);
+      expect((await fetch(legacyAddress)).status).toBe(404);
+      expect((await fetch(`${s3.storage.publicBase}events/ab-480.webp`)).status).toBe(200);
+      expect((await s3.storage.get("cars/old-320.webp"))?.bytes).toEqual(new Uint8Array([7]));
+      const listed: string[] = [];
+      for await (const key of s3.storage.list("cars/")) listed.push(key);
+      expect(listed).toEqual(["cars/old-320.webp"]);
+      expect(await guardLegacyCarPhotos(settings)).toBe(0);
+      await s3.storage.delete("cars/old-320.webp");
+      expect(await s3.storage.exists("cars/old-320.webp")).toBe(false);
     } finally {
       await s3.stop();
     }

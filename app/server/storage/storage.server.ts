@@ -4,7 +4,14 @@ import type { Env } from "../env.server";
 import { checkKey, contentTypeOf, isPrivateKey, isValidKey, MEDIA_PATH, PRIVATE_PREFIX, type Storage } from "./keys";
 import { type S3Setting, s3SettingsOf, s3Storage } from "./s3.server";
 
-export { isPrivateKey, isValidKey, MEDIA_PATH, PRIVATE_PREFIX, type Storage } from "./keys";
+export {
+  cacheControlOf,
+  isPrivateKey,
+  isValidKey,
+  MEDIA_PATH,
+  PRIVATE_PREFIX,
+  type Storage,
+} from "./keys";
 
 /**
  * Files on the local disk: public ones under `root`, private ones under `privateRoot` (by

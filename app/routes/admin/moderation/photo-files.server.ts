@@ -10,7 +10,7 @@ import type { Storage } from "~/server/storage/storage.server";
 export function carPhotoFilesDeleter(storage: Storage): DeletePhotoFiles {
   return async (photo) => {
     try {
-      await deleteCarPhotoFiles(storage, photo);
+      await deleteCarPhotoFiles(storage, photo, photo.keep);
     } catch (error) {
       getLog().warn({ err: error, hash: photo.hash }, "could not delete a removed car photo's files");
     }

@@ -1,25 +1,24 @@
-import { ArrowLeft, EyeOff } from "lucide-react";
-import { Link } from "react-router";
+import { EyeOff } from "lucide-react";
 import { CarForm } from "~/features/garage/car-form";
 import { carLabel, getMyCar } from "~/features/garage/cars.server";
-import { mediaBaseOf } from "~/features/garage/media-base.server";
 import { PhotoList } from "~/features/garage/photo-list";
 import { PhotoUploads } from "~/features/garage/photo-uploads";
 import { carFormDefaults } from "~/features/garage/schemas";
-import { CAR_PHOTO_MAX_BYTES, CAR_PHOTOS_PER_CAR } from "~/features/media/car-photos.server";
+import { CAR_PHOTO_MAX_BYTES } from "~/features/media/car-photos.server";
 import { requireUser } from "~/server/auth/session.server";
-import { requestContext, runtimeContext } from "~/server/context.server";
+import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
 import { FormErrors } from "~/ui/form";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
+import { BackLink } from "~/ui/record-header";
 import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/edit";
-import { editCarAction } from "./garage-forms.server";
+import { editCarAction, garageCall } from "./garage-forms.server";
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
-  const { db, storage } = context.get(runtimeContext);
+  const { db, env } = context.get(runtimeContext);
   const car = await getMyCar(db, user.id, params.carId);
   if (!car) notFound();
   const { photos, coverPhotoId, hidden, hiddenReason, likeCount, id, ...details } = car;
@@ -28,26 +27,19 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
     defaults: carFormDefaults(details),
     photos,
     coverPhotoId,
-    mediaBase: mediaBaseOf(storage),
-    limits: { maxPhotos: CAR_PHOTOS_PER_CAR, maxBytes: CAR_PHOTO_MAX_BYTES },
+    limits: { maxPhotos: env.GARAGE_MAX_PHOTOS_PER_CAR, maxBytes: CAR_PHOTO_MAX_BYTES },
   };
 }
 
 export async function action({ request, context, url, params }: Route.ActionArgs) {
   const user = requireUser({ context, url });
-  const { db, storage } = context.get(runtimeContext);
-  const ip = context.get(requestContext).ip;
-  return editCarAction(
-    { db, storage, ownerId: user.id, ip, carId: params.carId },
-    await readForm(request),
-    url.pathname,
-  );
+  return editCarAction({ ...garageCall(context, user.id), carId: params.carId }, await readForm(request), url.pathname);
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function EditCar({ loaderData, actionData }: Route.ComponentProps) {
-  const { car, defaults, photos, coverPhotoId, mediaBase, limits } = loaderData;
+  const { car, defaults, photos, coverPhotoId, limits } = loaderData;
   // A photo form's refusal (a blur area outside the photo, an unknown photo) is shown above the photos.
   const photoError =
     actionData && actionData.intent !== "save"
@@ -56,12 +48,7 @@ export default function EditCar({ loaderData, actionData }: Route.ComponentProps
   return (
     <div className="space-y-10">
       <div>
-        <Link
-          to="/members/garage"
-          className="inline-flex items-center gap-1.5 text-sm font-semibold text-muted hover:text-text"
-        >
-          <ArrowLeft aria-hidden className="size-4" /> My garage
-        </Link>
+        <BackLink to="/members/garage" label="My garage" />
         <h1 className="wide mt-2 text-3xl font-black sm:text-4xl">{car.name}</h1>
         {car.hidden ? (
           <Card className="mt-4 flex gap-3 p-4">
@@ -85,7 +72,7 @@ export default function EditCar({ loaderData, actionData }: Route.ComponentProps
         </div>
         {photoError?.length ? <FormErrors id="photo-errors" errors={photoError} /> : null}
         <PhotoUploads carId={car.id} count={photos.length} maxPhotos={limits.maxPhotos} maxBytes={limits.maxBytes} />
-        <PhotoList photos={photos} coverPhotoId={coverPhotoId} carName={car.name} mediaBase={mediaBase} />
+        <PhotoList photos={photos} coverPhotoId={coverPhotoId} carName={car.name} />
       </section>
       <section aria-labelledby="details-title" className="space-y-5">
         <h2 id="details-title" className="wide text-2xl font-extrabold">

@@ -1,7 +1,16 @@
+import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type RouterContextProvider } from "react-router";
 import { TooManyAttempts } from "~/features/accounts/attempts.server";
 import { carPhotoMedia } from "~/features/garage/car-photo-media.server";
-import { createCar, getMyCar, setCarVisibility, updateCar } from "~/features/garage/cars.server";
+import {
+  createCar,
+  type GarageCaps,
+  garageCapsOf,
+  getMyCar,
+  setCarVisibility,
+  updateCar,
+} from "~/features/garage/cars.server";
 import {
   addCarPhoto,
   blurCarPhoto,
@@ -20,7 +29,8 @@ import {
   parseBlurRegions,
   regionFromPercent,
 } from "~/features/garage/schemas";
-import { limitCarPhotoUploads } from "~/features/garage/upload-limits.server";
+import { limitCarPhotoBlurs, limitCarPhotoUploads } from "~/features/garage/upload-limits.server";
+import { requestContext, runtimeContext } from "~/server/context.server";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
@@ -31,12 +41,20 @@ import { invalidReply, refusedReply } from "~/web/form-replies.server";
 // The garage's forms: read the form, check it with its schema, call the garage rule, and answer
 // a redirect with a flash message or the form's errors (400).
 
-export type GarageCall = { db: Db; storage: Storage; ownerId: string; ip: string };
+/** `caps`: how much a member may keep (GARAGE_MAX_* settings, read by `garageCapsOf`). */
+export type GarageCall = { db: Db; storage: Storage; ownerId: string; ip: string; caps: GarageCaps };
+
+/** What the garage's forms need from a request: the database, storage, the member, where they are and their caps. */
+export function garageCall(context: Readonly<RouterContextProvider>, ownerId: string): GarageCall {
+  const { db, storage, env } = context.get(runtimeContext);
+  return { db, storage, ownerId, ip: context.get(requestContext).ip, caps: garageCapsOf(env) };
+}
 
 export async function createCarAction(call: GarageCall, formData: FormData) {
   const submission = parseWithZod(formData, { schema: carSchema() });
   if (submission.status !== "success") return invalidReply("save", submission);
-  const created = await createCar(call.db, { ownerId: call.ownerId, car: submission.value });
+  const created = await createCar(call.db, { ownerId: call.ownerId, car: submission.value, caps: call.caps });
+  if (!created.ok) return refusedReply("save", submission, created);
   return redirectWithFlash(`/members/garage/${created.id}#photos`, {
     kind: "success",
     message: "Car saved. Now add its photos.",
@@ -127,16 +145,37 @@ async function blurAction(call: GarageCall & { carId: string }, formData: FormDa
   }
   const checked = parseBlurRegions(JSON.stringify(regions));
   if (!checked.ok) return refusedReply(intent, submission, { message: checked.message }, { photoId });
+  try {
+    await limitCarPhotoBlurs(call.db, { userId: call.ownerId, ip: call.ip });
+  } catch (error) {
+    if (!(error instanceof TooManyAttempts)) throw error;
+    return tryLaterReply(intent, submission, { message: error.message, status: 429 }, photoId, error.retryAfterSeconds);
+  }
   const outcome = await blurCarPhoto(
     { ...call, media: carPhotoMedia },
     { ownerId: call.ownerId, carId: call.carId, photoId, regions: checked.regions },
   );
   if (!outcome.ok) {
     if ("notFound" in outcome) notFound();
+    if ("busy" in outcome) return tryLaterReply(intent, submission, { message: outcome.message, status: 503 }, photoId);
     return refusedReply(intent, submission, { message: outcome.message }, { photoId });
   }
   const message = regions.length === 0 ? "Blur removed from the photo." : "Blur applied to every size of the photo.";
   return redirectWithFlash(`${here}#photo-${photoId}`, { kind: "success", message });
+}
+
+/** A blur the site could not make now (too many, or the image workers full): the form again, with when to retry. */
+function tryLaterReply<T>(
+  intent: string,
+  submission: Submission<T>,
+  refusal: { message: string; status: 429 | 503 },
+  photoId: string,
+  retryAfterSeconds = 30,
+) {
+  return data(
+    { intent, result: submission.reply({ formErrors: [refusal.message] }), photoId },
+    { status: refusal.status, headers: { "Retry-After": String(retryAfterSeconds) } },
+  );
 }
 
 export type UploadOutcome =
@@ -171,10 +210,15 @@ export async function uploadCarPhotos(
       continue;
     }
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const outcome = await addCarPhoto({ ...call, media }, { ownerId: call.ownerId, carId: call.carId, bytes });
+    const outcome = await addCarPhoto(
+      { ...call, media },
+      { ownerId: call.ownerId, carId: call.carId, bytes, caps: call.caps },
+    );
     if (outcome.ok) outcomes.push({ ok: true, name, photoId: outcome.photoId });
     else if ("notFound" in outcome) notFound();
-    else outcomes.push({ ok: false, name, status: 400, message: `${name}: ${outcome.message}` });
+    // Busy: the image workers are full; the uploader sends the same file again after a pause.
+    else
+      outcomes.push({ ok: false, name, status: "busy" in outcome ? 503 : 400, message: `${name}: ${outcome.message}` });
   }
   return outcomes;
 }

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { createCar } from "~/features/garage/cars.server";
-import { createMembers, testCar, testJpeg, testStorage } from "~/features/garage/garage.test-support";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
+import { addTestCar, createMembers, testJpeg, testStorage } from "~/features/garage/garage.test-support";
+import { limitCarPhotoBlurs } from "~/features/garage/upload-limits.server";
+import { createImagePool, MEMBER_BUSY, setImagePool } from "~/features/media/image-pool.server";
+import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
-import { carPhotos, cars, users } from "../../../../db/schema";
+import { TEST_ROLES, type TestRole, testSessionUser } from "~/server/session-user.test-support";
+import { answerOf, routeArgs } from "~/web/route-calls.test-support";
+import { carPhotos, cars } from "../../../../db/schema";
 import * as edit from "./edit";
 import * as list from "./list";
 import * as newCar from "./new";
@@ -15,50 +15,29 @@ import * as photos from "./photos";
 
 // The garage's pages, called as React Router calls them, for a visitor and each role.
 const database = freshDatabasePerFile();
-const ROLES = ["member", "organizer", "admin"] as const;
 const { storage } = testStorage();
 
-async function signedIn(role: (typeof ROLES)[number]) {
-  const [account] = await createMembers(database().db, 1);
-  await database().db.update(users).set({ role }).where(eq(users.id, account!.id));
-  return testSessionUser({ id: account!.id, email: account!.email, role });
+async function signedIn(role: TestRole) {
+  const [account] = await createMembers(database().db, 1, { role });
+  return testSessionUser({ ...account!, role });
 }
 
-type User = ReturnType<typeof testSessionUser> | null;
+/** The garage's settings as a site has them when they are left unset. */
+const SITE_ENV = { GARAGE_MAX_CARS: 20, GARAGE_MAX_PHOTOS_PER_CAR: 20, GARAGE_MAX_PHOTOS: 200 };
 
 function argsFor(
-  user: User,
+  who: SessionUser | null,
   path: string,
-  options: { body?: Record<string, string> | FormData; params?: Record<string, string>; json?: boolean } = {},
+  options: {
+    body?: Record<string, string> | FormData;
+    params?: Record<string, string>;
+    json?: boolean;
+    env?: typeof SITE_ENV;
+  } = {},
 ) {
-  const context = new RouterContextProvider();
-  context.set(runtimeContext, { db: database().db, storage, env: {} } as unknown as Runtime);
-  context.set(requestContext, { ip: "10.8.0.2", nonce: "n", requestId: "r" });
-  context.set(userContext, user);
-  const url = new URL(`http://localhost:3000${path}`);
-  const body = options.body instanceof FormData ? options.body : options.body && new URLSearchParams(options.body);
-  const request = new Request(url, {
-    method: options.body ? "POST" : "GET",
-    body,
-    headers: options.json ? { Accept: "application/json" } : {},
-  });
-  return { request, url, params: options.params ?? {}, context, unstable_pattern: path } as never;
-}
-
-async function answerOf(call: () => unknown) {
-  try {
-    const answer = (await call()) as { data?: unknown; init?: { status?: number } };
-    if (answer instanceof Response) {
-      const json = answer.headers.get("Content-Type")?.includes("json") ? await answer.json() : undefined;
-      return { status: answer.status, location: answer.headers.get("Location"), json };
-    }
-    return { status: answer?.init?.status ?? 200, data: answer?.data ?? answer };
-  } catch (thrown) {
-    if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("Location") };
-    const init = (thrown as { init?: { status?: number } }).init;
-    if (init?.status) return { status: init.status };
-    throw thrown;
-  }
+  const { body, params, json, env = SITE_ENV } = options;
+  const headers = json ? { Accept: "application/json" } : undefined;
+  return routeArgs({ db: database().db, env, runtime: { storage }, who, path, params, body, headers });
 }
 
 const carForm = {
@@ -90,12 +69,15 @@ describe("the garage pages", () => {
       ],
     ];
     for (const [path, call] of checks) {
-      expect(await answerOf(call)).toEqual({ status: 302, location: `/login?redirectTo=${encodeURIComponent(path)}` });
+      expect(await answerOf(call)).toMatchObject({
+        status: 302,
+        location: `/login?redirectTo=${encodeURIComponent(path)}`,
+      });
     }
   });
 
   it("let every role add a car, see it in their own garage, and edit it", async () => {
-    for (const role of ROLES) {
+    for (const role of TEST_ROLES) {
       const user = await signedIn(role);
       const created = await answerOf(() => newCar.action(argsFor(user, "/members/newGarage", { body: carForm })));
       expect(created).toMatchObject({
@@ -132,8 +114,8 @@ describe("the garage pages", () => {
 
   it("never show or change another member's car, whatever the role", async () => {
     const [owner] = await createMembers(database().db, 1);
-    const { id: carId } = await createCar(database().db, { ownerId: owner!.id, car: testCar() });
-    for (const role of ROLES) {
+    const carId = await addTestCar(database().db, owner!.id);
+    for (const role of TEST_ROLES) {
       const user = await signedIn(role);
       const path = `/members/garage/${carId}`;
       expect(await answerOf(() => edit.loader(argsFor(user, path, { params: { carId } })))).toMatchObject({
@@ -158,7 +140,7 @@ describe("the garage pages", () => {
 
   it("take photos one per request with a JSON answer, or several from the plain form with a message", async () => {
     const user = await signedIn("member");
-    const { id: carId } = await createCar(database().db, { ownerId: user.id, car: testCar() });
+    const carId = await addTestCar(database().db, user.id);
     const path = `/members/garage/${carId}/photos`;
     const one = new FormData();
     one.append("photos", new File([await testJpeg({ color: "#334455" })], "front.jpg", { type: "image/jpeg" }));
@@ -185,7 +167,7 @@ describe("the garage pages", () => {
 
   it("let the owner reorder, pick a cover, blur and remove photos, and delete the car", async () => {
     const user = await signedIn("organizer");
-    const { id: carId } = await createCar(database().db, { ownerId: user.id, car: testCar() });
+    const carId = await addTestCar(database().db, user.id);
     const upload = new FormData();
     upload.append("photos", new File([await testJpeg({ color: "#101010" })], "a.jpg", { type: "image/jpeg" }));
     upload.append("photos", new File([await testJpeg({ color: "#202020" })], "b.jpg", { type: "image/jpeg" }));
@@ -220,5 +202,92 @@ describe("the garage pages", () => {
     );
     expect(deleted).toMatchObject({ status: 302, location: "/members/garage" });
     expect(await database().db.select().from(cars).where(eq(cars.id, carId))).toEqual([]);
+  });
+
+  it("hold every role to the site's caps on cars and photos, with the message on the form", async () => {
+    const env = { GARAGE_MAX_CARS: 1, GARAGE_MAX_PHOTOS_PER_CAR: 1, GARAGE_MAX_PHOTOS: 200 };
+    for (const role of TEST_ROLES) {
+      const user = await signedIn(role);
+      const add = () => answerOf(() => newCar.action(argsFor(user, "/members/newGarage", { body: carForm, env })));
+      const created = await add();
+      expect(created).toMatchObject({ status: 302 });
+      const second = await add();
+      expect(second.status, role).toBe(400);
+      expect((second.data as { result: { error: Record<string, string[]> } }).result.error).toEqual({
+        "": ["You can keep at most 1 car in your garage. Delete one to add another."],
+      });
+      const carId = created.location!.split("/")[3]!.replace("#photos", "");
+      const path = `/members/garage/${carId}/photos`;
+      const upload = async (color: string) => {
+        const form = new FormData();
+        form.append("photos", new File([await testJpeg({ color })], `${color}.jpg`, { type: "image/jpeg" }));
+        return answerOf(() => photos.action(argsFor(user, path, { params: { carId }, body: form, json: true, env })));
+      };
+      expect(await upload("#101010")).toMatchObject({ status: 200 });
+      expect(await upload("#202020")).toMatchObject({
+        status: 400,
+        json: {
+          added: 0,
+          outcomes: [{ ok: false, message: "#202020.jpg: A car can have at most 1 photo. Remove one to add another." }],
+        },
+      });
+    }
+  });
+
+  it("limit new blurs as uploads are limited: past the limit the form says how long to wait", async () => {
+    const user = await signedIn("member");
+    const carId = await addTestCar(database().db, user.id);
+    const upload = new FormData();
+    upload.append("photos", new File([await testJpeg({ color: "#303030" })], "a.jpg", { type: "image/jpeg" }));
+    await photos.action(argsFor(user, `/members/garage/${carId}/photos`, { params: { carId }, body: upload }));
+    const [photo] = await database().db.select({ id: carPhotos.id }).from(carPhotos).where(eq(carPhotos.carId, carId));
+    // Sixty new blurs in ten minutes, as the limit counts them.
+    for (let count = 0; count < 60; count++) {
+      await limitCarPhotoBlurs(database().db, { userId: user.id, ip: "198.51.100.7" });
+    }
+    const blur = { intent: "blur-add", photoId: photo!.id, left: "30", top: "70", width: "30", height: "10" };
+    const path = `/members/garage/${carId}`;
+    const answer = await answerOf(() => edit.action(argsFor(user, path, { params: { carId }, body: blur })));
+    expect(answer.status).toBe(429);
+    expect((answer.data as { result: { error: Record<string, string[]> } }).result.error[""]).toEqual([
+      expect.stringMatching(/^Too many attempts\. Please wait .+ and try again\.$/),
+    ]);
+    const [after] = await database()
+      .db.select({ blur: carPhotos.blur })
+      .from(carPhotos)
+      .where(eq(carPhotos.id, photo!.id));
+    expect(after!.blur).toEqual([]);
+  });
+
+  it("answer an upload that finds the image workers full with 503 and a message to send it again", async () => {
+    const user = await signedIn("member");
+    const carId = await addTestCar(database().db, user.id);
+    const pool = createImagePool({ workers: 1, queue: 4, perMember: 1 });
+    const previous = setImagePool(pool);
+    try {
+      const path = `/members/garage/${carId}/photos`;
+      const send = async (color: string) => {
+        const form = new FormData();
+        form.append("photos", new File([await testJpeg({ color })], `${color}.jpg`, { type: "image/jpeg" }));
+        return answerOf(() => photos.action(argsFor(user, path, { params: { carId }, body: form, json: true })));
+      };
+      // Whichever photo reaches the worker first is made; the other, past the member's share, is not.
+      const answers = await Promise.all([send("#404040"), send("#505050")]);
+      const first = answers.find((answer) => answer.status === 200);
+      const second = answers.find((answer) => answer.status !== 200);
+      if (!first || !second)
+        throw new Error(`expected one photo made and one refused: ${answers.map((a) => a.status)}`);
+      expect(first).toMatchObject({ json: { added: 1 } });
+      expect(second).toMatchObject({
+        status: 503,
+        json: { added: 0, outcomes: [{ ok: false, message: expect.stringMatching(/^#[0-9]{6}\.jpg: /) }] },
+      });
+      expect((second.json as { outcomes: { message: string }[] }).outcomes[0]!.message).toContain(MEMBER_BUSY);
+      expect(second.headers?.get("Retry-After")).toBe("10");
+      expect(await database().db.select().from(carPhotos).where(eq(carPhotos.carId, carId))).toHaveLength(1);
+    } finally {
+      setImagePool(previous);
+      await pool.stop();
+    }
   });
 });

@@ -2,32 +2,29 @@ import { CarFront, Plus } from "lucide-react";
 import { Link } from "react-router";
 import { listMyCars } from "~/features/garage/cars.server";
 import { GarageCarCard } from "~/features/garage/garage-car-card";
-import { mediaBaseOf } from "~/features/garage/media-base.server";
 import { requireUser } from "~/server/auth/session.server";
-import { requestContext, runtimeContext } from "~/server/context.server";
+import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
 import { pageTitle } from "~/ui/page-title";
 import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/list";
-import { garageListAction } from "./garage-forms.server";
+import { garageCall, garageListAction } from "./garage-forms.server";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
-  const { db, storage } = context.get(runtimeContext);
-  return { cars: await listMyCars(db, user.id), mediaBase: mediaBaseOf(storage) };
+  const { db } = context.get(runtimeContext);
+  return { cars: await listMyCars(db, user.id) };
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const user = requireUser({ context, url });
-  const { db, storage } = context.get(runtimeContext);
-  const ip = context.get(requestContext).ip;
-  return garageListAction({ db, storage, ownerId: user.id, ip }, await readForm(request));
+  return garageListAction(garageCall(context, user.id), await readForm(request));
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function Garage({ loaderData }: Route.ComponentProps) {
-  const { cars, mediaBase } = loaderData;
+  const { cars } = loaderData;
   return (
     <div className="space-y-8">
       <header className="flex flex-wrap items-end justify-between gap-4">
@@ -55,7 +52,7 @@ export default function Garage({ loaderData }: Route.ComponentProps) {
       ) : (
         <ul className="grid gap-5 sm:grid-cols-2" aria-label="My cars">
           {cars.map((car) => (
-            <GarageCarCard key={car.id} car={car} mediaBase={mediaBase} />
+            <GarageCarCard key={car.id} car={car} />
           ))}
         </ul>
       )}

@@ -1,13 +1,13 @@
 import { redirect } from "react-router";
 import { getMyCar } from "~/features/garage/cars.server";
 import { requireUser } from "~/server/auth/session.server";
-import { requestContext, runtimeContext } from "~/server/context.server";
+import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { notFound } from "~/ui/not-found";
 import { countOf } from "~/ui/plural";
 import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/photos";
-import { uploadCarPhotos } from "./garage-forms.server";
+import { garageCall, uploadCarPhotos } from "./garage-forms.server";
 
 // Where a car's photos are uploaded: one file per request from the uploader (which shows each
 // file's progress and reads the JSON answer), or several at once from the plain form without
@@ -29,18 +29,19 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, url, params }: Route.ActionArgs) {
   const user = signedInMember({ context, url });
-  const { db, storage } = context.get(runtimeContext);
-  const ip = context.get(requestContext).ip;
   const wantsJson = (request.headers.get("Accept") ?? "").includes("application/json");
   const outcomes = await uploadCarPhotos(
-    { db, storage, ownerId: user.id, ip, carId: params.carId },
+    { ...garageCall(context, user.id), carId: params.carId },
     await readForm(request),
   );
   const added = outcomes.filter((outcome) => outcome.ok).length;
   const refused = outcomes.filter((outcome) => !outcome.ok);
   if (wantsJson) {
     const status = refused.length === 0 ? 200 : added > 0 ? 207 : (refused[0] as { status: number }).status;
-    return Response.json({ added, outcomes }, { status, headers: { "Cache-Control": "private, no-store" } });
+    // 503: the image workers were full; the uploader sends the same file again after a pause.
+    const headers = new Headers({ "Cache-Control": "private, no-store" });
+    if (status === 503) headers.set("Retry-After", "10");
+    return Response.json({ added, outcomes }, { status, headers });
   }
   const here = `/members/garage/${params.carId}#photos`;
   const addedText = added === 0 ? "" : `${countOf(added, "photo", "photos")} added.`;

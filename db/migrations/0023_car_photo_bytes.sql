@@ -1,0 +1,1 @@
+ALTER TABLE "car_photos" ADD COLUMN "bytes" integer;
