@@ -4,15 +4,10 @@ import { addToCart } from "~/features/cart/cart-page.server";
 import { checkoutFor, createBuyers, fillCart } from "~/features/checkout/stock.test-support";
 import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { joinFromQueuePage } from "~/features/waiting-room/join.server";
-import { createQueuedEvent, testToken } from "~/features/waiting-room/queue.test-support";
+import { createQueuedEvent } from "~/features/waiting-room/queue.test-support";
 import { type QueueView, queueViewFor } from "~/features/waiting-room/queue-page.server";
 import { admittedThrough } from "~/features/waiting-room/queue-rules";
-import {
-  addToCartTurnProblem,
-  admitDue,
-  hashQueueToken,
-  type QueueEvent,
-} from "~/features/waiting-room/waiting-room.server";
+import { addToCartTurnProblem, admitDue, type QueueEvent } from "~/features/waiting-room/waiting-room.server";
 import type { Db } from "~/server/db/client.server";
 import { tickets, ticketTypes, waitingRoomEntries } from "../../db/schema";
 
@@ -44,8 +39,8 @@ type Behaviour = "buyer" | "walks_away" | "comes_back_late" | "jumper";
 type Visitor = {
   index: number;
   buyer: { id: string; email: string };
-  token: string;
-  signedIn: boolean;
+  /** Comes to the queue signed out, is asked to sign in, and joins once signed in. */
+  signsInToJoin: boolean;
   behaviour: Behaviour;
   joinAt: Date;
   joined: boolean;
@@ -121,9 +116,7 @@ export async function runOnSale(options: OnSaleOptions): Promise<OnSaleReport> {
     return {
       index,
       buyer,
-      token: testToken(),
-      // One in ten joins without signing in, and signs in when their turn comes.
-      signedIn: index % 10 !== 3,
+      signsInToJoin: index % 10 === 3,
       behaviour: behaviourOf(index),
       // Early visitors arrive one after another over the ten minutes before opening.
       joinAt: early
@@ -152,17 +145,17 @@ export async function runOnSale(options: OnSaleOptions): Promise<OnSaleReport> {
   };
   const admittedSeen = new Map<string, number>();
 
-  const who = (visitor: Visitor) => ({ userId: visitor.signedIn ? visitor.buyer.id : null, token: visitor.token });
+  const who = (visitor: Visitor) => ({ userId: visitor.buyer.id });
 
   async function join(visitor: Visitor) {
     const server = pick(servers, visitor.index);
-    const result = await joinFromQueuePage(server, event, {
-      visitor: who(visitor),
-      newToken: visitor.token,
-      ip: `10.${(visitor.index >> 8) & 255}.${visitor.index & 255}.9`,
-      now: visitor.joinAt,
-    });
-    if (!result.ok) throw new Error(`join refused: ${result.message}`);
+    const ip = `10.${(visitor.index >> 8) & 255}.${visitor.index & 255}.9`;
+    if (visitor.signsInToJoin) {
+      const signedOut = await joinFromQueuePage(server, event, { userId: null, ip, now: visitor.joinAt });
+      if (signedOut.ok || !signedOut.signIn) throw new Error("a visitor who is not signed in was not asked to sign in");
+    }
+    const result = await joinFromQueuePage(server, event, { userId: visitor.buyer.id, ip, now: visitor.joinAt });
+    if (!result.ok) throw new Error(`join refused: ${result.signIn ? "asked to sign in" : result.message}`);
     visitor.joined = true;
   }
 
@@ -218,11 +211,7 @@ export async function runOnSale(options: OnSaleOptions): Promise<OnSaleReport> {
       if (!visitor.turnEndsAt) {
         const turn = await turnOf(server, visitor);
         visitor.turnEndsAt = turn.endsAt;
-        admittedSeen.set(hashQueueToken(visitor.token), turn.admittedAt!.getTime());
-      }
-      if (!view.signedIn) {
-        // "Sign in to buy": the place becomes the account's on the next request.
-        visitor.signedIn = true;
+        admittedSeen.set(visitor.buyer.id, turn.admittedAt!.getTime());
       }
       if (visitor.behaviour === "walks_away") visitor.done = true;
       if (visitor.behaviour === "buyer" || visitor.behaviour === "jumper") {
@@ -246,9 +235,7 @@ export async function runOnSale(options: OnSaleOptions): Promise<OnSaleReport> {
     const [row] = await server
       .select({ admittedAt: waitingRoomEntries.admittedAt, endsAt: waitingRoomEntries.admissionEndsAt })
       .from(waitingRoomEntries)
-      .where(
-        and(eq(waitingRoomEntries.eventId, event.id), eq(waitingRoomEntries.tokenHash, hashQueueToken(visitor.token))),
-      );
+      .where(and(eq(waitingRoomEntries.eventId, event.id), eq(waitingRoomEntries.userId, visitor.buyer.id)));
     return row!;
   }
 
@@ -293,14 +280,13 @@ export async function runOnSale(options: OnSaleOptions): Promise<OnSaleReport> {
   // What the database says, whatever the simulation believed.
   const entries = (
     (await setup.execute(sql`
-      select token_hash, user_id, joined_at, admitted_at, seq,
+      select user_id, joined_at, admitted_at, seq,
         row_number() over (order by
           case when joined_at < ${opensAt.toISOString()} then 0 else 1 end,
           case when joined_at < ${opensAt.toISOString()} then draw else 0 end, seq) as position
       from waiting_room_entries where event_id = ${event.id}`)) as unknown as {
       rows: {
-        token_hash: string;
-        user_id: string | null;
+        user_id: string;
         joined_at: string | Date;
         admitted_at: string | Date | null;
         seq: string;
@@ -308,7 +294,6 @@ export async function runOnSale(options: OnSaleOptions): Promise<OnSaleReport> {
       }[];
     }
   ).rows.map((row) => ({
-    tokenHash: row.token_hash,
     userId: row.user_id,
     joinedAt: new Date(row.joined_at),
     admittedAt: row.admitted_at ? new Date(row.admitted_at) : null,
@@ -317,7 +302,7 @@ export async function runOnSale(options: OnSaleOptions): Promise<OnSaleReport> {
   }));
   const admitted = entries.filter((entry) => entry.admittedAt);
   // A turn seen on a page and later recorded again would show a different instant now.
-  const finalTurn = new Map(entries.map((entry) => [entry.tokenHash, entry.admittedAt?.getTime()]));
+  const finalTurn = new Map(entries.map((entry) => [entry.userId, entry.admittedAt?.getTime()]));
   const admittedTwice = [...admittedSeen].filter(([hash, seenAt]) => finalTurn.get(hash) !== seenAt).length;
   // Writes by visitors' pages: every turn not given by a sweep was given at its own page's time.
   const sweepMinutes = new Set(

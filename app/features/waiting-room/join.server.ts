@@ -2,28 +2,36 @@ import { type AttemptRule, countAttempt } from "~/features/accounts/attempts.ser
 import { ipKey } from "~/features/accounts/ip-key";
 import type { Db } from "~/server/db/client.server";
 import { queueApplies } from "./queue-rules";
-import { joinQueue, type QueueEvent, type QueueVisitor } from "./waiting-room.server";
+import { joinQueue, QUEUE_PLACES_PER_NETWORK, type QueueEvent } from "./waiting-room.server";
 
 /**
- * Joins are limited per network: a script minting cookies could otherwise take many places.
- * Loose enough for a household or an office sharing one address on a busy on-sale morning.
+ * Join attempts are limited per network, on top of the cap on places a network may hold: a
+ * script cannot hammer the join button. Loose enough for a household or an office sharing one
+ * address on a busy on-sale morning.
  */
 export const QUEUE_JOIN_BY_IP: AttemptRule = { max: 20, windowSeconds: 10 * 60 };
 
 export type JoinResult =
   | { ok: true; joined: boolean }
-  | { ok: false; status: 400 | 429; message: string; retryAfterSeconds?: number };
+  | { ok: false; signIn: true }
+  | { ok: false; signIn?: false; status: 400 | 429; message: string; retryAfterSeconds?: number };
 
-/** The queue page's Join: checks the event still queues, counts the attempt, takes the place. */
+/**
+ * The queue page's Join: checks the event still queues, asks a visitor who is not signed in to
+ * sign in (a place belongs to an account from the start, so nobody can collect places and hand
+ * them on), counts the attempt, and takes the place within the network's cap.
+ */
 export async function joinFromQueuePage(
   db: Db,
   event: QueueEvent,
-  input: { visitor: QueueVisitor; newToken: string; ip: string; now: Date },
+  input: { userId: string | null; ip: string; now: Date },
 ): Promise<JoinResult> {
   if (event.status !== "published" || !queueApplies(event)) {
     return { ok: false, status: 400, message: "This event has no queue to join: buy tickets on the event page." };
   }
-  const attempt = await countAttempt(db, `queue-join:${ipKey(input.ip)}`, QUEUE_JOIN_BY_IP, input.now);
+  if (!input.userId) return { ok: false, signIn: true };
+  const network = ipKey(input.ip);
+  const attempt = await countAttempt(db, `queue-join:${network}`, QUEUE_JOIN_BY_IP, input.now);
   if (!attempt.allowed) {
     return {
       ok: false,
@@ -32,6 +40,13 @@ export async function joinFromQueuePage(
       retryAfterSeconds: attempt.retryAfterSeconds,
     };
   }
-  const { joined } = await joinQueue(db, event, input);
-  return { ok: true, joined };
+  const outcome = await joinQueue(db, event, { userId: input.userId, network, now: input.now });
+  if (outcome.entry === null) {
+    return {
+      ok: false,
+      status: 429,
+      message: `Your network already holds ${QUEUE_PLACES_PER_NETWORK} places in this queue, the most one network may hold.`,
+    };
+  }
+  return { ok: true, joined: outcome.joined };
 }

@@ -24,7 +24,7 @@ export function queueNoticeFor(event: QueueEvent, now: Date): QueueNoticeData | 
 export type QueueView =
   | { kind: "no_queue" }
   | { kind: "closed" }
-  | { kind: "join"; opensAt: string | null; waiting: number }
+  | { kind: "join"; opensAt: string | null; waiting: number; signedIn: boolean }
   | { kind: "before_opening"; opensAt: string; waiting: number }
   | {
       kind: "waiting";
@@ -34,7 +34,7 @@ export type QueueView =
       turnAt: string;
       ratePerMinute: number;
     }
-  | { kind: "your_turn"; endsAt: string; signedIn: boolean }
+  | { kind: "your_turn"; endsAt: string }
   | { kind: "turn_over"; endedAt: string };
 
 /**
@@ -48,7 +48,8 @@ export async function queueViewFor(db: Db, event: QueueEvent, visitor: QueueVisi
   const found = await findPlace(db, event.id, visitor);
   if (!found) {
     const waiting = await queueLength(db, event.id);
-    return { kind: "join", opensAt: now < event.opensAt ? when(event.opensAt) : null, waiting };
+    const opensAt = now < event.opensAt ? when(event.opensAt) : null;
+    return { kind: "join", opensAt, waiting, signedIn: visitor.userId !== null };
   }
   if (now < event.opensAt) {
     return { kind: "before_opening", opensAt: when(event.opensAt), waiting: await queueLength(db, event.id) };
@@ -56,7 +57,7 @@ export async function queueViewFor(db: Db, event: QueueEvent, visitor: QueueVisi
   const place = await takeTurnIfDue(db, event, found, now);
   if (place.admittedAt && place.admissionEndsAt) {
     if (place.admissionEndsAt <= now) return { kind: "turn_over", endedAt: when(place.admissionEndsAt) };
-    return { kind: "your_turn", endsAt: when(place.admissionEndsAt), signedIn: visitor.userId !== null };
+    return { kind: "your_turn", endsAt: when(place.admissionEndsAt) };
   }
   const ahead = await placesAhead(db, event, place);
   const position = ahead + 1;

@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { Card } from "~/ui/card";
-import { countOf, plural } from "~/ui/plural";
+import { countOf, formatCount, plural } from "~/ui/plural";
 import type { QueueView } from "./queue-page.server";
 
 const button = "inline-block rounded-full bg-accent px-6 py-3 font-bold text-on-accent hover:bg-accent-strong";
@@ -14,7 +14,18 @@ function Fact({ label, value }: { label: string; value: string }) {
   );
 }
 
-function JoinForm() {
+/** Join needs an account: a visitor who is not signed in is sent to sign in and brought back. */
+function JoinForm({ slug, signedIn }: { slug: string; signedIn: boolean }) {
+  if (!signedIn) {
+    return (
+      <>
+        <p>Sign in (or create an account) to take a place: each place belongs to one member.</p>
+        <Link to={`/login?redirectTo=${encodeURIComponent(`/events/${slug}/queue`)}`} className={button}>
+          Sign in to join the queue
+        </Link>
+      </>
+    );
+  }
   return (
     <Form method="post">
       <button type="submit" name="intent" value="join" className={button}>
@@ -74,7 +85,7 @@ export function QueuePanel({ view, slug, error }: { view: QueueView; slug: strin
                     : "Places go in order of arrival. You will see your place and how long it should take."}
                 </p>
                 <p className="text-sm text-muted">{countOf(view.waiting, "person", "people")} in the queue.</p>
-                <JoinForm />
+                <JoinForm slug={slug} signedIn={view.signedIn} />
               </>
             );
           case "before_opening":
@@ -97,8 +108,8 @@ export function QueuePanel({ view, slug, error }: { view: QueueView; slug: strin
                   You are in the queue
                 </h2>
                 <dl className="grid gap-4 sm:grid-cols-3">
-                  <Fact label="Your place" value={view.position.toLocaleString("en-GB")} />
-                  <Fact label="People ahead of you" value={view.ahead.toLocaleString("en-GB")} />
+                  <Fact label="Your place" value={formatCount(view.position)} />
+                  <Fact label="People ahead of you" value={formatCount(view.ahead)} />
                   <Fact label="Expected wait" value={view.expectedWait} />
                 </dl>
                 <p className="text-sm text-muted">
@@ -115,18 +126,9 @@ export function QueuePanel({ view, slug, error }: { view: QueueView; slug: strin
                   It is your turn
                 </h2>
                 <p>You can buy tickets until {view.endsAt}.</p>
-                {view.signedIn ? (
-                  <Link to={`/events/${slug}#tickets`} className={button}>
-                    Choose your tickets
-                  </Link>
-                ) : (
-                  <>
-                    <p>Sign in (or create an account) to buy: your turn stays yours.</p>
-                    <Link to={`/login?redirectTo=${encodeURIComponent(`/events/${slug}/queue`)}`} className={button}>
-                      Sign in to buy
-                    </Link>
-                  </>
-                )}
+                <Link to={`/events/${slug}#tickets`} className={button}>
+                  Choose your tickets
+                </Link>
               </>
             );
           case "turn_over":

@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { Card } from "~/ui/card";
 import { inputClass } from "~/ui/form";
+import { formatCount } from "~/ui/plural";
 import type { QueueSettingsErrors, QueueSettingsForm } from "./queue-settings.server";
 
 function NumberField(props: {
@@ -99,7 +100,7 @@ export function QueueSettingsPanel(props: {
           The queue now
         </h2>
         <p>
-          {props.places.toLocaleString("en-GB")} in the queue, {props.letThrough.toLocaleString("en-GB")} let through.
+          {formatCount(props.places)} in the queue, {formatCount(props.letThrough)} let through.
         </p>
       </Card>
     </div>

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { createTestEvent, type TestTicketType } from "~/features/checkout/stock.test-support";
 import type { Db } from "~/server/db/client.server";
@@ -29,9 +28,4 @@ export async function createQueuedEvent(
     .where(eq(events.id, made.eventId));
   const event = await queueEventOf(db, made.eventId);
   return { ...made, event: { ...event!, opensAt: input.opensAt } };
-}
-
-/** A cookie token as the queue page would give one. */
-export function testToken() {
-  return randomBytes(32).toString("base64url");
 }

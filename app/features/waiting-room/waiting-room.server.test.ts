@@ -5,7 +5,7 @@ import { startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { events, waitingRoomEntries } from "../../../db/schema";
 import { joinFromQueuePage, QUEUE_JOIN_BY_IP } from "./join.server";
-import { createQueuedEvent, testToken } from "./queue.test-support";
+import { createQueuedEvent } from "./queue.test-support";
 import { queueViewFor } from "./queue-page.server";
 import {
   addToCartTurnProblem,
@@ -13,6 +13,7 @@ import {
   findPlace,
   joinQueue,
   placesAhead,
+  QUEUE_PLACES_PER_NETWORK,
   queueEventOf,
   takeTurnIfDue,
 } from "./waiting-room.server";
@@ -20,7 +21,7 @@ import {
 const database = freshDatabasePerFile();
 const OPENS = new Date("2027-05-01T10:00:00Z");
 const at = (seconds: number) => new Date(OPENS.getTime() + seconds * 1000);
-const visitor = (token = testToken()) => ({ userId: null, token });
+const NOBODY = { userId: null };
 
 async function queued(ratePerMinute = 2, admissionMinutes = 20) {
   return createQueuedEvent(database().db, {
@@ -31,15 +32,14 @@ async function queued(ratePerMinute = 2, admissionMinutes = 20) {
   });
 }
 
+let networks = 0;
+
+/** A member (a new one unless given) takes a place from a network of their own. */
 async function join(event: Awaited<ReturnType<typeof queued>>["event"], now: Date, draw?: number, userId?: string) {
-  const token = testToken();
-  const { entry } = await joinQueue(database().db, event, {
-    visitor: { userId: userId ?? null, token },
-    newToken: token,
-    now,
-    draw,
-  });
-  return { entry, token };
+  const owner = userId ?? (await createBuyers(database().db, 1))[0]!.id;
+  const outcome = await joinQueue(database().db, event, { userId: owner, network: `10.1.${++networks}.1`, now, draw });
+  if (!outcome.entry) throw new Error("The test network is full");
+  return { entry: outcome.entry, userId: owner };
 }
 
 describe("waiting room", () => {
@@ -53,37 +53,42 @@ describe("waiting room", () => {
     expect(positions).toEqual([2, 0, 1, 3, 4]);
   });
 
-  it("gives one place per visitor and per member, and ties a visitor's place to their account when they sign in", async () => {
+  it("gives one place per member, whatever device or network they join from", async () => {
     const { db } = database();
     const { event } = await queued();
-    const [member] = await createBuyers(db, 1);
-    const { entry, token } = await join(event, at(-60));
-    const again = await joinQueue(db, event, { visitor: visitor(token), newToken: testToken(), now: at(-30) });
+    const { entry, userId } = await join(event, at(-60));
+    const again = await joinQueue(db, event, { userId, network: "203.0.113.9", now: at(-30) });
     expect(again).toEqual({ entry, joined: false });
-
-    const claimed = await findPlace(db, event.id, { userId: member!.id, token });
-    expect(claimed?.id).toBe(entry.id);
-    expect(claimed?.userId).toBe(member!.id);
-    // From another browser, signed in: the same place, not a second one.
-    const elsewhere = await joinQueue(db, event, {
-      visitor: { userId: member!.id, token: null },
-      newToken: testToken(),
-      now: at(-10),
-    });
-    expect(elsewhere.joined).toBe(false);
-    expect(elsewhere.entry.id).toBe(entry.id);
+    expect((await findPlace(db, event.id, { userId }))?.id).toBe(entry.id);
+    expect(await findPlace(db, event.id, NOBODY)).toBeNull();
   });
 
-  it("keeps a member's own place when they sign in with another place's cookie", async () => {
+  it("caps the places one network holds in one event's queue, even when joins race", async () => {
     const { db } = database();
     const { event } = await queued();
+    const other = await queued();
+    const members = await createBuyers(db, QUEUE_PLACES_PER_NETWORK + 5);
+    const outcomes = await Promise.all(
+      members.map((member) => joinQueue(db, event, { userId: member.id, network: "192.0.2.44", now: at(-60) })),
+    );
+    expect(outcomes.filter((outcome) => outcome.entry !== null)).toHaveLength(QUEUE_PLACES_PER_NETWORK);
+    expect(outcomes.filter((outcome) => outcome.entry === null)).toHaveLength(5);
+    // The cap is per event: the same network joins another event's queue.
+    const elsewhere = await joinQueue(db, other.event, { userId: members[0]!.id, network: "192.0.2.44", now: at(-60) });
+    expect(elsewhere.entry).not.toBeNull();
+  });
+
+  it("keeps no trace of the network but a hash that differs between events", async () => {
+    const { db } = database();
+    const { event } = await queued();
+    const other = await queued();
     const [member] = await createBuyers(db, 1);
-    const own = await join(event, at(-60), undefined, member!.id);
-    const other = await join(event, at(-50));
-    const found = await findPlace(db, event.id, { userId: member!.id, token: other.token });
-    expect(found?.id).toBe(own.entry.id);
-    const [untouched] = await db.select().from(waitingRoomEntries).where(eq(waitingRoomEntries.id, other.entry.id));
-    expect(untouched?.userId).toBeNull();
+    await joinQueue(db, event, { userId: member!.id, network: "192.0.2.45", now: at(-60) });
+    await joinQueue(db, other.event, { userId: member!.id, network: "192.0.2.45", now: at(-60) });
+    const rows = await db.select().from(waitingRoomEntries).where(eq(waitingRoomEntries.userId, member!.id));
+    expect(rows).toHaveLength(2);
+    expect(JSON.stringify(rows)).not.toContain("192.0.2.45");
+    expect(rows[0]!.networkHash).not.toBe(rows[1]!.networkHash);
   });
 
   it("gives a turn only once its position is reached, and only once", async () => {
@@ -129,22 +134,20 @@ describe("waiting room", () => {
     const { event } = await queued(2);
     for (let index = 0; index < 4; index++) await join(event, at(-100 + index), index);
     const mine = await join(event, at(10));
-    expect(await queueViewFor(db, event, visitor(), at(-5))).toMatchObject({ kind: "join", waiting: 5 });
-    expect(await queueViewFor(db, event, visitor(mine.token), at(-5))).toMatchObject({
+    const me = { userId: mine.userId };
+    expect(await queueViewFor(db, event, NOBODY, at(-5))).toMatchObject({ kind: "join", waiting: 5, signedIn: false });
+    expect(await queueViewFor(db, event, me, at(-5))).toMatchObject({
       kind: "before_opening",
       waiting: 5,
     });
-    expect(await queueViewFor(db, event, visitor(mine.token), at(10))).toMatchObject({
+    expect(await queueViewFor(db, event, me, at(10))).toMatchObject({
       kind: "waiting",
       position: 5,
       ahead: 4,
       expectedWait: "about 2 minutes",
     });
-    expect(await queueViewFor(db, event, visitor(mine.token), at(125))).toMatchObject({
-      kind: "your_turn",
-      signedIn: false,
-    });
-    expect(await queueViewFor(db, event, visitor(mine.token), at(125 + 20 * 60))).toMatchObject({
+    expect(await queueViewFor(db, event, me, at(125))).toMatchObject({ kind: "your_turn" });
+    expect(await queueViewFor(db, event, me, at(125 + 20 * 60))).toMatchObject({
       kind: "turn_over",
     });
   });
@@ -154,24 +157,25 @@ describe("waiting room", () => {
     const { event } = await queued();
     await db.update(events).set({ queueEnabled: false }).where(eq(events.id, event.id));
     const off = (await queueEventOf(db, event.id))!;
-    expect(await queueViewFor(db, off, visitor(), at(0))).toEqual({ kind: "no_queue" });
+    expect(await queueViewFor(db, off, NOBODY, at(0))).toEqual({ kind: "no_queue" });
   });
 
   it("lets only a signed-in member whose turn it is add the event's tickets", async () => {
     const { db } = database();
     const { event } = await queued(1, 10);
     const [member, other] = await createBuyers(db, 2);
-    const mine = await join(event, at(-60), 1);
+    const [stranger] = await createBuyers(db, 1);
+    await join(event, at(-60), 1, member!.id);
     await join(event, at(-50), 2, other!.id);
 
-    const problem = (who: { userId: string | null; token: string | null }, now: Date) =>
-      addToCartTurnProblem(db, event.id, who, now).then((answer) => answer?.message ?? null);
-    expect(await problem(visitor(), at(0))).toMatch(/join the queue first/);
-    expect(await problem(visitor(mine.token), at(-1))).toMatch(/not your turn/);
-    expect(await problem(visitor(mine.token), at(0))).toMatch(/sign in to buy/);
-    expect(await problem({ userId: member!.id, token: mine.token }, at(1))).toBeNull();
-    expect(await problem({ userId: other!.id, token: null }, at(30))).toMatch(/not your turn/);
-    expect(await problem({ userId: member!.id, token: null }, at(10 * 60))).toMatch(/has ended/);
+    const problem = (userId: string | null, now: Date) =>
+      addToCartTurnProblem(db, event.id, { userId }, now).then((answer) => answer?.message ?? null);
+    expect(await problem(null, at(0))).toMatch(/sign in and join the queue first/);
+    expect(await problem(stranger!.id, at(0))).toMatch(/join the queue first/);
+    expect(await problem(member!.id, at(-1))).toMatch(/not your turn/);
+    expect(await problem(member!.id, at(1))).toBeNull();
+    expect(await problem(other!.id, at(30))).toMatch(/not your turn/);
+    expect(await problem(member!.id, at(11 * 60))).toMatch(/has ended/);
   });
 
   it("refuses checkout of a queued event's tickets without a turn, and takes it with one", async () => {
@@ -192,16 +196,23 @@ describe("waiting room", () => {
     expect(late).toMatchObject({ ok: false, problems: [{ message: expect.stringMatching(/has ended/) }] });
   });
 
-  it("limits joins from one network, and refuses a join where there is no queue", async () => {
+  it("asks a visitor to sign in, limits join attempts from one network, and refuses a join where there is no queue", async () => {
     const { db } = database();
     const { event } = await queued();
-    const input = (ip: string) => ({ visitor: { userId: null, token: null }, newToken: testToken(), ip, now: at(-60) });
+    expect(await joinFromQueuePage(db, event, { userId: null, ip: "192.0.2.6", now: at(-60) })).toEqual({
+      ok: false,
+      signIn: true,
+    });
+    const members = await createBuyers(db, QUEUE_JOIN_BY_IP.max + 2);
+    const input = (index: number, ip: string) => ({ userId: members[index]!.id, ip, now: at(-60) });
+    // Attempts are counted even when a member already holds a place, so the button cannot be hammered.
     for (let index = 0; index < QUEUE_JOIN_BY_IP.max; index++) {
-      expect(await joinFromQueuePage(db, event, input("192.0.2.7"))).toEqual({ ok: true, joined: true });
+      const answer = await joinFromQueuePage(db, event, input(index % 3, "192.0.2.7"));
+      expect(answer).toMatchObject({ ok: true });
     }
-    expect(await joinFromQueuePage(db, event, input("192.0.2.7"))).toMatchObject({ ok: false, status: 429 });
-    expect(await joinFromQueuePage(db, event, input("192.0.2.8"))).toMatchObject({ ok: true });
+    expect(await joinFromQueuePage(db, event, input(3, "192.0.2.7"))).toMatchObject({ ok: false, status: 429 });
+    expect(await joinFromQueuePage(db, event, input(4, "192.0.2.8"))).toMatchObject({ ok: true, joined: true });
     const off = { ...event, enabled: false };
-    expect(await joinFromQueuePage(db, off, input("192.0.2.9"))).toMatchObject({ ok: false, status: 400 });
+    expect(await joinFromQueuePage(db, off, input(5, "192.0.2.9"))).toMatchObject({ ok: false, status: 400 });
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, inArray, isNotNull, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, ne, type SQL, sql } from "drizzle-orm";
 import { eventByIdOrSlug } from "~/features/events/catalogue.server";
 import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation } from "~/server/db/retry.server";
@@ -24,8 +24,15 @@ export type QueueEvent = QueueSettings & {
 
 export type QueueEntry = typeof waitingRoomEntries.$inferSelect;
 
-/** Who is asking: the signed-in member (if any) and the queue cookie's token (if any). */
-export type QueueVisitor = { userId: string | null; token: string | null };
+/** Who is asking: the signed-in member, or null for a visitor who is not signed in. */
+export type QueueVisitor = { userId: string | null };
+
+/**
+ * Places one network may hold in one event's queue. A household, an office or a club sharing one
+ * address gets a few; a script minting accounts behind one address does not get hundreds. Mobile
+ * networks that share addresses between many customers mostly use IPv6, counted by /64.
+ */
+export const QUEUE_PLACES_PER_NETWORK = 10;
 
 const settingsColumns = {
   id: events.id,
@@ -49,12 +56,9 @@ export async function queueEventOf(db: Db, idOrSlug: string): Promise<QueueEvent
   return event ?? null;
 }
 
-export function hashQueueToken(token: string) {
-  return createHash("sha256").update(token).digest("hex");
-}
-
-export function newQueueToken() {
-  return randomBytes(32).toString("base64url");
+/** What a place keeps of the network it was taken from: a hash, different for every event. */
+function networkHashOf(eventId: string, network: string) {
+  return createHash("sha256").update(`waiting-room:${eventId}:${network}`).digest("hex");
 }
 
 /** Taken first by every join and every turn of one event; released when the transaction ends. */
@@ -99,56 +103,43 @@ export async function queueLength(db: Db, eventId: string) {
   return row?.count ?? 0;
 }
 
-/**
- * The visitor's place in the event's queue: the member's own, else the cookie's. A place joined
- * before signing in becomes the member's the first time they are seen signed in with its cookie,
- * unless they already have one (one place per account).
- */
+/** The member's place in the event's queue, if they have one. */
 export async function findPlace(db: Db, eventId: string, visitor: QueueVisitor): Promise<QueueEntry | null> {
-  const mine = [
-    visitor.userId ? eq(waitingRoomEntries.userId, visitor.userId) : undefined,
-    visitor.token ? eq(waitingRoomEntries.tokenHash, hashQueueToken(visitor.token)) : undefined,
-  ].filter((condition) => condition !== undefined);
-  if (mine.length === 0) return null;
-  const rows = await db
+  if (!visitor.userId) return null;
+  const [place] = await db
     .select()
     .from(waitingRoomEntries)
-    .where(and(eq(waitingRoomEntries.eventId, eventId), or(...mine)));
-  const own = rows.find((row) => visitor.userId && row.userId === visitor.userId);
-  if (own) return own;
-  const byCookie = rows.find((row) => row.userId === null) ?? null;
-  if (!byCookie || !visitor.userId) return byCookie;
-  try {
-    const [claimed] = await db
-      .update(waitingRoomEntries)
-      .set({ userId: visitor.userId })
-      .where(and(eq(waitingRoomEntries.id, byCookie.id), sql`${waitingRoomEntries.userId} is null`))
-      .returning();
-    return claimed ?? byCookie;
-  } catch (error) {
-    // The member took a place of their own on another device meanwhile: that one counts.
-    if (!isUniqueViolation(error)) throw error;
-    return null;
-  }
+    .where(and(eq(waitingRoomEntries.eventId, eventId), eq(waitingRoomEntries.userId, visitor.userId)));
+  return place ?? null;
 }
 
+export type JoinOutcome = { entry: QueueEntry; joined: boolean } | { entry: null; networkFull: true };
+
 /**
- * Takes a place in the queue, or answers the visitor's existing one. Before opening the place
- * gets a random draw; the moment of joining decides which group it is in. A join whose clock says
- * "before opening" after another server has already let someone through counts as after opening,
- * so it cannot land ahead of a turn already given.
+ * Takes a place in the queue for a signed-in member, or answers their existing one. Before
+ * opening the place gets a random draw; the moment of joining decides which group it is in. A
+ * join whose clock says "before opening" after another server has already let someone through
+ * counts as after opening, so it cannot land ahead of a turn already given. A network that
+ * already holds `QUEUE_PLACES_PER_NETWORK` places gets no more; counted under the event's lock,
+ * so concurrent joins cannot pass the cap together.
  */
 export async function joinQueue(
   db: Db,
   event: QueueEvent,
-  input: { visitor: QueueVisitor; newToken: string; now: Date; draw?: number },
-): Promise<{ entry: QueueEntry; joined: boolean }> {
-  const existing = await findPlace(db, event.id, input.visitor);
+  input: { userId: string; network: string; now: Date; draw?: number },
+): Promise<JoinOutcome> {
+  const existing = await findPlace(db, event.id, input);
   if (existing) return { entry: existing, joined: false };
   const draw = input.draw ?? drawNumber(randomBytes(6));
+  const networkHash = networkHashOf(event.id, input.network);
   try {
-    return await db.transaction(async (tx) => {
+    return await db.transaction(async (tx): Promise<JoinOutcome> => {
       await lockQueue(tx as unknown as Db, event.id);
+      const [fromNetwork] = await tx
+        .select({ count: sql<number>`count(*)::int` })
+        .from(waitingRoomEntries)
+        .where(and(eq(waitingRoomEntries.eventId, event.id), eq(waitingRoomEntries.networkHash, networkHash)));
+      if ((fromNetwork?.count ?? 0) >= QUEUE_PLACES_PER_NETWORK) return { entry: null, networkFull: true };
       let joinedAt = input.now;
       if (event.opensAt && joinedAt < event.opensAt) {
         const [turnGiven] = await tx
@@ -160,20 +151,15 @@ export async function joinQueue(
       }
       const [entry] = await tx
         .insert(waitingRoomEntries)
-        .values({
-          eventId: event.id,
-          tokenHash: hashQueueToken(input.newToken),
-          userId: input.visitor.userId,
-          joinedAt,
-          draw,
-        })
+        .values({ eventId: event.id, userId: input.userId, networkHash, joinedAt, draw })
         .returning();
-      return { entry: entry!, joined: true };
+      if (!entry) throw new Error("The queue place was not written");
+      return { entry, joined: true };
     });
   } catch (error) {
     // The same member joining from two tabs at once: the first place stands.
     if (!isUniqueViolation(error)) throw error;
-    const entry = await findPlace(db, event.id, input.visitor);
+    const entry = await findPlace(db, event.id, input);
     if (!entry) throw error;
     return { entry, joined: false };
   }
@@ -246,8 +232,8 @@ function turnProblemOf(entry: QueueEntry | null, now: Date): TurnProblem | null 
 }
 
 /**
- * The rule at Add to cart: while an event's queue runs, only a signed-in member whose place has
- * had its turn (and whose turn has not ended) may add its tickets.
+ * The rule at Add to cart: while an event's queue runs, only a signed-in member whose own place
+ * has had its turn (and whose turn has not ended) may add its tickets.
  */
 export async function addToCartTurnProblem(
   db: Db,
@@ -257,12 +243,12 @@ export async function addToCartTurnProblem(
 ): Promise<TurnProblem | null> {
   const [event] = await db.select(settingsColumns).from(events).where(eq(events.id, eventId));
   if (!event || !queueApplies(event)) return null;
+  if (!visitor.userId) {
+    return { message: "Tickets for this event are sold through its queue: sign in and join the queue first." };
+  }
   const found = await findPlace(db, eventId, visitor);
   const place = found ? await takeTurnIfDue(db, event, found, now) : null;
-  const problem = turnProblemOf(place, now);
-  // Paying needs an account, and the turn must belong to the account that pays.
-  if (!problem && !visitor.userId) return { message: "It is your turn: sign in to buy tickets for this event." };
-  return problem;
+  return turnProblemOf(place, now);
 }
 
 /**

@@ -1,14 +1,12 @@
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { createBuyers } from "~/features/checkout/stock.test-support";
 import { createQueuedEvent } from "~/features/waiting-room/queue.test-support";
-import { QUEUE_COOKIE } from "~/features/waiting-room/queue-cookie.server";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
+import { QUEUE_PLACES_PER_NETWORK } from "~/features/waiting-room/waiting-room.server";
+import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
-import { auditLog, events, users, waitingRoomEntries } from "../../../db/schema";
+import { TEST_ROLES, type TestRole, testAccount } from "~/server/session-user.test-support";
+import { type Answer, answerOf, routeArgs } from "~/web/route-calls.test-support";
+import { auditLog, events, waitingRoomEntries } from "../../../db/schema";
 import { action as adminAction, loader as adminLoader } from "../admin/events/queue";
 import { action as detailAction, loader as detailLoader } from "./detail";
 import { action as queueAction, loader as queueLoader } from "./queue";
@@ -16,63 +14,23 @@ import { action as queueAction, loader as queueLoader } from "./queue";
 // The queue page, the event page's queue notice and Add to cart gate, and the organizer's queue
 // settings, called as React Router calls them, for a visitor and each role.
 const database = freshDatabasePerFile();
-const ROLES = ["member", "organizer", "admin"] as const;
-type Role = (typeof ROLES)[number];
 const ENV = { TIME_ZONE: "Europe/London", CURRENCY: "GBP", SITE_URL: "http://localhost:3000", SITE_NAME: "Pitlane" };
 const MINUTE = 60_000;
+/** The cookie that once held an anonymous place: presenting one must give nobody a place. */
+const OLD_QUEUE_COOKIE = "pitlane.queue";
 
-async function signedIn(role: Role) {
-  const [account] = await createBuyers(database().db, 1);
-  await database().db.update(users).set({ role }).where(eq(users.id, account!.id));
-  return testSessionUser({ id: account!.id, email: account!.email, role });
-}
+const signedIn = (role: TestRole) => testAccount(database().db, role);
 
-type Who = ReturnType<typeof testSessionUser> | null;
-
+/** A page's arguments; each request comes from a network of its own unless `ip` is given. */
 function argsFor(
-  who: Who,
+  who: SessionUser | null,
   path: string,
   params: Record<string, string>,
-  options: { body?: Record<string, string>; cookie?: string } = {},
+  options: { body?: Record<string, string>; cookie?: string; ip?: string } = {},
 ) {
-  const context = new RouterContextProvider();
-  context.set(runtimeContext, { db: database().db, env: ENV } as unknown as Runtime);
-  context.set(requestContext, { ip: `10.9.${Math.floor(Math.random() * 250)}.1`, nonce: "n", requestId: "r" });
-  context.set(userContext, who);
-  const url = new URL(`http://localhost:3000${path}`);
-  const headers = new Headers(options.cookie ? { cookie: `${QUEUE_COOKIE}=${options.cookie}` } : {});
-  const request = new Request(url, {
-    method: options.body ? "POST" : "GET",
-    body: options.body ? new URLSearchParams(options.body) : undefined,
-    headers,
-  });
-  return { request, url, params, context, unstable_pattern: path } as never;
-}
-
-type Answer = { status: number; location?: string | null; headers?: Headers; data?: Record<string, unknown> };
-
-async function answerOf(call: () => unknown): Promise<Answer> {
-  try {
-    const answer = (await call()) as { data?: unknown; init?: { status?: number; headers?: HeadersInit } };
-    if (answer instanceof Response) {
-      return { status: answer.status, location: answer.headers.get("Location"), headers: answer.headers };
-    }
-    if (answer && typeof answer === "object" && "init" in answer && "data" in answer) {
-      return {
-        status: answer.init?.status ?? 200,
-        headers: new Headers(answer.init?.headers),
-        data: answer.data as Record<string, unknown>,
-      };
-    }
-    return { status: 200, data: answer as Record<string, unknown> };
-  } catch (thrown) {
-    if (thrown instanceof Response) {
-      return { status: thrown.status, location: thrown.headers.get("Location"), headers: thrown.headers };
-    }
-    const init = (thrown as { init?: { status?: number } } | null)?.init;
-    if (init?.status) return { status: init.status };
-    throw thrown;
-  }
+  const { body, cookie, ip = `10.9.${Math.floor(Math.random() * 250)}.1` } = options;
+  const headers = cookie ? { cookie: `${OLD_QUEUE_COOKIE}=${cookie}` } : undefined;
+  return routeArgs({ db: database().db, env: ENV, who, path, params, body, headers, ip });
 }
 
 /** An event whose sales (and queue) opened `minutesAgo`, letting `rate` through a minute. */
@@ -88,47 +46,85 @@ async function queuedEvent(minutesAgo: number, rate = 1) {
 
 function cookieOf(answer: Answer) {
   const header = answer.headers?.get("Set-Cookie") ?? "";
-  return new RegExp(`${QUEUE_COOKIE}=([A-Za-z0-9_-]{43})`).exec(header)?.[1] ?? null;
+  return new RegExp(`${OLD_QUEUE_COOKIE}=([A-Za-z0-9_-]{43})`).exec(header)?.[1] ?? null;
+}
+
+async function placesIn(eventId: string) {
+  return database().db.select().from(waitingRoomEntries).where(eq(waitingRoomEntries.eventId, eventId));
 }
 
 describe("queue page", () => {
-  it("offers every visitor and role a place, privately, before sales open", async () => {
+  it("offers every role a place and asks a visitor to sign in first, privately, before sales open", async () => {
     const { slug } = await queuedEvent(-30);
-    for (const who of [null, ...(await Promise.all(ROLES.map(signedIn)))]) {
+    for (const who of [null, ...(await Promise.all(TEST_ROLES.map(signedIn)))]) {
       const answer = await answerOf(() => queueLoader(argsFor(who, `/events/${slug}/queue`, { id: slug })));
       expect(answer.status).toBe(200);
       expect(answer.headers?.get("Cache-Control")).toBe("private, no-store");
-      expect(answer.data?.view).toMatchObject({ kind: "join" });
+      expect(answer.data?.view).toMatchObject({ kind: "join", signedIn: who !== null });
     }
   });
 
-  it("gives a visitor a place kept by an HttpOnly cookie, and shows it at every reload", async () => {
-    const { slug } = await queuedEvent(-30);
+  it("sends a visitor who is not signed in to sign in, and takes no place for them", async () => {
+    const { slug, eventId } = await queuedEvent(-30);
     const joined = await answerOf(() =>
       queueAction(argsFor(null, `/events/${slug}/queue`, { id: slug }, { body: { intent: "join" } })),
     );
     expect(joined.status).toBe(303);
-    expect(joined.location).toBe(`/events/${slug}/queue`);
-    expect(joined.headers?.get("Set-Cookie")).toMatch(/HttpOnly; SameSite=Lax/);
-    const token = cookieOf(joined);
-    expect(token).not.toBeNull();
-    const page = await answerOf(() =>
-      queueLoader(argsFor(null, `/events/${slug}/queue`, { id: slug }, { cookie: token! })),
-    );
-    expect(page.data?.view).toMatchObject({ kind: "before_opening", waiting: 1 });
-    // Joining again with the same cookie keeps the one place.
+    expect(joined.location).toBe(`/login?redirectTo=${encodeURIComponent(`/events/${slug}/queue`)}`);
+    expect(joined.headers?.get("Cache-Control")).toBe("private, no-store");
+    expect(await placesIn(eventId)).toHaveLength(0);
+  });
+
+  it("gives a hundred joins from one network at most the network's share of places", async () => {
+    const { slug, eventId } = await queuedEvent(-30);
+    const ip = "198.51.100.23";
+    const answers: Answer[] = [];
+    for (let index = 0; index < 100; index++) {
+      const who = index % 2 === 0 ? null : await signedIn("member");
+      answers.push(
+        await answerOf(() =>
+          queueAction(argsFor(who, `/events/${slug}/queue`, { id: slug }, { body: { intent: "join" }, ip })),
+        ),
+      );
+    }
+    expect(await placesIn(eventId)).toHaveLength(QUEUE_PLACES_PER_NETWORK);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(String(refused[0]?.data?.error)).toMatch(/network/);
+    // Another network still gets in.
+    const elsewhere = await signedIn("member");
     await answerOf(() =>
-      queueAction(argsFor(null, `/events/${slug}/queue`, { id: slug }, { body: { intent: "join" }, cookie: token! })),
+      queueAction(
+        argsFor(elsewhere, `/events/${slug}/queue`, { id: slug }, { body: { intent: "join" }, ip: "203.0.113.5" }),
+      ),
     );
-    const again = await answerOf(() =>
-      queueLoader(argsFor(null, `/events/${slug}/queue`, { id: slug }, { cookie: token! })),
+    expect(await placesIn(eventId)).toHaveLength(QUEUE_PLACES_PER_NETWORK + 1);
+  });
+
+  it("refuses an admitted place's cookie presented by another account", async () => {
+    const { slug, typeIds } = await queuedEvent(0.5, 5);
+    // Someone not signed in takes a place (or tries to) and is let through at once.
+    const joined = await answerOf(() =>
+      queueAction(argsFor(null, `/events/${slug}/queue`, { id: slug }, { body: { intent: "join" } })),
     );
-    expect(again.data?.view).toMatchObject({ kind: "before_opening", waiting: 1 });
+    const cookie = cookieOf(joined) ?? "A".repeat(43);
+    await answerOf(() => queueLoader(argsFor(null, `/events/${slug}/queue`, { id: slug }, { cookie })));
+    // The cookie handed to a buyer who signs in gives them nothing.
+    const buyer = await signedIn("member");
+    const page = await answerOf(() => queueLoader(argsFor(buyer, `/events/${slug}/queue`, { id: slug }, { cookie })));
+    expect(page.data?.view).toMatchObject({ kind: "join" });
+    const added = await answerOf(() =>
+      detailAction(
+        argsFor(buyer, `/events/${slug}`, { id: slug }, { body: { ticketTypeId: typeIds[0]!, quantity: "1" }, cookie }),
+      ),
+    );
+    expect(added.status).toBe(400);
+    expect(JSON.stringify(added.data)).toMatch(/join the queue first/);
   });
 
   it("ties a signed-in member's place to their account, for each role", async () => {
     const { slug, eventId } = await queuedEvent(-30);
-    for (const role of ROLES) {
+    for (const role of TEST_ROLES) {
       const who = await signedIn(role);
       const joined = await answerOf(() =>
         queueAction(argsFor(who, `/events/${slug}/queue`, { id: slug }, { body: { intent: "join" } })),
@@ -144,19 +140,16 @@ describe("queue page", () => {
 
   it("shows the place, the people ahead and the expected wait once sales are open", async () => {
     const { slug } = await queuedEvent(0.5, 1);
-    const member = await signedIn("member");
-    const first = await answerOf(() =>
-      queueAction(argsFor(member, `/events/${slug}/queue`, { id: slug }, { body: { intent: "join" } })),
-    );
-    expect(first.status).toBe(303);
-    const second = await answerOf(() =>
-      queueAction(argsFor(null, `/events/${slug}/queue`, { id: slug }, { body: { intent: "join" } })),
-    );
+    const [member, second] = [await signedIn("member"), await signedIn("member")];
+    for (const who of [member, second]) {
+      const joined = await answerOf(() =>
+        queueAction(argsFor(who, `/events/${slug}/queue`, { id: slug }, { body: { intent: "join" } })),
+      );
+      expect(joined.status).toBe(303);
+    }
     const mine = await answerOf(() => queueLoader(argsFor(member, `/events/${slug}/queue`, { id: slug })));
-    expect(mine.data?.view).toMatchObject({ kind: "your_turn", signedIn: true });
-    const theirs = await answerOf(() =>
-      queueLoader(argsFor(null, `/events/${slug}/queue`, { id: slug }, { cookie: cookieOf(second)! })),
-    );
+    expect(mine.data?.view).toMatchObject({ kind: "your_turn" });
+    const theirs = await answerOf(() => queueLoader(argsFor(second, `/events/${slug}/queue`, { id: slug })));
     expect(theirs.data?.view).toMatchObject({ kind: "waiting", position: 2, ahead: 1 });
   });
 
@@ -186,7 +179,7 @@ describe("event page with a queue", () => {
 
   it("refuses Add to cart to anyone whose turn it is not, and takes it from a member whose turn it is", async () => {
     const { slug, typeIds } = await queuedEvent(0.5, 1);
-    const add = (who: Who, cookie?: string) =>
+    const add = (who: SessionUser | null, cookie?: string) =>
       answerOf(() =>
         detailAction(
           argsFor(who, `/events/${slug}`, { id: slug }, { body: { ticketTypeId: typeIds[0]!, quantity: "1" }, cookie }),
@@ -194,7 +187,7 @@ describe("event page with a queue", () => {
       );
     const visitor = await add(null);
     expect(visitor.status).toBe(400);
-    expect(JSON.stringify(visitor.data)).toMatch(/join the queue first/);
+    expect(JSON.stringify(visitor.data)).toMatch(/sign in and join the queue first/);
 
     const member = await signedIn("member");
     await answerOf(() =>

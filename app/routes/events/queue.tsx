@@ -1,6 +1,5 @@
 import { data, redirect } from "react-router";
 import { joinFromQueuePage } from "~/features/waiting-room/join.server";
-import { queueTokenFor, readQueueToken } from "~/features/waiting-room/queue-cookie.server";
 import { queueViewFor } from "~/features/waiting-room/queue-page.server";
 import { QueuePanel, queueRefreshes } from "~/features/waiting-room/queue-panel";
 import { queueEventOf } from "~/features/waiting-room/waiting-room.server";
@@ -12,38 +11,37 @@ import type { Route } from "./+types/queue";
 /** Every answer is about one visitor's place: never kept by a shared cache. */
 const PRIVATE = { "Cache-Control": "private, no-store" };
 
-export async function loader({ request, context, params }: Route.LoaderArgs) {
+export async function loader({ context, params }: Route.LoaderArgs) {
   const { db } = context.get(runtimeContext);
   const event = await queueEventOf(db, params.id);
   if (!event) notFound();
   if (params.id !== event.slug) throw redirect(`/events/${event.slug}/queue`, 301);
   const user = context.get(userContext);
-  const visitor = { userId: user?.id ?? null, token: readQueueToken(request) };
-  const view = await queueViewFor(db, event, visitor, new Date());
+  const view = await queueViewFor(db, event, { userId: user?.id ?? null }, new Date());
   return data({ event: { slug: event.slug, title: event.title }, view }, { headers: PRIVATE });
 }
 
-/** Join: takes a place for the visitor (their cookie, and their account when signed in). */
-export async function action({ request, context, params }: Route.ActionArgs) {
-  const { db, env } = context.get(runtimeContext);
+/** Join: takes a place for the signed-in member; anyone else is sent to sign in first. */
+export async function action({ context, params }: Route.ActionArgs) {
+  const { db } = context.get(runtimeContext);
   const event = await queueEventOf(db, params.id);
   if (!event) notFound();
   const user = context.get(userContext);
-  const cookie = queueTokenFor(request, env.SITE_URL);
   const result = await joinFromQueuePage(db, event, {
-    visitor: { userId: user?.id ?? null, token: readQueueToken(request) },
-    newToken: cookie.token,
+    userId: user?.id ?? null,
     ip: context.get(requestContext).ip,
     now: new Date(),
   });
+  const back = `/events/${event.slug}/queue`;
+  if (!result.ok && result.signIn) {
+    throw redirect(`/login?redirectTo=${encodeURIComponent(back)}`, { status: 303, headers: PRIVATE });
+  }
   if (!result.ok) {
     const headers = new Headers(PRIVATE);
     if (result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
     return data({ error: result.message }, { status: result.status, headers });
   }
-  const headers = new Headers(PRIVATE);
-  if (cookie.header) headers.append("Set-Cookie", cookie.header);
-  throw redirect(`/events/${event.slug}/queue`, { status: 303, headers });
+  throw redirect(back, { status: 303, headers: PRIVATE });
 }
 
 export const headers: Route.HeadersFunction = () => PRIVATE;
