@@ -25,6 +25,7 @@ import { legalPagesSeeder } from "./features/content/legal-pages.server";
 import { drawJobs } from "./features/draws/draw-jobs.server";
 import { lowStockAlertJob } from "./features/fulfilment/stock-alerts.server";
 import { orderEmailJob } from "./features/orders/order-email.server";
+import { refusedPaymentEmailJob } from "./features/orders/refused-payment-email.server";
 import { createAuth } from "./server/auth/auth.server";
 import { authStep } from "./server/auth/session.server";
 import { SessionCache } from "./server/auth/session-cache.server";
@@ -46,6 +47,7 @@ export { createLoadContext } from "./server/context.server";
 const jobs: AnyJobDefinition[] = [
   ...messageJobs,
   orderEmailJob,
+  refusedPaymentEmailJob,
   ...paymentJobs,
   ...drawJobs(drawRefunder),
   lowStockAlertJob,

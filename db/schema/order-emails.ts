@@ -3,7 +3,7 @@ import { orders } from "./commerce";
 import { outboundMessages } from "./site";
 
 /** The emails an order triggers that must go out exactly once. */
-export const ORDER_EMAIL_KINDS = ["confirmation"] as const;
+export const ORDER_EMAIL_KINDS = ["confirmation", "payment_refused"] as const;
 export type OrderEmailKind = (typeof ORDER_EMAIL_KINDS)[number];
 
 /**

@@ -1,6 +1,7 @@
 import { expireHolds } from "~/features/commerce/holds.server";
 import { afterOrderSettled } from "~/features/orders/after-settlement.server";
 import { enqueueOrderEmail, ordersAwaitingConfirmation } from "~/features/orders/order-email.server";
+import { enqueueRefusedPaymentEmail } from "~/features/orders/refused-payment-email.server";
 import { sendPendingRefunds } from "~/features/orders/send-refunds.server";
 import type { Db } from "~/server/db/client.server";
 import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
@@ -113,7 +114,8 @@ export async function queueRefunds(jobs: Pick<JobQueue, "enqueue">) {
 
 /**
  * What follows a handled payment, after its transaction committed: each newly paid order's
- * follow-ups, and the refund job when a refund was recorded. It never throws: the payment is
+ * follow-ups, the buyer's email for each refused payment, and the refund job when a refund was
+ * recorded. It never throws: the payment is
  * settled whatever happens here, and a retry of the request would find it settled and follow up
  * nothing, so a failure is logged for staff (and the refund sweep still finds the refund).
  */
@@ -122,6 +124,11 @@ export async function followUpPayments(runtime: Pick<PaymentServices, "db" | "jo
   for (const orderId of followUps.settledOrderIds) {
     await afterOrderSettled(runtime, orderId).catch((error: unknown) =>
       log.error({ err: error, orderId }, "follow-up of a paid order failed"),
+    );
+  }
+  for (const orderId of followUps.refusedOrderIds) {
+    await enqueueRefusedPaymentEmail(runtime.jobs, orderId).catch((error: unknown) =>
+      log.error({ err: error, orderId }, "could not queue the email about a refused payment"),
     );
   }
   if (followUps.refundsDue) {

@@ -1,5 +1,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
+import { cancelOrder } from "~/features/orders/cancel.server";
 import { isOrderId } from "~/features/orders/order-id";
+import { orderEntriesPlayProblem } from "~/features/play/order-play.server";
 import { settleOrder } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import type { PaymentGateway } from "~/server/payments/payments.server";
@@ -52,6 +54,12 @@ export async function startOrderPayment(
   if (!order || order.provider !== gateway.provider) return { kind: "not_found" };
   const back = { kind: "redirect" as const, url: returnPath(order.id), followUps: NO_FOLLOW_UPS };
   if (order.status !== "pending") return back;
+  // Entries held before a break began, or before a limit was lowered, cannot be paid for now.
+  const play = await orderEntriesPlayProblem(db, { ...input, currency: order.currency });
+  if (play) {
+    await cancelOrder(db, { orderId: order.id, userId: input.userId, reason: play.message, now: input.now });
+    return back;
+  }
 
   if (order.total === 0) {
     const outcome = await settleOrder(db, {

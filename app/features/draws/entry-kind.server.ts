@@ -2,6 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { CartRow, CheckoutProblem, ItemKind, NewOrderLine, OrderRow } from "~/features/commerce/item-kind";
 import { LATE_SOLD_OUT_REASON } from "~/features/commerce/settle.server";
 import { creditCardRefusal } from "~/features/play/credit-cards.server";
+import { orderEntriesPlayProblem } from "~/features/play/order-play.server";
 import { entryPlayProblem } from "~/features/play/play-settings.server";
 import { countOf } from "~/ui/plural";
 import { cartItems, drawEntries, orders } from "../../../db/schema";
@@ -11,6 +12,7 @@ import { allocateEntries, readDrawStock, takenNumbers, voidEntries } from "./ent
 
 export const DRAW_CLOSED_REASON = "The draw closed before the payment arrived";
 const DRAW_LIMIT_REASON = "These entries would pass the draw's limit per person";
+const DRAW_STAFF_REASON = "Staff run the club's prize draws, so they cannot enter them";
 
 /**
  * A line of entries: so many bundles of one size for one draw, the answer to its question, and
@@ -133,6 +135,10 @@ export const entryKind: ItemKind = {
       },
       // The draw must still be open, and the caps hold under its lock, held or late.
       async refusal(tx, { cardFunding }) {
+        // Someone made an organizer or admin since Pay holds no entries: staff run the draws.
+        if (order.userId && (await entrantOf(tx, order.userId)).staff) {
+          return { reason: `${DRAW_STAFF_REASON}. The payment is refunded`, outcome: "cancelled" };
+        }
         const wanted = new Map<string, number>();
         for (const line of lines) wanted.set(line.drawId, (wanted.get(line.drawId) ?? 0) + entriesOf(line));
         for (const [drawId, entries] of wanted) {
@@ -144,6 +150,14 @@ export const entryKind: ItemKind = {
             return { reason: LATE_SOLD_OUT_REASON, outcome: "expired" };
           }
         }
+        // Responsible play holds when the money arrives too: a break begun or a limit lowered
+        // since the order was made refuses the payment, which is refunded in full.
+        const play = await orderEntriesPlayProblem(tx, {
+          orderId: order.id,
+          userId: order.userId,
+          now,
+        });
+        if (play) return { reason: `${play.message}. The payment is refunded`, outcome: "cancelled" };
         // Credit cards and prize draws (docs/responsible-play.md): no instant wins, a monthly cap.
         if (cardFunding) {
           await tx.update(orders).set({ cardFunding }).where(eq(orders.id, order.id));

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { releaseHolds } from "~/features/commerce/holds.server";
 import { recordOrderChanges } from "~/features/commerce/order-history.server";
 import type { Db } from "~/server/db/client.server";
-import { type OrderStatus, orders } from "../../../db/schema";
+import { type OrderStatus, orderItems, orders } from "../../../db/schema";
 
 export type CancelOutcome =
   | { kind: "cancelled" }
@@ -46,4 +46,24 @@ export async function cancelOrder(
     ]);
     return { kind: "cancelled" } as const;
   });
+}
+
+/**
+ * Cancels the member's unpaid orders that hold prize-draw entries, with `reason`: a member who
+ * begins a cool-off or a self-exclusion cannot then pay for entries chosen before it, so their
+ * places go back to the draws at once. A payment that still arrives for one is refunded by
+ * settlement. Answers how many orders were cancelled.
+ */
+export async function cancelPendingEntryOrders(db: Db, input: { userId: string; reason: string; now: Date }) {
+  const pending = await db
+    .selectDistinct({ id: orders.id })
+    .from(orders)
+    .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
+    .where(and(eq(orders.userId, input.userId), eq(orders.status, "pending"), eq(orderItems.kind, "entry")));
+  let cancelled = 0;
+  for (const { id } of pending) {
+    const outcome = await cancelOrder(db, { orderId: id, userId: input.userId, reason: input.reason, now: input.now });
+    if (outcome.kind === "cancelled") cancelled++;
+  }
+  return cancelled;
 }

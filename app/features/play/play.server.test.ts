@@ -4,7 +4,7 @@ import { getOrCreateCart } from "~/features/cart/cart.server";
 import { handlePaymentNotification } from "~/features/checkout/payment-notifications.server";
 import { applyPaymentState } from "~/features/checkout/payment-state.server";
 import { startOrderPayment } from "~/features/checkout/start-payment.server";
-import { checkoutFor } from "~/features/checkout/stock.test-support";
+import { checkoutFor, paidInFull } from "~/features/checkout/stock.test-support";
 import { addEntriesToCart } from "~/features/draws/cart-entries.server";
 import { createEntrants, createTestDraw, DRAW_NOW } from "~/features/draws/draws.test-support";
 import { enterGiveaway } from "~/features/draws/enter.server";
@@ -59,14 +59,7 @@ async function buy(who: { id: string; email: string }, cartId: string, now = DRA
   const { db } = database();
   const result = await startCheckout(db, checkoutFor(who, cartId, now));
   if (!result.ok) return result;
-  await settleOrder(db, {
-    orderId: result.order.id,
-    provider: "test",
-    paymentReference: `pay_${result.order.id}`,
-    amount: result.order.total,
-    currency: "GBP",
-    now,
-  });
+  await settleOrder(db, paidInFull(result.order, now));
   return result;
 }
 

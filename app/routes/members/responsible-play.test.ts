@@ -1,48 +1,26 @@
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { createEntrants } from "~/features/draws/draws.test-support";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
+import { checkoutFor } from "~/features/checkout/stock.test-support";
+import { createEntrants, createTestDraw, fillEntryCart } from "~/features/draws/draws.test-support";
+import { startCheckout } from "~/features/selling/selling.server";
+import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
-import { auditLog, playSettings, users } from "../../../db/schema";
+import { TEST_ROLES, type TestRole, testSessionUser } from "~/server/session-user.test-support";
+import { answerOf, routeArgs } from "~/web/route-calls.test-support";
+import { auditLog, orders, playSettings } from "../../../db/schema";
 import { action, loader } from "./responsible-play";
 
 // /settings/responsiblePlay, called as React Router calls it, for a visitor and each role.
 const database = freshDatabasePerFile();
-const ROLES = ["member", "organizer", "admin"] as const;
 const ENV = { TIME_ZONE: "Europe/London", CURRENCY: "GBP", SITE_URL: "http://localhost:3000" };
 
-async function signedIn(role: (typeof ROLES)[number]) {
-  const [account] = await createEntrants(database().db, 1);
-  await database().db.update(users).set({ role }).where(eq(users.id, account!.id));
-  return testSessionUser({ id: account!.id, email: account!.email, role });
+async function signedIn(role: TestRole) {
+  const [account] = await createEntrants(database().db, 1, { role });
+  return testSessionUser({ ...account!, role });
 }
 
-function argsFor(user: ReturnType<typeof testSessionUser> | null, body?: Record<string, string>) {
-  const context = new RouterContextProvider();
-  context.set(runtimeContext, { db: database().db, env: ENV } as unknown as Runtime);
-  context.set(requestContext, { ip: "10.8.0.1", nonce: "n", requestId: "r" });
-  context.set(userContext, user);
-  const url = new URL("http://localhost:3000/settings/responsiblePlay");
-  const request = new Request(url, {
-    method: body ? "POST" : "GET",
-    body: body ? new URLSearchParams(body) : undefined,
-  });
-  return { request, url, params: {}, context, unstable_pattern: "/settings/responsiblePlay" } as never;
-}
-
-async function answerOf(call: () => unknown) {
-  try {
-    const answer = (await call()) as { data?: unknown; init?: { status?: number } };
-    if (answer instanceof Response) return { status: answer.status, location: answer.headers.get("Location") };
-    return { status: answer.init?.status ?? 200, data: answer.data ?? answer };
-  } catch (thrown) {
-    if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("Location") };
-    throw thrown;
-  }
-}
+const argsFor = (who: SessionUser | null, body?: Record<string, string>) =>
+  routeArgs({ db: database().db, env: ENV, who, path: "/settings/responsiblePlay", body });
 
 async function settingsOf(userId: string) {
   const [row] = await database().db.select().from(playSettings).where(eq(playSettings.userId, userId));
@@ -52,19 +30,19 @@ async function settingsOf(userId: string) {
 describe("/settings/responsiblePlay", () => {
   it("sends a visitor to sign in, for the page and every form", async () => {
     const toLogin = { status: 302, location: "/login?redirectTo=%2Fsettings%2FresponsiblePlay" };
-    expect(await answerOf(() => loader(argsFor(null)))).toEqual(toLogin);
+    expect(await answerOf(() => loader(argsFor(null)))).toMatchObject(toLogin);
     const bodies: Record<string, string>[] = [
       { intent: "limits", weekly: "0" },
       { intent: "cool-off", period: "24h" },
       { intent: "exclude", period: "6m", confirm: "on" },
     ];
     for (const body of bodies) {
-      expect(await answerOf(() => action(argsFor(null, body)))).toEqual(toLogin);
+      expect(await answerOf(() => action(argsFor(null, body)))).toMatchObject(toLogin);
     }
   });
 
   it("shows every role their own limits and spend", async () => {
-    for (const role of ROLES) {
+    for (const role of TEST_ROLES) {
       const user = await signedIn(role);
       const page = await answerOf(() => loader(argsFor(user)));
       expect(page).toMatchObject({
@@ -80,12 +58,12 @@ describe("/settings/responsiblePlay", () => {
   });
 
   it("lets every role set limits (a raise waits), only for themselves, with bad amounts refused", async () => {
-    for (const role of ROLES) {
+    for (const role of TEST_ROLES) {
       const user = await signedIn(role);
       const other = await signedIn("member");
       const post = (body: Record<string, string>) => answerOf(() => action(argsFor(user, body)));
       expect(await post({ intent: "limits", weekly: "ten", monthly: "" })).toMatchObject({ status: 400 });
-      expect(await post({ intent: "limits", weekly: "0", monthly: "50", userId: other.id })).toEqual({
+      expect(await post({ intent: "limits", weekly: "0", monthly: "50", userId: other.id })).toMatchObject({
         status: 302,
         location: "/settings/responsiblePlay",
       });
@@ -99,7 +77,7 @@ describe("/settings/responsiblePlay", () => {
   });
 
   it("lets every role take a break and self-exclude, confirmed, and never shorten either", async () => {
-    for (const role of ROLES) {
+    for (const role of TEST_ROLES) {
       const user = await signedIn(role);
       const post = (body: Record<string, string>) => answerOf(() => action(argsFor(user, body)));
       expect(await post({ intent: "cool-off", period: "7d" })).toMatchObject({ status: 302 });
@@ -118,6 +96,35 @@ describe("/settings/responsiblePlay", () => {
         .from(auditLog)
         .where(eq(auditLog.subjectId, user.id));
       expect(actions.map((row) => row.action)).toEqual(["play.cool-off", "play.self-exclusion"]);
+    }
+  });
+
+  // Staff cannot enter draws, so only a member can have an unpaid order for entries.
+  it("cancels the member's unpaid orders for entries when a break begins, and no one else's", async () => {
+    const { db } = database();
+    const day = 24 * 3600 * 1000;
+    const draw = await createTestDraw(db, {
+      opensAt: new Date(Date.now() - day),
+      closesAt: new Date(Date.now() + 7 * day),
+      publishedAt: new Date(Date.now() - day),
+    });
+    const pendingOrder = async (user: SessionUser) => {
+      const cartId = await fillEntryCart(db, user.id, [{ drawId: draw.id, entriesPerUnit: 1, quantity: 1, answer: 1 }]);
+      const checkout = await startCheckout(db, checkoutFor(user, cartId, new Date()));
+      if (!checkout.ok) throw new Error(checkout.problems[0]!.message);
+      return checkout.order.id;
+    };
+    const statusOf = async (orderId: string) =>
+      (await db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)))[0]?.status;
+    for (const period of ["24h", "7d"]) {
+      const user = await signedIn("member");
+      const other = await signedIn("member");
+      const [mine, theirs] = [await pendingOrder(user), await pendingOrder(other)];
+      expect(await answerOf(() => action(argsFor(user, { intent: "cool-off", period })))).toMatchObject({
+        status: 302,
+      });
+      expect(await statusOf(mine)).toBe("cancelled");
+      expect(await statusOf(theirs)).toBe("pending");
     }
   });
 });

@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
+import { cancelPendingEntryOrders } from "~/features/orders/cancel.server";
 import { formatPlayInstant } from "~/features/play/play-rules";
 import { playStatus, setSpendLimits, takeBreak } from "~/features/play/play-settings.server";
 import { PlaySettingsSchema } from "~/features/play/schemas";
@@ -7,6 +8,7 @@ import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { formatMoney, moneyInputValue } from "~/ui/money";
+import { plural } from "~/ui/plural";
 import type { Route } from "./+types/responsible-play";
 import {
   CoolOffSection,
@@ -82,10 +84,20 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     return data({ intent: value.intent, result: submission.reply({ formErrors: [outcome.message] }) }, { status: 400 });
   }
   const until = formatPlayInstant(outcome.until, env.TIME_ZONE);
+  const what = value.intent === "cool-off" ? "your break from prize draws" : "your self-exclusion from prize draws";
+  const cancelled = await cancelPendingEntryOrders(db, {
+    userId: user.id,
+    reason: `Cancelled because ${what} began before it was paid`,
+    now,
+  });
+  const orders =
+    cancelled > 0
+      ? ` Your unpaid ${plural(cancelled, "order", "orders")} for entries ${plural(cancelled, "was", "were")} cancelled.`
+      : "";
   return saved(
-    value.intent === "cool-off"
+    (value.intent === "cool-off"
       ? `Your break from prize draws runs until ${until}.`
-      : `You are excluded from prize draws until ${until}.`,
+      : `You are excluded from prize draws until ${until}.`) + orders,
   );
 }
 

@@ -1,11 +1,10 @@
-import { type FieldMetadata, getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { type FieldMetadata, getFormProps, type SubmissionResult } from "@conform-to/react";
 import { ExternalLink, TriangleAlert } from "lucide-react";
 import { Form, Link } from "react-router";
 import { COOL_OFF_CHOICES, EXCLUSION_CHOICES } from "~/features/play/play-rules";
 import { CoolOffSchema, ExclusionSchema, LimitsSchema } from "~/features/play/schemas";
 import { Checkbox, Field, FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
-import { SettingsRow, SettingsSection } from "../settings/section";
+import { SettingsRow, SettingsSection, useSettingsForm } from "../settings/section";
 
 type Result = SubmissionResult<string[]> | undefined;
 
@@ -23,12 +22,8 @@ export type LimitsView = {
 };
 
 export function LimitsSection({ view, lastResult }: { view: LimitsView; lastResult: Result }) {
-  const [form, fields] = useForm({
-    id: "play-limits",
-    lastResult,
-    constraint: getZodConstraint(LimitsSchema),
+  const [form, fields] = useSettingsForm("play-limits", LimitsSchema, lastResult, {
     defaultValue: { weekly: view.weeklyInput, monthly: view.monthlyInput },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LimitsSchema }),
   });
   return (
     <SettingsSection
@@ -118,12 +113,7 @@ function PeriodChoices({
 }
 
 export function CoolOffSection({ until, lastResult }: { until: string | null; lastResult: Result }) {
-  const [form, fields] = useForm({
-    id: "play-cool-off",
-    lastResult,
-    constraint: getZodConstraint(CoolOffSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CoolOffSchema }),
-  });
+  const [form, fields] = useSettingsForm("play-cool-off", CoolOffSchema, lastResult);
   return (
     <SettingsSection
       id="cool-off"
@@ -147,12 +137,7 @@ export function CoolOffSection({ until, lastResult }: { until: string | null; la
 }
 
 export function ExclusionSection({ until, lastResult }: { until: string | null; lastResult: Result }) {
-  const [form, fields] = useForm({
-    id: "play-exclude",
-    lastResult,
-    constraint: getZodConstraint(ExclusionSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ExclusionSchema }),
-  });
+  const [form, fields] = useSettingsForm("play-exclude", ExclusionSchema, lastResult);
   return (
     <SettingsSection
       id="self-exclusion"
