@@ -3,7 +3,8 @@ import { data } from "react-router";
 import { z } from "zod";
 import { limitImageUploads } from "~/features/accounts/attempts.server";
 import { drawRefunder } from "~/features/checkout/draw-refunds.server";
-import { drawWinner, publishDraw, recordBeacon } from "~/features/draws/closing.server";
+import { enterBeacon } from "~/features/draws/beacon.server";
+import { drawWinner, publishDraw } from "~/features/draws/closing.server";
 import { createDraw, updateDraw } from "~/features/draws/organizer/draw-editor.server";
 import {
   addDrawImage,
@@ -121,7 +122,7 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
     case "beacon": {
       const submission = parseWithZod(formData, { schema: BeaconSchema });
       if (submission.status !== "success") return invalidReply(intent, submission);
-      const outcome = await recordBeacon(db, { ...step, value: submission.value.beaconValue });
+      const outcome = await enterBeacon(db, { ...step, value: submission.value.beaconValue });
       if (!outcome.ok)
         return refusedReply(intent, submission, { ok: false, field: "beaconValue", message: outcome.problem });
       return done("Beacon value recorded. The winner can be drawn.");
