@@ -30,6 +30,12 @@ const EnvSchema = z
     ),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     AUTH_SECRET: optional.pipe(z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional()),
+    /** What `npm run backup` encrypts a backup with and `npm run restore` opens it with (docs/backup.md); kept as typed. */
+    BACKUP_PASSPHRASE: z
+      .string()
+      .optional()
+      .transform((value) => value || undefined)
+      .pipe(z.string().min(12, "BACKUP_PASSPHRASE must be at least 12 characters").optional()),
     SEED_DEMO: flag,
     SMTP_URL: optional.pipe(
       z
@@ -136,6 +142,51 @@ const EnvSchema = z
       .min(0, "PAGE_CACHE_MB must be 0 or more")
       .max(16_384, "PAGE_CACHE_MB must be at most 16384")
       .default(64),
+    /** Threads that decode and encode uploaded pictures (docs/media.md); unset, one fewer than the CPUs, at least one. */
+    MEDIA_WORKERS: z.preprocess(
+      (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+      z.coerce
+        .number({ message: "MEDIA_WORKERS must be a whole number from 1 to 64" })
+        .int("MEDIA_WORKERS must be a whole number from 1 to 64")
+        .min(1, "MEDIA_WORKERS must be a whole number from 1 to 64")
+        .max(64, "MEDIA_WORKERS must be a whole number from 1 to 64")
+        .optional(),
+    ),
+    /** Uploads that may wait for a picture worker, site-wide; beyond that, "busy, try again". */
+    MEDIA_QUEUE: z.coerce
+      .number({ message: "MEDIA_QUEUE must be a whole number from 0 to 1000" })
+      .int("MEDIA_QUEUE must be a whole number from 0 to 1000")
+      .min(0, "MEDIA_QUEUE must be a whole number from 0 to 1000")
+      .max(1000, "MEDIA_QUEUE must be a whole number from 0 to 1000")
+      .default(16),
+    /** Uploads one member may have waiting or being made at once. */
+    MEDIA_QUEUE_PER_MEMBER: z.coerce
+      .number({ message: "MEDIA_QUEUE_PER_MEMBER must be a whole number from 1 to 100" })
+      .int("MEDIA_QUEUE_PER_MEMBER must be a whole number from 1 to 100")
+      .min(1, "MEDIA_QUEUE_PER_MEMBER must be a whole number from 1 to 100")
+      .max(100, "MEDIA_QUEUE_PER_MEMBER must be a whole number from 1 to 100")
+      .default(4),
+    /** Cars one member may keep in their garage (docs/garage.md). */
+    GARAGE_MAX_CARS: z.coerce
+      .number({ message: "GARAGE_MAX_CARS must be a whole number from 1 to 1000" })
+      .int("GARAGE_MAX_CARS must be a whole number from 1 to 1000")
+      .min(1, "GARAGE_MAX_CARS must be a whole number from 1 to 1000")
+      .max(1000, "GARAGE_MAX_CARS must be a whole number from 1 to 1000")
+      .default(20),
+    /** Photos one car may have. */
+    GARAGE_MAX_PHOTOS_PER_CAR: z.coerce
+      .number({ message: "GARAGE_MAX_PHOTOS_PER_CAR must be a whole number from 1 to 200" })
+      .int("GARAGE_MAX_PHOTOS_PER_CAR must be a whole number from 1 to 200")
+      .min(1, "GARAGE_MAX_PHOTOS_PER_CAR must be a whole number from 1 to 200")
+      .max(200, "GARAGE_MAX_PHOTOS_PER_CAR must be a whole number from 1 to 200")
+      .default(20),
+    /** Photos one member may have across all their cars. */
+    GARAGE_MAX_PHOTOS: z.coerce
+      .number({ message: "GARAGE_MAX_PHOTOS must be a whole number from 1 to 10000" })
+      .int("GARAGE_MAX_PHOTOS must be a whole number from 1 to 10000")
+      .min(1, "GARAGE_MAX_PHOTOS must be a whole number from 1 to 10000")
+      .max(10_000, "GARAGE_MAX_PHOTOS must be a whole number from 1 to 10000")
+      .default(200),
     ENABLE_TEST_FIXTURES: flag,
     /**
      * Whether organizers and admins must sign in with a second factor to open the staff pages.

@@ -34,6 +34,11 @@ export function flashCookieHeader(flash: Flash): Promise<string> {
   return cookie().serialize(flash);
 }
 
+/** Whether the request brings a flash message: the page or data answering it is this visitor's own. */
+export function bringsFlash(request: Request) {
+  return /(?:^|;)\s*pitlane\.flash=/.test(request.headers.get("cookie") ?? "");
+}
+
 /** Reads the flash message, if any, and the header that clears it. */
 export async function takeFlash(request: Request): Promise<{ flash: Flash | null; headers?: HeadersInit }> {
   const header = request.headers.get("cookie");

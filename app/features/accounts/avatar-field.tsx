@@ -1,6 +1,6 @@
 import { type FieldMetadata, getInputProps } from "@conform-to/react";
-import { useEffect, useRef, useState } from "react";
 import { FieldErrors } from "~/ui/form";
+import { usePicturePreview } from "~/ui/picture-preview";
 import { Avatar } from "./avatar";
 
 /** What the avatar input accepts; the server checks the content, not this list. */
@@ -19,12 +19,7 @@ export function AvatarField({
   image: string | null;
   name: string;
 }) {
-  const [preview, setPreview] = useState<string | null>(null);
-  const chosen = useRef<File | undefined>(undefined);
-  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
-  // Once a new photo is saved, the page shows it and the picker starts empty again.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the reset is the effect of the saved photo changing
-  useEffect(() => setPreview(null), [image]);
+  const { preview, onChange } = usePicturePreview(image);
   const { key, ...props } = getInputProps(meta, { type: "file", ariaDescribedBy: `${meta.id}-hint` });
   return (
     <div className="space-y-1.5">
@@ -47,21 +42,7 @@ export function AvatarField({
           key={`${key}-${image}`}
           {...props}
           accept={AVATAR_ACCEPT}
-          onChange={(event) => {
-            const file = event.currentTarget.files?.[0];
-            chosen.current = file;
-            setPreview(null);
-            // Only a photo the browser can read gets a preview (not HEIC, not a broken file).
-            if (file?.type.startsWith("image/")) {
-              createImageBitmap(file).then(
-                (bitmap) => {
-                  bitmap.close();
-                  if (chosen.current === file) setPreview(URL.createObjectURL(file));
-                },
-                () => {},
-              );
-            }
-          }}
+          onChange={onChange}
           className="block w-full min-w-0 text-sm text-muted file:mr-3 file:rounded-full file:border-0 file:bg-surface-sunken file:px-4 file:py-2 file:font-semibold file:text-text hover:file:bg-line"
         />
       </div>

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { createTestDraw, DRAW_NOW } from "~/features/draws/draws.test-support";
+import { enterGiveaway } from "~/features/draws/enter.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { localStorage } from "~/server/storage/storage.server";
 import { users } from "../../../db/schema";
@@ -42,6 +44,33 @@ describe("updateProfile", () => {
     const { db } = database();
     const id = await member("reserved@example.com");
     expect(await updateProfile(db, id, profile("settings"))).toMatchObject({ ok: false, field: "handle" });
+  });
+});
+
+describe("the date of birth", () => {
+  it("is locked once the member has entered a draw: other changes still save", async () => {
+    const { db } = database();
+    const id = await member("entrant@example.com", "entrant");
+    expect(await updateProfile(db, id, profile("entrant", { dateOfBirth: "1990-01-01" }))).toEqual({ ok: true });
+    expect((await getProfile(db, id))?.dateOfBirthLocked).toBe(false);
+    const draw = await createTestDraw(db, { kind: "giveaway", price: 0, bundles: [], maxPerMember: 1 });
+    expect(
+      await enterGiveaway(db, { drawId: draw.id, userId: id, answer: 1, confirmedAdult: true, now: DRAW_NOW }),
+    ).toMatchObject({ ok: true });
+
+    expect(await updateProfile(db, id, profile("entrant", { dateOfBirth: "2001-01-01" }))).toEqual({
+      ok: false,
+      field: "dateOfBirth",
+      message: "Your date of birth is locked now that you have entered a prize draw. To change it, contact us.",
+    });
+    expect(await updateProfile(db, id, profile("entrant", { dateOfBirth: "1990-01-01", town: "York" }))).toEqual({
+      ok: true,
+    });
+    expect(await getProfile(db, id)).toMatchObject({
+      dateOfBirth: "1990-01-01",
+      town: "York",
+      dateOfBirthLocked: true,
+    });
   });
 });
 

@@ -1,7 +1,7 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, exists, ne, sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import type { Storage } from "~/server/storage/storage.server";
-import { users } from "../../../db/schema";
+import { drawEntries, users } from "../../../db/schema";
 import { prepareAvatar, saveAvatar } from "./avatar.server";
 import type { ProfileInput } from "./schemas";
 
@@ -9,7 +9,11 @@ export type Profile = {
   handle: string | null;
   name: string;
   town: string | null;
+  townPublic: boolean;
+  avatarPublic: boolean;
   dateOfBirth: string | null;
+  /** Once the member has entered a prize draw, only staff change the date of birth (audited). */
+  dateOfBirthLocked: boolean;
   instagram: string | null;
   marketingConsent: boolean;
   termsAccepted: boolean;
@@ -22,6 +26,8 @@ export async function getProfile(db: Db, userId: string): Promise<Profile | null
       handle: users.handle,
       name: users.name,
       town: users.town,
+      townPublic: users.townPublic,
+      avatarPublic: users.avatarPublic,
       dateOfBirth: users.dateOfBirth,
       instagram: users.instagram,
       marketingConsent: users.marketingConsent,
@@ -32,10 +38,29 @@ export async function getProfile(db: Db, userId: string): Promise<Profile | null
     .where(eq(users.id, userId));
   if (!row) return null;
   const { termsAcceptedAt, ...profile } = row;
-  return { ...profile, termsAccepted: termsAcceptedAt !== null };
+  return {
+    ...profile,
+    dateOfBirthLocked: await hasEnteredDraws(db, userId),
+    termsAccepted: termsAcceptedAt !== null,
+  };
 }
 
-export type ProfileUpdate = { ok: true } | { ok: false; field: "handle" | "terms"; message: string };
+/** Any entry in a prize draw, by any route and in any state: the age it was checked against stands. */
+const enteredDraws = (userId: string) =>
+  exists(sql`(select 1 from ${drawEntries} where ${drawEntries.userId} = ${userId})`);
+
+async function hasEnteredDraws(db: Db, userId: string) {
+  const [row] = await db
+    .select({ entered: enteredDraws(userId) })
+    .from(users)
+    .where(eq(users.id, userId));
+  return Boolean(row?.entered);
+}
+
+const DATE_OF_BIRTH_LOCKED =
+  "Your date of birth is locked now that you have entered a prize draw. To change it, contact us.";
+
+export type ProfileUpdate = { ok: true } | { ok: false; field: "handle" | "terms" | "dateOfBirth"; message: string };
 
 /** Handles the site itself uses in its addresses, which no member may take. */
 const RESERVED_HANDLES = new Set([
@@ -67,17 +92,25 @@ export async function updateProfile(db: Db, userId: string, input: ProfileInput)
     .from(users)
     .where(and(sql`lower(${users.handle}) = ${input.handle}`, ne(users.id, userId)));
   if (taken) return { ok: false, field: "handle", message: "This handle is taken. Choose another." };
-  const [current] = await db.select({ termsAcceptedAt: users.termsAcceptedAt }).from(users).where(eq(users.id, userId));
+  const [current] = await db
+    .select({ termsAcceptedAt: users.termsAcceptedAt, dateOfBirth: users.dateOfBirth })
+    .from(users)
+    .where(eq(users.id, userId));
   if (!current?.termsAcceptedAt && input.terms !== "on") {
     return { ok: false, field: "terms", message: "Accept the terms and the privacy notice to continue" };
   }
+  const keepsDateOfBirth = (current?.dateOfBirth ?? null) === (input.dateOfBirth ?? null);
+  const locked = { ok: false as const, field: "dateOfBirth" as const, message: DATE_OF_BIRTH_LOCKED };
+  if (!keepsDateOfBirth && (await hasEnteredDraws(db, userId))) return locked;
   try {
-    await db
+    const saved = await db
       .update(users)
       .set({
         handle: input.handle,
         name: input.name,
         town: input.town,
+        townPublic: input.townPublic,
+        avatarPublic: input.avatarPublic,
         dateOfBirth: input.dateOfBirth,
         instagram: input.instagram,
         marketingConsent: input.marketingConsent,
@@ -85,7 +118,10 @@ export async function updateProfile(db: Db, userId: string, input: ProfileInput)
         onboardedAt: sql`coalesce(${users.onboardedAt}, now())`,
         updatedAt: new Date(),
       })
-      .where(eq(users.id, userId));
+      // An entry made since the check above still locks the date of birth.
+      .where(and(eq(users.id, userId), keepsDateOfBirth ? undefined : sql`not ${enteredDraws(userId)}`))
+      .returning({ id: users.id });
+    if (saved.length === 0 && !keepsDateOfBirth) return locked;
   } catch (error) {
     if (isUniqueViolation(error))
       return { ok: false, field: "handle", message: "This handle is taken. Choose another." };

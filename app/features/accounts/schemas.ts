@@ -186,6 +186,15 @@ export const ProfileSchema = z.object({
   handle: handleField,
   name: z.string({ error: "Enter your name" }).pipe(nameField),
   town: optionalText(80),
+  // Whether others see the town and the photo on the member's community pages.
+  townPublic: z
+    .literal("on")
+    .optional()
+    .transform((value) => value === "on"),
+  avatarPublic: z
+    .literal("on")
+    .optional()
+    .transform((value) => value === "on"),
   dateOfBirth: dateOfBirthField(),
   instagram: instagramField,
   marketingConsent: z

@@ -2,6 +2,7 @@ import { Download, KeyRound, ShieldCheck } from "lucide-react";
 import { Form, Link } from "react-router";
 import { Field, FormErrors, Notice, SubmitButton } from "~/ui/form";
 import { type SubmissionReply, useLightForm } from "~/ui/light-form";
+import { CurrentPasswordField } from "./password-fields";
 
 type Reply = SubmissionReply | undefined;
 
@@ -28,12 +29,7 @@ function PasswordForm({
   return (
     <Form method="post" {...form.props} className="space-y-4">
       <FormErrors id={form.errorId} errors={form.errors} />
-      <Field
-        meta={fields.password}
-        label="Your password"
-        type="password"
-        inputProps={{ autoComplete: "current-password" }}
-      />
+      <CurrentPasswordField meta={fields.password} label="Your password" />
       <SubmitButton name="intent" value={intent} pendingLabel={pendingLabel} variant={variant} fit>
         {label}
       </SubmitButton>

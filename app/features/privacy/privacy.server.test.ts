@@ -25,6 +25,7 @@ describe("exportMemberData", () => {
     const { createMember } = testAccounts(db);
     const member = await createMember({ name: "Erin Export", email: "erin@example.com", handle: "erin" });
     const other = await createMember({ name: "Olly Other", email: "olly@example.com" });
+    await db.update(users).set({ town: "York", townPublic: true }).where(eq(users.id, member.id));
     await db.insert(outboundMessages).values([
       { channel: "email", to: "erin@example.com", subject: "Your ticket", text: "See you there", transport: "mailbox" },
       { channel: "email", to: "olly@example.com", subject: "Not Erin's", text: "Hidden", transport: "mailbox" },
@@ -38,6 +39,8 @@ describe("exportMemberData", () => {
       email: "erin@example.com",
       name: "Erin Export",
       handle: "erin",
+      town: "York",
+      shownToOthers: { town: true, photo: false },
       notifications: { eventNews: true, drawResults: true, orderUpdates: true, marketing: false },
     });
     expect(exported.connectedAccounts).toEqual([{ provider: "Password", connectedAt: expect.any(Date) }]);
@@ -84,7 +87,14 @@ describe("deleteMemberAccount", () => {
     const keeper = await createMember({ name: "Kim Keep", email: "kim@example.com", handle: "kim" });
     await db
       .update(users)
-      .set({ town: "Leeds", instagram: "dana.drives", dateOfBirth: "1990-04-01", phoneNumber: "+447700900123" })
+      .set({
+        town: "Leeds",
+        townPublic: true,
+        avatarPublic: true,
+        instagram: "dana.drives",
+        dateOfBirth: "1990-04-01",
+        phoneNumber: "+447700900123",
+      })
       .where(eq(users.id, member.id));
     const avatar = await prepareAvatar(
       await sharp({ create: { width: 50, height: 50, channels: 3, background: "#345" } })
@@ -119,6 +129,8 @@ describe("deleteMemberAccount", () => {
       handle: null,
       image: null,
       town: null,
+      townPublic: false,
+      avatarPublic: false,
       instagram: null,
       dateOfBirth: null,
       phoneNumber: null,

@@ -1,6 +1,6 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import { deleteAvatarFiles } from "~/features/accounts/avatar.server";
-import type { MemberDataSection } from "~/features/accounts/member-data-section";
+import { type MemberDataSection, memberRowsSection } from "~/features/accounts/member-data-section";
 import { providerName } from "~/features/accounts/settings.server";
 import { carPhotoMedia } from "~/features/garage/car-photo-media.server";
 import { deleteMemberPhotoFiles, garageMemberData, memberPhotoFiles } from "~/features/garage/member-data.server";
@@ -32,6 +32,8 @@ const profileData: MemberDataSection = {
         handle: users.handle,
         image: users.image,
         town: users.town,
+        /** The member's choices of what others see on their community pages (docs/community.md "Profiles"). */
+        shownToOthers: { town: users.townPublic, photo: users.avatarPublic },
         dateOfBirth: users.dateOfBirth,
         instagram: users.instagram,
         phoneNumber: users.phoneNumber,
@@ -54,26 +56,20 @@ const profileData: MemberDataSection = {
   },
 };
 
-const sessionData: MemberDataSection = {
+const sessionData = memberRowsSection({
   name: "sessions",
-  tables: ["sessions"],
+  table: sessions,
+  owner: sessions.userId,
   // The tokens are secrets that would let anyone holding the file sign in: never exported.
-  collect: (db, userId) =>
-    db
-      .select({
-        signedInAt: sessions.createdAt,
-        lastActiveAt: sessions.updatedAt,
-        expiresAt: sessions.expiresAt,
-        ipAddress: sessions.ipAddress,
-        userAgent: sessions.userAgent,
-      })
-      .from(sessions)
-      .where(eq(sessions.userId, userId))
-      .orderBy(desc(sessions.createdAt)),
-  erase: async (tx, userId) => {
-    await tx.delete(sessions).where(eq(sessions.userId, userId));
+  columns: {
+    signedInAt: sessions.createdAt,
+    lastActiveAt: sessions.updatedAt,
+    expiresAt: sessions.expiresAt,
+    ipAddress: sessions.ipAddress,
+    userAgent: sessions.userAgent,
   },
-};
+  newest: sessions.createdAt,
+});
 
 const connectedAccountData: MemberDataSection = {
   name: "connectedAccounts",
@@ -288,6 +284,8 @@ export async function deleteMemberAccount(
         image: null,
         handle: null,
         town: null,
+        townPublic: false,
+        avatarPublic: false,
         dateOfBirth: null,
         instagram: null,
         phoneNumber: null,

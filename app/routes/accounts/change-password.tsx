@@ -4,13 +4,13 @@ import type { z } from "zod";
 import { AuthCard } from "~/features/accounts/auth-card";
 import { formConstraint } from "~/features/accounts/constraints.server";
 import { passwordChangedNotice } from "~/features/accounts/emails.server";
-import { PasswordStrength } from "~/features/accounts/password-strength-meter";
+import { CurrentPasswordField, NewPasswordField } from "~/features/accounts/password-fields";
 import { ChangePasswordSchema, ResetPasswordSchema } from "~/features/accounts/schemas";
 import { changePassword, resetPassword } from "~/features/accounts/sign-in.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { Field, FormErrors, SubmitButton } from "~/ui/form";
+import { FormErrors, SubmitButton } from "~/ui/form";
 import { useLightForm } from "~/ui/light-form";
 import { accountCall, withinAttemptLimits } from "~/web/account-call.server";
 import type { Route } from "./+types/change-password";
@@ -83,28 +83,10 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
         {loaderData.token ? (
           <input type="hidden" name="token" value={loaderData.token} />
         ) : (
-          <Field
-            meta={fields.currentPassword}
-            label="Current password"
-            type="password"
-            inputProps={{ autoComplete: "current-password" }}
-          />
+          <CurrentPasswordField meta={fields.currentPassword} label="Current password" />
         )}
-        <Field
-          meta={fields.password}
-          label="New password"
-          type="password"
-          hint="10 to 128 characters."
-          inputProps={{ autoComplete: "new-password" }}
-        >
-          <PasswordStrength fieldName={fields.password.name} formId={form.id} />
-        </Field>
-        <Field
-          meta={fields.confirm}
-          label="Repeat the new password"
-          type="password"
-          inputProps={{ autoComplete: "new-password" }}
-        />
+        <NewPasswordField meta={fields.password} label="New password" hint="10 to 128 characters." formId={form.id} />
+        <NewPasswordField meta={fields.confirm} label="Repeat the new password" />
         <SubmitButton pendingLabel="Saving…">Save the new password</SubmitButton>
       </Form>
       {loaderData.token ? (

@@ -4,7 +4,7 @@ import { data, Form, Link } from "react-router";
 import type { z } from "zod";
 import { AuthCard } from "~/features/accounts/auth-card";
 import { formConstraint } from "~/features/accounts/constraints.server";
-import { PasswordStrength } from "~/features/accounts/password-strength-meter";
+import { NewPasswordField } from "~/features/accounts/password-fields";
 import { TermsCheckbox } from "~/features/accounts/profile-fields";
 import { CreateAccountSchema } from "~/features/accounts/schemas";
 import { signUpWithPassword } from "~/features/accounts/sign-in.server";
@@ -89,15 +89,12 @@ export default function CreateAccount({ loaderData, actionData }: Route.Componen
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field meta={fields.name} label="Your name" inputProps={{ autoComplete: "name" }} />
         <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email" }} />
-        <Field
+        <NewPasswordField
           meta={fields.password}
           label="Password"
-          type="password"
           hint="10 to 128 characters. A few unrelated words make a strong one."
-          inputProps={{ autoComplete: "new-password" }}
-        >
-          <PasswordStrength fieldName={fields.password.name} formId={form.id} />
-        </Field>
+          formId={form.id}
+        />
         <TermsCheckbox meta={fields.terms} />
         <SubmitButton pendingLabel="Creating your account…">Create my account</SubmitButton>
       </Form>

@@ -1,66 +1,49 @@
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { testAccounts } from "~/features/accounts/members.test-support";
 import { signInWithPassword } from "~/features/accounts/sign-in.server";
 import { authenticatorCode } from "~/features/accounts/totp.test-support";
 import { confirmSetup, startSetup } from "~/features/accounts/two-factor.server";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
+import { TEST_ROLES, type TestRole, testSessionUser } from "~/server/session-user.test-support";
+import { answerOf, routeArgs } from "~/web/route-calls.test-support";
 import { action, loader } from "./login-code";
 
 // The code step of a password sign-in, called as React Router calls it, for each role.
 const database = freshDatabasePerFile();
-const ROLES = ["member", "organizer", "admin"] as const;
-
 function argsFor(
   accounts: ReturnType<typeof testAccounts>,
-  who: (typeof ROLES)[number] | null,
-  init: { method?: string; cookie?: string; body?: Record<string, string> } = {},
+  who: TestRole | null,
+  init: { cookie?: string; body?: Record<string, string> } = {},
 ) {
-  const context = new RouterContextProvider();
-  context.set(runtimeContext, { db: database().db, env: accounts.env, auth: accounts.auth } as Runtime);
-  context.set(requestContext, { ip: "10.7.0.1", nonce: "n", requestId: "r" });
-  context.set(userContext, who ? testSessionUser({ id: `${who}-id`, email: `${who}@club.example`, role: who }) : null);
-  const url = new URL("http://localhost:3000/login/code?redirectTo=%2Fadmin");
-  const headers = new Headers(init.cookie ? { cookie: init.cookie } : {});
-  const request = new Request(url, {
-    method: init.method ?? "GET",
-    headers,
-    body: init.body ? new URLSearchParams(init.body) : undefined,
+  return routeArgs({
+    db: database().db,
+    env: accounts.env,
+    runtime: { auth: accounts.auth },
+    who: who ? testSessionUser({ id: `${who}-id`, email: `${who}@club.example`, role: who }) : null,
+    path: "/login/code?redirectTo=%2Fadmin",
+    body: init.body,
+    headers: init.cookie ? { cookie: init.cookie } : undefined,
   });
-  return { request, url, params: {}, context, unstable_pattern: "/login/code" } as never;
-}
-
-async function answerOf(call: () => unknown) {
-  try {
-    const answer = await call();
-    return { status: (answer as { init?: { status?: number } }).init?.status ?? 200, answer };
-  } catch (thrown) {
-    if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("Location") };
-    throw thrown;
-  }
 }
 
 describe("/login/code", () => {
   it("sends signed-in members, organizers and admins on, for the page and the form", async () => {
     const accounts = testAccounts(database().db);
-    for (const who of ROLES) {
-      expect(await answerOf(() => loader(argsFor(accounts, who)))).toEqual({ status: 302, location: "/admin" });
-      const post = argsFor(accounts, who, { method: "POST", body: { code: "123456" } });
-      expect(await answerOf(() => action(post))).toEqual({ status: 302, location: "/admin" });
+    for (const who of TEST_ROLES) {
+      expect(await answerOf(() => loader(argsFor(accounts, who)))).toMatchObject({ status: 302, location: "/admin" });
+      const post = argsFor(accounts, who, { body: { code: "123456" } });
+      expect(await answerOf(() => action(post))).toMatchObject({ status: 302, location: "/admin" });
     }
   });
 
   it("sends a visitor without a pending sign-in back to sign in", async () => {
     const accounts = testAccounts(database().db);
-    expect(await answerOf(() => loader(argsFor(accounts, null)))).toEqual({
+    expect(await answerOf(() => loader(argsFor(accounts, null)))).toMatchObject({
       status: 302,
       location: "/login?redirectTo=%2Fadmin",
     });
-    const post = argsFor(accounts, null, { method: "POST", body: { code: "123456", redirectTo: "/admin" } });
-    expect(await answerOf(() => action(post))).toEqual({
+    const post = argsFor(accounts, null, { body: { code: "123456", redirectTo: "/admin" } });
+    expect(await answerOf(() => action(post))).toMatchObject({
       status: 302,
       location: "/login?redirectTo=%2Fadmin&code=expired",
     });
@@ -85,19 +68,18 @@ describe("/login/code", () => {
 
     expect((await answerOf(() => loader(argsFor(accounts, null, { cookie })))).status).toBe(200);
     const wrong = await answerOf(() =>
-      action(argsFor(accounts, null, { method: "POST", cookie, body: { code: "000000", redirectTo: "/admin" } })),
+      action(argsFor(accounts, null, { cookie, body: { code: "000000", redirectTo: "/admin" } })),
     );
     expect(wrong.status).toBe(400);
-    expect(JSON.stringify(wrong.answer)).toContain("That code is not right.");
+    expect(JSON.stringify(wrong.data)).toContain("That code is not right.");
     const right = await answerOf(() =>
       action(
         argsFor(accounts, null, {
-          method: "POST",
           cookie,
           body: { code: authenticatorCode(setup.totpURI), redirectTo: "/admin" },
         }),
       ),
     );
-    expect(right).toEqual({ status: 302, location: "/admin" });
+    expect(right).toMatchObject({ status: 302, location: "/admin" });
   });
 });

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import { AuthCard } from "~/features/accounts/auth-card";
 import { formConstraint } from "~/features/accounts/constraints.server";
+import { CurrentPasswordField } from "~/features/accounts/password-fields";
 import { ProviderButtons } from "~/features/accounts/provider-buttons";
 import { SignInSchema } from "~/features/accounts/schemas";
 import { sendMagicLink, signInWithPassword } from "~/features/accounts/sign-in.server";
@@ -110,12 +111,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email" }} />
-        <Field
-          meta={fields.password}
-          label="Password"
-          type="password"
-          inputProps={{ autoComplete: "current-password" }}
-        />
+        <CurrentPasswordField meta={fields.password} label="Password" />
         <p className="text-right text-sm">
           <Link to="/forgotPassword" className="font-semibold text-link underline">
             Forgot your password?

@@ -1,20 +1,17 @@
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { testAccounts } from "~/features/accounts/members.test-support";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
+import { TEST_ROLES, type TestRole, testSessionUser } from "~/server/session-user.test-support";
+import { answerOf, routeArgs } from "~/web/route-calls.test-support";
 import { playSettings, users } from "../../../db/schema";
 import { action } from "./new-profile";
 
 // Onboarding's offer of a spending limit for prize draws, for a visitor and each role.
 const database = freshDatabasePerFile();
-const ROLES = ["member", "organizer", "admin"] as const;
 let made = 0;
 
-async function signedIn(role: (typeof ROLES)[number]) {
+async function signedIn(role: TestRole) {
   const accounts = testAccounts(database().db);
   made += 1;
   const member = await accounts.createMember({ name: `A ${role}`, email: `onboard-${role}-${made}@example.com` });
@@ -22,22 +19,13 @@ async function signedIn(role: (typeof ROLES)[number]) {
   return { accounts, user: testSessionUser({ id: member.id, email: member.email, role, onboarded: false }) };
 }
 
-function post(
+async function post(
   who: { accounts: ReturnType<typeof testAccounts>; user: ReturnType<typeof testSessionUser> | null },
   body: Record<string, string>,
 ) {
-  const context = new RouterContextProvider();
   const { env, storage } = who.accounts;
-  context.set(runtimeContext, { db: database().db, env, storage } as unknown as Runtime);
-  context.set(requestContext, { ip: "10.8.0.3", nonce: "n", requestId: "r" });
-  context.set(userContext, who.user);
-  const url = new URL("http://localhost:3000/newProfile");
-  const request = new Request(url, { method: "POST", body: new URLSearchParams(body) });
-  return action({ request, url, params: {}, context, unstable_pattern: "/newProfile" } as never).then(
-    (answer) =>
-      answer instanceof Response ? answer.status : ((answer as { init?: { status?: number } }).init?.status ?? 200),
-    (thrown) => (thrown instanceof Response ? thrown.status : Promise.reject(thrown)),
-  );
+  const args = routeArgs({ db: database().db, env, runtime: { storage }, who: who.user, path: "/newProfile", body });
+  return (await answerOf(() => action(args))).status;
 }
 
 const profile = (handle: string) => ({ handle, name: "Sam Driver", terms: "on" });
@@ -48,7 +36,7 @@ describe("/newProfile: a spending limit for prize draws", () => {
   });
 
   it("records the offer for every role: a limit (£0 included), or none for now", async () => {
-    for (const role of ROLES) {
+    for (const role of TEST_ROLES) {
       const who = await signedIn(role);
       const handle = `${role}${made}`;
       expect(await post(who, { ...profile(handle), drawLimit: "weekly" })).toBe(400);

@@ -6,7 +6,7 @@ import { AuthCard } from "~/features/accounts/auth-card";
 import { AvatarField } from "~/features/accounts/avatar-field";
 import { hasPassword } from "~/features/accounts/passwords.server";
 import { getProfile, saveProfile, suggestHandle } from "~/features/accounts/profile.server";
-import { ProfileFields } from "~/features/accounts/profile-fields";
+import { ProfileFields, profileFieldDefaults } from "~/features/accounts/profile-fields";
 import { DrawLimitOffer } from "~/features/play/draw-limit-offer";
 import { recordLimitsOffer } from "~/features/play/play-settings.server";
 import { limitsOffered, OnboardingSchema } from "~/features/play/schemas";
@@ -62,11 +62,7 @@ export default function NewProfile({ loaderData, actionData }: Route.ComponentPr
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     defaultValue: {
-      handle: profile.handle,
-      name: profile.name,
-      town: profile.town ?? "",
-      dateOfBirth: profile.dateOfBirth ?? "",
-      instagram: profile.instagram ?? "",
+      ...profileFieldDefaults(profile),
       marketingConsent: profile.marketingConsent ? "on" : undefined,
       drawLimit: "none",
     },

@@ -6,22 +6,46 @@ import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
-import { mediaBaseOf, viewerFrom } from "~/web/viewer.server";
+import { viewerFrom } from "~/web/viewer.server";
 import type { Route } from "./+types/profile";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { db, storage } = context.get(runtimeContext);
+  const { db } = context.get(runtimeContext);
   const profile = await getCommunityProfile(db, viewerFrom(context), params.handle);
   if (!profile) notFound();
-  return { ...profile, mediaBase: mediaBaseOf(storage) };
+  return profile;
 }
 
 export const headers: Route.HeadersFunction = () => publicPageHeaders();
 
 export default function CommunityProfile({ loaderData }: Route.ComponentProps) {
-  const { member, cars, isMe, mediaBase } = loaderData;
+  const { member, cars, isMe, preview, hiddenFromOthers } = loaderData;
+  const hidden = [hiddenFromOthers?.town && "town", hiddenFromOthers?.photo && "photo"].filter(Boolean).join(" and ");
   return (
     <main id="main" className="mx-auto max-w-[1200px] px-4 py-10 sm:px-6 md:py-14">
+      {isMe && (preview || hidden) ? (
+        <div role="status" className="mb-8 space-y-1 rounded-xl border border-line bg-surface-raised p-4">
+          {preview ? (
+            <p>
+              Only you can see this page. It opens to everyone once you share a car publicly: set a car's visibility to
+              public in{" "}
+              <Link to="/members/garage" className="text-link underline">
+                your garage
+              </Link>
+              .
+            </p>
+          ) : null}
+          {hidden ? (
+            <p>
+              Others do not see your {hidden}.{" "}
+              <Link to="/settings#profile" className="text-link underline">
+                Choose what to show in your settings
+              </Link>
+              .
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       <header className="flex flex-wrap items-center gap-5">
         {member.image ? (
           <img
@@ -51,7 +75,7 @@ export default function CommunityProfile({ loaderData }: Route.ComponentProps) {
           {isMe ? "Your cars" : "Cars"}
         </h2>
         {cars.length > 0 ? (
-          <CarTiles cars={cars} mediaBase={mediaBase} firstPriority />
+          <CarTiles cars={cars} firstPriority />
         ) : (
           <p className="rounded-2xl border border-dashed border-line p-8 text-center text-muted">
             {isMe ? (
@@ -78,6 +102,8 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
   const description = `${data.member.name}'s cars in the community.`;
   return [
     { title },
+    // The member's own preview of a page nobody else can open yet.
+    ...(data.preview ? [{ name: "robots", content: "noindex" }] : []),
     { name: "description", content: description },
     { property: "og:title", content: title },
     { property: "og:description", content: description },

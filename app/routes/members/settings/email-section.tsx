@@ -1,10 +1,10 @@
-import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { BadgeCheck, CircleAlert } from "lucide-react";
 import { Form, Link } from "react-router";
+import { CurrentPasswordField } from "~/features/accounts/password-fields";
 import { ChangeEmailSchema } from "~/features/accounts/schemas";
 import { Field, FormErrors, Notice, SubmitButton } from "~/ui/form";
-import { SettingsSection } from "./section";
+import { SettingsSection, useSettingsForm } from "./section";
 
 export type EmailLinkState = "changed" | "failed" | null;
 
@@ -24,14 +24,7 @@ export function EmailSection({
   linkState: EmailLinkState;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const [form, fields] = useForm({
-    id: "settings-email",
-    lastResult,
-    constraint: getZodConstraint(ChangeEmailSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangeEmailSchema }),
-  });
+  const [form, fields] = useSettingsForm("settings-email", ChangeEmailSchema, lastResult, { live: true });
   return (
     <SettingsSection id="email" title="Email address">
       <p className="flex flex-wrap items-center gap-2">
@@ -67,13 +60,7 @@ export function EmailSection({
         <Form method="post" {...getFormProps(form)} className="space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
           <Field meta={fields.newEmail} label="New email address" type="email" inputProps={{ autoComplete: "email" }} />
-          <Field
-            meta={fields.currentPassword}
-            label="Your password"
-            type="password"
-            hint="To make sure it is you."
-            inputProps={{ autoComplete: "current-password" }}
-          />
+          <CurrentPasswordField meta={fields.currentPassword} label="Your password" hint="To make sure it is you." />
           <SubmitButton name="intent" value="email" pendingLabel="Sending…" fit>
             Change my email
           </SubmitButton>

@@ -1,10 +1,9 @@
-import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form } from "react-router";
 import { NotificationsSchema } from "~/features/accounts/schemas";
 import type { AccountSettings } from "~/features/accounts/settings.server";
 import { Checkbox, FormErrors, SubmitButton } from "~/ui/form";
-import { SettingsSection } from "./section";
+import { SettingsSection, useSettingsForm } from "./section";
 
 const on = (value: boolean) => (value ? "on" : undefined);
 
@@ -16,17 +15,13 @@ export function NotificationsSection({
   notifications: AccountSettings["notifications"];
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const [form, fields] = useForm({
-    id: "settings-notifications",
-    lastResult,
-    constraint: getZodConstraint(NotificationsSchema),
+  const [form, fields] = useSettingsForm("settings-notifications", NotificationsSchema, lastResult, {
     defaultValue: {
       notifyEvents: on(notifications.notifyEvents),
       notifyDraws: on(notifications.notifyDraws),
       notifyOrders: on(notifications.notifyOrders),
       marketingConsent: on(notifications.marketingConsent),
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationsSchema }),
   });
   return (
     <SettingsSection

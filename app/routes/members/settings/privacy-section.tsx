@@ -1,10 +1,10 @@
-import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Download, TriangleAlert } from "lucide-react";
 import { Form } from "react-router";
+import { CurrentPasswordField } from "~/features/accounts/password-fields";
 import { DeleteAccountSchema } from "~/features/accounts/schemas";
 import { Field, FormErrors, SubmitButton } from "~/ui/form";
-import { linkButton, SettingsSection } from "./section";
+import { linkButton, SettingsSection, useSettingsForm } from "./section";
 
 /** Download my data, and delete my account (UK GDPR: access and erasure). */
 export function PrivacySection({
@@ -16,14 +16,7 @@ export function PrivacySection({
   hasPassword: boolean;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const [form, fields] = useForm({
-    id: "settings-delete",
-    lastResult,
-    constraint: getZodConstraint(DeleteAccountSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: DeleteAccountSchema }),
-  });
+  const [form, fields] = useSettingsForm("settings-delete", DeleteAccountSchema, lastResult, { live: true });
   return (
     <>
       <SettingsSection
@@ -58,12 +51,10 @@ export function PrivacySection({
             inputProps={{ autoComplete: "off" }}
           />
           {hasPassword ? (
-            <Field
+            <CurrentPasswordField
               meta={fields.currentPassword}
               label="Your password"
-              type="password"
               hint="Not needed if you signed in within the last 5 minutes."
-              inputProps={{ autoComplete: "current-password" }}
             />
           ) : (
             <p className="text-sm text-muted">

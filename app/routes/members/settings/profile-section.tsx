@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { AvatarField } from "~/features/accounts/avatar-field";
 import type { Profile } from "~/features/accounts/profile.server";
-import { ProfileFields } from "~/features/accounts/profile-fields";
+import { ProfileFields, profileFieldDefaults } from "~/features/accounts/profile-fields";
 import { SettingsProfileSchema } from "~/features/accounts/schemas";
 import { FormErrors, SubmitButton } from "~/ui/form";
 import { SettingsSection } from "./section";
@@ -15,13 +15,7 @@ export function ProfileSection({ profile, lastResult }: { profile: Profile; last
     constraint: getZodConstraint(SettingsProfileSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    defaultValue: {
-      handle: profile.handle ?? "",
-      name: profile.name,
-      town: profile.town ?? "",
-      dateOfBirth: profile.dateOfBirth ?? "",
-      instagram: profile.instagram ?? "",
-    },
+    defaultValue: profileFieldDefaults(profile),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SettingsProfileSchema }),
   });
   return (
@@ -41,7 +35,12 @@ export function ProfileSection({ profile, lastResult }: { profile: Profile; last
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
         <FormErrors id={form.errorId} errors={form.errors} />
         <AvatarField meta={fields.avatar} image={profile.image} name={profile.name} />
-        <ProfileFields fields={fields} askTerms={false} askConsent={false} />
+        <ProfileFields
+          fields={fields}
+          askTerms={false}
+          askConsent={false}
+          dateOfBirthLocked={profile.dateOfBirthLocked}
+        />
         <div className="flex flex-col gap-3 sm:flex-row">
           <SubmitButton name="intent" value="profile" pendingLabel="Saving…" fit>
             Save profile

@@ -1,10 +1,45 @@
 import { BadgeCheck, KeyRound, Link2, ShieldCheck, Smartphone } from "lucide-react";
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import type { AccountSettings } from "~/features/accounts/settings.server";
 import { FormErrors, SubmitButton } from "~/ui/form";
 import { linkButton, SettingsRow, SettingsSection } from "./section";
 
 const joined = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+
+/**
+ * A row's state once set up (`done`: "On", "Verified") with a quiet link to change it, or else a
+ * button-like link (the children) that sets it up; both go to the same page.
+ */
+function SetUpOrChange({
+  done,
+  to,
+  change,
+  children,
+}: {
+  done: string | null;
+  to: string;
+  change: string;
+  children: ReactNode;
+}) {
+  if (!done) {
+    return (
+      <Link to={to} className={linkButton}>
+        {children}
+      </Link>
+    );
+  }
+  return (
+    <>
+      <span className="inline-flex items-center gap-1 text-sm font-semibold text-emerald-800 dark:text-emerald-300">
+        <BadgeCheck aria-hidden className="size-4" /> {done}
+      </span>
+      <Link to={to} className="font-semibold text-link underline">
+        {change}
+      </Link>
+    </>
+  );
+}
 
 /** Password, phone and the ways the member signs in (password, Google, …). */
 export function SignInSection({
@@ -19,61 +54,21 @@ export function SignInSection({
   const { hasPassword, phone, signInMethods } = settings;
   return (
     <SettingsSection id="sign-in" title="Password, phone and sign-in">
-      <SettingsRow
-        label={
-          <span className="inline-flex items-center gap-2">
-            <KeyRound aria-hidden className="size-5 text-muted" /> Password
-          </span>
-        }
-      >
+      <SettingsRow icon={KeyRound} label="Password">
         <Link to={hasPassword ? "/changePassword" : "/forgotPassword"} className={linkButton}>
           {hasPassword ? "Change your password" : "Set a password"}
         </Link>
       </SettingsRow>
-      <SettingsRow
-        label={
-          <span className="inline-flex items-center gap-2">
-            <ShieldCheck aria-hidden className="size-5 text-muted" /> Two-factor sign-in
-          </span>
-        }
-      >
-        {twoFactorEnabled ? (
-          <>
-            <span className="inline-flex items-center gap-1 text-sm font-semibold text-emerald-800 dark:text-emerald-300">
-              <BadgeCheck aria-hidden className="size-4" /> On
-            </span>
-            <Link to="/settings/twoFactor" className="font-semibold text-link underline">
-              Manage
-            </Link>
-          </>
-        ) : (
-          <Link to="/settings/twoFactor" className={linkButton}>
-            Set up two-factor sign-in
-          </Link>
-        )}
+      <SettingsRow icon={ShieldCheck} label="Two-factor sign-in">
+        <SetUpOrChange done={twoFactorEnabled ? "On" : null} to="/settings/twoFactor" change="Manage">
+          Set up two-factor sign-in
+        </SetUpOrChange>
       </SettingsRow>
-      <SettingsRow
-        label={
-          <span className="inline-flex items-center gap-2">
-            <Smartphone aria-hidden className="size-5 text-muted" /> Phone
-          </span>
-        }
-      >
-        {phone ? (
-          <>
-            <span className="tabular font-semibold">{phone}</span>
-            <span className="inline-flex items-center gap-1 text-sm font-semibold text-emerald-800 dark:text-emerald-300">
-              <BadgeCheck aria-hidden className="size-4" /> Verified
-            </span>
-            <Link to="/verifyPhone" className="font-semibold text-link underline">
-              Change
-            </Link>
-          </>
-        ) : (
-          <Link to="/verifyPhone" className={linkButton}>
-            Add and verify your phone
-          </Link>
-        )}
+      <SettingsRow icon={Smartphone} label="Phone">
+        {phone ? <span className="tabular font-semibold">{phone}</span> : null}
+        <SetUpOrChange done={phone ? "Verified" : null} to="/verifyPhone" change="Change">
+          Add and verify your phone
+        </SetUpOrChange>
       </SettingsRow>
       <div className="space-y-3 border-t border-line pt-4">
         <h3 className="inline-flex items-center gap-2 font-semibold">
