@@ -5,6 +5,7 @@ import type { Db } from "~/server/db/client.server";
 import type { Seeder } from "~/server/seed.server";
 import { drawEntries, draws, users } from "../../db/schema";
 import { type CoverArt, storeDemoCovers } from "./demo-covers.server";
+import { BRANDS_HATCH_AT_DUSK, COAST_ROAD_AT_NIGHT } from "./demo-events.server";
 
 /**
  * Demo prize draws for a new install: a live competition with instant wins, one closing within hours, a free
@@ -16,15 +17,19 @@ import { type CoverArt, storeDemoCovers } from "./demo-covers.server";
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 
-type DemoDraw = Omit<typeof draws.$inferInsert, "images" | "createdBy"> & {
+type DemoDraw = Omit<typeof draws.$inferInsert, "images" | "createdBy" | "status" | "rules" | "beaconSource"> & {
+  beaconSource?: string;
   art: CoverArt[];
   alt: string[];
   entries: number;
   drawn?: boolean;
 };
 
+/** The rules every demo draw shows. */
 const RULES =
   "Entries close at the closing time shown. The winner is told by email within 7 days and named on this page.";
+/** Where a demo draw's random number will come from, unless the draw names its own. */
+const NEXT_ROUND = "drand quicknet, the first round after the closing time";
 const POSTAL = "Pitlane Prize Draws, PO Box 123, Milton Keynes MK1 1AA";
 
 function demoDraws(now: Date): DemoDraw[] {
@@ -34,7 +39,6 @@ function demoDraws(now: Date): DemoDraw[] {
       slug: "win-a-mk2-golf-gti",
       title: "Win a 1989 Mk2 Golf GTI 16v",
       kind: "competition",
-      status: "draft",
       summary: "A restored Mk2 16v in Tornado Red, or £9,000 cash.",
       description:
         "A **1989 Golf GTI 16v**, restored over two winters: fresh paint, rebuilt KR engine, new clutch and a full history file.\n\nMOT until next summer. Collected from our unit or delivered anywhere in mainland UK.",
@@ -68,8 +72,6 @@ function demoDraws(now: Date): DemoDraw[] {
       options: ["Ford", "Volkswagen", "Vauxhall"],
       answer: 1,
       postalRoute: POSTAL,
-      beaconSource: "drand quicknet, the first round after the closing time",
-      rules: RULES,
       art: [
         {
           scene: "floodlit",
@@ -101,7 +103,6 @@ function demoDraws(now: Date): DemoDraw[] {
       slug: "track-day-for-two",
       title: "Track day for two at Brands Hatch",
       kind: "competition",
-      status: "draft",
       summary: "Two places on an open-pit track day, with tuition. Closing tonight.",
       description: "Bring your own car: open pit lane, a sighting session and an hour with an instructor.",
       prize: "Two track-day places with tuition",
@@ -119,20 +120,7 @@ function demoDraws(now: Date): DemoDraw[] {
       options: ["One", "Two", "Four"],
       answer: 1,
       postalRoute: POSTAL,
-      beaconSource: "drand quicknet, the first round after the closing time",
-      rules: RULES,
-      art: [
-        {
-          scene: "circuit",
-          circuit: "kent",
-          palette: {
-            sky: ["#0d0406", "#2a0a10"],
-            glow: "#ff3344",
-            paint: ["#f6f6f7", "#454a52"],
-            ground: ["#24262c", "#0b0c0e"],
-          },
-        },
-      ],
+      art: [BRANDS_HATCH_AT_DUSK],
       alt: ["The Brands Hatch circuit at dusk"],
       entries: 870,
     },
@@ -140,7 +128,6 @@ function demoDraws(now: Date): DemoDraw[] {
       slug: "detailing-kit-giveaway",
       title: "Free giveaway: a pro detailing kit",
       kind: "giveaway",
-      status: "draft",
       summary: "Snow foam, ceramic spray, polisher and towels. Free to enter, one entry each.",
       description: "Everything for a weekend of detailing. Members enter free; one entry per member.",
       prize: "Detailing kit with dual-action polisher",
@@ -157,20 +144,7 @@ function demoDraws(now: Date): DemoDraw[] {
       question: "What should you use to wash a car?",
       options: ["Washing-up liquid", "Car shampoo", "Sand"],
       answer: 1,
-      beaconSource: "drand quicknet, the first round after the closing time",
-      rules: RULES,
-      art: [
-        {
-          scene: "coast",
-          car: "coupe",
-          palette: {
-            sky: ["#02040c", "#12304a"],
-            glow: "#7fd8ff",
-            paint: ["#e9eaec", "#2c3036"],
-            ground: ["#0a2438", "#020610"],
-          },
-        },
-      ],
+      art: [COAST_ROAD_AT_NIGHT],
       alt: ["A freshly detailed coupe by the sea at night"],
       entries: 312,
     },
@@ -178,7 +152,6 @@ function demoDraws(now: Date): DemoDraw[] {
       slug: "forged-wheel-set",
       title: "Forged wheel set, fitted",
       kind: "competition",
-      status: "draft",
       summary: "Sold out and drawn: a set of four forged 18-inch wheels, fitted and balanced.",
       description: "Four forged 18-inch wheels in satin bronze, with fitting and balancing at our partner garage.",
       prize: "Four forged 18-inch wheels, fitted",
@@ -197,7 +170,6 @@ function demoDraws(now: Date): DemoDraw[] {
       answer: 1,
       postalRoute: POSTAL,
       beaconSource: "drand quicknet round 12345678",
-      rules: RULES,
       art: [
         {
           scene: "floodlit",
@@ -243,6 +215,7 @@ export const demoDrawsSeeder: Seeder = {
       programme.flatMap((draw) => draw.art.map((art, index) => ({ art, seed: `${draw.slug}-${index}` }))),
     );
     const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.email, "admin@pitlane.test")).limit(1);
+    const actorId = admin?.id ?? null;
     let next = 0;
     for (const { art, alt, entries, drawn, ...draw } of programme) {
       const stored = art.map((_, index) => ({ ...images[next++]!, alt: alt[index] ?? "" }));
@@ -250,14 +223,17 @@ export const demoDrawsSeeder: Seeder = {
         .insert(draws)
         .values({
           ...draw,
+          status: "draft",
+          rules: RULES,
+          beaconSource: draw.beaconSource ?? NEXT_ROUND,
           // Published below, so the commitment is made the way a real draw's is.
           closesAt: drawn ? new Date(now.getTime() + DAY) : draw.closesAt,
           images: stored.map((image) => ({ hash: image.coverHash, color: image.coverColor, alt: image.alt })),
-          createdBy: admin?.id ?? null,
+          createdBy: actorId,
         })
         .returning({ id: draws.id });
       const drawId = row!.id;
-      await publishDraw(db, { drawId, actorId: admin?.id ?? null, now });
+      await publishDraw(db, { drawId, actorId, now });
       const numbers = randomNumbers(draw.totalEntries, entries);
       const rows = numbers.map((number, index) => ({
         drawId,
@@ -281,14 +257,10 @@ export const demoDrawsSeeder: Seeder = {
         })
         .where(eq(draws.id, drawId));
       if (drawn) {
-        await closeDraw(db, { drawId, actorId: admin?.id ?? null, now });
-        await recordBeacon(db, {
-          drawId,
-          value: "a5f1c2e0d9b84f7e6a3c1b2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a7b8",
-          actorId: admin?.id ?? null,
-          now,
-        });
-        await drawWinner(db, { drawId, actorId: admin?.id ?? null, now });
+        await closeDraw(db, { drawId, actorId, now });
+        const value = "a5f1c2e0d9b84f7e6a3c1b2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a7b8";
+        await recordBeacon(db, { drawId, value, actorId, now });
+        await drawWinner(db, { drawId, actorId, now });
       }
     }
   },

@@ -223,7 +223,7 @@ test.describe("the organizer and everyone after the draw", () => {
       await visit(page, new URL(page.url()).pathname);
     }
     await expect(waiting).toContainText("6 eligible entries are frozen");
-    await waiting.getByLabel("Beacon value").fill("drand quicknet round 12345678: 9f2c4e");
+    await waiting.getByLabel("Beacon value").fill("01-12-23-34-45-56+07");
     await waiting.getByRole("button", { name: "Record beacon value" }).click();
     // Once the beacon is known the minute's job draws too, so the draw may already be drawn when
     // the page comes back, or by the time the organizer presses Draw (then told "Already drawn").

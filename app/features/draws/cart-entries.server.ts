@@ -37,18 +37,22 @@ export async function entrantOf(db: Db, userId: string) {
   };
 }
 
+/** The cart's line of one bundle of a draw (the draw's lines are one per bundle size). */
+function bundleLine(cartId: string, drawId: string, entriesPerUnit: number) {
+  return and(eq(cartItems.cartId, cartId), eq(cartItems.drawId, drawId), eq(cartItems.entriesPerUnit, entriesPerUnit));
+}
+
+/** The cart's lines of a draw's other bundles. */
+function otherBundleLines(cartId: string, drawId: string, entriesPerUnit: number) {
+  return and(eq(cartItems.cartId, cartId), eq(cartItems.drawId, drawId), ne(cartItems.entriesPerUnit, entriesPerUnit));
+}
+
 /** Numbers chosen on this draw's other lines in the cart. */
 async function cartPicks(db: Db, cartId: string, drawId: string, exceptEntriesPerUnit: number) {
   const rows = await db
     .select({ picks: cartItems.pickedNumbers })
     .from(cartItems)
-    .where(
-      and(
-        eq(cartItems.cartId, cartId),
-        eq(cartItems.drawId, drawId),
-        ne(cartItems.entriesPerUnit, exceptEntriesPerUnit),
-      ),
-    );
+    .where(otherBundleLines(cartId, drawId, exceptEntriesPerUnit));
   return rows.flatMap((row) => row.picks);
 }
 
@@ -57,13 +61,7 @@ async function otherCartEntries(db: Db, cartId: string, drawId: string, exceptEn
   const [row] = await db
     .select({ entries: sql<number>`coalesce(sum(${cartItems.quantity} * ${cartItems.entriesPerUnit}), 0)::int` })
     .from(cartItems)
-    .where(
-      and(
-        eq(cartItems.cartId, cartId),
-        eq(cartItems.drawId, drawId),
-        ne(cartItems.entriesPerUnit, exceptEntriesPerUnit),
-      ),
-    );
+    .where(otherBundleLines(cartId, drawId, exceptEntriesPerUnit));
   return Number(row?.entries ?? 0);
 }
 
@@ -117,13 +115,7 @@ export async function addEntriesToCart(
       const [line] = await tx
         .select({ quantity: cartItems.quantity, picks: cartItems.pickedNumbers })
         .from(cartItems)
-        .where(
-          and(
-            eq(cartItems.cartId, cartId),
-            eq(cartItems.drawId, drawId),
-            eq(cartItems.entriesPerUnit, input.entriesPerUnit),
-          ),
-        );
+        .where(bundleLine(cartId, drawId, input.entriesPerUnit));
       const quantity = (line?.quantity ?? 0) + 1;
       const others = await otherCartEntries(tx, cartId, drawId, input.entriesPerUnit);
       const problem =
@@ -194,13 +186,7 @@ export async function setEntryLineQuantity(
   const [line] = await db
     .select({ answer: cartItems.answer, picks: cartItems.pickedNumbers })
     .from(cartItems)
-    .where(
-      and(
-        eq(cartItems.cartId, input.cartId),
-        eq(cartItems.drawId, drawId),
-        eq(cartItems.entriesPerUnit, input.entriesPerUnit),
-      ),
-    );
+    .where(bundleLine(input.cartId, drawId, input.entriesPerUnit));
   if (!line)
     return { ok: false, problem: { code: "not_found", message: "Those entries are no longer in your cart", drawId } };
   const stock = await readDrawStock(db, [drawId], input.now, {
@@ -227,13 +213,7 @@ export async function setEntryLineQuantity(
       pickedNumbers: line.picks.slice(0, input.quantity * input.entriesPerUnit),
       updatedAt: input.now,
     })
-    .where(
-      and(
-        eq(cartItems.cartId, input.cartId),
-        eq(cartItems.drawId, drawId),
-        eq(cartItems.entriesPerUnit, input.entriesPerUnit),
-      ),
-    );
+    .where(bundleLine(input.cartId, drawId, input.entriesPerUnit));
   return { ok: true };
 }
 
@@ -241,15 +221,7 @@ export async function removeEntryLine(
   db: Db,
   input: { cartId: string; drawId: string; entriesPerUnit: number; now: Date },
 ) {
-  await db
-    .delete(cartItems)
-    .where(
-      and(
-        eq(cartItems.cartId, input.cartId),
-        eq(cartItems.drawId, input.drawId),
-        eq(cartItems.entriesPerUnit, input.entriesPerUnit),
-      ),
-    );
+  await db.delete(cartItems).where(bundleLine(input.cartId, input.drawId, input.entriesPerUnit));
   await db.update(carts).set({ updatedAt: input.now }).where(eq(carts.id, input.cartId));
 }
 

@@ -27,9 +27,13 @@ export type DrawTile = {
   winnerNumber: number | null;
 };
 
-function winnerLabel(name: string | null, town: string | null) {
+/**
+ * How a winner is named in public: the masked name, with the town only when the member chose to
+ * show it (`users.town_public`, docs/draws.md "After the draw"); a postal entrant has no town.
+ */
+export function winnerLabel(name: string | null, town: string | null, townPublic: boolean | null) {
   if (!name) return null;
-  return town ? `${maskedName(name)}, ${town}` : maskedName(name);
+  return town && townPublic ? `${maskedName(name)}, ${town}` : maskedName(name);
 }
 
 const tileColumns = {
@@ -48,6 +52,7 @@ const tileColumns = {
   winnerNumber: draws.winnerNumber,
   winnerName: users.name,
   winnerTown: users.town,
+  winnerTownPublic: users.townPublic,
   winnerPostalName: drawEntries.postalName,
 };
 
@@ -68,7 +73,7 @@ function toTile(row: TileRow, now: Date): DrawTile {
     closesAt: row.closesAt!.toISOString(),
     phase: drawPhase({ status: row.status!, opensAt: row.opensAt!, closesAt: row.closesAt! }, now),
     status: row.status!,
-    winner: winnerLabel(row.winnerName ?? row.winnerPostalName, row.winnerTown),
+    winner: winnerLabel(row.winnerName ?? row.winnerPostalName, row.winnerTown, row.winnerTownPublic),
     winnerNumber: row.winnerNumber,
   };
 }
@@ -177,13 +182,13 @@ export async function drawPage(db: Db, slug: string, now: Date): Promise<DrawPag
   let winner: DrawPage["winner"] = null;
   if (draw.status === "drawn" && draw.winnerNumber !== null) {
     const [row] = await db
-      .select({ name: users.name, town: users.town, postalName: drawEntries.postalName })
+      .select({ name: users.name, town: users.town, townPublic: users.townPublic, postalName: drawEntries.postalName })
       .from(drawEntries)
       .leftJoin(users, eq(users.id, drawEntries.userId))
       .where(and(eq(drawEntries.drawId, draw.id), eq(drawEntries.number, draw.winnerNumber)));
     winner = {
       number: draw.winnerNumber,
-      name: winnerLabel(row?.name ?? row?.postalName ?? null, row?.town ?? null),
+      name: winnerLabel(row?.name ?? row?.postalName ?? null, row?.town ?? null, row?.townPublic ?? null),
     };
   }
   const closedForGood = draw.status === "closed" || draw.status === "drawn";
@@ -243,7 +248,13 @@ async function instantWinsOf(
   if (!revealed) return { ...base, salt: null, revealed: null };
   const numbers = draw.instantWins.map((win) => win.number);
   const rows = await db
-    .select({ number: drawEntries.number, name: users.name, town: users.town, postalName: drawEntries.postalName })
+    .select({
+      number: drawEntries.number,
+      name: users.name,
+      town: users.town,
+      townPublic: users.townPublic,
+      postalName: drawEntries.postalName,
+    })
     .from(drawEntries)
     .leftJoin(users, eq(users.id, drawEntries.userId))
     .where(
@@ -254,7 +265,9 @@ async function instantWinsOf(
         eq(drawEntries.eligible, true),
       ),
     );
-  const winners = new Map(rows.map((row) => [row.number, winnerLabel(row.name ?? row.postalName, row.town)]));
+  const winners = new Map(
+    rows.map((row) => [row.number, winnerLabel(row.name ?? row.postalName, row.town, row.townPublic)]),
+  );
   return {
     ...base,
     salt: draw.instantSalt,

@@ -3,8 +3,9 @@ import { Form, Link } from "react-router";
 import { CoverPicture } from "~/features/events/event-tile";
 import { Card } from "~/ui/card";
 import { formatMoney } from "~/ui/money";
-import { countOf } from "~/ui/plural";
+import { countOf, formatCount } from "~/ui/plural";
 import { useSite } from "~/ui/site";
+import { HeaderRow } from "~/ui/table";
 import type { DrawBundle, DrawImage } from "../../../db/schema";
 import type { DrawPage } from "./catalogue.server";
 import { type EntryChoice, oddsAtFullSale } from "./draw-rules";
@@ -95,8 +96,8 @@ export function DrawBody({ page }: { page: DrawPage }) {
         </h2>
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            {countOf(page.totalEntries, "entry", "entries")} in total; up to {page.maxPerMember.toLocaleString("en-GB")}{" "}
-            per person, however you enter.
+            {countOf(page.totalEntries, "entry", "entries")} in total; up to {formatCount(page.maxPerMember)} per
+            person, however you enter.
           </li>
           <li>Entrants must be 18 or over and live in the UK. Paid entry needs a verified phone number.</li>
           <li>Answer the question correctly for your entries to count. Wrong answers are not refunded.</li>
@@ -225,8 +226,8 @@ export function EntryForm({
                 Choose your numbers (optional)
               </label>
               <p id="picks-hint" className="text-sm text-muted">
-                From 1 to {page.totalEntries.toLocaleString("en-GB")}, separated by commas, up to one per entry. Any
-                entries without a number get one at random when you pay.
+                From 1 to {formatCount(page.totalEntries)}, separated by commas, up to one per entry. Any entries
+                without a number get one at random when you pay.
               </p>
               <input
                 id="picks"
@@ -394,17 +395,11 @@ export function InstantWinList({ page }: { page: DrawPage }) {
       </h2>
       <table className="w-full text-left text-sm">
         <thead>
-          <tr className="border-b border-line">
-            <th scope="col" className="py-2 pr-3">
-              Entry
-            </th>
-            <th scope="col" className="py-2 pr-3">
-              Prize
-            </th>
-            <th scope="col" className="py-2">
-              Won by
-            </th>
-          </tr>
+          <HeaderRow
+            className="border-b border-line"
+            cellClassName="py-2"
+            columns={[{ label: "Entry", className: "pr-3" }, { label: "Prize", className: "pr-3" }, "Won by"]}
+          />
         </thead>
         <tbody>
           {revealed.map((win) => (
@@ -461,7 +456,7 @@ export function DrawResult({ page }: { page: DrawPage }) {
           <Link to={`/giveaways/${page.slug}/entries`} className="font-semibold text-link underline">
             The entry list
           </Link>{" "}
-          ({(page.eligibleCount ?? 0).toLocaleString("en-GB")} eligible entries)
+          ({formatCount(page.eligibleCount ?? 0)} eligible entries)
         </p>
       ) : null}
       {page.status === "closed" || page.status === "drawn" ? (

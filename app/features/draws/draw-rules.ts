@@ -1,4 +1,4 @@
-import { countOf, plural } from "~/ui/plural";
+import { countOf, formatCount, plural } from "~/ui/plural";
 import type { DrawBundle, DrawKind, DrawStatus } from "../../../db/schema";
 
 /**
@@ -184,7 +184,7 @@ export function entryLineProblem(
 
 /** "1 in 2,500": the chance of one entry winning when every entry is sold. */
 export function oddsAtFullSale(totalEntries: number) {
-  return `1 in ${totalEntries.toLocaleString("en-GB")}`;
+  return `1 in ${formatCount(totalEntries)}`;
 }
 
 /** "Jamie T." from "Jamie Taylor": how winners are named in public. */
@@ -248,7 +248,7 @@ export function picksProblem(
     if (!Number.isInteger(number) || number < 1 || number > draw.totalEntries) {
       return {
         code: "picks",
-        message: `Choose numbers from 1 to ${draw.totalEntries.toLocaleString("en-GB")}`,
+        message: `Choose numbers from 1 to ${formatCount(draw.totalEntries)}`,
         drawId,
       };
     }

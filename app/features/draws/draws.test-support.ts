@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "~/server/db/client.server";
 import { cartItems, carts, draws, users } from "../../../db/schema";
+import { recordPostalEntry } from "./enter.server";
 import { commitmentOf, newSeed } from "./fairness";
 
 /** Draws, entrants and carts made straight in the database for the draw tests. */
@@ -76,4 +77,22 @@ export async function fillEntryCart(
   const [cart] = await db.insert(carts).values({ userId }).returning({ id: carts.id });
   await db.insert(cartItems).values(lines.map((line) => ({ cartId: cart!.id, kind: "entry" as const, ...line })));
   return cart!.id;
+}
+
+/** A postal entry with the right answer, received and recorded by `actorId` at `at` (DRAW_NOW unless told). */
+export function postalEntry(
+  db: Db,
+  input: { drawId: string; actorId: string; userId?: string | null; name?: string; at?: Date },
+) {
+  const at = input.at ?? DRAW_NOW;
+  return recordPostalEntry(db, {
+    drawId: input.drawId,
+    name: input.name ?? "Pat Post",
+    address: "1 High Street, Testbury",
+    receivedAt: at,
+    answer: 1,
+    userId: input.userId ?? null,
+    actorId: input.actorId,
+    now: at,
+  });
 }

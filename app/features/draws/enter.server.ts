@@ -76,11 +76,14 @@ export async function recordPostalEntry(db: Db, input: PostalEntryInput): Promis
     const counts = input.userId ? stock.counts(drawId) : { ...stock.counts(drawId), mine: 0 };
     const problem = entryLineProblem(draw, counts, { entriesPerUnit: 1, quantity: 1, answer: input.answer }, input.now);
     if (problem) return { ok: false, problem };
-    if (input.userId && (await entrantOf(tx, input.userId)).staff) {
-      return {
-        ok: false,
-        problem: { code: "staff", message: "Staff run the club's prize draws, so they cannot enter them", drawId },
-      };
+    // A member named on the envelope passes the same age and responsible-play checks as online:
+    // staff cannot enter, nor can a member under 18 or on a break (the free route needs no phone).
+    if (input.userId) {
+      const entrant = await entrantOf(tx, input.userId);
+      const problem = entrantProblem(draw, { ...entrant, confirmedAdult: true, phoneVerified: true }, input.now);
+      if (problem) return { ok: false, problem: postalWording(problem) };
+      const play = await entryPlayProblem(tx, { userId: input.userId, adding: 0, now: input.now });
+      if (play) return { ok: false, problem: { ...play, drawId, message: postalPlayWording(play.code) } };
     }
     if (input.receivedAt > draw.closesAt) {
       return { ok: false, problem: { code: "closed", message: "This entry arrived after the draw closed", drawId } };
@@ -103,4 +106,25 @@ export async function recordPostalEntry(db: Db, input: PostalEntryInput): Promis
     });
     return { ok: true, numbers };
   });
+}
+
+/** The online wording speaks to the entrant; staff recording a postal entry are told about the member. */
+function postalWording(problem: EntryProblem): EntryProblem {
+  if (problem.code === "staff")
+    return { ...problem, message: "Staff run the club's prize draws, so they cannot enter them" };
+  if (problem.code !== "age") return problem;
+  return {
+    ...problem,
+    message: problem.message.startsWith("Add")
+      ? "This member has no date of birth on file, so their age cannot be checked: entrants must be 18 or over"
+      : "This member is under 18: entrants must be 18 or over",
+  };
+}
+
+function postalPlayWording(code: EntrantPlayProblem["code"]) {
+  return code === "excluded"
+    ? "This member has excluded themselves from prize draws, so their entry cannot be recorded"
+    : code === "cool_off"
+      ? "This member is taking a break from prize draws, so their entry cannot be recorded"
+      : "This entry cannot be recorded for this member";
 }

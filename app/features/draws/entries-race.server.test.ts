@@ -1,12 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { checkoutFor } from "~/features/checkout/stock.test-support";
+import { checkoutFor, paidInFull } from "~/features/checkout/stock.test-support";
 import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { drawEntries, draws } from "../../../db/schema";
-import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart } from "./draws.test-support";
-import { enterGiveaway, recordPostalEntry } from "./enter.server";
+import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart, postalEntry } from "./draws.test-support";
+import { enterGiveaway } from "./enter.server";
 
 /**
  * Entry caps under real contention: PGlite runs one transaction at a time, so these run on
@@ -32,13 +32,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
         ]);
         const result = await startCheckout(db, checkoutFor(member, cartId, at(1)));
         if (!result.ok) throw new Error(JSON.stringify(result.problems));
-        await settleOrder(db, {
-          orderId: result.order.id,
-          provider: "test",
-          paymentReference: `pay_${result.order.id}`,
-          amount: result.order.total,
-          now: at(2),
-        });
+        await settleOrder(db, paidInFull(result.order, at(2)));
       }
       const racers = await createEntrants(db, 300);
       // Each wants 3 entries (their limit) and pays at once; one in three also sends a postal entry
@@ -52,26 +46,17 @@ describe.skipIf(!process.env.DATABASE_URL)(
         racers.map(async (member, index) => {
           const server = servers[index % 2]!;
           if (index % 3 === 0) {
-            await recordPostalEntry(server, {
+            await postalEntry(server, {
               drawId: draw.id,
               name: "Postal entrant",
-              address: "1 High Street",
-              receivedAt: at(3),
-              answer: 1,
               userId: member.id,
               actorId: earlier[0]!.id,
-              now: at(3),
+              at: at(3),
             });
           }
           const result = await startCheckout(server, checkoutFor(member, carts[index]!, at(3)));
           if (!result.ok) return { held: 0, settled: 0 };
-          const settled = await settleOrder(servers[(index + 1) % 2]!, {
-            orderId: result.order.id,
-            provider: "test",
-            paymentReference: `pay_${result.order.id}`,
-            amount: result.order.total,
-            now: at(4),
-          });
+          const settled = await settleOrder(servers[(index + 1) % 2]!, paidInFull(result.order, at(4)));
           return { held: 3, settled: settled.kind === "settled" ? (settled.issued.entry ?? 0) : 0 };
         }),
       );

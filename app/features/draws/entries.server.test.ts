@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { refundCancelledDraw } from "~/features/checkout/draw-refunds.server";
-import { checkoutFor } from "~/features/checkout/stock.test-support";
+import { checkoutFor, paidInFull } from "~/features/checkout/stock.test-support";
 import { DRAW_CLOSED_REASON } from "~/features/draws/entry-kind.server";
 import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
@@ -9,8 +9,8 @@ import { cartItems, drawEntries, draws, orders, users } from "../../../db/schema
 import { addEntriesToCart, entryCart } from "./cart-entries.server";
 import { listDraws, myEntries } from "./catalogue.server";
 import { closeDraw, drawWinner, eligibleNumbers, publishDraw, recordBeacon } from "./closing.server";
-import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart } from "./draws.test-support";
-import { enterGiveaway, recordPostalEntry } from "./enter.server";
+import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart, postalEntry } from "./draws.test-support";
+import { enterGiveaway } from "./enter.server";
 import { listHashOf, verifyDraw } from "./fairness";
 
 const database = freshDatabasePerFile();
@@ -39,14 +39,7 @@ async function buy(member: { id: string; email: string }, cartId: string, paidAt
   const { db } = database();
   const result = await startCheckout(db, checkoutFor(member, cartId, minutes(1)));
   if (!result.ok) return { checkout: result, settled: null };
-  const settled = await settleOrder(db, {
-    orderId: result.order.id,
-    provider: "test",
-    paymentReference: `pay_${result.order.id}`,
-    amount: result.order.total,
-    currency: "GBP",
-    now: paidAt,
-  });
+  const settled = await settleOrder(db, paidInFull(result.order, paidAt));
   return { checkout: result, settled };
 }
 
@@ -160,17 +153,7 @@ describe("paying for entries", () => {
     const draw = await createTestDraw(db, { maxPerMember: 5, totalEntries: 6 });
     const [member, other] = await createEntrants(db, 2);
     const [staff] = await createEntrants(db, 1);
-    const postal = (userId: string | null) =>
-      recordPostalEntry(db, {
-        drawId: draw.id,
-        name: "Pat Post",
-        address: "1 High Street, Testbury",
-        receivedAt: DRAW_NOW,
-        answer: 1,
-        userId,
-        actorId: staff!.id,
-        now: DRAW_NOW,
-      });
+    const postal = (userId: string | null) => postalEntry(db, { drawId: draw.id, userId, actorId: staff!.id });
     expect(await postal(member!.id)).toMatchObject({ ok: true });
     const cartId = await fillEntryCart(db, member!.id, [
       { drawId: draw.id, entriesPerUnit: 5, quantity: 1, answer: 1 },
@@ -241,6 +224,60 @@ describe("free giveaways", () => {
     await db.update(users).set({ dateOfBirth: "2012-01-01" }).where(eq(users.id, child!.id));
     expect(await enter(child!.id)).toMatchObject({ ok: false, problem: { code: "age" } });
     expect((await entriesOf(draw.id)).map((entry) => entry.source)).toEqual(["free"]);
+  });
+});
+
+describe("staff", () => {
+  const STAFF_MESSAGE = "Staff run the club's prize draws, so they cannot enter them";
+
+  it("cannot enter a draw by any route: checkout, payment, a free entry or a postal entry", async () => {
+    const { db } = database();
+    const draw = await createTestDraw(db);
+    const giveaway = await createTestDraw(db, { kind: "giveaway", price: 0, bundles: [], maxPerMember: 1 });
+    const [recorder] = await createEntrants(db, 1);
+    for (const role of ["organizer", "admin"] as const) {
+      const [insider, promoted] = await createEntrants(db, 2);
+      await db.update(users).set({ role }).where(eq(users.id, insider!.id));
+
+      const cartId = await fillEntryCart(db, insider!.id, [
+        { drawId: draw.id, entriesPerUnit: 5, quantity: 1, answer: 1 },
+      ]);
+      expect((await buy(insider!, cartId)).checkout, role).toMatchObject({
+        ok: false,
+        problems: [{ code: "staff", message: STAFF_MESSAGE }],
+      });
+
+      // A member who became staff while paying: the payment is refused and refunded.
+      const promotedCart = await fillEntryCart(db, promoted!.id, [
+        { drawId: draw.id, entriesPerUnit: 5, quantity: 1, answer: 1 },
+      ]);
+      const checkout = await startCheckout(db, checkoutFor(promoted!, promotedCart, minutes(1)));
+      expect(checkout.ok, role).toBe(true);
+      if (!checkout.ok) continue;
+      await db.update(users).set({ role }).where(eq(users.id, promoted!.id));
+      expect(await settleOrder(db, paidInFull(checkout.order, minutes(2))), role).toMatchObject({
+        kind: "refund_required",
+        reason: `${STAFF_MESSAGE}. The payment is refunded`,
+      });
+
+      expect(
+        await enterGiveaway(db, {
+          drawId: giveaway.id,
+          userId: insider!.id,
+          answer: 1,
+          confirmedAdult: true,
+          now: DRAW_NOW,
+        }),
+        role,
+      ).toMatchObject({ ok: false, problem: { code: "staff", message: STAFF_MESSAGE } });
+
+      expect(
+        await postalEntry(db, { drawId: draw.id, userId: insider!.id, actorId: recorder!.id }),
+        role,
+      ).toMatchObject({ ok: false, problem: { code: "staff" } });
+    }
+    expect(await entriesOf(draw.id)).toEqual([]);
+    expect(await entriesOf(giveaway.id)).toEqual([]);
   });
 });
 
@@ -325,24 +362,14 @@ describe("closing and drawing", () => {
     expect((await buy(member!, cartId)).settled).toMatchObject({ kind: "settled", issued: { entry: 5 } });
     expect(await closeDraw(db, { drawId: refund.id, actorId: null, now: minutes(11) })).toBe("refund");
     expect((await drawRow(refund.id)).status).toBe("cancelled");
-    expect(
-      await refundCancelledDraw(
-        db,
-        { enqueue: async () => {} },
-        { drawId: refund.id, actorId: null, now: minutes(12) },
-      ),
-    ).toBe(1);
+    const refundRun = (now: Date) =>
+      refundCancelledDraw(db, { enqueue: async () => {} }, { drawId: refund.id, actorId: null, now });
+    expect(await refundRun(minutes(12))).toBe(1);
     expect((await entriesOf(refund.id)).every((entry) => entry.status === "void")).toBe(true);
     const [order] = await db.select({ status: orders.status }).from(orders).where(eq(orders.userId, member!.id));
     expect(order!.status).toBe("refunded");
     // Running it again finds nothing left to refund.
-    expect(
-      await refundCancelledDraw(
-        db,
-        { enqueue: async () => {} },
-        { drawId: refund.id, actorId: null, now: minutes(13) },
-      ),
-    ).toBe(0);
+    expect(await refundRun(minutes(13))).toBe(0);
   });
 });
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
-import { liveHolds } from "~/features/commerce/live-holds.server";
+import { heldQuantity, liveHolds } from "~/features/commerce/live-holds.server";
 import type { Db } from "~/server/db/client.server";
 import { drawEntries, draws, holds, type InstantWin } from "../../../db/schema";
 import { type DrawCounts, type DrawForEntry, instantWinsAmong } from "./draw-rules";
@@ -62,11 +62,11 @@ export async function readDrawStock(
 
     const conditions = [inArray(holds.drawId, ids), liveHolds(db, now, options)];
     const holdRows = await db
-      .select({ drawId: holds.drawId, held: sql<number>`coalesce(sum(${holds.quantity}), 0)::int` })
+      .select({ drawId: holds.drawId, held: heldQuantity })
       .from(holds)
       .where(and(...conditions))
       .groupBy(holds.drawId);
-    for (const row of holdRows) held.set(row.drawId!, Number(row.held));
+    for (const row of holdRows) held.set(row.drawId!, row.held);
 
     if (options.userId) {
       const mineRows = await db

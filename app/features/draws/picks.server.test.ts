@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { checkoutFor } from "~/features/checkout/stock.test-support";
+import { checkoutFor, paidInFull } from "~/features/checkout/stock.test-support";
 import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, drawEntries, holds } from "../../../db/schema";
@@ -29,18 +29,17 @@ async function cartOf(userId: string) {
   return cart!.id;
 }
 
+/** The member's line of single entries in the draw changes to `quantity`, from the cart page. */
+async function setSingles(userId: string, drawId: string, quantity: number) {
+  const cartId = await cartOf(userId);
+  return setEntryLineQuantity(database().db, { cartId, userId, drawId, entriesPerUnit: 1, quantity, now: DRAW_NOW });
+}
+
 async function pay(member: { id: string; email: string }, paidAt: Date) {
   const { db } = database();
   const checkout = await startCheckout(db, checkoutFor(member, await cartOf(member.id), minutes(1)));
   if (!checkout.ok) return { checkout, numbers: [] as number[] };
-  await settleOrder(db, {
-    orderId: checkout.order.id,
-    provider: "test",
-    paymentReference: `pay_${checkout.order.id}`,
-    amount: checkout.order.total,
-    currency: "GBP",
-    now: paidAt,
-  });
+  await settleOrder(db, paidInFull(checkout.order, paidAt));
   const rows = await db
     .select({ number: drawEntries.number })
     .from(drawEntries)
@@ -102,14 +101,7 @@ describe("picking entry numbers", () => {
     });
     // ...and random numbers never land on them: the other member takes the four left.
     expect(await add(other!.id, draw.id, 1, [])).toMatchObject({ ok: true });
-    await setEntryLineQuantity(db, {
-      cartId: await cartOf(other!.id),
-      userId: other!.id,
-      drawId: draw.id,
-      entriesPerUnit: 1,
-      quantity: 4,
-      now: DRAW_NOW,
-    });
+    await setSingles(other!.id, draw.id, 4);
     const others = await pay(other!, minutes(2));
     expect(others.numbers).toHaveLength(4);
     for (const number of others.numbers) expect([7, 8, 9]).not.toContain(number);
@@ -139,14 +131,7 @@ describe("picking entry numbers", () => {
     await add(member!.id, draw.id, 1, [11]);
     await add(member!.id, draw.id, 1, [12]);
     await add(member!.id, draw.id, 1, [13]);
-    await setEntryLineQuantity(db, {
-      cartId: await cartOf(member!.id),
-      userId: member!.id,
-      drawId: draw.id,
-      entriesPerUnit: 1,
-      quantity: 2,
-      now: DRAW_NOW,
-    });
+    await setSingles(member!.id, draw.id, 2);
     const [line] = await db
       .select({ quantity: cartItems.quantity, picks: cartItems.pickedNumbers })
       .from(cartItems)

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { checkoutFor } from "~/features/checkout/stock.test-support";
+import { checkoutFor, paidInFull } from "~/features/checkout/stock.test-support";
 import { orderEmail } from "~/features/orders/order-email.server";
 import { orderForBuyer } from "~/features/orders/order-views.server";
 import { settleOrder, startCheckout } from "~/features/selling/selling.server";
@@ -8,11 +8,11 @@ import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { MailTransport, OutboundEmail } from "~/server/mail/mail.server";
 import { EMAIL_CLAIM_MS } from "~/server/mail/sent-once.server";
 import { downMailServer, slowMailServer } from "~/server/mail/transports.test-support";
-import { auditLog, drawEntries, drawResultEmails, draws, outboundMessages } from "../../../db/schema";
-import { drawPage, publishedRecord } from "./catalogue.server";
+import { auditLog, drawEntries, drawResultEmails, draws, outboundMessages, users } from "../../../db/schema";
+import { drawPage, listDraws, publishedRecord } from "./catalogue.server";
 import { closeDraw, drawWinner, publishDraw, recordBeacon } from "./closing.server";
-import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart } from "./draws.test-support";
-import { recordPostalEntry } from "./enter.server";
+import { maskedName } from "./draw-rules";
+import { createEntrants, createTestDraw, DRAW_NOW, fillEntryCart, postalEntry } from "./draws.test-support";
 import { instantWinCommitment, verifyDraw } from "./fairness";
 import { claimPrize, prizeClaimFor, sendDrawResults } from "./results.server";
 
@@ -38,14 +38,7 @@ async function buyEntries(member: { id: string; email: string }, drawId: string,
   const cartId = await fillEntryCart(db, member.id, [{ drawId, entriesPerUnit: 1, quantity: entries, answer }]);
   const checkout = await startCheckout(db, checkoutFor(member, cartId, minutes(1)));
   if (!checkout.ok) throw new Error(`checkout refused: ${JSON.stringify(checkout)}`);
-  await settleOrder(db, {
-    orderId: checkout.order.id,
-    provider: "test",
-    paymentReference: `pay_${checkout.order.id}`,
-    amount: checkout.order.total,
-    currency: "GBP",
-    now: minutes(2),
-  });
+  await settleOrder(db, paidInFull(checkout.order, minutes(2)));
   return checkout.order.id;
 }
 
@@ -140,8 +133,14 @@ describe("instant wins", () => {
 
     const page = await drawPage(db, draft.slug, minutes(7));
     expect(page!.instantWins!.salt).toMatch(/^[0-9a-f]{32}$/);
-    expect(page!.instantWins!.revealed!.find((win) => win.number === won)!.winner).toMatch(/^Entrant \d+\., Testbury$/);
+    // The masked name alone: the member has not chosen to show their town.
+    expect(page!.instantWins!.revealed!.find((win) => win.number === won)!.winner).toMatch(/^Entrant \d+\.$/);
     expect(page!.instantWins!.revealed!.filter((win) => win.winner === null)).toHaveLength(3);
+    await db.update(users).set({ townPublic: true }).where(eq(users.id, member!.id));
+    const shown = await drawPage(db, draft.slug, minutes(7));
+    expect(shown!.instantWins!.revealed!.find((win) => win.number === won)!.winner).toMatch(
+      /^Entrant \d+\., Testbury$/,
+    );
 
     const record = await publishedRecord(db, draft.slug);
     const verified = await verifyDraw(record!);
@@ -162,16 +161,7 @@ async function drawnDraw(input: Parameters<typeof createTestDraw>[1] = {}) {
   const draw = await createTestDraw(db, { totalEntries: 20, maxPerMember: 20, ...input });
   const [staff, ...members] = await createEntrants(db, 4);
   for (const member of members) await buyEntries(member, draw.id, 2);
-  await recordPostalEntry(db, {
-    drawId: draw.id,
-    name: "Pat Postal",
-    address: "1 High Street, Testbury",
-    receivedAt: minutes(2),
-    answer: 1,
-    userId: null,
-    actorId: staff!.id,
-    now: minutes(2),
-  });
+  await postalEntry(db, { drawId: draw.id, name: "Pat Postal", actorId: staff!.id, at: minutes(2) });
   await db
     .update(draws)
     .set({ closesAt: minutes(3) })
@@ -280,6 +270,41 @@ describe("result emails", () => {
     const { sent, mail } = recordingMail();
     expect(await sendDrawResults({ db, mail, env: ENV }, draw.id)).toEqual({ sent: 0, remaining: 0 });
     expect(sent).toEqual([]);
+  });
+});
+
+describe("the winner named in public", () => {
+  it("is the masked name, with the town only once the winner chose to show it, on the page, the list and in the emails", async () => {
+    const { db } = database();
+    // Retry a few draws until a member (not the postal entry) wins.
+    let outcome = await drawnDraw();
+    for (let i = 0; i < 5 && !outcome.winnerUserId; i++) outcome = await drawnDraw();
+    const { draw, winner, winnerUserId } = outcome;
+    expect(winnerUserId).not.toBeNull();
+    const [member] = await db.select({ name: users.name }).from(users).where(eq(users.id, winnerUserId!));
+    const masked = maskedName(member!.name); // "Entrant 7."
+    // Closed last, so the list's ended draws show it first.
+    await db
+      .update(draws)
+      .set({ closesAt: minutes(6) })
+      .where(eq(draws.id, draw.id));
+    const named = async () => ({
+      page: (await drawPage(db, draw.slug, minutes(7)))!.winner!.name,
+      tile: (await listDraws(db, minutes(7))).ended.find((tile) => tile.slug === draw.slug)?.winner,
+    });
+
+    expect(await named()).toEqual({ page: masked, tile: masked });
+    const { sent, mail } = recordingMail();
+    await sendDrawResults({ db, mail, env: ENV }, draw.id);
+    const others = sent.filter((email) => !email.subject.startsWith("You won"));
+    expect(others.length).toBeGreaterThan(0);
+    for (const email of others) {
+      expect(email.text).toContain(`the winning entry is ${winner} (${masked}).`);
+      expect(email.text).not.toContain("Testbury");
+    }
+
+    await db.update(users).set({ townPublic: true }).where(eq(users.id, winnerUserId!));
+    expect(await named()).toEqual({ page: `${masked}, Testbury`, tile: `${masked}, Testbury` });
   });
 });
 

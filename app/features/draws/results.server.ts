@@ -10,7 +10,7 @@ import { lapsedEmailClaim, sendOnce } from "~/server/mail/sent-once.server";
 import { formatMoney } from "~/ui/money";
 import { plural } from "~/ui/plural";
 import { drawEntries, drawResultEmails, draws, type PrizeChoice, users } from "../../../db/schema";
-import { maskedName } from "./draw-rules";
+import { winnerLabel } from "./catalogue.server";
 
 /**
  * After a draw: the winner's claim (the prize or its cash alternative) and the result email every
@@ -135,17 +135,14 @@ async function drawnDraw(db: Db, drawId: string): Promise<DrawnDraw | null> {
       winnerUserId: drawEntries.userId,
       winnerName: sql<string | null>`coalesce(${users.name}, ${drawEntries.postalName})`,
       winnerTown: users.town,
+      winnerTownPublic: users.townPublic,
     })
     .from(draws)
     .leftJoin(drawEntries, and(eq(drawEntries.drawId, draws.id), eq(drawEntries.number, draws.winnerNumber)))
     .leftJoin(users, eq(users.id, drawEntries.userId))
     .where(and(eq(draws.id, drawId), eq(draws.status, "drawn")));
   if (!row) return null;
-  const name = row.winnerName ? maskedName(row.winnerName) : null;
-  return {
-    ...row,
-    winnerLabel: name && row.winnerTown ? `${name}, ${row.winnerTown}` : name,
-  };
+  return { ...row, winnerLabel: winnerLabel(row.winnerName, row.winnerTown, row.winnerTownPublic) };
 }
 
 /** The result email for one entrant: the winner's asks them to claim; everyone's shows the proof. */

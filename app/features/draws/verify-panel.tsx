@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { formatCount } from "~/ui/plural";
 import { type DrawVerification, verifyDraw } from "./fairness";
 import { parsePublishedDraw } from "./verify-report";
 
@@ -47,7 +48,7 @@ export function VerifyPanel({ slug }: { slug: string }) {
           <ul className="space-y-1">
             <li>Seed matches the commitment: {LABELS[state.result.checks.commitment]}</li>
             <li>
-              Entry list ({state.entries.toLocaleString("en-GB")} eligible) matches its hash:{" "}
+              Entry list ({formatCount(state.entries)} eligible) matches its hash:{" "}
               {LABELS[state.result.checks.listHash]}
             </li>
             <li>Winner recomputed: {LABELS[state.result.checks.winners]}</li>

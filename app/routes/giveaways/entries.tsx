@@ -6,6 +6,7 @@ import { Card } from "~/ui/card";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
 import { countOf } from "~/ui/plural";
+import { HeaderRow } from "~/ui/table";
 import type { Route } from "./+types/entries";
 
 const SOURCES = { paid: "Online", postal: "Post", free: "Free" } as const;
@@ -45,20 +46,11 @@ export default function DrawEntries({ loaderData }: Route.ComponentProps) {
             Entries {(page - 1) * 500 + 1} onwards of {list.title}
           </caption>
           <thead>
-            <tr className="border-b border-line">
-              <th scope="col" className="px-4 py-2">
-                Entry
-              </th>
-              <th scope="col" className="px-4 py-2">
-                Entrant
-              </th>
-              <th scope="col" className="px-4 py-2">
-                Entered
-              </th>
-              <th scope="col" className="px-4 py-2">
-                In the draw
-              </th>
-            </tr>
+            <HeaderRow
+              className="border-b border-line"
+              cellClassName="px-4 py-2"
+              columns={["Entry", "Entrant", "Entered", "In the draw"]}
+            />
           </thead>
           <tbody>
             {list.entries.map((entry) => (

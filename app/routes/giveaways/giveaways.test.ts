@@ -1,13 +1,11 @@
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { closeDraw, drawWinner, recordBeacon } from "~/features/draws/closing.server";
-import { createEntrants, createTestDraw, DRAW_NOW } from "~/features/draws/draws.test-support";
-import { recordPostalEntry } from "~/features/draws/enter.server";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
+import { createEntrants, createTestDraw, DRAW_NOW, postalEntry } from "~/features/draws/draws.test-support";
+import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
+import { TEST_ROLES, type TestRole, testSessionUser } from "~/server/session-user.test-support";
+import { answerOf, routeArgs } from "~/web/route-calls.test-support";
 import { cartItems, carts, draws, users } from "../../../db/schema";
 import { action as detailAction, loader as detailLoader } from "./detail";
 import { loader as entriesLoader } from "./entries";
@@ -17,8 +15,6 @@ import { loader as verifyJsonLoader } from "./verify-json";
 
 // The public draw routes, called as React Router calls them, for a visitor and each role.
 const database = freshDatabasePerFile();
-const ROLES = ["member", "organizer", "admin"] as const;
-type Role = (typeof ROLES)[number];
 const ENV = {
   TIME_ZONE: "Europe/London",
   CURRENCY: "GBP",
@@ -27,47 +23,18 @@ const ENV = {
 };
 const HOUR = 60 * 60 * 1000;
 
-async function signedIn(role: Role) {
-  const [account] = await createEntrants(database().db, 1);
-  await database().db.update(users).set({ role }).where(eq(users.id, account!.id));
-  return testSessionUser({ id: account!.id, email: account!.email, role });
+/** A member who may enter draws (an adult with a confirmed phone), with this role. */
+async function signedIn(role: TestRole) {
+  const [account] = await createEntrants(database().db, 1, { role });
+  return testSessionUser({ ...account!, role });
 }
 
-type Who = ReturnType<typeof testSessionUser> | null;
-
-function argsFor(who: Who, path: string, params: Record<string, string>, body?: Record<string, string>) {
-  const context = new RouterContextProvider();
-  context.set(runtimeContext, { db: database().db, env: ENV } as unknown as Runtime);
-  context.set(requestContext, { ip: "10.8.0.1", nonce: "n", requestId: "r" });
-  context.set(userContext, who);
-  const url = new URL(`http://localhost:3000${path}`);
-  const request = new Request(url, {
-    method: body ? "POST" : "GET",
-    body: body ? new URLSearchParams(body) : undefined,
-  });
-  return { request, url, params, context, unstable_pattern: path } as never;
-}
-
-async function answerOf(call: () => unknown) {
-  try {
-    const answer = (await call()) as { data?: unknown; init?: { status?: number; headers?: HeadersInit } };
-    if (answer instanceof Response) {
-      const type = answer.headers.get("Content-Type") ?? "";
-      return {
-        status: answer.status,
-        location: answer.headers.get("Location"),
-        json: type.includes("json") ? await answer.json() : undefined,
-      };
-    }
-    return { status: answer.init?.status ?? 200, data: (answer.data ?? answer) as Record<string, unknown> };
-  } catch (thrown) {
-    if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("Location") };
-    // notFound() throws `data(message, { status: 404 })`.
-    const init = (thrown as { init?: { status?: number } } | null)?.init;
-    if (init?.status) return { status: init.status, location: null };
-    throw thrown;
-  }
-}
+const argsFor = (
+  who: SessionUser | null,
+  path: string,
+  params: Record<string, string>,
+  body?: Record<string, string>,
+) => routeArgs({ db: database().db, env: ENV, who, path, params, body });
 
 /** A live draw opened an hour ago, closing in a day, and a draft nobody outside staff sees. */
 async function liveAndDraft() {
@@ -91,16 +58,7 @@ async function drawnDraw() {
   const [staff] = await createEntrants(db, 1);
   const draw = await createTestDraw(db);
   for (const name of ["Pat Postal", "Sam Stamp"]) {
-    await recordPostalEntry(db, {
-      drawId: draw.id,
-      name,
-      address: "1 High Street",
-      receivedAt: DRAW_NOW,
-      answer: 1,
-      userId: null,
-      actorId: staff!.id,
-      now: DRAW_NOW,
-    });
+    await postalEntry(db, { drawId: draw.id, name, actorId: staff!.id });
   }
   const later = new Date(DRAW_NOW.getTime() + 8 * 24 * HOUR);
   await closeDraw(db, { drawId: draw.id, actorId: null, now: later });
@@ -109,7 +67,7 @@ async function drawnDraw() {
   return draw;
 }
 
-const visitorAndRoles = async () => [null, ...(await Promise.all(ROLES.map(signedIn)))];
+const visitorAndRoles = async () => [null, ...(await Promise.all(TEST_ROLES.map(signedIn)))];
 
 describe("/giveaways", () => {
   it("lists live draws for everyone and never a draft", async () => {

@@ -6,6 +6,7 @@ import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
+import { formatCount } from "~/ui/plural";
 import type { Route } from "./+types/verify";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
@@ -60,7 +61,7 @@ export default function VerifyDraw({ loaderData }: Route.ComponentProps) {
           />
           <Value
             label="Eligible entries"
-            value={page.eligibleCount === null ? null : page.eligibleCount.toLocaleString("en-GB")}
+            value={page.eligibleCount === null ? null : formatCount(page.eligibleCount)}
             pending="Known at close"
           />
           <Value label={`Beacon: ${page.beaconSource}`} value={page.beaconValue} pending="Entered when it is known" />

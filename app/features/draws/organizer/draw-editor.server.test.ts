@@ -6,7 +6,7 @@ import { and, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { drawRefunder } from "~/features/checkout/draw-refunds.server";
-import { checkoutFor } from "~/features/checkout/stock.test-support";
+import { checkoutFor, paidInFull } from "~/features/checkout/stock.test-support";
 import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { localStorage } from "~/server/storage/storage.server";
@@ -18,7 +18,7 @@ import { goodDrawFields } from "./draw-form.test-support";
 import { addDrawImage, describeDrawImage, moveDrawImage, removeDrawImage } from "./draw-images.server";
 import { cancelDraw, closeDrawNow, recordPostalEntryFor } from "./draw-steps.server";
 import { drawEntriesCsv } from "./entries-csv";
-import { listDrawEntries } from "./queries.server";
+import { getDrawFormValues, listDrawEntries } from "./queries.server";
 import { type DrawInput, drawFormSchema } from "./schemas";
 
 const database = freshDatabasePerFile();
@@ -129,6 +129,37 @@ describe("creating and editing a draw", () => {
     });
     expect(words).toEqual({ ok: true, changed: ["summary", "description", "rules", "postalRoute"] });
     expect(await drawRow(drawId)).toMatchObject({ summary: "New words", postalRoute: "PO Box 1", price: 300 });
+  });
+
+  it("fixes a live draw's instant wins and shows staff only their commitment until the close", async () => {
+    const { db } = database();
+    const actorId = await staff();
+    const created = (await createDraw(db, {
+      actorId,
+      draw: input({ opensAt: "2027-04-01T09:00" }),
+      now: DRAW_NOW,
+    })) as {
+      id: string;
+    };
+    const drawId = created.id;
+    expect((await getDrawFormValues(db, drawId, "Europe/London"))?.instantWins).toContain("17 £50 fuel card");
+    expect(await publishDraw(db, { drawId, actorId, now: DRAW_NOW })).toEqual({ ok: true });
+
+    const moved = await updateDraw(db, {
+      actorId,
+      drawId,
+      edit: { scope: "draft", draw: input({ opensAt: "2027-04-01T09:00", instantWins: "18 £50 fuel card" }) },
+      now: DRAW_NOW,
+    });
+    expect(moved).toMatchObject({ ok: false, message: expect.stringContaining("This draw is live") });
+    expect((await drawRow(drawId)).instantWins.map((win) => win.number)).toEqual([17, 250]);
+
+    const live = await getDrawFormValues(db, drawId, "Europe/London");
+    expect(live?.instantWins).toBe("");
+    expect(JSON.stringify(live)).not.toMatch(/fuel card|floor mats/);
+
+    await db.update(draws).set({ status: "closed" }).where(eq(draws.id, drawId));
+    expect((await getDrawFormValues(db, drawId, "Europe/London"))?.instantWins).toContain("17 £50 fuel card");
   });
 
   it("refuses any change to a drawn or cancelled draw, and answers a missing one as not found", async () => {
@@ -258,14 +289,7 @@ describe("a draw's steps", () => {
     ]);
     const checkout = await startCheckout(db, checkoutFor(member!, cartId, minutes(1)));
     if (!checkout.ok) throw new Error("checkout failed");
-    await settleOrder(db, {
-      orderId: checkout.order.id,
-      provider: "test",
-      paymentReference: `pay_${checkout.order.id}`,
-      amount: checkout.order.total,
-      currency: "GBP",
-      now: minutes(2),
-    });
+    await settleOrder(db, paidInFull(checkout.order, minutes(2)));
 
     const cancelled = await cancelDraw(db, drawRefunder(jobs), {
       drawId: draw.id,
@@ -299,5 +323,24 @@ describe("a draw's steps", () => {
       ok: false,
       message: "This draw has been drawn: its result stands.",
     });
+  });
+
+  it("refuses to cancel a draw whose entries have closed: only its undersold policy refunds it", async () => {
+    const { db } = database();
+    const actorId = await staff();
+    const jobs = recordingJobs();
+    const closed = await createTestDraw(db, { status: "closed", closesAt: minutes(-5), closedAt: minutes(-5) });
+    const pastItsTime = await createTestDraw(db, { closesAt: minutes(-1) });
+    for (const draw of [closed, pastItsTime]) {
+      expect(
+        await cancelDraw(db, drawRefunder(jobs), { drawId: draw.id, actorId, reason: "Too few", now: DRAW_NOW }),
+      ).toMatchObject({
+        ok: false,
+        message: "Entries to this draw have closed, so it can no longer be cancelled: its undersold policy applies.",
+      });
+    }
+    expect((await drawRow(closed.id)).status).toBe("closed");
+    expect((await drawRow(pastItsTime.id)).status).toBe("live");
+    expect(jobs.asked).toEqual([]);
   });
 });

@@ -1,20 +1,11 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
+import { changesBetween } from "~/features/audit/changes";
 import { numberedSlug, slugify } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation } from "~/server/db/retry.server";
 import { draws } from "../../../../db/schema";
-import {
-  type DrawRow,
-  drawChanges,
-  drawNotFound,
-  LIVE_REFUSAL,
-  lockEditableDraw,
-  type NotFound,
-  type Refusal,
-  refuse,
-  wordingRefusal,
-} from "./editable-draw.server";
+import { type DrawRow, lockChangeableDraw, type NotFound, type Refusal, refuse } from "./editable-draw.server";
 import { DRAW_LIMITS, type DrawInput, isUsableDrawSlug, type SafeDrawInput } from "./schemas";
 
 // The organizer's changes to a draw's details: create a draft, edit it whole while it is a
@@ -168,20 +159,18 @@ export async function updateDraw(
   const { edit } = input;
   const write = () =>
     db.transaction(async (tx): Promise<UpdatedDraw | Refusal | NotFound> => {
-      const current = await lockEditableDraw(tx, input.drawId);
-      if (!current) return drawNotFound();
-      const refusal = wordingRefusal(current);
-      if (refusal) return refusal;
+      const locked = await lockChangeableDraw(tx, input.drawId, { draftOnly: edit.scope === "draft" });
+      if (!locked.ok) return locked;
+      const current = locked.draw;
       let next: Partial<DrawRow>;
       if (edit.scope === "draft") {
-        if (current.status !== "draft") return refuse("", LIVE_REFUSAL);
         const slug = await chooseSlug(tx, edit.draw, current.id);
         if (typeof slug !== "string") return slug;
         next = { ...draftValues(edit.draw), slug };
       } else {
         next = safeValues(edit.draw);
       }
-      const { changed, values } = drawChanges(current, next, KEY_FIELDS);
+      const { changed, values } = changesBetween(current, next, KEY_FIELDS);
       if (changed.length === 0) return { ok: true, changed };
       await tx
         .update(draws)

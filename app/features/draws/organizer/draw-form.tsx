@@ -1,11 +1,12 @@
-import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { SubmissionResult } from "@conform-to/react";
 import { Lock } from "lucide-react";
 import { useMemo } from "react";
-import { Form } from "react-router";
-import { Checkbox, FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
+import { Checkbox, FieldErrors } from "~/ui/form";
 import { FormSection, InputField, SelectField, TextAreaField } from "~/ui/form-fields";
+import { useLiveForm } from "~/ui/live-form";
 import { currencySymbol } from "~/ui/money";
+import { labelledOptions, RecordForm } from "~/ui/record-form";
+import { TimeWindowFields, zoneName } from "~/ui/time-window";
 import {
   DRAW_KIND_LABELS,
   DRAW_LIMITS,
@@ -42,231 +43,223 @@ export function DrawForm({
   /** A drawn or cancelled draw is shown, not edited. */
   disabled?: boolean;
 }) {
-  const { schema, constraint } = useMemo(
+  const { schema, rules } = useMemo(
     () => ({
       schema: scope === "wording" ? SafeDrawSchema : drawFormSchema({ currency, timeZone }),
-      constraint: getZodConstraint(drawFormFields({ currency })),
+      rules: drawFormFields({ currency }),
     }),
     [currency, timeZone, scope],
   );
-  const [form, fields] = useForm<DrawFormShape, Record<string, unknown>>({
+  const [form, fields] = useLiveForm<DrawFormShape, Record<string, unknown>>({
     id: "draw-form",
+    schema,
+    rules,
     lastResult,
-    constraint,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
     defaultValue: { ...defaultValue, options: defaultValue.options ?? EMPTY_OPTIONS },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const locked = scope === "wording" || disabled;
   const lockedInput = locked ? { disabled: true } : undefined;
   const symbol = currencySymbol(currency);
   const options = fields.options.getFieldList();
   const answer = String(fields.answer.initialValue ?? "");
-  const zone = timeZone.replace(/_/g, " ");
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-6">
-      <input type="hidden" name="intent" value="save" />
-      <input type="hidden" name="scope" value={scope} />
-      <FormErrors id={form.errorId} errors={form.errors} />
-      {scope === "wording" && !disabled ? (
-        <p className="flex items-start gap-2 rounded-xl border border-line bg-surface-raised p-4 text-sm">
-          <Lock aria-hidden className="mt-0.5 size-4 shrink-0" />
-          This draw is live, so its terms are fixed: the prize, prices, entries, dates, question and fairness settings
-          are locked. The summary, description, rules and postal route can still be corrected.
-        </p>
-      ) : null}
-      <fieldset disabled={disabled} className="min-w-0 space-y-6">
-        <FormSection id="basics" title="The draw" description="What visitors see on /giveaways and the draw's page.">
-          <InputField meta={fields.title} label="Title" inputProps={lockedInput} />
-          <SelectField
-            meta={fields.kind}
-            label="Kind of draw"
-            options={Object.entries(DRAW_KIND_LABELS).map(([value, label]) => ({ value, label }))}
-            selectProps={lockedInput}
-          />
-          <TextAreaField
-            meta={fields.summary}
-            label="Summary (optional)"
-            rows={2}
-            hint={`One or two sentences for tiles, up to ${DRAW_LIMITS.summary} characters.`}
-          />
-          <TextAreaField
-            meta={fields.description}
-            label="Description (optional)"
-            rows={8}
-            hint="Markdown: **bold**, _italic_, lists and [links](https://example.com). HTML is shown as text."
-          />
-          <InputField
-            meta={fields.slug}
-            label="Web address"
-            hint="The page lives at /giveaways/followed-by-this. Leave it empty to make one from the title."
-            inputProps={{ autoCapitalize: "none", spellCheck: false, ...lockedInput }}
-          />
-        </FormSection>
+    <RecordForm
+      form={form}
+      values={{ scope }}
+      disabled={disabled}
+      submitLabel={submitLabel}
+      notice={
+        scope === "wording" && !disabled ? (
+          <p className="flex items-start gap-2 rounded-xl border border-line bg-surface-raised p-4 text-sm">
+            <Lock aria-hidden className="mt-0.5 size-4 shrink-0" />
+            This draw is live, so its terms are fixed: the prize, prices, entries, dates, question and fairness settings
+            are locked. The summary, description, rules and postal route can still be corrected.
+          </p>
+        ) : null
+      }
+    >
+      <FormSection id="basics" title="The draw" description="What visitors see on /giveaways and the draw's page.">
+        <InputField meta={fields.title} label="Title" inputProps={lockedInput} />
+        <SelectField
+          meta={fields.kind}
+          label="Kind of draw"
+          options={labelledOptions(DRAW_KIND_LABELS)}
+          selectProps={lockedInput}
+        />
+        <TextAreaField
+          meta={fields.summary}
+          label="Summary (optional)"
+          rows={2}
+          hint={`One or two sentences for tiles, up to ${DRAW_LIMITS.summary} characters.`}
+        />
+        <TextAreaField
+          meta={fields.description}
+          label="Description (optional)"
+          rows={8}
+          hint="Markdown: **bold**, _italic_, lists and [links](https://example.com). HTML is shown as text."
+        />
+        <InputField
+          meta={fields.slug}
+          label="Web address"
+          hint="The page lives at /giveaways/followed-by-this. Leave it empty to make one from the title."
+          inputProps={{ autoCapitalize: "none", spellCheck: false, ...lockedInput }}
+        />
+      </FormSection>
 
-        <FormSection id="prize" title="The prize">
-          <InputField meta={fields.prize} label="Prize" inputProps={lockedInput} />
-          <div className="grid gap-5 sm:grid-cols-2">
-            <InputField
-              meta={fields.prizeValue}
-              label="Prize value"
-              kind="money"
-              prefix={symbol}
-              inputProps={lockedInput}
-            />
-            <InputField
-              meta={fields.cashAlternative}
-              label="Cash alternative (optional)"
-              kind="money"
-              prefix={symbol}
-              hint="What the winner may take instead of the prize."
-              inputProps={lockedInput}
-            />
-          </div>
-        </FormSection>
-
-        <FormSection
-          id="entries"
-          title="Entries"
-          description="A single entry is always sold at the entry price; bundles add larger packs."
-        >
+      <FormSection id="prize" title="The prize">
+        <InputField meta={fields.prize} label="Prize" inputProps={lockedInput} />
+        <div className="grid gap-5 sm:grid-cols-2">
           <InputField
-            meta={fields.price}
-            label="Price per entry"
+            meta={fields.prizeValue}
+            label="Prize value"
             kind="money"
             prefix={symbol}
-            hint="0 for a giveaway."
             inputProps={lockedInput}
           />
-          <TextAreaField
-            meta={fields.bundles}
-            label="Bundles (optional)"
-            rows={3}
-            hint="One a line: the entries, then the price. For example “5 8.00” and “10 15.00”."
-            textareaProps={{ spellCheck: false, ...lockedInput }}
-          />
-          <div className="grid gap-5 sm:grid-cols-3">
-            <InputField meta={fields.totalEntries} label="Total entries" kind="number" inputProps={lockedInput} />
-            <InputField
-              meta={fields.maxPerMember}
-              label="Limit per person"
-              kind="number"
-              hint="Paid, postal and free entries together."
-              inputProps={lockedInput}
-            />
-            <InputField
-              meta={fields.minEntries}
-              label="Minimum entries"
-              kind="number"
-              hint="Below this at close, the policy below applies."
-              inputProps={lockedInput}
-            />
-          </div>
-          <div className="grid gap-5 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
-            <SelectField
-              meta={fields.undersoldPolicy}
-              label="If too few enter"
-              options={Object.entries(UNDERSOLD_LABELS).map(([value, label]) => ({ value, label }))}
-              selectProps={lockedInput}
-            />
-            <InputField meta={fields.extendDays} label="Extend by (days)" kind="number" inputProps={lockedInput} />
-          </div>
-        </FormSection>
-
-        <FormSection id="when" title="When" description={`Times are in ${zone}, this site's time zone.`}>
-          <div className="grid gap-5 sm:grid-cols-2">
-            <InputField meta={fields.opensAt} label="Entries open" kind="datetime-local" inputProps={lockedInput} />
-            <InputField meta={fields.closesAt} label="Entries close" kind="datetime-local" inputProps={lockedInput} />
-          </div>
-        </FormSection>
-
-        <FormSection
-          id="question"
-          title="Skill question"
-          description="Entrants answer it with their entries; a wrong answer is accepted but not drawn."
-        >
-          <InputField meta={fields.question} label="Question" inputProps={lockedInput} />
-          <fieldset
-            className="space-y-3"
-            aria-describedby={
-              [
-                fields.options.errors?.length ? fields.options.errorId : "",
-                fields.answer.errors?.length ? fields.answer.errorId : "",
-              ]
-                .join(" ")
-                .trim() || undefined
-            }
-          >
-            <legend className="font-semibold">Answers, 2 to 5: mark the right one</legend>
-            {options.map((option, index) => (
-              <div key={option.key} className="grid grid-cols-[minmax(0,1fr)_auto] items-end gap-3">
-                <InputField meta={option} label={`Answer ${index + 1}`} inputProps={lockedInput} />
-                <label className="mb-3 inline-flex items-center gap-2 text-sm font-semibold">
-                  <input
-                    type="radio"
-                    name={fields.answer.name}
-                    value={String(index)}
-                    defaultChecked={answer === String(index)}
-                    disabled={locked}
-                    className="size-5 accent-[var(--color-accent)]"
-                  />
-                  <span>
-                    <span className="sr-only">Answer {index + 1} is the </span>
-                    <span aria-hidden>Right</span>
-                    <span className="sr-only">right answer</span>
-                  </span>
-                </label>
-              </div>
-            ))}
-            <FieldErrors id={fields.options.errorId} errors={fields.options.errors} />
-            <FieldErrors id={fields.answer.errorId} errors={fields.answer.errors} />
-          </fieldset>
-        </FormSection>
-
-        <FormSection id="fairness" title="Fairness" description="Named before the draw opens, published with it.">
           <InputField
-            meta={fields.beaconSource}
-            label="Beacon"
-            hint="A public value nobody knows until after the close, like “drand quicknet round 12345678” or “National Lottery draw of 14 June 2027”."
+            meta={fields.cashAlternative}
+            label="Cash alternative (optional)"
+            kind="money"
+            prefix={symbol}
+            hint="What the winner may take instead of the prize."
             inputProps={lockedInput}
           />
-          <TextAreaField
-            meta={fields.instantWins}
-            label="Instant wins (optional)"
-            rows={4}
-            hint="One a line: the entry number, then the prize, like “17 £50 fuel card”. Kept secret until the close; only their commitment is published."
-            textareaProps={{ spellCheck: false, ...lockedInput }}
-          />
-          {locked ? null : (
-            <Checkbox meta={fields.allowPicks}>
-              Let members choose their entry numbers (entries without a chosen number get one at random)
-            </Checkbox>
-          )}
-        </FormSection>
-
-        <FormSection id="terms" title="Terms and the free route">
-          <TextAreaField
-            meta={fields.postalRoute}
-            label="Free postal entry (optional)"
-            rows={4}
-            hint="Where to send a postal entry and what it must contain."
-          />
-          <TextAreaField
-            meta={fields.rules}
-            label="Rules (optional)"
-            rows={6}
-            hint="Markdown: this draw's own terms."
-          />
-        </FormSection>
-      </fieldset>
-      {disabled ? null : (
-        <div className="sticky bottom-0 z-10 -mx-4 border-t border-line bg-surface/95 px-4 py-3 backdrop-blur sm:static sm:mx-0 sm:border-0 sm:bg-transparent sm:p-0">
-          <SubmitButton intent="save" pendingLabel="Saving…" fit>
-            {submitLabel}
-          </SubmitButton>
         </div>
-      )}
-    </Form>
+      </FormSection>
+
+      <FormSection
+        id="entries"
+        title="Entries"
+        description="A single entry is always sold at the entry price; bundles add larger packs."
+      >
+        <InputField
+          meta={fields.price}
+          label="Price per entry"
+          kind="money"
+          prefix={symbol}
+          hint="0 for a giveaway."
+          inputProps={lockedInput}
+        />
+        <TextAreaField
+          meta={fields.bundles}
+          label="Bundles (optional)"
+          rows={3}
+          hint="One a line: the entries, then the price. For example “5 8.00” and “10 15.00”."
+          textareaProps={{ spellCheck: false, ...lockedInput }}
+        />
+        <div className="grid gap-5 sm:grid-cols-3">
+          <InputField meta={fields.totalEntries} label="Total entries" kind="number" inputProps={lockedInput} />
+          <InputField
+            meta={fields.maxPerMember}
+            label="Limit per person"
+            kind="number"
+            hint="Paid, postal and free entries together."
+            inputProps={lockedInput}
+          />
+          <InputField
+            meta={fields.minEntries}
+            label="Minimum entries"
+            kind="number"
+            hint="Below this at close, the policy below applies."
+            inputProps={lockedInput}
+          />
+        </div>
+        <div className="grid gap-5 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+          <SelectField
+            meta={fields.undersoldPolicy}
+            label="If too few enter"
+            options={labelledOptions(UNDERSOLD_LABELS)}
+            selectProps={lockedInput}
+          />
+          <InputField meta={fields.extendDays} label="Extend by (days)" kind="number" inputProps={lockedInput} />
+        </div>
+      </FormSection>
+
+      <FormSection id="when" title="When" description={`Times are in ${zoneName(timeZone)}, this site's time zone.`}>
+        <TimeWindowFields
+          start={{ meta: fields.opensAt, label: "Entries open" }}
+          end={{ meta: fields.closesAt, label: "Entries close" }}
+          inputProps={lockedInput}
+        />
+      </FormSection>
+
+      <FormSection
+        id="question"
+        title="Skill question"
+        description="Entrants answer it with their entries; a wrong answer is accepted but not drawn."
+      >
+        <InputField meta={fields.question} label="Question" inputProps={lockedInput} />
+        <fieldset
+          className="space-y-3"
+          aria-describedby={
+            [
+              fields.options.errors?.length ? fields.options.errorId : "",
+              fields.answer.errors?.length ? fields.answer.errorId : "",
+            ]
+              .join(" ")
+              .trim() || undefined
+          }
+        >
+          <legend className="font-semibold">Answers, 2 to 5: mark the right one</legend>
+          {options.map((option, index) => (
+            <div key={option.key} className="grid grid-cols-[minmax(0,1fr)_auto] items-end gap-3">
+              <InputField meta={option} label={`Answer ${index + 1}`} inputProps={lockedInput} />
+              <label className="mb-3 inline-flex items-center gap-2 text-sm font-semibold">
+                <input
+                  type="radio"
+                  name={fields.answer.name}
+                  value={String(index)}
+                  defaultChecked={answer === String(index)}
+                  disabled={locked}
+                  className="size-5 accent-[var(--color-accent)]"
+                />
+                <span>
+                  <span className="sr-only">Answer {index + 1} is the </span>
+                  <span aria-hidden>Right</span>
+                  <span className="sr-only">right answer</span>
+                </span>
+              </label>
+            </div>
+          ))}
+          <FieldErrors id={fields.options.errorId} errors={fields.options.errors} />
+          <FieldErrors id={fields.answer.errorId} errors={fields.answer.errors} />
+        </fieldset>
+      </FormSection>
+
+      <FormSection id="fairness" title="Fairness" description="Named before the draw opens, published with it.">
+        <InputField
+          meta={fields.beaconSource}
+          label="Beacon"
+          hint="A public value nobody knows until after the close, like “drand quicknet round 12345678” or “National Lottery draw of 14 June 2027”."
+          inputProps={lockedInput}
+        />
+        <TextAreaField
+          meta={fields.instantWins}
+          label="Instant wins (optional)"
+          rows={4}
+          hint={
+            locked
+              ? "Fixed at publication. Kept secret from everyone, staff too, while the draw is live: this page then shows only their commitment."
+              : "One a line: the entry number, then the prize, like “17 £50 fuel card”. Kept secret until the close; only their commitment is published."
+          }
+          textareaProps={{ spellCheck: false, ...lockedInput }}
+        />
+        {locked ? null : (
+          <Checkbox meta={fields.allowPicks}>
+            Let members choose their entry numbers (entries without a chosen number get one at random)
+          </Checkbox>
+        )}
+      </FormSection>
+
+      <FormSection id="terms" title="Terms and the free route">
+        <TextAreaField
+          meta={fields.postalRoute}
+          label="Free postal entry (optional)"
+          rows={4}
+          hint="Where to send a postal entry and what it must contain."
+        />
+        <TextAreaField meta={fields.rules} label="Rules (optional)" rows={6} hint="Markdown: this draw's own terms." />
+      </FormSection>
+    </RecordForm>
   );
 }

@@ -5,13 +5,12 @@ import type { Db } from "~/server/db/client.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { type DrawImage, draws } from "../../../../db/schema";
 import {
+  changeRefusal,
   drawNotFound,
-  LIVE_REFUSAL,
-  lockEditableDraw,
+  lockChangeableDraw,
   type NotFound,
   type Refusal,
   refuse,
-  wordingRefusal,
 } from "./editable-draw.server";
 import { DRAW_LIMITS } from "./schemas";
 
@@ -27,11 +26,9 @@ async function changeImages(
   change: (images: DrawImage[]) => DrawImage[] | Refusal,
 ): Promise<ImageChange | Refusal | NotFound> {
   return db.transaction(async (tx) => {
-    const draw = await lockEditableDraw(tx, input.drawId);
-    if (!draw) return drawNotFound();
-    const refusal = wordingRefusal(draw);
-    if (refusal) return refusal;
-    if (input.draftOnly && draw.status !== "draft") return refuse("", LIVE_REFUSAL);
+    const locked = await lockChangeableDraw(tx, input.drawId, input);
+    if (!locked.ok) return locked;
+    const { draw } = locked;
     const images = change(draw.images);
     if (!Array.isArray(images)) return images;
     await tx.update(draws).set({ images, updatedAt: new Date() }).where(eq(draws.id, draw.id));
@@ -64,7 +61,8 @@ export async function addDrawImage(
     .from(draws)
     .where(eq(draws.id, input.drawId));
   if (!current) return drawNotFound();
-  if (current.status !== "draft") return wordingRefusal(current) ?? refuse("", LIVE_REFUSAL);
+  const refusal = changeRefusal(current, { draftOnly: true });
+  if (refusal) return refusal;
   if (current.images.length >= DRAW_LIMITS.images) return refuse("image", GALLERY_FULL);
   const prepared = await prepareCover(input.image);
   if (!prepared.ok) return refuse("image", prepared.message);

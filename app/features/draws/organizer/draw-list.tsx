@@ -82,14 +82,13 @@ export function DrawListRow({ draw }: { draw: AdminDrawRow }) {
   );
 }
 
-export function EmptyDrawList({ show }: { show: DrawFilter }) {
-  const text =
-    show === "active"
-      ? "No drafts or live draws. Start one with New draw."
-      : show === "ended"
-        ? "No draw has closed yet."
-        : show === "cancelled"
-          ? "No draw has been cancelled."
-          : "No draws yet. Start one with New draw.";
-  return <p className="mt-3 rounded-2xl border border-dashed border-line p-8 text-center text-muted">{text}</p>;
+/** What the list says when it has no draws in this view. */
+export function emptyDrawList(show: DrawFilter) {
+  return show === "active"
+    ? "No drafts or live draws. Start one with New draw."
+    : show === "ended"
+      ? "No draw has closed yet."
+      : show === "cancelled"
+        ? "No draw has been cancelled."
+        : "No draws yet. Start one with New draw.";
 }

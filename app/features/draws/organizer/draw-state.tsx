@@ -1,11 +1,10 @@
-import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
-import { Form, Link } from "react-router";
-import { Checkbox, FormErrors, SubmitButton } from "~/ui/form";
-import { InputField, TextAreaField } from "~/ui/form-fields";
+import { Link } from "react-router";
+import { Checkbox } from "~/ui/form";
+import { InputField } from "~/ui/form-fields";
 import { plural } from "~/ui/plural";
-import { ChecklistItem, StatusCard } from "~/ui/status-panel";
+import { CancelCard, CancelledCard, ChecklistItem, StatusCard, StepForm } from "~/ui/status-panel";
 import type { DrawState } from "./queries.server";
 import { BeaconSchema, CancelDrawSchema, ConfirmSchema } from "./schemas";
 
@@ -20,119 +19,83 @@ function Hash({ value }: { value: string | null }) {
   return <code className="block font-mono text-xs break-all">{value}</code>;
 }
 
-/** One step's form: its errors, and a button (with a confirming tick box when it cannot be undone). */
-function StepForm({
+/** A step that cannot be undone: the organizer ticks a box saying what it does before it is sent. */
+function ConfirmedStep({
   id,
   intent,
   label,
   pending,
   lastResult,
   confirm,
-  variant = "primary",
 }: {
   id: string;
   intent: Intent;
   label: string;
   pending: string;
   lastResult?: SubmissionResult<string[]>;
-  confirm?: string;
-  variant?: "primary" | "secondary";
+  confirm: string;
 }) {
-  const [form, fields] = useForm({
-    id,
-    lastResult,
-    constraint: confirm ? getZodConstraint(ConfirmSchema) : undefined,
-    onValidate: confirm ? ({ formData }) => parseWithZod(formData, { schema: ConfirmSchema }) : undefined,
-  });
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-3">
-      <FormErrors id={form.errorId} errors={form.errors} />
-      {confirm ? <Checkbox meta={fields.confirm}>{confirm}</Checkbox> : null}
-      <SubmitButton name="intent" value={intent} pendingLabel={pending} variant={variant}>
-        {label}
-      </SubmitButton>
-    </Form>
+    <StepForm
+      id={id}
+      intent={intent}
+      label={label}
+      pendingLabel={pending}
+      lastResult={lastResult}
+      schema={ConfirmSchema}
+      fields={(fields) => <Checkbox meta={fields.confirm}>{confirm}</Checkbox>}
+    />
   );
 }
 
 function BeaconForm({ draw, lastResult }: { draw: DrawState; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
-    id: "draw-beacon",
-    lastResult,
-    constraint: getZodConstraint(BeaconSchema),
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: BeaconSchema }),
-  });
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-3">
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <InputField
-        meta={fields.beaconValue}
-        label="Beacon value"
-        hint={`Read it from “${draw.beaconSource}” once published, and copy it exactly.`}
-        inputProps={{ spellCheck: false, autoComplete: "off" }}
-      />
-      <SubmitButton name="intent" value="beacon" pendingLabel="Recording…">
-        Record beacon value
-      </SubmitButton>
-    </Form>
-  );
-}
-
-function CancelForm({ draw, lastResult }: { draw: DrawState; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
-    id: "cancel-draw",
-    lastResult,
-    constraint: getZodConstraint(CancelDrawSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CancelDrawSchema }),
-  });
-  const open = Boolean(lastResult?.error && Object.keys(lastResult.error).length > 0);
-  const paid = draw.counts.paid;
-  return (
-    <StatusCard title="Cancel draw" tone="danger">
-      <p className="text-sm">
-        {paid === 0
-          ? "No paid entries yet."
-          : `${number.format(paid)} paid ${plural(paid, "entry", "entries")} will be refunded.`}{" "}
-        <span className="text-muted">Cancelling cannot be undone; the draw's page will say why.</span>
-      </p>
-      <details open={open}>
-        <summary className="cursor-pointer rounded text-sm font-bold text-red-700 dark:text-red-300">
-          Cancel this draw…
-        </summary>
-        <Form method="post" {...getFormProps(form)} className="mt-3 space-y-3">
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <TextAreaField meta={fields.reason} label="Reason, shown to entrants" rows={3} />
-          <SubmitButton name="intent" value="cancel" variant="danger" pendingLabel="Cancelling…">
-            Cancel draw and refund entries
-          </SubmitButton>
-        </Form>
-      </details>
-    </StatusCard>
+    <StepForm
+      id="draw-beacon"
+      intent="beacon"
+      label="Record beacon value"
+      pendingLabel="Recording…"
+      lastResult={lastResult}
+      schema={BeaconSchema}
+      validate="onBlur"
+      fields={(fields) => (
+        <InputField
+          meta={fields.beaconValue}
+          label="Beacon value"
+          hint={`Once “${draw.beaconSource}” is published, enter it as its source writes it: for drand the round number (the site fetches and checks the round), for the Lotto the result like 01-12-23-34-45-56+07.`}
+          inputProps={{ spellCheck: false, autoComplete: "off" }}
+        />
+      )}
+    />
   );
 }
 
 /** The next step of the draw's life, as its status allows it. */
 function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results: Results }) {
+  // A live draw past its time and a sold-out one are closed the same way.
+  const closeNow = (
+    <ConfirmedStep
+      id="close-draw"
+      intent="close"
+      label="Close now"
+      pending="Closing…"
+      lastResult={results.close}
+      confirm="Freeze the entry list now"
+    />
+  );
   if (draw.status === "draft") {
     const closesLater = draw.closesAt > now;
     return (
       <StatusCard title="Draft: not on the site yet">
         <ul className="space-y-1.5">
           <ChecklistItem done>Details saved</ChecklistItem>
-          <ChecklistItem done={draw.imageCount > 0}>
-            {draw.imageCount > 0 ? (
-              `${draw.imageCount} prize ${plural(draw.imageCount, "photo", "photos")}`
-            ) : (
-              <>
-                No photos yet.{" "}
-                <Link to={`/admin/draws/${draw.id}/images`} className="font-semibold text-link underline">
-                  Add photos
-                </Link>
-              </>
-            )}
+          <ChecklistItem
+            done={draw.imageCount > 0}
+            fix={draw.imageCount > 0 ? undefined : { to: `/admin/draws/${draw.id}/images`, label: "Add photos" }}
+          >
+            {draw.imageCount > 0
+              ? `${draw.imageCount} prize ${plural(draw.imageCount, "photo", "photos")}`
+              : "No photos yet."}
           </ChecklistItem>
           <ChecklistItem done={closesLater}>
             {closesLater ? `Closes ${draw.closesLabel}` : "Its closing time has passed: change it first"}
@@ -145,7 +108,7 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
           id="publish-draw"
           intent="publish"
           label="Publish draw"
-          pending="Publishing…"
+          pendingLabel="Publishing…"
           lastResult={results.publish}
         />
       </StatusCard>
@@ -160,16 +123,7 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
             ? "Its closing time has passed. The close job closes it within a minute, or close it now."
             : `Closes ${draw.closesLabel}, or as soon as it sells out. Nothing needs doing until then.`}
         </p>
-        {due ? (
-          <StepForm
-            id="close-draw"
-            intent="close"
-            label="Close now"
-            pending="Closing…"
-            lastResult={results.close}
-            confirm="Freeze the entry list now"
-          />
-        ) : null}
+        {due ? closeNow : null}
       </StatusCard>
     );
   }
@@ -177,14 +131,7 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
     return (
       <StatusCard title="Sold out">
         <p className="text-sm">Every entry is taken. Closing freezes the list of eligible entries.</p>
-        <StepForm
-          id="close-draw"
-          intent="close"
-          label="Close now"
-          pending="Closing…"
-          lastResult={results.close}
-          confirm="Freeze the entry list now"
-        />
+        {closeNow}
       </StatusCard>
     );
   }
@@ -206,7 +153,7 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
         <p className="text-sm">
           The beacon is recorded. The draw job draws within a minute, or draw now: the seed is revealed with the result.
         </p>
-        <StepForm
+        <ConfirmedStep
           id="draw-winner"
           intent="draw"
           label="Draw the winner"
@@ -252,19 +199,17 @@ function NextStep({ draw, now, results }: { draw: DrawState; now: Date; results:
     );
   }
   return (
-    <StatusCard title="Cancelled">
-      <p className="text-sm">Cancelled {draw.cancelledLabel ? `on ${draw.cancelledLabel}` : ""}. The reason given:</p>
-      <blockquote className="border-l-4 border-line pl-3 text-sm italic text-muted">{draw.cancelReason}</blockquote>
+    <CancelledCard cancelledLabel={draw.cancelledLabel} reason={draw.cancelReason}>
       <p className="text-sm text-muted">Paid entries are refunded. If a refund failed, try again:</p>
       <StepForm
         id="draw-refunds"
         intent="refunds"
         label="Refund paid entries again"
-        pending="Refunding…"
+        pendingLabel="Refunding…"
         lastResult={results.refunds}
         variant="secondary"
       />
-    </StatusCard>
+    </CancelledCard>
   );
 }
 
@@ -347,8 +292,22 @@ export function DrawStatePanel({ draw, now, results }: { draw: DrawState; now: D
     <div className="space-y-4">
       <NextStep draw={draw} now={now} results={results} />
       <DrawRecord draw={draw} />
-      {draw.status === "draft" || draw.status === "live" || draw.status === "closed" ? (
-        <CancelForm draw={draw} lastResult={results.cancel} />
+      {draw.status === "draft" || (draw.status === "live" && new Date(draw.closesAt) > now) ? (
+        <CancelCard
+          title="Cancel draw"
+          consequence={
+            draw.counts.paid === 0
+              ? "No paid entries yet."
+              : `${number.format(draw.counts.paid)} paid ${plural(draw.counts.paid, "entry", "entries")} will be refunded.`
+          }
+          warning="Cancelling cannot be undone; the draw's page will say why."
+          opener="Cancel this draw…"
+          formId="cancel-draw"
+          schema={CancelDrawSchema}
+          lastResult={results.cancel}
+          reasonLabel="Reason, shown to entrants"
+          submitLabel="Cancel draw and refund entries"
+        />
       ) : null}
     </div>
   );

@@ -5,7 +5,14 @@ import { draws, users } from "../../../../db/schema";
 import { type CloseOutcome, closeDraw } from "../closing.server";
 import type { RefundDraw } from "../draw-jobs.server";
 import { type EnterResult, recordPostalEntry } from "../enter.server";
-import { drawNotFound, lockEditableDraw, type NotFound, type Refusal, refuse } from "./editable-draw.server";
+import {
+  type DrawRow,
+  drawNotFound,
+  lockEditableDraw,
+  type NotFound,
+  type Refusal,
+  refuse,
+} from "./editable-draw.server";
 import type { PostalEntryFormInput } from "./schemas";
 
 // The organizer's steps in a draw's life beyond editing: closing when due, cancelling with
@@ -14,10 +21,13 @@ import type { PostalEntryFormInput } from "./schemas";
 
 export type CancelledDraw = { ok: true; refundedOrders: number };
 
+const CLOSED_REFUSAL =
+  "Entries to this draw have closed, so it can no longer be cancelled: its undersold policy applies.";
+
 /**
- * Cancels a draft, live or closed draw with the reason entrants are given, under its row lock,
- * then refunds every paid entry as the undersold policy's cancellation does. A drawn draw's
- * result stands and cannot be cancelled.
+ * Cancels a draft or live draw with the reason entrants are given, under its row lock, then
+ * refunds every paid entry as the undersold policy's cancellation does. Once entries have closed
+ * (closed, or live past its closing time) it is refused, and a drawn draw's result stands.
  */
 export async function cancelDraw(
   db: Db,
@@ -29,6 +39,10 @@ export async function cancelDraw(
     if (!draw) return drawNotFound();
     if (draw.status === "cancelled") return refuse("", "This draw is already cancelled.");
     if (draw.status === "drawn") return refuse("", "This draw has been drawn: its result stands.");
+    // Once entries close the entrants hold a fair chance at a known list: only the undersold
+    // policy chosen before publishing may still refund them (closing.server.ts).
+    if (draw.status === "closed" || (draw.status === "live" && draw.closesAt <= input.now))
+      return refuse("", CLOSED_REFUSAL);
     await tx
       .update(draws)
       .set({ status: "cancelled", cancelledAt: input.now, cancelReason: input.reason, updatedAt: input.now })
@@ -45,6 +59,31 @@ export async function cancelDraw(
   if (!outcome.ok) return outcome;
   const refundedOrders = await refundDraw(db, input);
   return { ok: true, refundedOrders };
+}
+
+/**
+ * Shows an admin a draw's instant-win list, which staff pages otherwise keep to its commitment
+ * while the draw is live. Asking is an explicit step, and each one is audited.
+ */
+export async function revealInstantWins(
+  db: Db,
+  input: { drawId: string; actorId: string },
+): Promise<{ ok: true; wins: DrawRow["instantWins"] } | NotFound> {
+  return db.transaction(async (tx) => {
+    const [draw] = await tx
+      .select({ id: draws.id, slug: draws.slug, status: draws.status, instantWins: draws.instantWins })
+      .from(draws)
+      .where(eq(draws.id, input.drawId));
+    if (!draw) return drawNotFound();
+    await recordAudit(tx, {
+      actorId: input.actorId,
+      action: "draw.reveal-instant-wins",
+      subjectType: "draw",
+      subjectId: draw.id,
+      details: { slug: draw.slug, status: draw.status, count: draw.instantWins.length },
+    });
+    return { ok: true, wins: draw.instantWins };
+  });
 }
 
 /** Refunds a cancelled draw's paid entries again: for a refund that failed the first time. */

@@ -20,37 +20,34 @@ export async function lockEditableDraw(tx: Db, drawId: string): Promise<DrawRow 
   return draw ?? null;
 }
 
-/** The states in which the draw's words (summary, description, rules, postal route, alt text) may change. */
 const WORDING_EDITABLE = new Set<DrawRow["status"]>(["draft", "live", "closed"]);
 
-export const LIVE_REFUSAL =
+const LIVE_REFUSAL =
   "This draw is live: its terms are fixed. Only the summary, description, rules, postal route and photo descriptions can change now.";
 
-/** Why the draw's words cannot change now, or null when they can. */
-export function wordingRefusal(draw: Pick<DrawRow, "status">): Refusal | null {
-  if (WORDING_EDITABLE.has(draw.status)) return null;
-  return refuse(
-    "",
-    draw.status === "cancelled"
-      ? "This draw was cancelled, so it can no longer change."
-      : "This draw has been drawn: its record is final and can no longer change.",
-  );
+/**
+ * Why the draw cannot take a change now, or null when it can: its words (summary, description,
+ * rules, postal route, alt text) change while it is a draft, live or closed; anything else
+ * (`draftOnly`: its terms, adding or moving photos) only while it is a draft.
+ */
+export function changeRefusal(draw: Pick<DrawRow, "status">, options: { draftOnly: boolean }): Refusal | null {
+  if (!WORDING_EDITABLE.has(draw.status))
+    return refuse(
+      "",
+      draw.status === "cancelled"
+        ? "This draw was cancelled, so it can no longer change."
+        : "This draw has been drawn: its record is final and can no longer change.",
+    );
+  return options.draftOnly && draw.status !== "draft" ? refuse("", LIVE_REFUSAL) : null;
 }
 
-const auditValue = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
-const same = (a: unknown, b: unknown) =>
-  a instanceof Date || b instanceof Date
-    ? (a as Date | null)?.getTime() === (b as Date | null)?.getTime()
-    : JSON.stringify(a) === JSON.stringify(b);
-
-/** What changed between the row and the new values, for the audit log; long texts are named only. */
-export function drawChanges(before: DrawRow, after: Partial<DrawRow>, keyFields: ReadonlySet<string>) {
-  const changed: string[] = [];
-  const values: Record<string, { from: unknown; to: unknown }> = {};
-  for (const field of Object.keys(after) as (keyof DrawRow)[]) {
-    if (same(before[field], after[field])) continue;
-    changed.push(field);
-    if (keyFields.has(field)) values[field] = { from: auditValue(before[field]), to: auditValue(after[field]) };
-  }
-  return { changed, values };
+/** Opens a change to a draw's details or photos: its row lock, then `changeRefusal`. */
+export async function lockChangeableDraw(
+  tx: Db,
+  drawId: string,
+  options: { draftOnly: boolean },
+): Promise<{ ok: true; draw: DrawRow } | Refusal | NotFound> {
+  const draw = await lockEditableDraw(tx, drawId);
+  if (!draw) return drawNotFound();
+  return changeRefusal(draw, options) ?? { ok: true, draw };
 }

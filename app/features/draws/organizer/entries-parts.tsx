@@ -1,11 +1,13 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Download } from "lucide-react";
 import { useMemo } from "react";
 import { Form } from "react-router";
 import { Badge } from "~/ui/badge";
 import { FormErrors, SubmitButton } from "~/ui/form";
 import { FormSection, InputField, SelectField, TextAreaField } from "~/ui/form-fields";
+import { DownloadCsvLink, TabSection } from "~/ui/record-page";
+import { HeaderRow } from "~/ui/table";
+import { zoneName } from "~/ui/time-window";
 import { postalEntryFields, postalEntrySchema } from "./schemas";
 
 export type EntryListItem = {
@@ -60,7 +62,7 @@ export function PostalEntryForm({
             meta={fields.receivedAt}
             label="Received"
             kind="datetime-local"
-            hint={`In ${timeZone.replace(/_/g, " ")}. Entries arriving after the close are refused.`}
+            hint={`In ${zoneName(timeZone)}. Entries arriving after the close are refused.`}
           />
           <SelectField
             meta={fields.answer}
@@ -88,48 +90,20 @@ export function PostalEntryForm({
 /** The latest entries, newest first, with the CSV of them all. */
 export function EntryTable({ entries, csvHref, total }: { entries: EntryListItem[]; csvHref: string; total: number }) {
   return (
-    <section aria-labelledby="entries-title" className="space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 id="entries-title" className="wide text-xl font-extrabold">
-            Entries
-          </h2>
-          <p className="text-sm text-muted">
-            {total === 0
-              ? "No entries yet."
-              : `The latest ${Math.min(total, entries.length)} of ${total}, newest first.`}
-          </p>
-        </div>
-        <a
-          href={csvHref}
-          download
-          className="inline-flex items-center gap-2 rounded-full px-4 py-2 text-sm font-bold ring-1 ring-line hover:bg-surface-sunken"
-        >
-          <Download aria-hidden className="size-4" /> Download CSV
-        </a>
-      </div>
+    <TabSection
+      id="entries"
+      title="Entries"
+      intro={
+        total === 0 ? "No entries yet." : `The latest ${Math.min(total, entries.length)} of ${total}, newest first.`
+      }
+      aside={<DownloadCsvLink href={csvHref} />}
+    >
       {entries.length > 0 ? (
         <div className="overflow-x-auto rounded-2xl border border-line">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Latest entries</caption>
             <thead className="bg-surface-sunken">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Number
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Entrant
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Source
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Answer
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  When
-                </th>
-              </tr>
+              <HeaderRow cellClassName="px-3 py-2" columns={["Number", "Entrant", "Source", "Answer", "When"]} />
             </thead>
             <tbody>
               {entries.map((entry) => (
@@ -156,6 +130,6 @@ export function EntryTable({ entries, csvHref, total }: { entries: EntryListItem
           </table>
         </div>
       ) : null}
-    </section>
+    </TabSection>
   );
 }

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
 import { Form } from "react-router";
 import { coverSources } from "~/features/events/cover-urls";
-import { FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
-import { InputField } from "~/ui/form-fields";
+import { FormErrors, SubmitButton } from "~/ui/form";
+import { FileField, InputField } from "~/ui/form-fields";
 import { useMediaBase } from "~/ui/site";
 import type { DrawImage } from "../../../../db/schema/draws";
 import { AddImageSchema, DRAW_LIMITS, IMAGE_ACCEPT, ImageAltSchema } from "./schemas";
@@ -105,10 +105,6 @@ function AddImageForm({ lastResult }: { lastResult?: Result }) {
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AddImageSchema }),
   });
-  const { key, ...fileProps } = getInputProps(fields.image, {
-    type: "file",
-    ariaDescribedBy: `${fields.image.id}-hint`,
-  });
   return (
     <Form
       method="post"
@@ -118,21 +114,12 @@ function AddImageForm({ lastResult }: { lastResult?: Result }) {
     >
       <h3 className="wide text-lg font-extrabold">Add a photo</h3>
       <FormErrors id={form.errorId} errors={form.errors} />
-      <div className="space-y-1.5">
-        <label htmlFor={fields.image.id} className="block font-semibold">
-          Photo
-        </label>
-        <input
-          key={key}
-          {...fileProps}
-          accept={IMAGE_ACCEPT}
-          className="block w-full min-w-0 text-sm text-muted file:mr-3 file:rounded-full file:border-0 file:bg-surface-sunken file:px-4 file:py-2 file:font-semibold file:text-text hover:file:bg-line"
-        />
-        <p id={`${fields.image.id}-hint`} className="text-sm text-muted">
-          JPEG, PNG, WebP or HEIC, up to 15 MB and at least 640 pixels wide. Shown at 16:9; location data is removed.
-        </p>
-        <FieldErrors id={fields.image.errorId} errors={fields.image.errors} />
-      </div>
+      <FileField
+        meta={fields.image}
+        label="Photo"
+        accept={IMAGE_ACCEPT}
+        hint="JPEG, PNG, WebP or HEIC, up to 15 MB and at least 640 pixels wide. Shown at 16:9; location data is removed."
+      />
       <InputField
         meta={fields.alt}
         label="Describe the photo"

@@ -4,6 +4,7 @@ import { formatEventInstant } from "~/features/dates/event-dates";
 import { toLocalInputValue } from "~/features/dates/time-zones";
 import type { Db } from "~/server/db/client.server";
 import { moneyInputValue } from "~/ui/money";
+import { pageOf } from "~/ui/paging";
 import { type DrawStatus, drawEntries, draws, users } from "../../../../db/schema";
 import { bundlesText, type DrawFilter, type DrawFormDefaults, instantWinsText } from "./schemas";
 
@@ -23,20 +24,25 @@ const winnerEntry = alias(drawEntries, "winner_entry");
 const winnerUser = alias(users, "winner_user");
 const winnerJoin = and(eq(winnerEntry.drawId, draws.id), eq(winnerEntry.number, draws.winnerNumber));
 
+/** What a draw's row in the list and the header of its pages both show. */
+const overviewColumns = {
+  id: draws.id,
+  slug: draws.slug,
+  title: draws.title,
+  kind: draws.kind,
+  status: draws.status,
+  closesAt: draws.closesAt,
+  allocated: draws.allocated,
+  totalEntries: draws.totalEntries,
+};
+
 export async function listDrawsForAdmin(db: Db, input: { show: DrawFilter; page: number; timeZone: string }) {
   const statuses = FILTER_STATUSES[input.show];
   const where: SQL | undefined = statuses ? inArray(draws.status, statuses) : undefined;
   const [rows, totals] = await Promise.all([
     db
       .select({
-        id: draws.id,
-        slug: draws.slug,
-        title: draws.title,
-        kind: draws.kind,
-        status: draws.status,
-        closesAt: draws.closesAt,
-        allocated: draws.allocated,
-        totalEntries: draws.totalEntries,
+        ...overviewColumns,
         winnerNumber: draws.winnerNumber,
         winnerName: sql<string | null>`coalesce(${winnerUser.name}, ${winnerEntry.postalName})`,
       })
@@ -61,9 +67,7 @@ export async function listDrawsForAdmin(db: Db, input: { show: DrawFilter; page:
   return {
     draws: rows.map((row) => ({ ...row, closesLabel: formatEventInstant(row.closesAt, input.timeZone) })),
     counts,
-    total,
-    page: input.page,
-    pageCount: Math.max(1, Math.ceil(total / DRAWS_PER_PAGE)),
+    ...pageOf(total, input.page, DRAWS_PER_PAGE),
   };
 }
 
@@ -72,18 +76,7 @@ export type AdminDrawRow = Awaited<ReturnType<typeof listDrawsForAdmin>>["draws"
 /** The header every page of one draw shares. */
 export async function getDrawSummary(db: Db, drawId: string, timeZone: string) {
   const [row] = await db
-    .select({
-      id: draws.id,
-      slug: draws.slug,
-      title: draws.title,
-      kind: draws.kind,
-      status: draws.status,
-      opensAt: draws.opensAt,
-      closesAt: draws.closesAt,
-      allocated: draws.allocated,
-      totalEntries: draws.totalEntries,
-      images: draws.images,
-    })
+    .select({ ...overviewColumns, opensAt: draws.opensAt, images: draws.images })
     .from(draws)
     .where(eq(draws.id, drawId));
   if (!row) return null;
@@ -127,7 +120,9 @@ export async function getDrawFormValues(db: Db, drawId: string, timeZone: string
     options: Array.from({ length: 5 }, (_, index) => draw.options[index] ?? ""),
     answer: String(draw.answer),
     beaconSource: draw.beaconSource,
-    instantWins: instantWinsText(draw.instantWins),
+    // While the draw is live its instant wins are a secret kept from everyone, staff included:
+    // its page shows their commitment. The list is shown again once entries have closed.
+    instantWins: draw.status === "live" ? "" : instantWinsText(draw.instantWins),
     allowPicks: draw.allowPicks ? "on" : null,
   };
 }

@@ -106,6 +106,17 @@ describe("the draw form", () => {
   });
 });
 
+describe("instant wins and chosen numbers", () => {
+  it("lets members choose their numbers only in a draw without instant wins", () => {
+    const withPicks = parse({ allowPicks: "on", instantWins: "" });
+    expect(withPicks.status === "success" && withPicks.value.allowPicks).toBe(true);
+    const both = errorsOf({ allowPicks: "on" });
+    expect(both.allowPicks).toBe(
+      "A draw with instant wins gives every number at random: remove the instant wins or this choice",
+    );
+  });
+});
+
 describe("bundle and instant-win lines", () => {
   it("reads the forms organizers type, and sorts them", () => {
     expect(parseBundles("10 x 15\n 5 for £8 \n\n2 3.5")).toEqual({

@@ -4,6 +4,8 @@ import {
   ANGLE,
   LINE_BREAK_OR_CONTROL,
   line,
+  listPage,
+  listView,
   localTime,
   moneyField,
   prose,
@@ -252,6 +254,13 @@ export function drawFormSchema(options: { currency: string; timeZone: string }) 
     if (wins.ok && wins.value.some((win) => win.number > total))
       issues.push({ path: ["instantWins"], message: `Instant wins must be entry numbers from 1 to ${total}` });
 
+    // A member who chose a number would know in advance whether it wins at once.
+    if (value.allowPicks && wins.ok && wins.value.length > 0)
+      issues.push({
+        path: ["allowPicks"],
+        message: "A draw with instant wins gives every number at random: remove the instant wins or this choice",
+      });
+
     if (value.kind === "giveaway") {
       if (value.price !== 0) issues.push({ path: ["price"], message: "A giveaway is free: leave the price at 0" });
       if (bundles.ok && bundles.value.length > 0)
@@ -307,7 +316,10 @@ export const CancelDrawSchema = z.object({
 });
 
 export const BeaconSchema = z.object({
-  beaconValue: line(DRAW_LIMITS.beaconValue, "Enter the beacon's value, exactly as its source published it"),
+  beaconValue: line(
+    DRAW_LIMITS.beaconValue,
+    "Enter the beacon as its source publishes it: a drand round number, or a Lotto result like 01-12-23-34-45-56+07",
+  ),
 });
 
 /** Closing and drawing cannot be undone: the organizer ticks a box first. */
@@ -378,9 +390,6 @@ export const DRAW_FILTERS = {
 } as const;
 export type DrawFilter = keyof typeof DRAW_FILTERS;
 
-export const DrawsQuerySchema = z.object({
-  show: z.enum(Object.keys(DRAW_FILTERS) as [DrawFilter, ...DrawFilter[]]).catch("active"),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
-});
+export const DrawsQuerySchema = z.object({ show: listView(DRAW_FILTERS, "active"), page: listPage });
 
 export const DrawIdSchema = z.uuid();

@@ -4,6 +4,7 @@ import { getDrawSummary } from "~/features/draws/organizer/queries.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
+import { RecordPages } from "~/ui/record-page";
 import type { Route } from "./+types/draw";
 import { drawIdFrom } from "./draw-forms.server";
 
@@ -20,11 +21,8 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
 
 export default function DrawPages({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="mx-auto max-w-[1100px]">
-      <DrawHeader draw={loaderData.draw} />
-      <div className="mt-8">
-        <Outlet />
-      </div>
-    </div>
+    <RecordPages header={<DrawHeader draw={loaderData.draw} />}>
+      <Outlet />
+    </RecordPages>
   );
 }

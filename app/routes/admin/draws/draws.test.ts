@@ -1,11 +1,12 @@
-import { count, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { goodDrawFields } from "~/features/draws/organizer/draw-form.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
+import type { TestRole } from "~/server/session-user.test-support";
 import { storageFor } from "~/server/storage/storage.server";
-import { routeTestSite } from "~/web/route-calls.test-support";
-import { drawEntries, draws } from "../../../../db/schema";
+import { type FormFields, fieldErrors, routeTestSite, statusOf } from "~/web/route-calls.test-support";
+import { auditLog, drawEntries, draws } from "../../../../db/schema";
 import * as detailsRoute from "./details";
 import * as drawRoute from "./draw";
 import * as entriesRoute from "./entries";
@@ -17,53 +18,28 @@ import * as newRoute from "./new";
 // The organizer's draw pages called as React Router calls them, for each role, with hostile
 // input: every bad submission answers 400 with field messages and changes nothing.
 const database = freshDatabasePerFile();
-type Who = "organizer" | "admin" | "member";
-const site = routeTestSite(database, { name: "admin-draws" });
+const site = routeTestSite(database, {
+  name: "admin-draws",
+  runtime: (env) => ({ storage: storageFor(env), jobs: { enqueue: async () => null } }),
+});
 const { accounts } = site;
 
-function contextFor(who: Who | null) {
-  return site.contextFor(who, { storage: storageFor(site.env), jobs: { enqueue: async () => null } });
-}
-
-type Fields = Record<string, string | File>;
-
-function post(pathname: string, fields: Fields, params: Record<string, string> = {}, who: Who | null = "organizer") {
-  const url = new URL(`http://localhost${pathname}`);
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  const request = new Request(url, { method: "POST", body });
-  return { request, url, params, context: contextFor(who), unstable_pattern: pathname } as never;
-}
-
-function get(pathname: string, params: Record<string, string> = {}, who: Who | null = "organizer") {
-  const url = new URL(`http://localhost${pathname}`);
-  return { request: new Request(url), url, params, context: contextFor(who), unstable_pattern: pathname } as never;
-}
-
-async function statusOf(run: () => unknown) {
-  try {
-    const answer = await run();
-    if (answer instanceof Response) return `${answer.status} ${answer.headers.get("Location")}`;
-    return (answer as { init?: { status?: number } } | undefined)?.init?.status ?? "no error";
-  } catch (thrown) {
-    if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location")}`;
-    return (thrown as { init?: { status?: number } }).init?.status;
-  }
-}
-
-function errorsOf(answer: unknown) {
-  const { data, init } = answer as { data: { result: { error?: Record<string, string[]> } }; init: { status: number } };
-  expect(init.status).toBe(400);
-  return Object.fromEntries(Object.entries(data.result.error ?? {}).map(([field, messages]) => [field, messages[0]]));
-}
+const post = (
+  path: string,
+  body: FormFields,
+  params: Record<string, string> = {},
+  who: TestRole | null = "organizer",
+) => site.args(who, { path, body, params });
+const get = (path: string, params: Record<string, string> = {}, who: TestRole | null = "organizer") =>
+  site.args(who, { path, params });
 
 /** A draft that opens now and closes in a month, in the site's zone. */
-function futureDraw(overrides: Fields = {}): Fields {
+function futureDraw(overrides: FormFields = {}): FormFields {
   const local = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 16);
   return { ...goodDrawFields, opensAt: local(-1), closesAt: local(30), ...overrides };
 }
 
-async function createOne(fields: Fields = {}, who: Who = "organizer") {
+async function createOne(fields: FormFields = {}, who: TestRole = "organizer") {
   const answer = (await newRoute.action(post("/admin/draws/new", futureDraw(fields), {}, who))) as Response;
   expect(answer.status).toBe(302);
   return answer.headers.get("Location")!.split("/").at(-1)!;
@@ -99,13 +75,13 @@ describe("who may use the draw pages", () => {
       expect(await statusOf(() => module.loader(get(pathname, routeParams, "member"))), pathname).toBe(403);
       for (const who of ["organizer", "admin"] as const) {
         const answer = await statusOf(() => module.loader(get(pathname, routeParams, who)));
-        expect(answer, `${pathname} as ${who}`).toMatch(/^(no error|200 null)$/);
+        expect(answer, `${pathname} as ${who}`).toMatch(/^(ok|200 null)$/);
       }
     }
     const actions: {
       module: typeof newRoute | typeof detailsRoute | typeof imagesRoute | typeof entriesRoute;
       path: string;
-      fields: Fields;
+      fields: FormFields;
     }[] = [
       { module: newRoute, path: "/admin/draws/new", fields: futureDraw({ title: "Sneaky" }) },
       { module: detailsRoute, path: `/admin/draws/${drawId}`, fields: { intent: "publish" } },
@@ -145,7 +121,7 @@ describe("creating and running a draw, as an organizer and as an admin", () => {
     const drawId = await createOne({ title: "Admin's Draw" }, "admin");
     expect(await row(drawId)).toMatchObject({ title: "Admin's Draw", createdBy: accounts.admin.id, status: "draft" });
     const before = await drawCount();
-    const cases: [Fields, Record<string, string>][] = [
+    const cases: [FormFields, Record<string, string>][] = [
       [{ price: "£2.505" }, { price: "Enter an amount like 12.50 in £ (0 for free)" }],
       [{ instantWins: "9999 fuel" }, { instantWins: "Instant wins must be entry numbers from 1 to 5000" }],
       [{ totalEntries: "lots" }, { totalEntries: "Enter the number of entries as a whole number" }],
@@ -154,7 +130,7 @@ describe("creating and running a draw, as an organizer and as an admin", () => {
     ];
     for (const [fields, expected] of cases) {
       const answer = await newRoute.action(post("/admin/draws/new", futureDraw(fields)));
-      expect(errorsOf(answer), JSON.stringify(fields).slice(0, 60)).toMatchObject(expected);
+      expect(fieldErrors(answer), JSON.stringify(fields).slice(0, 60)).toMatchObject(expected);
     }
     expect(await drawCount()).toBe(before);
   });
@@ -187,15 +163,15 @@ describe("creating and running a draw, as an organizer and as an admin", () => {
       receivedAt: received,
       answer: "0",
     };
-    expect(errorsOf(await entriesRoute.action(post(entries, { ...postal, name: "" }, params)))).toEqual({
+    expect(fieldErrors(await entriesRoute.action(post(entries, { ...postal, name: "" }, params)))).toEqual({
       name: "Enter the entrant's name, as on the envelope",
     });
     expect(
-      errorsOf(await entriesRoute.action(post(entries, { ...postal, email: "ghost@club.example" }, params))),
+      fieldErrors(await entriesRoute.action(post(entries, { ...postal, email: "ghost@club.example" }, params))),
     ).toEqual({
       email: "No member has this email address. Leave it empty for someone without an account.",
     });
-    expect(errorsOf(await entriesRoute.action(post(entries, { ...postal, answer: "4" }, params)))).toEqual({
+    expect(fieldErrors(await entriesRoute.action(post(entries, { ...postal, answer: "4" }, params)))).toEqual({
       answer: "Choose an answer to the question.",
     });
     expect(await statusOf(() => entriesRoute.action(post(entries, postal, params, "admin")))).toBe(`302 ${entries}`);
@@ -207,9 +183,9 @@ describe("creating and running a draw, as an organizer and as an admin", () => {
     expect(await csv.text()).toContain("Pat Postal");
 
     const cancel = await detailsRoute.action(post(here, { intent: "cancel", reason: "" }, params));
-    expect(errorsOf(cancel)).toEqual({ reason: "Say why the draw is cancelled: entrants will read it" });
+    expect(fieldErrors(cancel)).toEqual({ reason: "Say why the draw is cancelled: entrants will read it" });
     const close = await detailsRoute.action(post(here, { intent: "close" }, params));
-    expect(errorsOf(close)).toEqual({ confirm: "Tick the box to confirm" });
+    expect(fieldErrors(close)).toEqual({ confirm: "Tick the box to confirm" });
     const early = await detailsRoute.action(post(here, { intent: "close", confirm: "on" }, params));
     expect((early as { init: { status: number } }).init.status).toBe(400);
     expect(
@@ -227,12 +203,12 @@ describe("creating and running a draw, as an organizer and as an admin", () => {
       .jpeg()
       .toBuffer();
     const file = new File([new Uint8Array(photo)], "car.jpg", { type: "image/jpeg" });
-    expect(errorsOf(await imagesRoute.action(post(here, { intent: "add", image: file, alt: "" }, params)))).toEqual({
+    expect(fieldErrors(await imagesRoute.action(post(here, { intent: "add", image: file, alt: "" }, params)))).toEqual({
       alt: "Describe the photo for people who cannot see it",
     });
     const text = new File(["not a photo"], "car.jpg", { type: "image/jpeg" });
     expect(
-      errorsOf(await imagesRoute.action(post(here, { intent: "add", image: text, alt: "A car" }, params))),
+      fieldErrors(await imagesRoute.action(post(here, { intent: "add", image: text, alt: "A car" }, params))),
     ).toEqual({
       image: "Choose a JPEG, PNG, WebP or HEIC image.",
     });
@@ -245,3 +221,34 @@ describe("creating and running a draw, as an organizer and as an admin", () => {
     expect(await statusOf(() => imagesRoute.action(post(here, { intent: "up", hash: "nope" }, params)))).toBe(400);
   });
 });
+
+describe("revealing a live draw's instant wins", () => {
+  it("is for admins only, with an explicit action that writes an audit entry", async () => {
+    const drawId = await createOne({ title: "Secret Wins Draw" });
+    const params = { drawId };
+    const here = `/admin/draws/${drawId}`;
+    expect(await statusOf(() => detailsRoute.action(post(here, { intent: "publish" }, params)))).toBe(`302 ${here}`);
+    const reveal = (who: TestRole | null) =>
+      statusOf(() => detailsRoute.action(post(here, { intent: "reveal-instant-wins" }, params, who)));
+    expect(await reveal(null)).toMatch(/^302 \/login/);
+    expect(await reveal("member")).toBe(403);
+    expect(await reveal("organizer")).toBe(403);
+    expect(await audits(drawId)).toEqual([]);
+
+    const answer = (await detailsRoute.action(post(here, { intent: "reveal-instant-wins" }, params, "admin"))) as {
+      data: { revealed: { number: number; prize: string }[] };
+    };
+    expect(answer.data.revealed).toEqual([
+      { number: 17, prize: "£50 fuel card" },
+      { number: 250, prize: "A set of floor mats" },
+    ]);
+    expect(await audits(drawId)).toEqual([{ action: "draw.reveal-instant-wins", actorId: accounts.admin.id }]);
+  });
+});
+
+async function audits(drawId: string) {
+  return database()
+    .db.select({ action: auditLog.action, actorId: auditLog.actorId })
+    .from(auditLog)
+    .where(and(eq(auditLog.subjectId, drawId), eq(auditLog.action, "draw.reveal-instant-wins")));
+}

@@ -3,6 +3,7 @@ import { drawEntriesCsv } from "~/features/draws/organizer/entries-csv";
 import { getDrawSummary, listDrawEntries } from "~/features/draws/organizer/queries.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { csvDownload } from "~/ui/csv-download";
 import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/entries-csv";
 import { drawIdFrom } from "./draw-forms.server";
@@ -20,11 +21,5 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
     createdAt: at(entry.createdAt)!,
     receivedAt: at(entry.receivedAt),
   }));
-  return new Response(drawEntriesCsv(entries), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${draw.slug}-entries.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return csvDownload(drawEntriesCsv(entries), `${draw.slug}-entries.csv`);
 }

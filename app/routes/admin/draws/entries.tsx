@@ -3,8 +3,9 @@ import { EntryTable, PostalEntryForm } from "~/features/draws/organizer/entries-
 import { getEntriesPage } from "~/features/draws/organizer/queries.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { dashboardMeta, recordTitle } from "~/ui/dashboard-meta";
 import { notFound } from "~/ui/not-found";
-import { pageTitle } from "~/ui/page-title";
+import { TabColumns } from "~/ui/record-page";
 import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/entries";
 import { drawIdFrom, postalEntryAction } from "./draw-forms.server";
@@ -30,32 +31,31 @@ export async function action({ request, context, url, params }: Route.ActionArgs
 export default function DrawEntries({ loaderData, actionData }: Route.ComponentProps) {
   const { status, options, entries, total, drawId, timeZone, today } = loaderData;
   return (
-    <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_24rem] lg:items-start">
+    <TabColumns
+      sideWidth="form"
+      side={
+        status === "live" ? (
+          <PostalEntryForm
+            options={options}
+            timeZone={timeZone}
+            defaultReceivedAt={today}
+            lastResult={actionData?.intent === "postal" ? actionData.result : undefined}
+          />
+        ) : (
+          <p className="rounded-2xl border border-line bg-surface-raised p-5 text-sm text-muted">
+            {status === "draft"
+              ? "Postal entries are recorded once the draw is live."
+              : "The draw has closed: no more postal entries can be recorded."}
+          </p>
+        )
+      }
+    >
       <EntryTable entries={entries} total={total} csvHref={`/admin/draws/${drawId}/entries.csv`} />
-      {status === "live" ? (
-        <PostalEntryForm
-          options={options}
-          timeZone={timeZone}
-          defaultReceivedAt={today}
-          lastResult={actionData?.intent === "postal" ? actionData.result : undefined}
-        />
-      ) : (
-        <p className="rounded-2xl border border-line bg-surface-raised p-5 text-sm text-muted">
-          {status === "draft"
-            ? "Postal entries are recorded once the draw is live."
-            : "The draw has closed: no more postal entries can be recorded."}
-        </p>
-      )}
-    </div>
+    </TabColumns>
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const draw = matches.find((match) => match?.id === "routes/admin/draws/draw")?.data as
-    | { draw?: { title: string } }
-    | undefined;
-  return [
-    { title: pageTitle(matches, "Entries", draw?.draw?.title ?? "Draw", "Dashboard") },
-    { name: "robots", content: "noindex" },
-  ];
-};
+const DRAW_LAYOUT = { id: "routes/admin/draws/draw", key: "draw", fallback: "Draw" };
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  dashboardMeta(matches, "Entries", recordTitle(matches, DRAW_LAYOUT));

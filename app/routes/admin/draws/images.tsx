@@ -2,8 +2,9 @@ import { DrawGalleryEditor } from "~/features/draws/organizer/gallery-form";
 import { getDrawImages } from "~/features/draws/organizer/queries.server";
 import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
+import { dashboardMeta, recordTitle } from "~/ui/dashboard-meta";
 import { notFound } from "~/ui/not-found";
-import { pageTitle } from "~/ui/page-title";
+import { TabSection } from "~/ui/record-page";
 import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/images";
 import { drawIdFrom, drawImagesAction } from "./draw-forms.server";
@@ -29,26 +30,18 @@ export async function action({ request, context, url, params }: Route.ActionArgs
 
 export default function DrawImages({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <section aria-labelledby="photos-title" className="max-w-[820px]">
-      <h2 id="photos-title" className="wide text-xl font-extrabold">
-        Prize photos
-      </h2>
-      <p className="mt-1 max-w-prose text-muted">
-        Up to eight photos of the prize, in the order the draw's page shows them. The first is on its tile.
-      </p>
-      <div className="mt-6">
-        <DrawGalleryEditor images={loaderData.images} status={loaderData.status} results={actionData} />
-      </div>
-    </section>
+    <TabSection
+      id="photos"
+      title="Prize photos"
+      intro="Up to eight photos of the prize, in the order the draw's page shows them. The first is on its tile."
+      className="max-w-[820px]"
+    >
+      <DrawGalleryEditor images={loaderData.images} status={loaderData.status} results={actionData} />
+    </TabSection>
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const draw = matches.find((match) => match?.id === "routes/admin/draws/draw")?.data as
-    | { draw?: { title: string } }
-    | undefined;
-  return [
-    { title: pageTitle(matches, "Photos", draw?.draw?.title ?? "Draw", "Dashboard") },
-    { name: "robots", content: "noindex" },
-  ];
-};
+const DRAW_LAYOUT = { id: "routes/admin/draws/draw", key: "draw", fallback: "Draw" };
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  dashboardMeta(matches, "Photos", recordTitle(matches, DRAW_LAYOUT));

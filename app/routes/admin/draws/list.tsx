@@ -1,13 +1,10 @@
-import { Pagination } from "~/features/admin/members-list";
-import { DrawListRow, EmptyDrawList } from "~/features/draws/organizer/draw-list";
+import { DrawListRow, emptyDrawList } from "~/features/draws/organizer/draw-list";
 import { listDrawsForAdmin } from "~/features/draws/organizer/queries.server";
 import { DRAW_FILTERS, type DrawFilter, DrawsQuerySchema } from "~/features/draws/organizer/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
-import { Card } from "~/ui/card";
-import { FilterTabs, ListPageHeader } from "~/ui/list-page";
-import { pageTitle } from "~/ui/page-title";
-import { countOf } from "~/ui/plural";
+import { dashboardMeta } from "~/ui/dashboard-meta";
+import { FilterTabs, ListPageHeader, ListResults, listHref } from "~/ui/list-page";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -20,13 +17,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 
 export default function DrawsList({ loaderData }: Route.ComponentProps) {
   const { draws, counts, total, page, pageCount, show } = loaderData;
-  const href = (filter: DrawFilter, target = 1) => {
-    const params = new URLSearchParams();
-    if (filter !== "active") params.set("show", filter);
-    if (target > 1) params.set("page", String(target));
-    const search = params.toString();
-    return search ? `?${search}` : ".";
-  };
+  const href = (filter: DrawFilter, target = 1) =>
+    listHref({ show: filter, page: target }, { show: "active", page: 1 });
   return (
     <div className="mx-auto max-w-[1100px]">
       <ListPageHeader
@@ -44,23 +36,20 @@ export default function DrawsList({ loaderData }: Route.ComponentProps) {
           href={(filter) => href(filter)}
         />
       </div>
-      <p className="sr-only" role="status">
-        {countOf(total, "draw", "draws")}
-      </p>
-      {draws.length === 0 ? (
-        <EmptyDrawList show={show} />
-      ) : (
-        <Card as="ul" variant="list" className="mt-3">
-          {draws.map((draw) => (
-            <DrawListRow key={draw.id} draw={draw} />
-          ))}
-        </Card>
-      )}
-      <Pagination page={page} pageCount={pageCount} href={(target) => href(show, target)} />
+      <ListResults
+        total={total}
+        noun={["draw", "draws"]}
+        empty={draws.length === 0 ? emptyDrawList(show) : null}
+        page={page}
+        pageCount={pageCount}
+        href={(target) => href(show, target)}
+      >
+        {draws.map((draw) => (
+          <DrawListRow key={draw.id} draw={draw} />
+        ))}
+      </ListResults>
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  return [{ title: pageTitle(matches, "Draws", "Dashboard") }, { name: "robots", content: "noindex" }];
-};
+export const meta: Route.MetaFunction = ({ matches }) => dashboardMeta(matches, "Draws");
