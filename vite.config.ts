@@ -13,13 +13,23 @@ const LUCIDE_INDEX = /node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]lucide-
 /**
  * Chunks made of a few modules and everything they import, however deep, in this order (a
  * module goes to the first that reaches it): `shell` is what every public page loads (the client
- * entry, the root route and the site's layout, less the route modules themselves); `events` is
- * the event tile and its helpers, on the home page, the events list and every event page.
+ * entry, the root route and the site's layout, less the route modules themselves, and the memo
+ * of formatted text every page's prices and dates go through, which would otherwise pull the
+ * `events` chunk into pages without events); `events` is the event tile and its helpers, on the
+ * home page, the events list and every event page.
  */
 const CHUNKS = [
-  { name: "shell", roots: ["app/entry.client.tsx", "app/root.tsx", "app/routes/site/layout.tsx"], own: false },
-  { name: "events", roots: ["app/features/events/event-tile.tsx"], own: true },
-].map((chunk) => ({ ...chunk, roots: chunk.roots.map((file) => path.resolve(file)) }));
+  {
+    name: "shell",
+    roots: ["app/entry.client.tsx", "app/root.tsx", "app/routes/site/layout.tsx", "app/ui/intl-memo.ts"],
+    own: ["app/ui/intl-memo.ts"],
+  },
+  { name: "events", roots: ["app/features/events/event-tile.tsx"], own: ["app/features/events/event-tile.tsx"] },
+].map((chunk) => ({
+  ...chunk,
+  roots: chunk.roots.map((file) => path.resolve(file)),
+  own: chunk.own.map((file) => path.resolve(file)),
+}));
 
 type ModuleGraph = { getModuleInfo(id: string): { code: string | null; importedIds: readonly string[] } | null };
 
@@ -47,7 +57,8 @@ function assignChunks(graph: ModuleGraph) {
       const id = stack.pop()!;
       if (seen.has(id) || FRAMEWORK.test(id)) continue;
       seen.add(id);
-      if (!chunkOf.has(id) && (chunk.own || !chunk.roots.includes(id))) chunkOf.set(id, chunk.name);
+      // A route module that is a root stays a chunk of its own; the chunk's `own` roots join it.
+      if (!chunkOf.has(id) && (chunk.own.includes(id) || !chunk.roots.includes(id))) chunkOf.set(id, chunk.name);
       const info = graph.getModuleInfo(id);
       for (const imported of info?.importedIds ?? []) {
         if (!LUCIDE_INDEX.test(imported)) stack.push(imported);

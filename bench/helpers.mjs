@@ -1,7 +1,16 @@
 // Shared by the benchmark scripts: paths, the built server on a free port with a fresh
 // database, child-process clean-up on exit or interruption, and the results folder.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -244,6 +253,36 @@ export async function startServer({ cpu, env = {}, nodeArgs = [], script = "serv
     throw error;
   }
   return { origin, port, pid: child.pid, dataDir, startupMs: Date.now() - started, stop };
+}
+
+const CALIBRATION_DIR = path.join(ROOT, "bench/calibration");
+
+function newestChange(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "build") continue;
+    const file = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestChange(file) : statSync(file).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Starts the calibration page (bench/calibration: a bare React Router app built from the site's
+ * own packages) like `startServer`, building it first when it has no build or its sources are
+ * newer than the build. Its one page is `/`.
+ */
+export async function startCalibration() {
+  const built = path.join(CALIBRATION_DIR, "build/server/index.js");
+  if (!existsSync(built) || statSync(built).mtimeMs < newestChange(CALIBRATION_DIR)) {
+    console.log("Building the calibration page…");
+    const result = spawnSync("npx", ["react-router", "build", path.relative(ROOT, CALIBRATION_DIR)], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    if (result.status !== 0) throw new Error(`building bench/calibration failed (exit ${result.status})`);
+  }
+  return startServer({ script: "bench/calibration/server.mjs" });
 }
 
 /** Fetches a page and fails loudly unless it answers 200. */

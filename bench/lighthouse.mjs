@@ -9,6 +9,12 @@
 // category under its target it lists the audits that fail, so you know what to fix. With --runs
 // N each page is measured N times and the run with the median performance score is reported.
 // Writes the scores as JSON, and each page's full HTML report, to bench/results/.
+//
+// In the same run, and the same way, it measures a calibration page (bench/calibration/): a
+// page of text served by a bare React Router app built from the site's own packages, with no
+// styles, fonts or code of the site's. Its scores are what the framework alone gets on this
+// machine today, so a slow or busy machine is told apart from a regression of the site.
+// --no-calibration leaves it out.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -20,6 +26,7 @@ import {
   printTable,
   RESULTS_DIR,
   runCli,
+  startCalibration,
   startServer,
   warnIfBusy,
   writeResult,
@@ -169,6 +176,19 @@ export function printLighthouse(results) {
   }
 }
 
+export const CALIBRATION_LABEL = "calibration: bare React Router";
+
+/** Lighthouse on the calibration page, the same way as on the site's pages. */
+export async function runCalibration({ desktop = false, runs = 1 } = {}) {
+  const calibration = await startCalibration();
+  try {
+    const [result] = await runLighthouse(calibration.origin, { pages: [{ path: "/" }], desktop, runs });
+    return { ...result, path: CALIBRATION_LABEL };
+  } finally {
+    await calibration.stop();
+  }
+}
+
 export async function main(argv = process.argv.slice(2)) {
   const { values } = parseArgs({
     args: argv,
@@ -177,6 +197,7 @@ export async function main(argv = process.argv.slice(2)) {
       runs: { type: "string", default: "1" },
       page: { type: "string", multiple: true },
       "no-save": { type: "boolean", default: false },
+      "no-calibration": { type: "boolean", default: false },
     },
   });
   const runs = Number(values.runs);
@@ -206,14 +227,21 @@ export async function main(argv = process.argv.slice(2)) {
     },
   });
   await app.stop();
+  const calibration = values["no-calibration"] ? null : await runCalibration({ desktop: values.desktop, runs });
 
-  printLighthouse(results);
+  printLighthouse(calibration ? [...results, calibration] : results);
   if (!values["no-save"]) {
-    const file = writeResult(`lighthouse-${formFactor}`, { formFactor, runs, targets: TARGETS, pages: results });
+    const file = writeResult(`lighthouse-${formFactor}`, {
+      formFactor,
+      runs,
+      targets: TARGETS,
+      pages: results,
+      calibration,
+    });
     console.log(`\nresult: ${file}`);
     console.log(`reports: ${path.relative(process.cwd(), path.dirname(reports[0]))}/lighthouse-${stamp}-*.html`);
   }
-  return { formFactor, results };
+  return { formFactor, results, calibration };
 }
 
 if (isMain(import.meta.url)) runCli(() => main().then(() => 0));

@@ -39,3 +39,34 @@ export function lowPriorityModulePreloads() {
     },
   });
 }
+
+const BODY_END = Buffer.from("</body>");
+
+/**
+ * A page's stream with `html()` put just before `</body>`, asked for when the end comes by, so
+ * it can say what the whole render did. The last few bytes of each chunk are held back until the
+ * next, so an end tag cut between two chunks is still found; a stream without one gets `html()`
+ * at its very end. Chunks stay bytes: one may end inside a letter.
+ */
+export function beforeBodyEnd(html: () => string) {
+  let added = false;
+  let held = Buffer.alloc(0);
+  return new Transform({
+    transform(chunk: Buffer | string, _encoding, callback) {
+      const buffer = Buffer.concat([held, typeof chunk === "string" ? Buffer.from(chunk) : chunk]);
+      if (added) return callback(null, buffer);
+      const end = buffer.lastIndexOf(BODY_END);
+      if (end === -1) {
+        const keep = Math.min(buffer.length, BODY_END.length - 1);
+        held = buffer.subarray(buffer.length - keep);
+        return callback(null, buffer.subarray(0, buffer.length - keep));
+      }
+      added = true;
+      held = Buffer.alloc(0);
+      callback(null, Buffer.concat([buffer.subarray(0, end), Buffer.from(html()), buffer.subarray(end)]));
+    },
+    flush(callback) {
+      callback(null, added ? held : Buffer.concat([held, Buffer.from(html())]));
+    },
+  });
+}

@@ -3,6 +3,8 @@
  * These helpers are the only place amounts turn into text or back.
  */
 
+import { intlMemo } from "./intl-memo";
+
 const formatters = new Map<string, Intl.NumberFormat>();
 
 function formatter(currency: string, whole: boolean) {
@@ -27,17 +29,22 @@ export function minorUnitsPerMajor(currency: string) {
 
 /** "£12.50"; whole amounts drop the pence ("£15") where a price is shown as a headline. */
 export function formatMoney(minor: number, currency: string, options: { compact?: boolean } = {}) {
-  const perMajor = minorUnitsPerMajor(currency);
-  const whole = options.compact === true && minor % perMajor === 0;
-  return formatter(currency, whole).format(minor / perMajor);
+  const compact = options.compact === true;
+  return intlMemo(`money ${currency} ${minor} ${compact}`, () => {
+    const perMajor = minorUnitsPerMajor(currency);
+    const whole = compact && minor % perMajor === 0;
+    return formatter(currency, whole).format(minor / perMajor);
+  });
 }
 
 /** The currency's symbol ("£"), for labels next to price inputs. */
 export function currencySymbol(currency: string) {
-  return (
-    formatter(currency, true)
-      .formatToParts(0)
-      .find((part) => part.type === "currency")?.value ?? currency
+  return intlMemo(
+    `symbol ${currency}`,
+    () =>
+      formatter(currency, true)
+        .formatToParts(0)
+        .find((part) => part.type === "currency")?.value ?? currency,
   );
 }
 

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { eventDateLabels, formatEventInstant } from "~/features/dates/event-dates";
 import { eventDays, localDate, parseLocalDateTime, toLocalInputValue } from "~/features/dates/time-zones";
+import { recordIntlAnswers } from "~/ui/intl-memo";
 
 describe("event times in the event's own time zone", () => {
   it("reads a London summer time as BST and a winter time as GMT", () => {
@@ -83,6 +84,20 @@ describe("event times in the event's own time zone", () => {
   it("refuses impossible dates and malformed input", () => {
     for (const value of ["2027-02-30T10:00", "2027-06-12T24:00", "12/06/2027 10:00", "", "2027-06-12"]) {
       expect(parseLocalDateTime(value, "Europe/London")).toEqual({ ok: false, reason: "format" });
+    }
+  });
+});
+
+describe("what a page carries of its dates", () => {
+  afterEach(() => recordIntlAnswers(() => undefined));
+
+  it("records a date's parts in every render that shows it, not only the first", () => {
+    const instant = new Date("2027-06-12T09:00:00Z");
+    for (const render of ["first", "second"]) {
+      const answers = new Map<string, unknown>();
+      recordIntlAnswers(() => answers);
+      formatEventInstant(instant, "Europe/London");
+      expect([...answers.keys()], render).toContain(`parts Europe/London ${instant.getTime()}`);
     }
   });
 });

@@ -1,4 +1,5 @@
 import { eventDays } from "~/features/dates/time-zones";
+import { intlMemo } from "~/ui/intl-memo";
 
 /**
  * How an event's dates read on tiles, pages, calendars and emails: always in the event's own
@@ -26,14 +27,18 @@ const RECENT_PARTS_LIMIT = 2000;
 
 function partsOf(instant: Date, timeZone: string): Parts {
   const key = `${timeZone} ${instant.getTime()}`;
-  let parts = recentParts.get(key);
-  if (!parts) {
-    parts = formatParts(instant, timeZone);
-    // Oldest first out: a Map keeps its insertion order.
-    if (recentParts.size >= RECENT_PARTS_LIMIT) recentParts.delete(recentParts.keys().next().value!);
-    recentParts.set(key, parts);
-  }
-  return parts;
+  // The recent answers sit inside the memo, never in front of it: every render must record the
+  // parts it used, or a page rendered after another that asked for them first would carry none.
+  return intlMemo(`parts ${key}`, () => {
+    let parts = recentParts.get(key);
+    if (!parts) {
+      parts = formatParts(instant, timeZone);
+      // Oldest first out: a Map keeps its insertion order.
+      if (recentParts.size >= RECENT_PARTS_LIMIT) recentParts.delete(recentParts.keys().next().value!);
+      recentParts.set(key, parts);
+    }
+    return parts;
+  });
 }
 
 /**

@@ -1,3 +1,5 @@
+import { intlMemo } from "~/ui/intl-memo";
+
 /**
  * Wall-clock times in a named time zone, with nothing but Intl: times are stored as instants
  * and shown and edited in the event's own zone, across daylight-saving changes.
@@ -37,18 +39,20 @@ export function isValidTimeZone(timeZone: string) {
 
 /** The wall-clock time at `instant` in `timeZone`. */
 export function wallTimeAt(instant: Date, timeZone: string): WallTime & { second: number } {
-  const parts: Record<string, number> = {};
-  for (const part of partsFormatter(timeZone).formatToParts(instant)) {
-    if (part.type !== "literal") parts[part.type] = Number(part.value);
-  }
-  return {
-    year: parts.year!,
-    month: parts.month!,
-    day: parts.day!,
-    hour: parts.hour!,
-    minute: parts.minute!,
-    second: parts.second!,
-  };
+  return intlMemo(`wall ${timeZone} ${instant.getTime()}`, () => {
+    const parts: Record<string, number> = {};
+    for (const part of partsFormatter(timeZone).formatToParts(instant)) {
+      if (part.type !== "literal") parts[part.type] = Number(part.value);
+    }
+    return {
+      year: parts.year!,
+      month: parts.month!,
+      day: parts.day!,
+      hour: parts.hour!,
+      minute: parts.minute!,
+      second: parts.second!,
+    };
+  });
 }
 
 /** How far `timeZone` is ahead of UTC at `utcMs`, in milliseconds. */

@@ -8,36 +8,41 @@ import { DrawTiles } from "~/features/draws/draw-tiles";
 import { logoSources } from "~/features/partners/logo-urls";
 import { PartnerLogo } from "~/features/partners/partner-logo";
 
-/** A home page section's heading row: eyebrow, title and the way to the whole list. */
-function SectionHeading({
+/** A home page section below the fold: its eyebrow and title, the way to the whole list, and its tiles. */
+function HomeSection({
   id,
   eyebrow,
   title,
   to,
   more,
+  children,
 }: {
   id: string;
   eyebrow: string;
   title: string;
   to: string;
-  more: ReactNode;
+  more: string;
+  children: ReactNode;
 }) {
   return (
-    <div className="mb-8 flex flex-wrap items-end justify-between gap-4">
-      <div>
-        <p className="text-sm font-bold uppercase tracking-[0.2em] text-accent-ink">{eyebrow}</p>
-        <h2 id={id} className="wide mt-1 text-2xl font-extrabold sm:text-3xl">
-          {title}
-        </h2>
+    <section aria-labelledby={id} className="mx-auto max-w-[1200px] px-4 pt-16 sm:px-6 md:pt-24">
+      <div className="mb-8 flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <p className="text-sm font-bold uppercase tracking-[0.2em] text-accent-ink">{eyebrow}</p>
+          <h2 id={id} className="wide mt-1 text-2xl font-extrabold sm:text-3xl">
+            {title}
+          </h2>
+        </div>
+        <Link
+          to={to}
+          prefetch="intent"
+          className="inline-flex items-center gap-1.5 rounded-full px-4 py-2 font-bold ring-1 ring-line hover:bg-surface-sunken"
+        >
+          {more} <ArrowRight aria-hidden className="size-4" />
+        </Link>
       </div>
-      <Link
-        to={to}
-        prefetch="intent"
-        className="inline-flex items-center gap-1.5 rounded-full px-4 py-2 font-bold ring-1 ring-line hover:bg-surface-sunken"
-      >
-        {more} <ArrowRight aria-hidden className="size-4" />
-      </Link>
-    </div>
+      {children}
+    </section>
   );
 }
 
@@ -45,16 +50,15 @@ function SectionHeading({
 export function LiveCompetitions({ draws, now }: { draws: DrawTile[]; now: number }) {
   if (draws.length === 0) return null;
   return (
-    <section aria-labelledby="live-competitions" className="mx-auto max-w-[1200px] px-4 pt-16 sm:px-6 md:pt-24">
-      <SectionHeading
-        id="live-competitions"
-        eyebrow="Closing soon"
-        title="Live competitions"
-        to="/giveaways"
-        more="All competitions"
-      />
+    <HomeSection
+      id="live-competitions"
+      eyebrow="Closing soon"
+      title="Live competitions"
+      to="/giveaways"
+      more="All competitions"
+    >
       <DrawTiles tiles={draws} now={now} />
-    </section>
+    </HomeSection>
   );
 }
 
@@ -62,16 +66,15 @@ export function LiveCompetitions({ draws, now }: { draws: DrawTile[]; now: numbe
 export function DiscoverArticles({ articles }: { articles: ArticleCard[] }) {
   if (articles.length === 0) return null;
   return (
-    <section aria-labelledby="discover-articles" className="mx-auto max-w-[1200px] px-4 pt-16 sm:px-6 md:pt-24">
-      <SectionHeading
-        id="discover-articles"
-        eyebrow="From the paddock"
-        title="Latest articles"
-        to="/blog"
-        more="All articles"
-      />
+    <HomeSection
+      id="discover-articles"
+      eyebrow="From the paddock"
+      title="Latest articles"
+      to="/blog"
+      more="All articles"
+    >
       <ArticleCards articles={articles} />
-    </section>
+    </HomeSection>
   );
 }
 

@@ -23,7 +23,7 @@ export default function BelowTheFold({ draws, now, articles, featured, partners,
     <>
       <LiveCompetitions draws={draws} now={now} />
       <DiscoverArticles articles={articles} />
-      <FeaturedCars cars={featured} mediaBase={mediaBase} />
+      <FeaturedCars cars={featured} />
       <LogoBanner partners={partners} mediaBase={mediaBase} />
     </>
   );

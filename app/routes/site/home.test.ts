@@ -6,6 +6,7 @@ import { createTestDraw } from "~/features/draws/draws.test-support";
 import { DiscoverArticles, LiveCompetitions, LogoBanner } from "~/features/home/below-the-fold-sections";
 import { PUBLIC_PAGE_CACHE } from "~/server/cache.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
+import type { TestRole } from "~/server/session-user.test-support";
 import { localStorage } from "~/server/storage/storage.server";
 import { routeTestSite } from "~/web/route-calls.test-support";
 import { partners } from "../../../db/schema";
@@ -13,15 +14,10 @@ import { headers, loader } from "./home";
 
 // The home page's loader, as React Router calls it, for every kind of visitor.
 const database = freshDatabasePerFile();
-const site = routeTestSite(database, { name: "home" });
-const { accounts } = site;
 const storage = localStorage(path.join(mkdtempSync(path.join(tmpdir(), "pitlane-home-")), "media"));
+const site = routeTestSite(database, { name: "home", runtime: () => ({ storage }) });
 
-function load(who: keyof typeof accounts | null) {
-  const context = site.contextFor(who, { storage });
-  const url = new URL("http://localhost/");
-  return loader({ request: new Request(url), url, params: {}, context, unstable_pattern: "/" } as never);
-}
+const load = (who: TestRole | null) => loader(site.args(who, { path: "/" }));
 
 describe("the home page", () => {
   it("has nothing to show on an empty site, and each empty section draws nothing", async () => {
@@ -35,31 +31,22 @@ describe("the home page", () => {
   it("shows the same live competitions and active partners to visitors, members and staff", async () => {
     const { db } = database();
     const now = Date.now();
-    const soon = await createTestDraw(db, {
-      title: "Closes first",
-      opensAt: new Date(now - 86_400_000),
-      closesAt: new Date(now + 3_600_000),
-    });
-    await createTestDraw(db, {
-      title: "Closes later",
-      opensAt: new Date(now - 86_400_000),
-      closesAt: new Date(now + 7 * 86_400_000),
-    });
-    await createTestDraw(db, {
-      title: "Not open yet",
-      opensAt: new Date(now + 86_400_000),
-      closesAt: new Date(now + 9 * 86_400_000),
-    });
-    await createTestDraw(db, {
-      title: "Closes third",
-      opensAt: new Date(now - 86_400_000),
-      closesAt: new Date(now + 2 * 86_400_000),
-    });
-    await createTestDraw(db, {
-      title: "Closes fourth",
-      opensAt: new Date(now - 86_400_000),
-      closesAt: new Date(now + 8 * 86_400_000),
-    });
+    const DAY = 86_400_000;
+    // Each draw's title, and when it opens and closes from now.
+    const schedule: [string, number, number][] = [
+      ["Closes first", -DAY, 3_600_000],
+      ["Closes later", -DAY, 7 * DAY],
+      ["Not open yet", DAY, 9 * DAY],
+      ["Closes third", -DAY, 2 * DAY],
+      ["Closes fourth", -DAY, 8 * DAY],
+    ];
+    const created = [];
+    for (const [title, opens, closes] of schedule) {
+      created.push(
+        await createTestDraw(db, { title, opensAt: new Date(now + opens), closesAt: new Date(now + closes) }),
+      );
+    }
+    const soon = created[0]!;
     await db.insert(partners).values([
       {
         name: "Apex Tyres",

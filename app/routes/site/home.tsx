@@ -7,7 +7,6 @@ import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
 import { MobileBanner } from "~/ui/mobile-banner";
 import { TrackArt } from "~/ui/track-art";
-import { mediaBaseOf } from "~/web/viewer.server";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -17,7 +16,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     siteName: env.SITE_NAME,
     ...(await homeSections(db, now)),
     now: now.getTime(),
-    mediaBase: mediaBaseOf(storage),
+    mediaBase: storage.publicBase,
   };
 }
 

@@ -1,6 +1,7 @@
 import { getSitePage, type SitePageSlug } from "~/features/content/pages.server";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
+import { formatDay } from "~/ui/day";
 import { notFound } from "~/ui/not-found";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
 import type { Route } from "./+types/legal-page";
@@ -16,12 +17,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 export const headers: Route.HeadersFunction = () => publicPageHeaders();
 
 export default function LegalPage({ loaderData }: Route.ComponentProps) {
-  const updated = new Date(loaderData.updatedAt).toLocaleDateString("en-GB", {
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-    timeZone: "UTC",
-  });
+  const updated = formatDay(new Date(loaderData.updatedAt), "UTC");
   return (
     <main id="main" className="mx-auto max-w-[1200px] px-4 py-12 sm:px-6 sm:py-16">
       <h1 className="wide mb-2 text-3xl font-extrabold sm:text-4xl">{loaderData.title}</h1>
