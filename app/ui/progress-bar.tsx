@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useNavigation } from "react-router";
 
 // The progress bar's timings: how long a navigation runs before the bar shows, how long the bar
@@ -22,7 +22,10 @@ export function ProgressBar() {
   const phaseRef = useRef<Phase>("idle");
   phaseRef.current = phase;
 
-  useEffect(() => {
+  // A layout effect, run in the commit that ends the navigation: a passive effect runs a moment
+  // after it, and the show timer could fire in between, setting "running" once this effect had
+  // already found the bar idle and nothing was left to ever finish it (the bar stayed at 95 %).
+  useLayoutEffect(() => {
     if (busy) {
       const show = window.setTimeout(() => {
         setProgress(0);

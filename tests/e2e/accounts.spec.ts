@@ -172,6 +172,8 @@ test.describe("passwords", () => {
     page,
     browser,
   }) => {
+    // A long journey on two devices: a sign-up, a reset link and sign-ins, each hashing.
+    test.setTimeout(90_000);
     const member = newMember("reset");
     await joinAsMember(page, member);
 

@@ -176,6 +176,8 @@ test.describe("as an organizer", () => {
   // The catalogue and the home page are built with the public events area; this is what a visitor
   // sees there once an organizer publishes an event.
   test("a published event is listed on /events and on the home page", async ({ page, browser }) => {
+    // A long journey: an organizer builds and publishes an event, a visitor finds it twice.
+    test.setTimeout(90_000);
     const title = `Midnight Harbour Cruise ${unique()}`;
     const soon = Date.now() + 3 * 3600 * 1000;
     await fillNewEvent(page, {

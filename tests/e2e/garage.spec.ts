@@ -79,6 +79,8 @@ test.describe("the owner", () => {
   test("adds a car with three photos, reorders them, picks a cover, blurs the plate and publishes it", async ({
     page,
   }) => {
+    // A long journey: three photos uploaded and processed, reordered, blurred and published.
+    test.setTimeout(90_000);
     await visit(page, "/members/garage");
     await expect(page.getByText("No cars yet")).toBeVisible();
     journey.carId = await addCar(page, {

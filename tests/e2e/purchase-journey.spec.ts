@@ -93,6 +93,8 @@ test.describe("the member", () => {
   test("adds day tickets and a named weekend pass; a declined card brings them back with the places freed", async ({
     page,
   }) => {
+    // A long journey: tickets, a declined card, and the places freed again.
+    test.setTimeout(90_000);
     order.sundayLeftBeforePaying = await placesLeft(page, refunded);
 
     await addToCart(page, "Saturday day ticket", 1);

@@ -36,6 +36,8 @@ test.beforeAll(async ({ browser }) => {
 test("a visitor fills a cart with a tee, stickers and a ticket, joins, and pays once with delivery", async ({
   page,
 }) => {
+  // A long journey: a cart of three kinds, a sign-up, delivery and payment.
+  test.setTimeout(90_000);
   await addMerch(page, "club-tee", { Size: "L", Colour: "Black" }, "Pitlane club T-shirt — L / Black");
   await addMerch(page, "sticker-pack", {}, "Sticker pack");
   await visit(page, festival);
