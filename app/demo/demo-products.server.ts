@@ -11,7 +11,7 @@ import {
   products,
   productVariants,
 } from "../../db/schema";
-import { demoRenditions } from "./demo-covers.server";
+import { demoRenditions, twoAtATime } from "./demo-covers.server";
 
 /**
  * Demo merch for a new install: a dozen products across the four categories, so the shop shows
@@ -436,20 +436,13 @@ async function prepareDemoProductImage(art: Art): Promise<Extract<PreparedProduc
   return { ok: true, ...(await demoRenditions(productSvg(art), size, PRODUCT_IMAGE_WIDTHS, productImageKey)) };
 }
 
-/** Draws and stores every demo photo, two at a time to keep both cores busy. */
-async function storeDemoImages(storage: Storage, arts: Art[]) {
-  const stored: { hash: string; color: string }[] = new Array(arts.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < arts.length) {
-      const index = next++;
-      const image = await prepareDemoProductImage(arts[index]!);
-      await putAll(storage, image.files);
-      stored[index] = { hash: image.hash, color: image.color };
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  return stored;
+/** Draws and stores every demo photo. */
+function storeDemoImages(storage: Storage, arts: Art[]) {
+  return twoAtATime(arts, async (art) => {
+    const image = await prepareDemoProductImage(art);
+    await putAll(storage, image.files);
+    return { hash: image.hash, color: image.color };
+  });
 }
 
 export const demoProductsSeeder: Seeder = {

@@ -1,7 +1,9 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { and, asc, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { createBuyers, NOW } from "~/features/checkout/stock.test-support";
 import type { Db } from "~/server/db/client.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
@@ -17,8 +19,8 @@ import {
   stockAdjustments,
 } from "../../../db/schema";
 import { createProduct, getProductForAdmin, listProductsForAdmin, updateProduct } from "./admin.server";
-import { ProductSchema, SettingsSchema, StockSchema, VariantSchema } from "./admin-forms";
 import { createTestProduct } from "./products.test-support";
+import { productSchema, shopSettingsSchema, stockSchema, variantSchema } from "./schemas";
 import { saveShopSettings } from "./shop-settings.server";
 import { adjustStock } from "./stock-adjustments.server";
 import { addVariant, deleteVariant, updateVariant } from "./variants.server";
@@ -30,8 +32,21 @@ async function staff() {
   return actor!.id;
 }
 
+/** A form as the browser sends it, read by its schema as the server reads it. */
+function submit<Schema extends z.ZodType>(schema: Schema, fields: Record<string, string>) {
+  const formData = new FormData();
+  for (const [name, value] of Object.entries(fields)) formData.append(name, value);
+  return parseWithZod(formData, { schema });
+}
+
+function valuesOf<Schema extends z.ZodType>(schema: Schema, fields: Record<string, string>): z.output<Schema> {
+  const submission = submit(schema, fields);
+  if (submission.status !== "success") throw new Error(JSON.stringify(submission.error));
+  return submission.value;
+}
+
 const stock = (mode: "set" | "add", amount: number, reason = "Stock count") =>
-  StockSchema.parse({ mode, amount: String(amount), reason });
+  valuesOf(stockSchema, { mode, amount: String(amount), reason });
 
 async function stockOf(db: Db, variantId: string) {
   const [row] = await db
@@ -92,21 +107,25 @@ describe("stock adjustments", () => {
     const base = { actorId, productId: cap.id, variantId: cap.variantIds[0]!, now: NOW };
     expect(await adjustStock(db, { ...base, values: stock("add", -4) })).toEqual({
       ok: false,
-      errors: { amount: "Only 3 on the shelf: you can take away at most 3" },
+      field: "amount",
+      message: "Only 3 on the shelf: you can take away at most 3",
     });
     expect(await adjustStock(db, { ...base, values: stock("set", -1) })).toEqual({
       ok: false,
-      errors: { amount: "Stock cannot be below zero" },
+      field: "amount",
+      message: "Stock cannot be below zero",
     });
     expect(await adjustStock(db, { ...base, values: stock("set", 3) })).toEqual({
       ok: false,
-      errors: { amount: "The stock is already 3" },
+      field: "amount",
+      message: "The stock is already 3",
     });
     // A variant of another product, named from this product's page, is not found.
     const other = await createTestProduct(db, { title: "Other" });
     expect(await adjustStock(db, { ...base, variantId: other.variantIds[0]!, values: stock("add", 1) })).toMatchObject({
       ok: false,
-      errors: { form: "This variant no longer exists" },
+      field: "",
+      message: "This variant no longer exists",
     });
     expect(await stockOf(db, cap.variantIds[0]!)).toBe(3);
     expect(await db.select().from(stockAdjustments).where(eq(stockAdjustments.variantId, cap.variantIds[0]!))).toEqual(
@@ -115,10 +134,10 @@ describe("stock adjustments", () => {
   });
 
   it("reads the forms' words for a bad amount or a missing reason", () => {
-    const parsed = StockSchema.safeParse({ mode: "add", amount: "1.5", reason: "" });
-    expect(parsed.success).toBe(false);
-    const messages = parsed.error!.issues.map((issue) => issue.message);
-    expect(messages).toEqual(expect.arrayContaining(["Enter the amount as a whole number", "Enter a reason"]));
+    expect(submit(stockSchema, { mode: "add", amount: "1.5", reason: "" }).reply().error).toEqual({
+      amount: ["Enter the amount as a whole number"],
+      reason: ["Enter a reason"],
+    });
   });
 });
 
@@ -126,7 +145,7 @@ describe("products and variants", () => {
   it("creates a draft, refuses to put it on sale without a variant, then sells it once it has one", async () => {
     const { db } = database();
     const actorId = await staff();
-    const values = ProductSchema.parse({
+    const values = valuesOf(productSchema, {
       title: "Rain jacket",
       slug: "",
       category: "apparel",
@@ -153,34 +172,39 @@ describe("products and variants", () => {
 
     expect(await updateProduct(db, { actorId, productId, values, now: NOW })).toEqual({
       ok: false,
-      errors: { status: "Add a variant on sale before putting the product on sale" },
+      field: "status",
+      message: "Add a variant on sale before putting the product on sale",
     });
-    const variant = VariantSchema.parse({
-      options: ["M", "Navy"],
+    const variant = valuesOf(variantSchema({ optionNames: ["Size", "Colour"], currency: "GBP" }), {
+      "options[0]": "M",
+      "options[1]": "Navy",
       sku: "JKT-M-NVY",
       price: "89.00",
       maxPerOrder: "2",
-      active: true,
+      active: "on",
     });
     const added = await addVariant(db, { actorId, productId, values: variant, now: NOW });
     expect(added.ok).toBe(true);
     expect(await addVariant(db, { actorId, productId, values: variant, now: NOW })).toEqual({
       ok: false,
-      errors: { sku: "Another variant has this SKU" },
+      field: "sku",
+      message: "Another variant has this SKU",
     });
     expect(await addVariant(db, { actorId, productId, values: { ...variant, sku: "JKT-OTHER" }, now: NOW })).toEqual({
       ok: false,
-      errors: { options: "This product already has a variant with these options" },
+      field: "options",
+      message: "This product already has a variant with these options",
     });
+    // The options changed since the form was shown: a value is missing for one of them.
     expect(
       await addVariant(db, { actorId, productId, values: { ...variant, options: ["M"], sku: "JKT-X" }, now: NOW }),
-    ).toEqual({ ok: false, errors: { "options.1": "Enter the colour" } });
+    ).toEqual({ ok: false, field: "options[1]", message: "Enter the colour" });
 
     expect(await updateProduct(db, { actorId, productId, values, now: NOW })).toEqual({ ok: true });
     // Variants have two values each: the number of options cannot change now.
     expect(
       await updateProduct(db, { actorId, productId, values: { ...values, optionNames: ["Size"] }, now: NOW }),
-    ).toMatchObject({ ok: false, errors: { optionNames: expect.stringContaining("Keep 2 options") } });
+    ).toMatchObject({ ok: false, field: "optionNames", message: expect.stringContaining("Keep 2 options") });
 
     const [saved] = await db.select().from(productVariants).where(eq(productVariants.productId, productId));
     expect(saved).toMatchObject({ price: 8900, stock: 0, maxPerOrder: 2, active: true });
@@ -222,14 +246,15 @@ describe("products and variants", () => {
 
     expect(await deleteVariant(db, { actorId, productId: tee.id, variantId: sold })).toEqual({
       ok: false,
-      errors: { form: `${tee.skus[0]} is on orders, so it cannot be deleted: take it off sale instead` },
+      field: "",
+      message: `${tee.skus[0]} is on orders, so it cannot be deleted: take it off sale instead`,
     });
-    const off = VariantSchema.parse({
-      options: ["S"],
-      sku: tee.skus[0],
+    // "On sale" left unticked.
+    const off = valuesOf(variantSchema({ optionNames: ["Size"], currency: "GBP" }), {
+      "options[0]": "S",
+      sku: tee.skus[0]!,
       price: "20",
       maxPerOrder: "10",
-      active: false,
     });
     expect(await updateVariant(db, { actorId, productId: tee.id, variantId: sold, values: off, now: NOW })).toEqual({
       ok: true,
@@ -284,12 +309,8 @@ describe("shop settings", () => {
   it("saves the delivery fee, the free threshold (blank is never), collection and countries, audited", async () => {
     const { db } = database();
     const actorId = await staff();
-    const values = SettingsSchema.parse({
-      flatFee: "3.50",
-      freeOver: "",
-      collectionEnabled: false,
-      countries: "gb, ie ie",
-    });
+    const settings = shopSettingsSchema({ currency: "GBP" });
+    const values = valuesOf(settings, { flatFee: "3.50", freeOver: "", countries: "gb, ie ie" });
     expect(values).toEqual({ flatFee: 350, freeOver: null, collectionEnabled: false, countries: ["GB", "IE"] });
     await saveShopSettings(db, { actorId, values, now: NOW });
     const [row] = await db.select().from(shopSettings);
@@ -297,8 +318,8 @@ describe("shop settings", () => {
     const [entry] = await db.select().from(auditLog).where(eq(auditLog.action, "shop.settings.update"));
     expect(entry!.details).toMatchObject({ before: { flatFee: 495, freeOver: 5000 }, after: { flatFee: 350 } });
 
-    const bad = SettingsSchema.safeParse({ flatFee: "-1", freeOver: "lots", collectionEnabled: true, countries: "" });
-    expect(bad.error!.issues.map((issue) => issue.path[0])).toEqual(["flatFee", "freeOver", "countries"]);
+    const bad = submit(settings, { flatFee: "-1", freeOver: "lots", collectionEnabled: "on", countries: "" });
+    expect(Object.keys(bad.reply().error ?? {})).toEqual(["flatFee", "freeOver", "countries"]);
   });
 });
 

@@ -1,13 +1,23 @@
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
+import { refuse } from "~/features/forms/refusal";
 import { numberedSlug } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
 import { countOf } from "~/ui/plural";
-import { orderItems, type ProductImage, products, productVariants, stockAdjustments, users } from "../../../db/schema";
-import type { ProductInput } from "./admin-forms";
+import {
+  orderItems,
+  type ProductCategory,
+  type ProductImage,
+  type ProductStatus,
+  products,
+  productVariants,
+  stockAdjustments,
+  users,
+} from "../../../db/schema";
 import { LIMITS } from "./limits";
 import { stockBadge } from "./merch-rules";
-import { type Outcome, refuse } from "./outcome";
+import type { Outcome } from "./outcome";
+import type { ProductInput } from "./schemas";
 import { availableUnits, heldByVariant } from "./stock.server";
 
 /**
@@ -16,22 +26,46 @@ import { availableUnits, heldByVariant } from "./stock.server";
  * change is written to the audit log in the transaction that makes it.
  */
 
-export type AdminProductRow = {
+/** What the product list and the top of a product's editor pages show of a product. */
+export type ProductFacts = {
   id: string;
   slug: string;
   title: string;
-  category: string;
-  status: "draft" | "active" | "archived";
+  category: ProductCategory;
+  status: ProductStatus;
   image: ProductImage | null;
   variantCount: number;
+  /** Units on the shelf of the variants on sale, and what is left of them once holds are counted. */
   stock: number;
   available: number;
+};
+
+export type AdminProductRow = ProductFacts & {
   /** Variants on sale at or below the product's low-stock threshold (sold out included). */
   lowStock: { label: string; available: number }[];
   /** Every variant on sale with what is left of it, in staff's order ("M: 2"). */
   variants: { label: string; available: number }[];
   fromPrice: number | null;
 };
+
+/** A product's facts from its row and its variants (with their held units). */
+function productFacts(
+  product: Pick<typeof products.$inferSelect, "id" | "slug" | "title" | "category" | "status" | "images">,
+  variants: { active: boolean; stock: number; held: number }[],
+): ProductFacts {
+  const onSale = variants.filter((variant) => variant.active);
+  return {
+    id: product.id,
+    slug: product.slug,
+    title: product.title,
+    category: product.category,
+    status: product.status,
+    image: product.images[0] ?? null,
+    variantCount: variants.length,
+    stock: onSale.reduce((sum, variant) => sum + variant.stock, 0),
+    available: onSale.reduce((sum, variant) => sum + availableUnits(variant), 0),
+  };
+}
 
 /** Every product, drafts first by position, with its variants' stock summed, in three queries. */
 export async function listProductsForAdmin(db: Db, now: Date): Promise<AdminProductRow[]> {
@@ -76,24 +110,18 @@ export async function listProductsForAdmin(db: Db, now: Date): Promise<AdminProd
     now,
   );
   return rows.map((row) => {
-    const own = variants.filter((variant) => variant.productId === row.id);
-    const onSale = own.filter((variant) => variant.active);
-    const lines = onSale.map((variant) => ({
-      label: variant.options.join(" / ") || variant.sku,
-      stock: variant.stock,
-      price: variant.price,
-      available: availableUnits({ stock: variant.stock, held: held.get(variant.id) ?? 0 }),
-    }));
+    const own = variants
+      .filter((variant) => variant.productId === row.id)
+      .map((variant) => ({ ...variant, held: held.get(variant.id) ?? 0 }));
+    const lines = own
+      .filter((variant) => variant.active)
+      .map((variant) => ({
+        label: variant.options.join(" / ") || variant.sku,
+        price: variant.price,
+        available: availableUnits(variant),
+      }));
     return {
-      id: row.id,
-      slug: row.slug,
-      title: row.title,
-      category: row.category,
-      status: row.status,
-      image: row.images[0] ?? null,
-      variantCount: own.length,
-      stock: lines.reduce((sum, line) => sum + line.stock, 0),
-      available: lines.reduce((sum, line) => sum + line.available, 0),
+      ...productFacts(row, own),
       variants: lines.map(({ label, available }) => ({ label, available })),
       lowStock: lines
         .filter((line) => stockBadge(line.available, row.lowStockThreshold) !== null)
@@ -103,7 +131,7 @@ export async function listProductsForAdmin(db: Db, now: Date): Promise<AdminProd
   });
 }
 
-type AdminVariant = {
+export type AdminVariant = {
   id: string;
   sku: string;
   options: string[];
@@ -172,6 +200,11 @@ export async function getProductForAdmin(db: Db, productId: string, now: Date) {
   return { product, variants: adminVariants };
 }
 
+/** What the top of a product's editor pages shows. */
+export function productHeader({ product, variants }: NonNullable<Awaited<ReturnType<typeof getProductForAdmin>>>) {
+  return productFacts(product, variants);
+}
+
 async function slugTaken(db: Db, slug: string, exceptId?: string) {
   const [row] = await db
     .select({ id: products.id })
@@ -212,7 +245,7 @@ export async function createProduct(
 ): Promise<Outcome<{ id: string }>> {
   const { values } = input;
   if (values.slug && (await slugTaken(db, values.slug))) {
-    return refuse({ slug: "Another product has this address: choose another" });
+    return refuse("slug", "Another product has this address: choose another");
   }
   return db.transaction(async (tx) => {
     const slug = values.slug || (await freeSlug(tx, input.slugFromTitle));
@@ -258,10 +291,10 @@ export async function updateProduct(
       .from(products)
       .where(eq(products.id, input.productId))
       .for("update");
-    if (!current) return refuse({ form: "This product no longer exists" });
+    if (!current) return refuse("", "This product no longer exists");
     const slug = values.slug || current.slug;
     if (slug !== current.slug && (await slugTaken(tx, slug, input.productId))) {
-      return refuse({ slug: "Another product has this address: choose another" });
+      return refuse("slug", "Another product has this address: choose another");
     }
     const [{ variants, onSale } = { variants: 0, onSale: 0 }] = await tx
       .select({
@@ -271,12 +304,12 @@ export async function updateProduct(
       .from(productVariants)
       .where(eq(productVariants.productId, input.productId));
     if (Number(variants) > 0 && values.optionNames.length !== current.optionNames.length) {
-      return refuse({
-        optionNames: `Keep ${current.optionNames.length === 0 ? "no options" : countOf(current.optionNames.length, "option", "options")} while the product has variants; you can rename them`,
-      });
+      const keep =
+        current.optionNames.length === 0 ? "no options" : countOf(current.optionNames.length, "option", "options");
+      return refuse("optionNames", `Keep ${keep} while the product has variants; you can rename them`);
     }
     if (values.status === "active" && Number(onSale) === 0) {
-      return refuse({ status: "Add a variant on sale before putting the product on sale" });
+      return refuse("status", "Add a variant on sale before putting the product on sale");
     }
     await tx
       .update(products)

@@ -1,6 +1,4 @@
-import type { FieldMessages } from "~/features/forms/fields";
+import type { Refusal } from "~/features/forms/refusal";
 
-/** What an editor change answers: done (with what it made), or the messages per field. */
-export type Outcome<T = unknown> = ({ ok: true } & T) | { ok: false; errors: FieldMessages };
-
-export const refuse = (errors: FieldMessages) => ({ ok: false as const, errors });
+/** What an editor change answers: done (with what it made), or a rule's refusal naming its field ("" for the whole form). */
+export type Outcome<T = unknown> = ({ ok: true } & T) | Refusal;

@@ -1,12 +1,16 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form } from "react-router";
-import { SubmitButton } from "~/ui/form";
-import { FormProblem, type Reply, Select, TextArea, TextInput } from "./admin-fields";
+import { FormErrors, SubmitButton } from "~/ui/form";
+import { InputField, SelectField, TextAreaField } from "~/ui/form-fields";
+import { useLiveForm } from "~/ui/live-form";
 import { CATEGORY_LABELS } from "./catalogue-labels";
-import { LIMITS } from "./limits";
+import { PRODUCT_STATUS_LABELS, type ProductFormDefaults, type ProductInput, productSchema } from "./schemas";
 
-/** The product's own fields: the new-product page and the top of the editor (docs/shop.md). */
+const categoryOptions = Object.entries(CATEGORY_LABELS).map(([value, label]) => ({ value, label }));
+const statusOptions = Object.entries(PRODUCT_STATUS_LABELS).map(([value, label]) => ({ value, label }));
 
-export type ProductFields = {
+/** A product's saved fields as its form shows them (text). */
+export function productFormValues(product: {
   title: string;
   slug: string;
   category: string;
@@ -16,113 +20,73 @@ export type ProductFields = {
   sizeGuide: string;
   optionNames: string[];
   lowStockThreshold: number;
-};
+}): ProductFormDefaults {
+  return {
+    title: product.title,
+    slug: product.slug,
+    category: product.category,
+    status: product.status,
+    summary: product.summary,
+    description: product.description,
+    sizeGuide: product.sizeGuide,
+    optionNames: product.optionNames.join(", "),
+    lowStockThreshold: String(product.lowStockThreshold),
+  };
+}
 
-const STATUS_OPTIONS: [string, string][] = [
-  ["draft", "Draft — only staff see it"],
-  ["active", "On sale"],
-  ["archived", "Archived — off the shop, kept for old orders"],
-];
-
-/** The product's own fields: the new-product page and the top of the editor. */
-export function ProductForm({ product, reply, isNew }: { product: ProductFields; reply?: Reply; isNew: boolean }) {
-  const form = isNew ? "new-product" : "product";
+/** The product's own fields: the new-product page (saved as a draft) and the top of the editor. */
+export function ProductForm({
+  defaultValue,
+  lastResult,
+  isNew,
+}: {
+  defaultValue: ProductFormDefaults;
+  lastResult?: SubmissionResult<string[]>;
+  isNew: boolean;
+}) {
+  const [form, fields] = useLiveForm<ProductFormDefaults, ProductInput>({
+    id: isNew ? "new-product" : "product",
+    schema: productSchema,
+    lastResult,
+    defaultValue,
+  });
   return (
-    <Form method="post" className="space-y-5" noValidate>
+    <Form method="post" {...getFormProps(form)} className="space-y-5">
       <input type="hidden" name="intent" value={isNew ? "create" : "save"} />
-      <FormProblem reply={reply} />
-      <TextInput
-        form={form}
-        name="title"
-        label="Title"
-        value={product.title}
-        reply={reply}
-        required
-        maxLength={LIMITS.title}
-      />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <InputField meta={fields.title} label="Title" />
       <div className="grid gap-5 sm:grid-cols-2">
-        <TextInput
-          form={form}
-          name="slug"
+        <InputField
+          meta={fields.slug}
           label="Address"
-          value={product.slug}
-          reply={reply}
-          maxLength={LIMITS.slug}
           hint={isNew ? "/shop/… — leave blank to make it from the title." : "/shop/… — changing it breaks old links."}
+          inputProps={{ autoCapitalize: "none", spellCheck: false }}
         />
-        <Select
-          form={form}
-          name="category"
-          label="Category"
-          value={product.category}
-          reply={reply}
-          options={Object.entries(CATEGORY_LABELS)}
-        />
+        <SelectField meta={fields.category} label="Category" options={categoryOptions} />
       </div>
-      {isNew ? (
-        <input type="hidden" name="status" value="draft" />
-      ) : (
-        <Select
-          form={form}
-          name="status"
-          label="Status"
-          value={product.status}
-          reply={reply}
-          options={STATUS_OPTIONS}
-        />
-      )}
-      <TextInput
-        form={form}
-        name="summary"
-        label="Summary"
-        value={product.summary}
-        reply={reply}
-        maxLength={LIMITS.summary}
-        hint="One line under the title."
-      />
-      <TextArea
-        form={form}
-        name="description"
-        label="Description"
-        value={product.description}
-        reply={reply}
-        maxLength={LIMITS.description}
-        hint="Markdown: **bold**, lists, links."
-      />
-      <TextArea
-        form={form}
-        name="sizeGuide"
+      {isNew ? null : <SelectField meta={fields.status} label="Status" options={statusOptions} />}
+      <InputField meta={fields.summary} label="Summary" hint="One line under the title." />
+      <TextAreaField meta={fields.description} label="Description" rows={6} hint="Markdown: **bold**, lists, links." />
+      <TextAreaField
+        meta={fields.sizeGuide}
         label="Size guide"
-        value={product.sizeGuide}
-        reply={reply}
         rows={5}
-        maxLength={LIMITS.sizeGuide}
         hint="Markdown, a table works well. Leave blank when sizes do not apply."
       />
       <div className="grid gap-5 sm:grid-cols-2">
-        <TextInput
-          form={form}
-          name="optionNames"
+        <InputField
+          meta={fields.optionNames}
           label="Options"
-          value={product.optionNames.join(", ")}
-          reply={reply}
-          maxLength={200}
           hint="What buyers choose between, separated by commas: Size, Colour. Blank for one kind only."
         />
-        <TextInput
-          form={form}
-          name="lowStockThreshold"
+        <InputField
+          meta={fields.lowStockThreshold}
           label="Low-stock threshold"
-          type="number"
-          inputMode="numeric"
-          min={0}
-          max={LIMITS.threshold}
-          value={String(product.lowStockThreshold)}
-          reply={reply}
+          kind="number"
           hint={'At this many left or fewer, the shop says "Few left" and the list highlights it.'}
         />
       </div>
-      <SubmitButton fit pendingLabel="Saving…">
+      <SubmitButton fit intent={isNew ? "create" : "save"} pendingLabel="Saving…">
         {isNew ? "Save draft" : "Save product"}
       </SubmitButton>
     </Form>

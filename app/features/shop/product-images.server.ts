@@ -12,8 +12,6 @@ import { PRODUCT_IMAGE_ASPECT, PRODUCT_IMAGE_WIDTHS, productImageKey } from "./p
 /** Decoding is refused above this many pixels: a small PNG can claim to be 14000 × 14000. */
 const PRODUCT_IMAGE_MAX_PIXELS = 10_000 * 10_000;
 const PRODUCT_IMAGE_MAX_BYTES = 15 * 1024 * 1024;
-/** A product has at most this many photos. */
-export const PRODUCT_IMAGES_MAX = 8;
 const MIN_WIDTH = 480;
 const LARGEST_WIDTH = PRODUCT_IMAGE_WIDTHS[PRODUCT_IMAGE_WIDTHS.length - 1] ?? 1200;
 

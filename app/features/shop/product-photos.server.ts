@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
+import { refuse } from "~/features/forms/refusal";
 import type { Db } from "~/server/db/client.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { type ProductImage, products } from "../../../db/schema";
-import { type Outcome, refuse } from "./outcome";
-import { PRODUCT_IMAGES_MAX, prepareProductImage, storeProductImage } from "./product-images.server";
+import { LIMITS } from "./limits";
+import type { Outcome } from "./outcome";
+import { prepareProductImage, storeProductImage } from "./product-images.server";
 
 /** A product's photos in the editor: add through the media pipeline, describe, reorder, remove; audited. */
 
@@ -41,19 +43,19 @@ export async function addProductImage(
   input: { actorId: string; productId: string; bytes: Uint8Array; alt: string },
 ): Promise<Outcome> {
   const [current] = await db.select({ images: products.images }).from(products).where(eq(products.id, input.productId));
-  if (!current) return refuse({ form: "This product no longer exists" });
-  if (current.images.length >= PRODUCT_IMAGES_MAX) {
-    return refuse({ image: `A product can have up to ${PRODUCT_IMAGES_MAX} photos: remove one first` });
+  if (!current) return refuse("", "This product no longer exists");
+  if (current.images.length >= LIMITS.photos) {
+    return refuse("image", `A product can have up to ${LIMITS.photos} photos: remove one first`);
   }
   const prepared = await prepareProductImage(input.bytes);
-  if (!prepared.ok) return refuse({ image: prepared.message });
+  if (!prepared.ok) return refuse("image", prepared.message);
   const stored = await storeProductImage(storage, prepared);
   return db.transaction(async (tx) => {
     const images = await lockedImages(tx, input.productId);
-    if (!images) return refuse({ form: "This product no longer exists" });
-    if (images.some((image) => image.hash === stored.hash)) return refuse({ image: "This photo is already there" });
-    if (images.length >= PRODUCT_IMAGES_MAX) {
-      return refuse({ image: `A product can have up to ${PRODUCT_IMAGES_MAX} photos: remove one first` });
+    if (!images) return refuse("", "This product no longer exists");
+    if (images.some((image) => image.hash === stored.hash)) return refuse("image", "This photo is already there");
+    if (images.length >= LIMITS.photos) {
+      return refuse("image", `A product can have up to ${LIMITS.photos} photos: remove one first`);
     }
     await saveImages(tx, {
       actorId: input.actorId,
@@ -76,9 +78,9 @@ export async function changeProductImage(
 ): Promise<Outcome> {
   return db.transaction(async (tx) => {
     const images = await lockedImages(tx, input.productId);
-    if (!images) return refuse({ form: "This product no longer exists" });
+    if (!images) return refuse("", "This product no longer exists");
     const index = images.findIndex((image) => image.hash === input.hash);
-    if (index < 0) return refuse({ form: "That photo is no longer on this product" });
+    if (index < 0) return refuse("", "That photo is no longer on this product");
     const next = [...images];
     if (input.change === "describe") next[index] = { ...next[index]!, alt: input.alt };
     else if (input.change === "remove") next.splice(index, 1);

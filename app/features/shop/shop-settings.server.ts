@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { shopSettings } from "../../../db/schema";
-import type { SettingsInput } from "./admin-forms";
+import type { SettingsInput } from "./schemas";
 
 /** How merch reaches buyers (docs/shop.md): the delivery fee, free-over threshold, collection, countries. */
 

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
+import { refuse } from "~/features/forms/refusal";
 import type { Db } from "~/server/db/client.server";
 import { productVariants, stockAdjustments } from "../../../db/schema";
-import type { StockInput } from "./admin-forms";
-import { type Outcome, refuse } from "./outcome";
+import type { Outcome } from "./outcome";
+import type { StockInput } from "./schemas";
 import { readVariantStock } from "./stock.server";
 
 /**
@@ -24,18 +25,18 @@ export async function adjustStock(
   return db.transaction(async (tx) => {
     const stock = await readVariantStock(tx, [input.variantId], input.now, { lock: true });
     const line = stock.variants.get(input.variantId);
-    if (!line || line.productId !== input.productId) return refuse({ form: "This variant no longer exists" });
+    if (!line || line.productId !== input.productId) return refuse("", "This variant no longer exists");
     const after = mode === "set" ? amount : line.stock + amount;
     if (after < 0) {
-      return refuse({
-        amount:
-          mode === "set"
-            ? "Stock cannot be below zero"
-            : `Only ${line.stock} on the shelf: you can take away at most ${line.stock}`,
-      });
+      return refuse(
+        "amount",
+        mode === "set"
+          ? "Stock cannot be below zero"
+          : `Only ${line.stock} on the shelf: you can take away at most ${line.stock}`,
+      );
     }
     const delta = after - line.stock;
-    if (delta === 0) return refuse({ amount: `The stock is already ${line.stock}` });
+    if (delta === 0) return refuse("amount", `The stock is already ${line.stock}`);
     await tx
       .update(productVariants)
       .set({ stock: after, updatedAt: input.now })

@@ -1,142 +1,108 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { useMemo } from "react";
 import { Form } from "react-router";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
-import { FieldErrors, SubmitButton } from "~/ui/form";
-import { formatMoney, moneyInputValue } from "~/ui/money";
-import { Checkbox, FormProblem, type Reply, replyFor, TextInput } from "./admin-fields";
-import { LIMITS } from "./limits";
+import { Checkbox, FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
+import { InputField, RadioField } from "~/ui/form-fields";
+import { useLiveForm } from "~/ui/live-form";
+import { currencySymbol, formatMoney, moneyInputValue } from "~/ui/money";
+import type { AdminVariant } from "./admin.server";
+import {
+  STOCK_MODE_LABELS,
+  type StockInput,
+  stockSchema,
+  type VariantFormDefaults,
+  type VariantInput,
+  variantSchema,
+} from "./schemas";
 
 /**
  * A product's variants in the editor (docs/shop.md): each with its stock at a glance, its fields,
  * a stock adjustment form and the adjustment history; and the form that adds one.
  */
 
-export type EditorVariant = {
-  id: string;
-  sku: string;
-  options: string[];
-  price: number;
-  stock: number;
-  held: number;
-  maxPerOrder: number;
-  active: boolean;
-  hasOrders: boolean;
-  history: { id: string; delta: number; stockAfter: number; reason: string; actor: string | null; createdAt: string }[];
+type Result = SubmissionResult<string[]>;
+
+/** A variant as the editor's page receives it: its history's times as ISO text. */
+export type EditorVariant = Omit<AdminVariant, "history"> & {
+  history: (Omit<AdminVariant["history"][number], "createdAt"> & { createdAt: string })[];
 };
 
-function VariantFields({
-  form,
+/** The answers to one variant's forms, each given to the form it came from. */
+type VariantResults = { update?: Result; remove?: Result; stock?: Result };
+
+/** A variant's fields: one value per option, SKU, price, most per order, on sale. */
+function VariantForm({
+  id,
+  intent,
+  variantId,
   optionNames,
-  variant,
-  reply,
+  currency,
+  defaultValue,
+  lastResult,
+  submit,
 }: {
-  form: string;
+  id: string;
+  intent: "add-variant" | "update-variant";
+  variantId?: string;
   optionNames: string[];
-  variant?: EditorVariant;
-  reply?: Reply;
+  currency: string;
+  defaultValue: VariantFormDefaults;
+  lastResult?: Result;
+  submit: { label: string; pending: string; variant: "primary" | "secondary" };
 }) {
+  const schema = useMemo(() => variantSchema({ optionNames, currency }), [optionNames, currency]);
+  const [form, fields] = useLiveForm<VariantFormDefaults, VariantInput>({ id, schema, lastResult, defaultValue });
+  const options = fields.options.getFieldList();
   return (
-    <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-      {optionNames.map((name, index) => (
-        <TextInput
-          key={name}
-          form={form}
-          name={`option-${index}`}
-          label={name}
-          value={variant?.options[index] ?? ""}
-          reply={
-            reply
-              ? { ...reply, errors: { ...reply.errors, [`option-${index}`]: reply.errors[`options.${index}`] ?? "" } }
-              : undefined
-          }
-          maxLength={LIMITS.optionValue}
-          required
-        />
-      ))}
-      <TextInput
-        form={form}
-        name="sku"
-        label="SKU"
-        value={variant?.sku ?? ""}
-        reply={reply}
-        maxLength={LIMITS.sku}
-        required
-      />
-      <TextInput
-        form={form}
-        name="price"
-        label="Price"
-        value={variant ? moneyInputValue(variant.price) : ""}
-        reply={reply}
-        inputMode="decimal"
-        required
-      />
-      <TextInput
-        form={form}
-        name="maxPerOrder"
-        label="Most per order"
-        type="number"
-        inputMode="numeric"
-        min={1}
-        max={LIMITS.maxPerOrder}
-        value={String(variant?.maxPerOrder ?? 10)}
-        reply={reply}
-      />
-      <div className="flex items-end">
-        <Checkbox form={form} name="active" label="On sale" checked={variant?.active ?? true} reply={reply} />
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <input type="hidden" name="intent" value={intent} />
+      {variantId ? <input type="hidden" name="variantId" value={variantId} /> : null}
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        {optionNames.map((name, index) =>
+          options[index] ? <InputField key={name} meta={options[index]} label={name} /> : null,
+        )}
+        <InputField meta={fields.sku} label="SKU" inputProps={{ autoCapitalize: "characters", spellCheck: false }} />
+        <InputField meta={fields.price} label="Price" kind="money" prefix={currencySymbol(currency)} />
+        <InputField meta={fields.maxPerOrder} label="Most per order" kind="number" />
+        <div className="flex items-end pb-3">
+          <Checkbox meta={fields.active}>On sale</Checkbox>
+        </div>
+        <div className="sm:col-span-2 lg:col-span-4">
+          <FieldErrors id={fields.options.errorId} errors={fields.options.errors} />
+        </div>
       </div>
-      {reply?.errors.options ? (
-        <p className="text-sm font-medium text-red-700 sm:col-span-2 lg:col-span-4 dark:text-red-300">
-          {reply.errors.options}
-        </p>
-      ) : null}
-    </div>
+      <SubmitButton fit intent={intent} pendingLabel={submit.pending} variant={submit.variant}>
+        {submit.label}
+      </SubmitButton>
+    </Form>
   );
 }
 
-function StockForm({ variant, reply }: { variant: EditorVariant; reply?: Reply }) {
-  const form = `stock-${variant.id}`;
-  const modeError = reply?.errors.mode;
-  const mode = reply?.values.mode ?? "add";
+function StockForm({ variant, lastResult }: { variant: EditorVariant; lastResult?: Result }) {
+  const [form, fields] = useLiveForm<{ mode: string; amount: string; reason: string }, StockInput>({
+    id: `stock-${variant.id}`,
+    schema: stockSchema,
+    lastResult,
+    defaultValue: { mode: "add" },
+  });
   return (
-    <Form method="post" className="space-y-3" noValidate aria-label={`Adjust stock of ${variant.sku}`}>
+    <Form method="post" {...getFormProps(form)} className="space-y-3" aria-label={`Adjust stock of ${variant.sku}`}>
       <input type="hidden" name="intent" value="stock" />
       <input type="hidden" name="variantId" value={variant.id} />
-      <fieldset className="flex flex-wrap gap-4 text-sm font-semibold">
-        <legend className="sr-only">Set or add</legend>
-        <label className="flex min-h-11 items-center gap-2">
-          <input type="radio" name="mode" value="add" defaultChecked={mode === "add"} className="size-4" /> Add or take
-          away
-        </label>
-        <label className="flex min-h-11 items-center gap-2">
-          <input type="radio" name="mode" value="set" defaultChecked={mode === "set"} className="size-4" /> Set the
-          count to
-        </label>
-      </fieldset>
-      <FieldErrors id={`${form}-mode-error`} errors={modeError ? [modeError] : undefined} />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <RadioField
+        meta={fields.mode}
+        legend="Set or add"
+        legendHidden
+        options={Object.entries(STOCK_MODE_LABELS).map(([value, label]) => ({ value, label }))}
+      />
       <div className="grid gap-3 sm:grid-cols-[8rem_1fr_auto] sm:items-start">
-        <TextInput
-          form={form}
-          name="amount"
-          label="Amount"
-          type="number"
-          inputMode="numeric"
-          value=""
-          reply={reply}
-          hint="Negative takes away."
-          required
-        />
-        <TextInput
-          form={form}
-          name="reason"
-          label="Reason"
-          value=""
-          reply={reply}
-          maxLength={LIMITS.reason}
-          hint="Delivery, stock count, damaged…"
-          required
-        />
-        <div className="sm:pt-7">
+        <InputField meta={fields.amount} label="Amount" kind="number" hint="Negative takes away." />
+        <InputField meta={fields.reason} label="Reason" hint="Delivery, stock count, damaged…" />
+        <div className="sm:pt-8">
           <SubmitButton fit intent="stock" pendingLabel="Saving…" variant="secondary">
             Adjust stock
           </SubmitButton>
@@ -146,26 +112,55 @@ function StockForm({ variant, reply }: { variant: EditorVariant; reply?: Reply }
   );
 }
 
+function StockHistory({ variant, label }: { variant: EditorVariant; label: string }) {
+  if (variant.history.length === 0) return null;
+  return (
+    <details>
+      <summary className="cursor-pointer text-sm font-bold text-link">Stock history ({variant.history.length})</summary>
+      <table className="mt-2 w-full text-left text-sm">
+        <caption className="sr-only">Stock adjustments of {label}</caption>
+        <thead className="text-muted">
+          <tr>
+            {["When", "Change", "After", "Reason", "By"].map((heading) => (
+              <th key={heading} scope="col" className="py-1 pr-3 font-semibold last:pr-0">
+                {heading}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-line">
+          {variant.history.map((row) => (
+            <tr key={row.id}>
+              <td className="tabular py-1.5 pr-3">{row.createdAt.slice(0, 16).replace("T", " ")}</td>
+              <td className="tabular py-1.5 pr-3 font-semibold">{row.delta > 0 ? `+${row.delta}` : row.delta}</td>
+              <td className="tabular py-1.5 pr-3">{row.stockAfter}</td>
+              <td className="py-1.5 pr-3">{row.reason}</td>
+              <td className="py-1.5">{row.actor ?? "—"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
+
 /** One variant: its stock at a glance, its fields, stock adjustments and their history. */
 export function VariantCard({
   variant,
   optionNames,
   threshold,
-  reply,
+  results,
   currency,
 }: {
   variant: EditorVariant;
   optionNames: string[];
   threshold: number;
-  reply?: Reply;
+  results: VariantResults;
   currency: string;
 }) {
   const available = Math.max(0, variant.stock - variant.held);
   const label = variant.options.join(" / ") || variant.sku;
   const low = variant.active && available <= threshold;
-  const updateReply = replyFor(reply, "update-variant", variant.id);
-  const deleteReply = replyFor(reply, "delete-variant", variant.id);
-  const stockReply = replyFor(reply, "stock", variant.id);
   return (
     <Card
       as="li"
@@ -186,22 +181,27 @@ export function VariantCard({
           </span>
         </div>
       </div>
-      <FormProblem reply={updateReply ?? deleteReply ?? stockReply} />
-      <details className="group" open={Boolean(updateReply)}>
+      <FormErrors id={`variant-${variant.id}-error`} errors={results.remove?.error?.[""] ?? undefined} />
+      <details className="group" open={Boolean(results.update)}>
         <summary className="cursor-pointer text-sm font-bold text-link">Edit variant</summary>
-        <Form method="post" className="mt-3 space-y-4" noValidate>
-          <input type="hidden" name="intent" value="update-variant" />
-          <input type="hidden" name="variantId" value={variant.id} />
-          <VariantFields
-            form={`variant-${variant.id}`}
+        <div className="mt-3">
+          <VariantForm
+            id={`variant-form-${variant.id}`}
+            intent="update-variant"
+            variantId={variant.id}
             optionNames={optionNames}
-            variant={variant}
-            reply={updateReply}
+            currency={currency}
+            defaultValue={{
+              options: optionNames.map((_, index) => variant.options[index] ?? ""),
+              sku: variant.sku,
+              price: moneyInputValue(variant.price),
+              maxPerOrder: String(variant.maxPerOrder),
+              active: variant.active ? "on" : undefined,
+            }}
+            lastResult={results.update}
+            submit={{ label: "Save variant", pending: "Saving…", variant: "secondary" }}
           />
-          <SubmitButton fit intent="update-variant" pendingLabel="Saving…" variant="secondary">
-            Save variant
-          </SubmitButton>
-        </Form>
+        </div>
         {variant.hasOrders ? (
           <p className="mt-3 text-sm text-muted">
             Sold before, so it cannot be deleted: untick "On sale" to stop selling it.
@@ -216,52 +216,22 @@ export function VariantCard({
           </Form>
         )}
       </details>
-      <StockForm variant={variant} reply={stockReply} />
-      {variant.history.length > 0 ? (
-        <details>
-          <summary className="cursor-pointer text-sm font-bold text-link">
-            Stock history ({variant.history.length})
-          </summary>
-          <table className="mt-2 w-full text-left text-sm">
-            <caption className="sr-only">Stock adjustments of {label}</caption>
-            <thead className="text-muted">
-              <tr>
-                <th scope="col" className="py-1 pr-3 font-semibold">
-                  When
-                </th>
-                <th scope="col" className="py-1 pr-3 font-semibold">
-                  Change
-                </th>
-                <th scope="col" className="py-1 pr-3 font-semibold">
-                  After
-                </th>
-                <th scope="col" className="py-1 pr-3 font-semibold">
-                  Reason
-                </th>
-                <th scope="col" className="py-1 font-semibold">
-                  By
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {variant.history.map((row) => (
-                <tr key={row.id}>
-                  <td className="tabular py-1.5 pr-3">{row.createdAt.slice(0, 16).replace("T", " ")}</td>
-                  <td className="tabular py-1.5 pr-3 font-semibold">{row.delta > 0 ? `+${row.delta}` : row.delta}</td>
-                  <td className="tabular py-1.5 pr-3">{row.stockAfter}</td>
-                  <td className="py-1.5 pr-3">{row.reason}</td>
-                  <td className="py-1.5">{row.actor ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </details>
-      ) : null}
+      {/* A new count remounts the form, so it starts empty after an adjustment. */}
+      <StockForm key={variant.stock} variant={variant} lastResult={results.stock} />
+      <StockHistory variant={variant} label={label} />
     </Card>
   );
 }
 
-export function AddVariantForm({ optionNames, reply }: { optionNames: string[]; reply?: Reply }) {
+export function AddVariantForm({
+  optionNames,
+  currency,
+  lastResult,
+}: {
+  optionNames: string[];
+  currency: string;
+  lastResult?: Result;
+}) {
   return (
     <Card as="section" aria-labelledby="add-variant" className="space-y-4 p-5">
       <h3 id="add-variant" className="text-lg font-extrabold">
@@ -272,14 +242,15 @@ export function AddVariantForm({ optionNames, reply }: { optionNames: string[]; 
           ? `One per combination of ${optionNames.join(" and ").toLowerCase()}. It starts with no stock: add it below once saved.`
           : "This product has no options: its one variant is what is sold. It starts with no stock."}
       </p>
-      <FormProblem reply={reply} />
-      <Form method="post" className="space-y-4" noValidate>
-        <input type="hidden" name="intent" value="add-variant" />
-        <VariantFields form="new-variant" optionNames={optionNames} reply={reply} />
-        <SubmitButton fit intent="add-variant" pendingLabel="Adding…">
-          Add variant
-        </SubmitButton>
-      </Form>
+      <VariantForm
+        id="new-variant"
+        intent="add-variant"
+        optionNames={optionNames}
+        currency={currency}
+        defaultValue={{ options: optionNames.map(() => ""), maxPerOrder: "10", active: "on" }}
+        lastResult={lastResult}
+        submit={{ label: "Add variant", pending: "Adding…", variant: "primary" }}
+      />
     </Card>
   );
 }

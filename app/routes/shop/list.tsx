@@ -6,6 +6,7 @@ import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
 import { PageLinks } from "~/ui/page-links";
+import { catalogueMeta } from "~/ui/page-meta";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
 import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/list";
@@ -102,12 +103,5 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
   const category = data?.categories.find((row) => row.value === data.category);
   const title = pageTitle(matches, category ? `${category.label} — Shop` : "Shop");
   const description = `Club merch from ${site}: T-shirts, hoodies, caps, stickers, model cars and accessories.`;
-  return [
-    { title },
-    { name: "description", content: description },
-    { property: "og:title", content: title },
-    { property: "og:description", content: description },
-    { property: "og:type", content: "website" },
-    { property: "og:site_name", content: site },
-  ];
+  return [...catalogueMeta(title, description), { property: "og:site_name", content: site }];
 };

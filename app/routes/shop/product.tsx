@@ -12,6 +12,7 @@ import { Badge } from "~/ui/badge";
 import { formatMoney } from "~/ui/money";
 import { useNonce } from "~/ui/nonce";
 import { notFound } from "~/ui/not-found";
+import { linkPreviewMeta } from "~/ui/page-meta";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
 import { useSite } from "~/ui/site";
 import type { Route } from "./+types/product";
@@ -135,28 +136,17 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
   if (!data) return [{ title: pageTitle(matches, "Product not found") }];
   const { page } = data;
   const description = page.summary || `${page.title} from the ${site} shop.`;
-  const image = data.imageUrl
-    ? [
-        { property: "og:image", content: data.imageUrl },
-        { property: "og:image:width", content: "1200" },
-        { property: "og:image:height", content: "1500" },
-        ...(page.images[0]?.alt ? [{ property: "og:image:alt", content: page.images[0].alt }] : []),
-        { name: "twitter:image", content: data.imageUrl },
-      ]
-    : [];
   return [
     { title: pageTitle(matches, page.title) },
     { name: "description", content: description },
     ...(page.status !== "active" ? [{ name: "robots", content: "noindex" }] : []),
-    { tagName: "link", rel: "canonical", href: data.pageUrl },
-    { property: "og:title", content: page.title },
-    { property: "og:description", content: description },
-    { property: "og:url", content: data.pageUrl },
-    { property: "og:type", content: "product" },
-    { property: "og:site_name", content: site },
-    { name: "twitter:card", content: data.imageUrl ? "summary_large_image" : "summary" },
-    { name: "twitter:title", content: page.title },
-    { name: "twitter:description", content: description },
-    ...image,
+    ...linkPreviewMeta({
+      url: data.pageUrl,
+      title: page.title,
+      description,
+      type: "product",
+      site,
+      image: data.imageUrl ? { url: data.imageUrl, width: 1200, height: 1500, alt: page.images[0]?.alt } : null,
+    }),
   ];
 };

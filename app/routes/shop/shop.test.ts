@@ -1,66 +1,29 @@
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { createBuyers } from "~/features/checkout/stock.test-support";
 import { createTestProduct } from "~/features/shop/products.test-support";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
+import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
-import { cartItems, carts, users } from "../../../db/schema";
+import { TEST_ROLES, testAccount } from "~/server/session-user.test-support";
+import { answerOf, routeArgs } from "~/web/route-calls.test-support";
+import { cartItems, carts } from "../../../db/schema";
 import { loader as listLoader } from "./list";
 import { action as productAction, loader as productLoader } from "./product";
 
 // The public shop routes, called as React Router calls them, for a visitor and each role.
 const database = freshDatabasePerFile();
-const ROLES = ["member", "organizer", "admin"] as const;
-type Role = (typeof ROLES)[number];
 const ENV = { CURRENCY: "GBP", SITE_URL: "http://localhost:3000", SITE_NAME: "Pitlane" };
 const storage = { publicBase: "/media/" };
 
-async function signedIn(role: Role) {
-  const [account] = await createBuyers(database().db, 1);
-  await database().db.update(users).set({ role }).where(eq(users.id, account!.id));
-  return testSessionUser({ id: account!.id, email: account!.email, role });
-}
-
-type Who = ReturnType<typeof testSessionUser> | null;
-
-function argsFor(who: Who, path: string, params: Record<string, string>, body?: Record<string, string>) {
-  const context = new RouterContextProvider();
-  context.set(runtimeContext, { db: database().db, env: ENV, storage } as unknown as Runtime);
-  context.set(requestContext, { ip: "10.8.0.1", nonce: "n", requestId: "r" });
-  context.set(userContext, who);
-  const url = new URL(`http://localhost:3000${path}`);
-  const request = new Request(url, {
-    method: body ? "POST" : "GET",
-    body: body ? new URLSearchParams(body) : undefined,
-  });
-  return { request, url, params, context, unstable_pattern: path } as never;
-}
-
-async function answerOf(call: () => unknown) {
-  try {
-    const answer = (await call()) as { data?: unknown; init?: { status?: number } };
-    if (answer instanceof Response) {
-      return {
-        status: answer.status,
-        location: answer.headers.get("Location"),
-        cookie: answer.headers.get("Set-Cookie"),
-      };
-    }
-    return { status: answer.init?.status ?? 200, data: (answer.data ?? answer) as Record<string, unknown> };
-  } catch (thrown) {
-    if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("Location") };
-    const init = (thrown as { init?: { status?: number } } | null)?.init;
-    if (init?.status) return { status: init.status };
-    throw thrown;
-  }
-}
+const argsFor = (
+  who: SessionUser | null,
+  path: string,
+  params: Record<string, string>,
+  body?: Record<string, string>,
+) => routeArgs({ db: database().db, env: ENV, runtime: { storage }, who, path, params, body });
 
 async function everyone() {
-  const who: { name: string; user: Who }[] = [{ name: "visitor", user: null }];
-  for (const role of ROLES) who.push({ name: role, user: await signedIn(role) });
+  const who: { name: string; user: SessionUser | null }[] = [{ name: "visitor", user: null }];
+  for (const role of TEST_ROLES) who.push({ name: role, user: await testAccount(database().db, role) });
   return who;
 }
 
@@ -127,52 +90,28 @@ describe("/shop and /shop/:slug", () => {
       );
       expect(added.status, name).toBe(302);
       expect(added.location, name).toBe("/shop/cart-tee");
-      if (user) expect(added.cookie, name).not.toContain("pitlane.cart=");
-      else expect(added.cookie, name).toContain("pitlane.cart=");
+      const cookie = added.headers?.get("Set-Cookie");
+      if (user) expect(cookie, name).not.toContain("pitlane.cart=");
+      else expect(cookie, name).toContain("pitlane.cart=");
 
-      const soldOut = await answerOf(() =>
-        productAction(
-          argsFor(
-            user,
-            "/shop/cart-tee",
-            { slug: "cart-tee" },
-            { "option-0": "M", "option-1": "White", quantity: "1" },
-          ),
-        ),
-      );
-      expect(soldOut, name).toMatchObject({ status: 400, data: { error: "Cart tee (M / White) is sold out" } });
-
-      const unchosen = await answerOf(() =>
-        productAction(argsFor(user, "/shop/cart-tee", { slug: "cart-tee" }, { "option-0": "M", quantity: "1" })),
-      );
-      expect(unchosen, name).toMatchObject({ status: 400, data: { error: "Choose a colour", field: "option-1" } });
-
-      const nonsense = await answerOf(() =>
-        productAction(
-          argsFor(
-            user,
-            "/shop/cart-tee",
-            { slug: "cart-tee" },
-            { "option-0": "Q", "option-1": "Black", quantity: "x" },
-          ),
-        ),
-      );
-      expect(nonsense, name).toMatchObject({ status: 400, data: { field: "quantity" } });
-
-      const unknown = await answerOf(() =>
-        productAction(
-          argsFor(
-            user,
-            "/shop/cart-tee",
-            { slug: "cart-tee" },
-            { "option-0": "Q", "option-1": "Black", quantity: "1" },
-          ),
-        ),
-      );
-      expect(unknown, name).toMatchObject({
-        status: 400,
-        data: { error: "Q / Black is not one of the choices for this product" },
-      });
+      const refusals: { fields: Record<string, string>; data: Record<string, unknown> }[] = [
+        {
+          fields: { "option-0": "M", "option-1": "White", quantity: "1" },
+          data: { error: "Cart tee (M / White) is sold out" },
+        },
+        { fields: { "option-0": "M", quantity: "1" }, data: { error: "Choose a colour", field: "option-1" } },
+        { fields: { "option-0": "Q", "option-1": "Black", quantity: "x" }, data: { field: "quantity" } },
+        {
+          fields: { "option-0": "Q", "option-1": "Black", quantity: "1" },
+          data: { error: "Q / Black is not one of the choices for this product" },
+        },
+      ];
+      for (const { fields, data } of refusals) {
+        const refused = await answerOf(() =>
+          productAction(argsFor(user, "/shop/cart-tee", { slug: "cart-tee" }, fields)),
+        );
+        expect(refused, `${name} ${JSON.stringify(fields)}`).toMatchObject({ status: 400, data });
+      }
     }
     // Members' carts hold the tee; a refused add made no cart of its own.
     const lines = await db
@@ -202,7 +141,7 @@ describe("/shop and /shop/:slug", () => {
       productAction(argsFor(null, "/shop/hidden-thing", { slug: "hidden-thing" }, { quantity: "1" })),
     );
     expect(answer.status).toBe(404);
-    const organizer = await signedIn("organizer");
+    const organizer = await testAccount(database().db, "organizer");
     const staff = await answerOf(() =>
       productAction(argsFor(organizer, "/shop/hidden-thing", { slug: "hidden-thing" }, { quantity: "1" })),
     );

@@ -2,10 +2,10 @@ import { Settings } from "lucide-react";
 import { Link } from "react-router";
 import { listProductsForAdmin } from "~/features/shop/admin.server";
 import { CATEGORY_LABELS } from "~/features/shop/catalogue-labels";
+import { ProductStatusBadge, StockFigures } from "~/features/shop/product-header";
 import { ProductPicture } from "~/features/shop/product-picture";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
-import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
 import { ListPageHeader } from "~/ui/list-page";
 import { formatMoney } from "~/ui/money";
@@ -19,12 +19,6 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { db } = context.get(runtimeContext);
   return { products: await listProductsForAdmin(db, new Date()) };
 }
-
-const STATUS_BADGE = {
-  active: { tone: "success", label: "On sale" },
-  draft: { tone: "neutral", label: "Draft" },
-  archived: { tone: "quiet", label: "Archived" },
-} as const;
 
 export default function AdminShopList({ loaderData }: Route.ComponentProps) {
   const { products } = loaderData;
@@ -53,7 +47,6 @@ export default function AdminShopList({ loaderData }: Route.ComponentProps) {
       ) : (
         <Card as="ul" variant="list" className="mt-8">
           {products.map((product) => {
-            const status = STATUS_BADGE[product.status];
             return (
               <li key={product.id} className="flex flex-wrap items-center gap-4 p-4 sm:flex-nowrap">
                 <div className="w-14 shrink-0 overflow-hidden rounded-lg bg-surface-sunken">
@@ -71,11 +64,10 @@ export default function AdminShopList({ loaderData }: Route.ComponentProps) {
                     >
                       {product.title}
                     </Link>
-                    <Badge tone={status.tone}>{status.label}</Badge>
+                    <ProductStatusBadge status={product.status} />
                   </p>
                   <p className="text-sm text-muted">
-                    {CATEGORY_LABELS[product.category as keyof typeof CATEGORY_LABELS]} ·{" "}
-                    {countOf(product.variantCount, "variant", "variants")}
+                    {CATEGORY_LABELS[product.category]} · {countOf(product.variantCount, "variant", "variants")}
                     {product.fromPrice !== null ? ` · from ${formatMoney(product.fromPrice, currency)}` : ""}
                   </p>
                   {product.variants.length > 1 ? (
@@ -95,10 +87,7 @@ export default function AdminShopList({ loaderData }: Route.ComponentProps) {
                     </p>
                   ) : null}
                 </div>
-                <p className="tabular text-right text-sm">
-                  <span className="block text-lg font-extrabold">{product.available}</span>
-                  <span className="text-muted">available of {product.stock}</span>
-                </p>
+                <StockFigures available={product.available} stock={product.stock} />
               </li>
             );
           })}

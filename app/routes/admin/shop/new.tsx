@@ -1,10 +1,8 @@
-import { ArrowLeft } from "lucide-react";
-import { Link } from "react-router";
-import type { Reply } from "~/features/shop/admin-fields";
 import { ProductForm } from "~/features/shop/product-form";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { pageTitle } from "~/ui/page-title";
+import { FormPageHeader } from "~/ui/record-header";
 import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/new";
 import { createProductAction } from "./shop-forms.server";
@@ -16,38 +14,24 @@ export function loader({ context, url }: Route.LoaderArgs) {
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const user = requireRole({ context, url }, "organizer");
-  const { db } = context.get(runtimeContext);
-  return createProductAction({ db, actorId: user.id, now: new Date() }, await readForm(request));
+  const { db, env } = context.get(runtimeContext);
+  const call = { db, actorId: user.id, currency: env.CURRENCY, now: new Date() };
+  return createProductAction(call, await readForm(request));
 }
-
-const EMPTY = {
-  title: "",
-  slug: "",
-  category: "apparel",
-  status: "draft",
-  summary: "",
-  description: "",
-  sizeGuide: "",
-  optionNames: [],
-  lowStockThreshold: 5,
-};
 
 export default function NewProduct({ actionData }: Route.ComponentProps) {
   return (
-    <div className="mx-auto max-w-[820px]">
-      <Link
-        to="/admin/shop"
-        className="inline-flex items-center gap-1.5 text-sm font-semibold text-muted hover:text-text"
-      >
-        <ArrowLeft aria-hidden className="size-4" /> Shop
-      </Link>
-      <h1 className="wide mt-2 text-3xl font-extrabold sm:text-4xl">New product</h1>
-      <p className="mt-2 max-w-prose text-muted">
-        It is saved as a draft: nobody sees it until you put it on sale. Variants, stock and photos come next.
-      </p>
-      <div className="mt-8">
-        <ProductForm product={EMPTY} reply={actionData as Reply | undefined} isNew />
-      </div>
+    <div className="mx-auto max-w-[820px] space-y-8">
+      <FormPageHeader
+        back={{ to: "/admin/shop", label: "Shop" }}
+        title="New product"
+        intro="It is saved as a draft: nobody sees it until you put it on sale. Variants, stock and photos come next."
+      />
+      <ProductForm
+        defaultValue={{ category: "apparel", lowStockThreshold: "5" }}
+        lastResult={actionData?.result}
+        isNew
+      />
     </div>
   );
 }

@@ -1,13 +1,12 @@
-import { getProductForAdmin } from "~/features/shop/admin.server";
-import { type Reply, replyFor } from "~/features/shop/admin-fields";
-import { ProductEditorHeader } from "~/features/shop/admin-nav";
-import { ProductForm } from "~/features/shop/product-form";
+import { getProductForAdmin, productHeader } from "~/features/shop/admin.server";
+import { ProductForm, productFormValues } from "~/features/shop/product-form";
+import { ProductEditorHeader } from "~/features/shop/product-header";
 import { AddVariantForm, type EditorVariant, VariantCard } from "~/features/shop/variant-card";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { FormErrors } from "~/ui/form";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
-import { useSite } from "~/ui/site";
 import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/product";
 import { idFrom, productEditorAction } from "./shop-forms.server";
@@ -15,22 +14,16 @@ import { idFrom, productEditorAction } from "./shop-forms.server";
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
   const productId = idFrom(params.productId);
-  const found = await getProductForAdmin(context.get(runtimeContext).db, productId, new Date());
+  const { db, env } = context.get(runtimeContext);
+  const found = await getProductForAdmin(db, productId, new Date());
   if (!found) notFound();
   const { product, variants } = found;
   return {
-    product: {
-      id: product.id,
-      slug: product.slug,
-      title: product.title,
-      category: product.category,
-      status: product.status,
-      summary: product.summary,
-      description: product.description,
-      sizeGuide: product.sizeGuide,
-      optionNames: product.optionNames,
-      lowStockThreshold: product.lowStockThreshold,
-    },
+    header: productHeader(found),
+    form: productFormValues(product),
+    optionNames: product.optionNames,
+    threshold: product.lowStockThreshold,
+    currency: env.CURRENCY,
     variants: variants.map(
       (variant): EditorVariant => ({
         ...variant,
@@ -43,39 +36,29 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
 export async function action({ request, context, url, params }: Route.ActionArgs) {
   const user = requireRole({ context, url }, "organizer");
   const productId = idFrom(params.productId);
-  const { db } = context.get(runtimeContext);
-  return productEditorAction(
-    { db, actorId: user.id, productId, now: new Date() },
-    await readForm(request),
-    url.pathname,
-  );
+  const { db, env } = context.get(runtimeContext);
+  const call = { db, actorId: user.id, productId, currency: env.CURRENCY, now: new Date() };
+  return productEditorAction(call, await readForm(request), url.pathname);
 }
 
 export default function ProductEditor({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, variants } = loaderData;
-  const { currency } = useSite();
-  const reply = actionData as Reply | undefined;
+  const { header, form, optionNames, threshold, currency, variants } = loaderData;
+  const resultOf = (intent: string, target: string | null = null) =>
+    actionData?.intent === intent && actionData.target === target ? actionData.result : undefined;
   return (
     <div className="mx-auto max-w-[1000px] space-y-10">
-      <ProductEditorHeader product={product} />
+      <ProductEditorHeader product={header} />
       <section aria-labelledby="details" className="space-y-4">
         <h2 id="details" className="wide text-xl font-extrabold">
           Details
         </h2>
-        <ProductForm product={product} reply={replyFor(reply, "save")} isNew={false} />
+        <ProductForm defaultValue={form} lastResult={resultOf("save")} isNew={false} />
       </section>
       <section aria-labelledby="variants" className="space-y-4">
         <h2 id="variants" className="wide text-xl font-extrabold">
           Variants and stock
         </h2>
-        {replyFor(reply, "add-variant") === undefined &&
-        reply?.errors.form &&
-        reply.target === null &&
-        reply.intent !== "save" ? (
-          <p role="alert" className="font-semibold text-red-700 dark:text-red-300">
-            {reply.errors.form}
-          </p>
-        ) : null}
+        <FormErrors id="variants-error" errors={resultOf("")?.error?.[""] ?? undefined} />
         {variants.length === 0 ? (
           <p className="text-muted">No variants yet: add one to put the product on sale.</p>
         ) : (
@@ -84,15 +67,25 @@ export default function ProductEditor({ loaderData, actionData }: Route.Componen
               <VariantCard
                 key={variant.id}
                 variant={variant}
-                optionNames={product.optionNames}
-                threshold={product.lowStockThreshold}
-                reply={reply}
+                optionNames={optionNames}
+                threshold={threshold}
+                results={{
+                  update: resultOf("update-variant", variant.id),
+                  remove: resultOf("delete-variant", variant.id),
+                  stock: resultOf("stock", variant.id),
+                }}
                 currency={currency}
               />
             ))}
           </ul>
         )}
-        <AddVariantForm optionNames={product.optionNames} reply={replyFor(reply, "add-variant")} />
+        {/* A new variant remounts the form, so it starts empty for the next one. */}
+        <AddVariantForm
+          key={variants.length}
+          optionNames={optionNames}
+          currency={currency}
+          lastResult={resultOf("add-variant")}
+        />
       </section>
     </div>
   );
@@ -100,7 +93,7 @@ export default function ProductEditor({ loaderData, actionData }: Route.Componen
 
 export const meta: Route.MetaFunction = ({ data, matches }) => {
   return [
-    { title: pageTitle(matches, data?.product.title ?? "Product", "Shop", "Dashboard") },
+    { title: pageTitle(matches, data?.header.title ?? "Product", "Shop", "Dashboard") },
     { name: "robots", content: "noindex" },
   ];
 };

@@ -96,12 +96,15 @@ describe("/admin/shop routes", () => {
       expect(bad).toMatchObject({
         status: 400,
         data: {
-          errors: {
-            title: "Enter a title",
-            slug: "Use lowercase letters, numbers and single hyphens, like club-tee",
-            category: "Choose a category",
+          intent: "create",
+          result: {
+            error: {
+              title: ["Enter a title"],
+              slug: ["Use lowercase letters, numbers and single hyphens, like club-tee"],
+              category: ["Choose a category"],
+            },
+            initialValue: { slug: "Not A Slug" },
           },
-          values: { slug: "Not A Slug" },
         },
       });
       const made = await answerOf(() => newAction(argsFor(who, "/admin/shop/new", {}, form)));
@@ -146,7 +149,10 @@ describe("/admin/shop routes", () => {
       data: {
         intent: "stock",
         target: mug.variantIds[0],
-        errors: { amount: "Enter the amount as a whole number", reason: "Enter a reason" },
+        result: {
+          error: { amount: ["Enter the amount as a whole number"], reason: ["Enter a reason"] },
+          initialValue: { amount: "lots" },
+        },
       },
     });
     const unknown = await answerOf(() => productAction(argsFor(people.organizer, pathname, params, { intent: "fly" })));
@@ -162,6 +168,61 @@ describe("/admin/shop routes", () => {
     ).toBe(404);
   });
 
+  it("adds a variant from the product page, with each message beside its field and the form kept", async () => {
+    const { db } = database();
+    const tee = await createTestProduct(db, {
+      title: "Route tee",
+      optionNames: ["Size"],
+      variants: [{ options: ["S"] }],
+    });
+    const pathname = `/admin/shop/${tee.id}`;
+    const params = { productId: tee.id };
+    const variant = { intent: "add-variant", "options[0]": "M", sku: `ROUTE-${tee.id.slice(0, 8)}`, price: "20" };
+
+    const bad = await answerOf(() =>
+      productAction(argsFor(people.organizer, pathname, params, { ...variant, "options[0]": "", price: "12.3.4" })),
+    );
+    expect(bad).toMatchObject({
+      status: 400,
+      data: {
+        intent: "add-variant",
+        target: null,
+        result: {
+          error: { "options[0]": ["Enter the size"], price: ["Enter an amount like 12.50 in £ (0 for free)"] },
+          initialValue: { sku: variant.sku, price: "12.3.4" },
+        },
+      },
+    });
+    expect(await answerOf(() => productAction(argsFor(people.organizer, pathname, params, variant)))).toMatchObject({
+      status: 302,
+      location: pathname,
+    });
+    const rows = await db
+      .select({ options: productVariants.options, price: productVariants.price, stock: productVariants.stock })
+      .from(productVariants)
+      .where(eq(productVariants.sku, variant.sku));
+    expect(rows).toEqual([{ options: ["M"], price: 2000, stock: 0 }]);
+    // The same options again are refused on the options, named by the variant's form.
+    const twice = await answerOf(() =>
+      productAction(argsFor(people.organizer, pathname, params, { ...variant, sku: `${variant.sku}-2` })),
+    );
+    expect(twice).toMatchObject({
+      status: 400,
+      data: { result: { error: { options: ["This product already has a variant with these options"] } } },
+    });
+
+    // A form about no variant, or no form at all, is answered above the variants.
+    for (const [form, message] of [
+      [{ intent: "update-variant", variantId: "nope" }, "That variant could not be found"],
+      [{ intent: "fly" }, "Reload the page and try again"],
+    ] as const) {
+      expect(await answerOf(() => productAction(argsFor(people.organizer, pathname, params, form)))).toMatchObject({
+        status: 400,
+        data: { intent: "", target: null, result: { error: { "": [message] } } },
+      });
+    }
+  });
+
   it("opens the photos page for staff, and refuses a missing file with a message", async () => {
     const cap = await createTestProduct(database().db, { title: "Route cap" });
     const pathname = `/admin/shop/${cap.id}/images`;
@@ -175,10 +236,20 @@ describe("/admin/shop routes", () => {
       expect((await answerOf(() => imagesLoader(argsFor(who, pathname, params)))).status).toBe(200);
       expect(
         await answerOf(() => imagesAction(argsFor(who, pathname, params, { intent: "add", alt: "A cap" }))),
-      ).toMatchObject({ status: 400, data: { errors: { image: "Choose a photo to upload" } } });
+      ).toMatchObject({
+        status: 400,
+        data: { intent: "add", result: { error: { image: ["Choose a photo to upload"] } } },
+      });
       expect(
         await answerOf(() => imagesAction(argsFor(who, pathname, params, { intent: "remove", hash: "0".repeat(32) }))),
-      ).toMatchObject({ status: 400, data: { errors: { form: "That photo is no longer on this product" } } });
+      ).toMatchObject({
+        status: 400,
+        data: {
+          intent: "remove",
+          target: "0".repeat(32),
+          result: { error: { "": ["That photo is no longer on this product"] } },
+        },
+      });
     }
   });
 
@@ -191,6 +262,23 @@ describe("/admin/shop routes", () => {
     );
     const [before] = await database().db.select().from(shopSettings);
     expect(before!.flatFee).toBe(495);
+    const wrong = await answerOf(() =>
+      settingsAction(
+        argsFor(people.organizer, "/admin/shop/settings", {}, { ...form, flatFee: "abc", countries: "GB, Ireland" }),
+      ),
+    );
+    expect(wrong).toMatchObject({
+      status: 400,
+      data: {
+        result: {
+          error: {
+            flatFee: ["Enter an amount like 12.50 in £ (0 for free)"],
+            countries: ["Use two-letter country codes such as GB, IE (not IRELAND)"],
+          },
+          initialValue: { countries: "GB, Ireland" },
+        },
+      },
+    });
     for (const who of [people.organizer, people.admin]) {
       expect((await answerOf(() => settingsLoader(argsFor(who, "/admin/shop/settings", {})))).status).toBe(200);
       expect(await answerOf(() => settingsAction(argsFor(who, "/admin/shop/settings", {}, form)))).toMatchObject({

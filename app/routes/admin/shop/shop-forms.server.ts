@@ -1,41 +1,37 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { z } from "zod";
 import { limitImageUploads } from "~/features/accounts/attempts.server";
-import { type FieldMessages, fieldMessages } from "~/features/forms/fields";
 import { createProduct, updateProduct } from "~/features/shop/admin.server";
-import {
-  AltSchema,
-  formText,
-  ProductSchema,
-  SettingsSchema,
-  StockSchema,
-  slugify,
-  VariantSchema,
-} from "~/features/shop/admin-forms";
 import { addProductImage, changeProductImage } from "~/features/shop/product-photos.server";
+import {
+  addPhotoSchema,
+  describePhotoSchema,
+  PhotoHashSchema,
+  productSchema,
+  productSlug,
+  shopSettingsSchema,
+  stockSchema,
+  variantSchema,
+} from "~/features/shop/schemas";
 import { saveShopSettings } from "~/features/shop/shop-settings.server";
 import { adjustStock } from "~/features/shop/stock-adjustments.server";
-import { addVariant, deleteVariant, updateVariant } from "~/features/shop/variants.server";
+import { addVariant, deleteVariant, productOptionNames, updateVariant } from "~/features/shop/variants.server";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { notFound } from "~/ui/not-found";
 import { withinAttemptLimits } from "~/web/account-call.server";
+import { intentOf } from "~/web/form-data.server";
+import { invalidReply, refusedReply } from "~/web/form-replies.server";
 
-/**
- * The shop editor's actions: read the form, hand it to the feature's functions, and answer with a
- * redirect and a message, or 400 with the messages per field and what was typed.
- */
+// The shop editor's forms (new product, a product's details and variants, its photos, the
+// delivery settings): read the form, check it with its schema, call the shop's rule, and answer a
+// redirect with a flash message or the form's errors (400). `target` names the variant or photo a
+// form was about, so the page shows the messages beside it.
 
-type ShopFormReply = {
-  intent: string;
-  /** The variant or photo the form was about, so the page shows the messages beside it. */
-  target: string | null;
-  errors: FieldMessages;
-  values: Record<string, string>;
-};
-
-type Call = { db: Db; actorId: string; now: Date };
+type Call = { db: Db; actorId: string; currency: string; now: Date };
+type ProductCall = Call & { productId: string };
 
 const uuid = z.uuid();
 
@@ -46,161 +42,129 @@ export function idFrom(value: unknown) {
   return parsed.data;
 }
 
-function values(formData: FormData) {
-  const result: Record<string, string> = {};
-  for (const [key, value] of formData) if (typeof value === "string") result[key] = value;
-  return result;
+/** A message about the page rather than one of its forms: an unknown intent, a variant or photo not found. */
+function pageProblem(formData: FormData, message: string) {
+  const result = parseWithZod(formData, { schema: z.object({}) }).reply({ formErrors: [message] });
+  return data({ intent: "", result, target: null as string | null }, { status: 400 });
 }
 
-function reply(formData: FormData, intent: string, target: string | null, errors: FieldMessages) {
-  return data({ intent, target, errors, values: values(formData) } satisfies ShopFormReply, { status: 400 });
-}
+const RELOAD = "Reload the page and try again";
 
-function productFields(formData: FormData) {
-  return {
-    title: formText(formData, "title"),
-    slug: formText(formData, "slug"),
-    category: formText(formData, "category"),
-    status: formText(formData, "status") || "draft",
-    summary: formText(formData, "summary"),
-    description: formText(formData, "description"),
-    sizeGuide: formText(formData, "sizeGuide"),
-    optionNames: formText(formData, "optionNames"),
-    lowStockThreshold: formText(formData, "lowStockThreshold") || "5",
-  };
-}
+/** The extra of a reply from a form about the whole product (its details, a new variant or photo). */
+const WHOLE = { target: null as string | null };
 
 export async function createProductAction(call: Call, formData: FormData) {
-  const parsed = ProductSchema.safeParse(productFields(formData));
-  if (!parsed.success) return reply(formData, "create", null, fieldMessages(parsed.error));
+  const submission = parseWithZod(formData, { schema: productSchema });
+  if (submission.status !== "success") return invalidReply("create", submission);
+  const values = submission.value;
   const outcome = await createProduct(call.db, {
     actorId: call.actorId,
-    values: parsed.data,
-    slugFromTitle: slugify(parsed.data.title),
+    values,
+    slugFromTitle: productSlug(values.title),
     now: call.now,
   });
-  if (!outcome.ok) return reply(formData, "create", null, outcome.errors);
+  if (!outcome.ok) return refusedReply("create", submission, outcome);
   return redirectWithFlash(`/admin/shop/${outcome.id}`, {
     kind: "success",
     message: "Product saved as a draft. Add its variants, stock and photos, then put it on sale.",
   });
 }
 
-function variantFields(formData: FormData) {
-  const options: string[] = [];
-  for (let index = 0; formData.has(`option-${index}`) && index < 10; index++) {
-    options.push(formText(formData, `option-${index}`));
-  }
-  return {
-    options,
-    sku: formText(formData, "sku"),
-    price: formText(formData, "price"),
-    maxPerOrder: formText(formData, "maxPerOrder") || "10",
-    active: formData.get("active") === "on",
-  };
+/** The schema of this product's variant form, from its option names as they are now. */
+async function variantSchemaOf(call: ProductCall) {
+  const optionNames = await productOptionNames(call.db, call.productId);
+  if (!optionNames) notFound();
+  return variantSchema({ optionNames, currency: call.currency });
 }
 
 /** Every form on a product's editor page, by its `intent`. */
-export async function productEditorAction(call: Call & { productId: string }, formData: FormData, here: string) {
-  const intent = formText(formData, "intent").slice(0, 40);
+export async function productEditorAction(call: ProductCall, formData: FormData, here: string) {
+  const intent = intentOf(formData);
   const done = (message: string) => redirectWithFlash(here, { kind: "success", message });
   const base = { actorId: call.actorId, productId: call.productId, now: call.now };
-  switch (intent) {
-    case "save": {
-      const parsed = ProductSchema.safeParse(productFields(formData));
-      if (!parsed.success) return reply(formData, intent, null, fieldMessages(parsed.error));
-      const outcome = await updateProduct(call.db, { ...base, values: parsed.data });
-      if (!outcome.ok) return reply(formData, intent, null, outcome.errors);
-      return done("Product saved.");
-    }
-    case "add-variant": {
-      const parsed = VariantSchema.safeParse(variantFields(formData));
-      if (!parsed.success) return reply(formData, intent, null, fieldMessages(parsed.error));
-      const outcome = await addVariant(call.db, { ...base, values: parsed.data });
-      if (!outcome.ok) return reply(formData, intent, null, outcome.errors);
-      return done("Variant added. Add its stock below.");
-    }
-    case "update-variant":
-    case "delete-variant":
-    case "stock": {
-      const variantId = uuid.safeParse(formData.get("variantId"));
-      if (!variantId.success) return reply(formData, intent, null, { form: "That variant could not be found" });
-      const target = variantId.data;
-      if (intent === "delete-variant") {
-        const outcome = await deleteVariant(call.db, { ...base, variantId: target });
-        if (!outcome.ok) return reply(formData, intent, target, outcome.errors);
-        return done("Variant deleted.");
-      }
-      if (intent === "update-variant") {
-        const parsed = VariantSchema.safeParse(variantFields(formData));
-        if (!parsed.success) return reply(formData, intent, target, fieldMessages(parsed.error));
-        const outcome = await updateVariant(call.db, { ...base, variantId: target, values: parsed.data });
-        if (!outcome.ok) return reply(formData, intent, target, outcome.errors);
-        return done("Variant saved.");
-      }
-      const parsed = StockSchema.safeParse({
-        mode: formText(formData, "mode"),
-        amount: formText(formData, "amount"),
-        reason: formText(formData, "reason"),
-      });
-      if (!parsed.success) return reply(formData, intent, target, fieldMessages(parsed.error));
-      const outcome = await adjustStock(call.db, { ...base, variantId: target, values: parsed.data });
-      if (!outcome.ok) return reply(formData, intent, target, outcome.errors);
-      return done(`Stock is now ${outcome.stock} (${outcome.delta > 0 ? "+" : ""}${outcome.delta}).`);
-    }
-    default:
-      return reply(formData, intent, null, { form: "Reload the page and try again" });
+  if (intent === "save") {
+    const submission = parseWithZod(formData, { schema: productSchema });
+    if (submission.status !== "success") return invalidReply(intent, submission, WHOLE);
+    const outcome = await updateProduct(call.db, { ...base, values: submission.value });
+    if (!outcome.ok) return refusedReply(intent, submission, outcome, WHOLE);
+    return done("Product saved.");
   }
+  if (intent === "add-variant") {
+    const submission = parseWithZod(formData, { schema: await variantSchemaOf(call) });
+    if (submission.status !== "success") return invalidReply(intent, submission, WHOLE);
+    const outcome = await addVariant(call.db, { ...base, values: submission.value });
+    if (!outcome.ok) return refusedReply(intent, submission, outcome, WHOLE);
+    return done("Variant added. Add its stock below.");
+  }
+  if (intent !== "update-variant" && intent !== "delete-variant" && intent !== "stock") {
+    return pageProblem(formData, RELOAD);
+  }
+  const variant = uuid.safeParse(formData.get("variantId"));
+  if (!variant.success) return pageProblem(formData, "That variant could not be found");
+  const variantId = variant.data;
+  const extra = { target: variantId as string | null };
+  if (intent === "delete-variant") {
+    const submission = parseWithZod(formData, { schema: z.object({}) });
+    const outcome = await deleteVariant(call.db, { ...base, variantId });
+    if (!outcome.ok) return refusedReply(intent, submission, outcome, extra);
+    return done("Variant deleted.");
+  }
+  if (intent === "update-variant") {
+    const submission = parseWithZod(formData, { schema: await variantSchemaOf(call) });
+    if (submission.status !== "success") return invalidReply(intent, submission, extra);
+    const outcome = await updateVariant(call.db, { ...base, variantId, values: submission.value });
+    if (!outcome.ok) return refusedReply(intent, submission, outcome, extra);
+    return done("Variant saved.");
+  }
+  const submission = parseWithZod(formData, { schema: stockSchema });
+  if (submission.status !== "success") return invalidReply(intent, submission, extra);
+  const outcome = await adjustStock(call.db, { ...base, variantId, values: submission.value });
+  if (!outcome.ok) return refusedReply(intent, submission, outcome, extra);
+  return done(`Stock is now ${outcome.stock} (${outcome.delta > 0 ? "+" : ""}${outcome.delta}).`);
 }
-
-const HASH = /^[0-9a-f]{32}$/;
 
 /** The photos page's forms: add (a file), describe, up, down, remove. */
 export async function productImagesAction(
-  call: Call & { productId: string; storage: Storage; ip: string },
+  call: ProductCall & { storage: Storage; ip: string },
   formData: FormData,
   here: string,
 ) {
-  const intent = formText(formData, "intent").slice(0, 40);
+  const intent = intentOf(formData);
   const done = (message: string) => redirectWithFlash(here, { kind: "success", message });
   const base = { actorId: call.actorId, productId: call.productId };
   if (intent === "add") {
-    const alt = AltSchema.safeParse({ alt: formText(formData, "alt") });
-    const file = formData.get("image");
-    const errors: FieldMessages = alt.success ? {} : fieldMessages(alt.error);
-    if (!(file instanceof File) || file.size === 0) errors.image = "Choose a photo to upload";
-    if (!alt.success || Object.keys(errors).length > 0) return reply(formData, intent, null, errors);
+    const submission = parseWithZod(formData, { schema: addPhotoSchema });
+    if (submission.status !== "success") return invalidReply(intent, submission, WHOLE);
+    const { image, alt } = submission.value;
     await withinAttemptLimits(limitImageUploads(call.db, { userId: call.actorId, ip: call.ip }));
-    const bytes = new Uint8Array(await (file as File).arrayBuffer());
-    const outcome = await addProductImage(call.db, call.storage, { ...base, bytes, alt: alt.data.alt });
-    if (!outcome.ok) return reply(formData, intent, null, outcome.errors);
+    const bytes = new Uint8Array(await image.arrayBuffer());
+    const outcome = await addProductImage(call.db, call.storage, { ...base, bytes, alt });
+    if (!outcome.ok) return refusedReply(intent, submission, outcome, WHOLE);
     return done("Photo added.");
   }
-  const hash = formText(formData, "hash");
-  if (!HASH.test(hash)) return reply(formData, intent, null, { form: "That photo could not be found" });
+  if (intent !== "describe" && intent !== "up" && intent !== "down" && intent !== "remove") {
+    return pageProblem(formData, RELOAD);
+  }
+  const photo = PhotoHashSchema.safeParse(formData.get("hash"));
+  if (!photo.success) return pageProblem(formData, "That photo could not be found");
+  const hash = photo.data;
+  const extra = { target: hash as string | null };
   if (intent === "describe") {
-    const alt = AltSchema.safeParse({ alt: formText(formData, "alt") });
-    if (!alt.success) return reply(formData, intent, hash, fieldMessages(alt.error));
-    const outcome = await changeProductImage(call.db, { ...base, hash, change: "describe", alt: alt.data.alt });
-    if (!outcome.ok) return reply(formData, intent, hash, outcome.errors);
+    const submission = parseWithZod(formData, { schema: describePhotoSchema });
+    if (submission.status !== "success") return invalidReply(intent, submission, extra);
+    const outcome = await changeProductImage(call.db, { ...base, hash, change: "describe", alt: submission.value.alt });
+    if (!outcome.ok) return refusedReply(intent, submission, outcome, extra);
     return done("Description saved.");
   }
-  if (intent === "up" || intent === "down" || intent === "remove") {
-    const outcome = await changeProductImage(call.db, { ...base, hash, change: intent });
-    if (!outcome.ok) return reply(formData, intent, hash, outcome.errors);
-    return done(intent === "remove" ? "Photo removed." : "Order saved.");
-  }
-  return reply(formData, intent, null, { form: "Reload the page and try again" });
+  const submission = parseWithZod(formData, { schema: z.object({}) });
+  const outcome = await changeProductImage(call.db, { ...base, hash, change: intent });
+  if (!outcome.ok) return refusedReply(intent, submission, outcome, extra);
+  return done(intent === "remove" ? "Photo removed." : "Order saved.");
 }
 
 export async function shopSettingsAction(call: Call, formData: FormData) {
-  const parsed = SettingsSchema.safeParse({
-    flatFee: formText(formData, "flatFee"),
-    freeOver: formText(formData, "freeOver"),
-    collectionEnabled: formData.get("collectionEnabled") === "on",
-    countries: formText(formData, "countries"),
-  });
-  if (!parsed.success) return reply(formData, "settings", null, fieldMessages(parsed.error));
-  await saveShopSettings(call.db, { actorId: call.actorId, values: parsed.data, now: call.now });
+  const submission = parseWithZod(formData, { schema: shopSettingsSchema({ currency: call.currency }) });
+  if (submission.status !== "success") return invalidReply("settings", submission);
+  await saveShopSettings(call.db, { actorId: call.actorId, values: submission.value, now: call.now });
   return redirectWithFlash("/admin/shop/settings", { kind: "success", message: "Shop settings saved." });
 }
