@@ -1,4 +1,5 @@
 import { AlertTriangle, Lock, Trash2 } from "lucide-react";
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import type { CartLineView } from "~/features/commerce/item-kind";
 import { ByShippingMethod, PAY_FORM_ID } from "~/features/shipping/cart-shipping";
@@ -296,26 +297,50 @@ export function CartPayBar({
         <span className="wide tabular text-lg font-black">{price}</span>
       </p>
       {viewer === "visitor" ? (
-        <Link
-          to="/login?redirectTo=/cart"
-          className="flex h-11 items-center justify-center rounded-full bg-accent px-5 font-bold text-on-accent hover:bg-accent-strong"
-        >
-          Sign in to pay
-        </Link>
+        <SignInToPay className="h-11 px-5" />
       ) : (
-        <button
-          type="submit"
-          form={PAY_FORM_ID}
-          name="intent"
-          value="pay"
-          disabled={!payable}
-          className="flex h-11 items-center justify-center gap-2 rounded-full bg-accent px-5 font-bold text-on-accent hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60"
-        >
-          <Lock aria-hidden className="size-4" />
-          Pay {price}
-        </button>
+        <PayButton price={price} payable={payable} form={PAY_FORM_ID} className="h-11 px-5" />
       )}
     </MobileActionBar>
+  );
+}
+
+const accentButton =
+  "flex items-center justify-center rounded-full bg-accent font-bold text-on-accent hover:bg-accent-strong";
+
+/** A visitor's way to pay: sign in first, then back to this cart. */
+function SignInToPay({ className }: { className: string }) {
+  return (
+    <Link to="/login?redirectTo=/cart" className={`${accentButton} ${className}`}>
+      Sign in to pay
+    </Link>
+  );
+}
+
+/** The Pay button with the total; `form` sends the Pay form from outside it (the phone's bar). */
+function PayButton({
+  price,
+  payable,
+  form,
+  className,
+}: {
+  price: ReactNode;
+  payable: boolean;
+  form?: string;
+  className: string;
+}) {
+  return (
+    <button
+      type="submit"
+      form={form}
+      name="intent"
+      value="pay"
+      disabled={!payable}
+      className={`${accentButton} gap-2 disabled:cursor-not-allowed disabled:opacity-60 ${className}`}
+    >
+      <Lock aria-hidden className="size-4" />
+      Pay {price}
+    </button>
   );
 }
 
@@ -387,12 +412,7 @@ export function CartPayment({
         </div>
       ) : null}
       {viewer === "visitor" ? (
-        <Link
-          to="/login?redirectTo=/cart"
-          className="flex h-12 items-center justify-center rounded-full bg-accent font-bold text-on-accent hover:bg-accent-strong"
-        >
-          Sign in to pay
-        </Link>
+        <SignInToPay className="h-12" />
       ) : viewer === "unverified" ? (
         <p className="rounded-xl bg-white/10 p-4">
           Confirm your email address before paying: open the link we sent you, then come back to your cart.
@@ -401,16 +421,7 @@ export function CartPayment({
         <Form method="post" id={PAY_FORM_ID} className="space-y-3">
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           {payable ? null : <p className="text-sm">Sort out the items marked in your cart before paying.</p>}
-          <button
-            type="submit"
-            name="intent"
-            value="pay"
-            disabled={!payable}
-            className="flex h-12 w-full items-center justify-center gap-2 rounded-full bg-accent font-bold text-on-accent hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-60"
-          >
-            <Lock aria-hidden className="size-4" />
-            Pay {price}
-          </button>
+          <PayButton price={price} payable={payable} className="h-12 w-full" />
         </Form>
       )}
       <p className="text-sm opacity-80">

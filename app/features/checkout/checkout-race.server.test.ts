@@ -12,7 +12,7 @@ import { retriedTransactions } from "~/server/db/retry.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import * as schema from "../../../db/schema";
 import { cartItems, carts, holds, orders, tickets, ticketTypes } from "../../../db/schema";
-import { checkoutFor, createBuyers, createTestEvent, NOW } from "./stock.test-support";
+import { checkoutFor, createBuyers, createTestEvent, NOW, paidInFull } from "./stock.test-support";
 
 /**
  * Capacity under real contention. PGlite runs one transaction at a time, so only PostgreSQL can show
@@ -111,17 +111,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
 
       // Everyone who holds places pays at once: 100 sold, 100 tickets, the CHECK never tripped.
       const paying = performance.now();
-      const outcomes = await Promise.all(
-        accepted.map(({ order }) =>
-          settleOrder(db, {
-            orderId: order.id,
-            provider: "test",
-            paymentReference: `pay_${order.id}`,
-            amount: order.total,
-            now: minutes(5),
-          }),
-        ),
-      );
+      const outcomes = await Promise.all(accepted.map(({ order }) => settleOrder(db, paidInFull(order, minutes(5)))));
       const settleMs = performance.now() - paying;
       expect(outcomes.every((outcome) => outcome.kind === "settled")).toBe(true);
       expect(await heldAndSold([typeId], minutes(5))).toEqual([{ sold: 100, held: 0 }]);

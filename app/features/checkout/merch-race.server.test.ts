@@ -7,7 +7,7 @@ import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { holds, orderItems, orders, productVariants } from "../../../db/schema";
 import { createTestProduct, DELIVERY, fillMerchCart, setShippingRates } from "./merch.test-support";
-import { checkoutFor, createBuyers, NOW } from "./stock.test-support";
+import { checkoutFor, createBuyers, NOW, paidInFull } from "./stock.test-support";
 
 /**
  * The last units of one variant under real contention, as two app servers would see it: two
@@ -20,6 +20,29 @@ describe.skipIf(!process.env.DATABASE_URL)(
   () => {
     const database = freshDatabasePerFile();
     const servers = appServerPools(database, { count: 2, max: 15 });
+
+    /** Each buyer checks out their cart of merch for delivery, the buyers spread over both servers. */
+    const checkOutAll = (buyers: { id: string; email: string }[], carts: string[]) =>
+      Promise.all(
+        buyers.map((buyer, index) =>
+          startCheckout(servers[index % 2]!, { ...checkoutFor(buyer, carts[index]!), shipping: DELIVERY }),
+        ),
+      );
+
+    /** What is left on the shelf of a variant, and how many units paid orders hold. */
+    async function shelf(variantId: string) {
+      const { db } = database();
+      const [variant] = await db
+        .select({ stock: productVariants.stock })
+        .from(productVariants)
+        .where(eq(productVariants.id, variantId));
+      const sold = await db
+        .select({ quantity: orderItems.quantity })
+        .from(orderItems)
+        .innerJoin(orders, eq(orders.id, orderItems.orderId))
+        .where(eq(orders.status, "paid"));
+      return { stock: variant!.stock, sold: sold.reduce((sum, line) => sum + line.quantity, 0) };
+    }
 
     it("200 buyers on two servers racing for the last 12 tees, some wanting two: never oversold, the rest told why, then exactly 12 sold", async () => {
       const { db: setup } = database();
@@ -38,11 +61,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
       );
       const retriesBefore = retriedTransactions();
 
-      const results: CheckoutResult[] = await Promise.all(
-        buyers.map((buyer, index) =>
-          startCheckout(servers[index % 2]!, { ...checkoutFor(buyer, carts[index]!), shipping: DELIVERY }),
-        ),
-      );
+      const results: CheckoutResult[] = await checkOutAll(buyers, carts);
 
       const accepted = results.flatMap((result, index) => (result.ok ? [{ result, index }] : []));
       const heldUnits = accepted.reduce((sum, { index }) => sum + quantityOf(index), 0);
@@ -60,31 +79,15 @@ describe.skipIf(!process.env.DATABASE_URL)(
       const outcomes = await Promise.all(
         accepted.map(({ result }, index) => {
           if (!result.ok) throw new Error("unreachable");
-          return settleOrder(servers[index % 2]!, {
-            orderId: result.order.id,
-            provider: "test",
-            paymentReference: `pay_${result.order.id}`,
-            amount: result.order.total,
-            currency: "GBP",
-            now: new Date(NOW.getTime() + 60_000),
-          });
+          return settleOrder(servers[index % 2]!, paidInFull(result.order, new Date(NOW.getTime() + 60_000)));
         }),
       );
       expect(outcomes.every((outcome) => outcome.kind === "settled")).toBe(true);
 
-      const [variant] = await setup
-        .select({ stock: productVariants.stock })
-        .from(productVariants)
-        .where(eq(productVariants.id, variantId));
-      const sold = await setup
-        .select({ quantity: orderItems.quantity })
-        .from(orderItems)
-        .innerJoin(orders, eq(orders.id, orderItems.orderId))
-        .where(eq(orders.status, "paid"));
-      const soldUnits = sold.reduce((sum, line) => sum + line.quantity, 0);
-      expect(variant!.stock).toBe(12 - soldUnits);
-      expect(variant!.stock).toBeGreaterThanOrEqual(0);
-      expect(soldUnits).toBe(heldUnits);
+      const rush = await shelf(variantId);
+      expect(rush.stock).toBe(12 - rush.sold);
+      expect(rush.stock).toBeGreaterThanOrEqual(0);
+      expect(rush.sold).toBe(heldUnits);
       const active = await setup.select({ id: holds.id }).from(holds).where(eq(holds.status, "active"));
       expect(active).toEqual([]);
       expect(retriedTransactions() - retriesBefore).toBe(0);
@@ -96,29 +99,12 @@ describe.skipIf(!process.env.DATABASE_URL)(
         ...checkoutFor(late!, lateCart, new Date(NOW.getTime() + 120_000)),
         shipping: DELIVERY,
       });
-      expect(lateResult.ok).toBe(variant!.stock === 1);
+      expect(lateResult.ok).toBe(rush.stock === 1);
       if (lateResult.ok) {
-        await settleOrder(servers[1]!, {
-          orderId: lateResult.order.id,
-          provider: "test",
-          paymentReference: `pay_${lateResult.order.id}`,
-          amount: lateResult.order.total,
-          currency: "GBP",
-          now: new Date(NOW.getTime() + 180_000),
-        });
+        await settleOrder(servers[1]!, paidInFull(lateResult.order, new Date(NOW.getTime() + 180_000)));
       }
       // In the end exactly the 12 on the shelf are sold, and the shelf is empty.
-      const [after] = await setup
-        .select({ stock: productVariants.stock })
-        .from(productVariants)
-        .where(eq(productVariants.id, variantId));
-      const allSold = await setup
-        .select({ quantity: orderItems.quantity })
-        .from(orderItems)
-        .innerJoin(orders, eq(orders.id, orderItems.orderId))
-        .where(eq(orders.status, "paid"));
-      expect(allSold.reduce((sum, line) => sum + line.quantity, 0)).toBe(12);
-      expect(after!.stock).toBe(0);
+      expect(await shelf(variantId)).toEqual({ stock: 0, sold: 12 });
     });
 
     it("sells exactly the last N when everyone wants one: stock ends at 0", async () => {
@@ -132,11 +118,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
       const carts = await Promise.all(
         buyers.map((buyer) => fillMerchCart(setup, buyer.id, [{ variantId, quantity: 1 }])),
       );
-      const results = await Promise.all(
-        buyers.map((buyer, index) =>
-          startCheckout(servers[index % 2]!, { ...checkoutFor(buyer, carts[index]!), shipping: DELIVERY }),
-        ),
-      );
+      const results = await checkOutAll(buyers, carts);
       const accepted = results.filter((result) => result.ok);
       expect(accepted).toHaveLength(25);
       for (const result of results) {
@@ -145,22 +127,11 @@ describe.skipIf(!process.env.DATABASE_URL)(
       await Promise.all(
         accepted.map((result, index) =>
           result.ok
-            ? settleOrder(servers[index % 2]!, {
-                orderId: result.order.id,
-                provider: "test",
-                paymentReference: `pay_${result.order.id}`,
-                amount: result.order.total,
-                currency: "GBP",
-                now: new Date(NOW.getTime() + 60_000),
-              })
+            ? settleOrder(servers[index % 2]!, paidInFull(result.order, new Date(NOW.getTime() + 60_000)))
             : null,
         ),
       );
-      const [variant] = await setup
-        .select({ stock: productVariants.stock })
-        .from(productVariants)
-        .where(eq(productVariants.id, variantId));
-      expect(variant!.stock).toBe(0);
+      expect((await shelf(variantId)).stock).toBe(0);
     });
   },
 );

@@ -1,63 +1,24 @@
-import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { createTestProduct as createShopProduct, type TestVariant } from "~/features/shop/products.test-support";
 import type { Db } from "~/server/db/client.server";
-import { cartItems, carts, products, productVariants, type ShippingAddress, shopSettings } from "../../../db/schema";
+import { cartItems, carts, type ProductStatus, type ShippingAddress, shopSettings } from "../../../db/schema";
 import { NOW } from "./stock.test-support";
 
 /**
- * Products, variants and merch carts made straight in the database for the commerce tests
- * (the shop's own forms are tested beside them).
+ * Products and merch carts made straight in the database for the commerce tests (the shop's own
+ * forms are tested beside them).
  */
 
-export type TestVariant = {
-  options?: string[];
-  price?: number;
-  stock?: number;
-  maxPerOrder?: number;
-  active?: boolean;
-};
-
-let productCount = 0;
-
+/** A product on sale whose option names follow its first variant's options ("Size"), unless given. */
 export async function createTestProduct(
   db: Db,
-  input: {
-    title?: string;
-    status?: "draft" | "active" | "archived";
-    optionNames?: string[];
-    variants: TestVariant[];
-  },
+  input: { title?: string; status?: ProductStatus; optionNames?: string[]; variants: TestVariant[] },
 ) {
-  productCount++;
-  const title = input.title ?? `Test tee ${productCount}`;
-  const [product] = await db
-    .insert(products)
-    .values({
-      slug: `${title.toLowerCase().replace(/\W+/g, "-")}-${randomUUID().slice(0, 8)}`,
-      title,
-      category: "apparel",
-      status: input.status ?? "active",
-      optionNames: input.optionNames ?? (input.variants[0]?.options?.length ? ["Size"] : []),
-    })
-    .returning({ id: products.id });
-  const variantIds: string[] = [];
-  for (const [index, variant] of input.variants.entries()) {
-    const [row] = await db
-      .insert(productVariants)
-      .values({
-        productId: product!.id,
-        sku: `SKU-${randomUUID().slice(0, 12)}`,
-        options: variant.options ?? [],
-        price: variant.price ?? 2000,
-        stock: variant.stock ?? 10,
-        maxPerOrder: variant.maxPerOrder ?? 10,
-        active: variant.active ?? true,
-        position: index,
-      })
-      .returning({ id: productVariants.id });
-    variantIds.push(row!.id);
-  }
-  return { productId: product!.id, title, variantIds };
+  const product = await createShopProduct(db, {
+    ...input,
+    optionNames: input.optionNames ?? (input.variants[0]?.options?.length ? ["Size"] : []),
+  });
+  return { productId: product.id, title: product.title, variantIds: product.variantIds };
 }
 
 /** Adds merch lines to a cart, written directly (no availability checks). */

@@ -472,7 +472,7 @@ describe("the Stripe webhook", () => {
     expect(refused).toMatchObject({
       kind: "handled",
       outcome: { settlement: { kind: "refund_required" } },
-      followUps: { refundsDue: true, settledOrderIds: [] },
+      followUps: { refundsDue: true, settledOrderIds: [], refusedOrderIds: [second.order.id] },
     });
     expect(await orderState(db, second.order.id)).toMatchObject({
       status: "expired",

@@ -168,7 +168,7 @@ describe("closeExpiredPayments (the expire-holds job)", () => {
     sandbox.pay(session.id);
 
     const sweep = await closeExpiredPayments(db, sandbox.gateway, { now: at(18) });
-    expect(sweep.followUps).toEqual({ settledOrderIds: [], refundsDue: true });
+    expect(sweep.followUps).toEqual({ settledOrderIds: [], refusedOrderIds: [order.id], refundsDue: true });
     expect(await orderState(db, order.id)).toMatchObject({
       status: "expired",
       ledger: [
@@ -265,7 +265,7 @@ describe("/return with a provider", () => {
     });
     expect(back).toEqual({
       answer: { kind: "paid", orderId: order.id },
-      followUps: { settledOrderIds: [order.id], refundsDue: false },
+      followUps: { settledOrderIds: [order.id], refusedOrderIds: [], refundsDue: false },
     });
   });
 

@@ -30,6 +30,13 @@ async function atTestCheckout(options: { capacity?: number; quantity?: number } 
   return { ...pending, started };
 }
 
+/** The order's own member answers the test checkout's page: Pay, Decline or Cancel. */
+const press = (
+  checkout: { order: { id: string }; member: { id: string } },
+  intent: "pay" | "decline" | "cancel",
+  now: Date,
+) => answerSandboxCheckout(database().db, { orderId: checkout.order.id, userId: checkout.member.id, intent, now });
+
 const returnOf = (userId: string, orderId: string, now = at(3)) =>
   confirmReturn(database().db, gateway, { userId, orderId, cancelled: false, now });
 
@@ -67,12 +74,19 @@ describe("the test checkout", () => {
 
   it("Pay settles the order through the same settlement as Stripe, once however often it is pressed", async () => {
     const { db } = database();
-    const { order, member, ticketTypeId, quantity } = await atTestCheckout({ quantity: 2 });
-    const pay = () => answerSandboxCheckout(db, { orderId: order.id, userId: member.id, intent: "pay", now: at(2) });
+    const checkout = await atTestCheckout({ quantity: 2 });
+    const { order, member, ticketTypeId, quantity } = checkout;
+    const pay = () => press(checkout, "pay", at(2));
 
     const first = await pay();
-    expect(first).toEqual({ kind: "answered", followUps: { settledOrderIds: [order.id], refundsDue: false } });
-    expect(await pay()).toEqual({ kind: "answered", followUps: { settledOrderIds: [], refundsDue: false } });
+    expect(first).toEqual({
+      kind: "answered",
+      followUps: { settledOrderIds: [order.id], refusedOrderIds: [], refundsDue: false },
+    });
+    expect(await pay()).toEqual({
+      kind: "answered",
+      followUps: { settledOrderIds: [], refusedOrderIds: [], refundsDue: false },
+    });
 
     const state = await orderState(db, order.id);
     expect(state).toMatchObject({ status: "paid", paymentId: `test_pay_${order.id}`, tickets: quantity });
@@ -89,8 +103,9 @@ describe("the test checkout", () => {
       ["decline", SANDBOX_DECLINED_REASON],
       ["cancel", BUYER_CANCELLED_REASON],
     ] as const) {
-      const { order, member } = await atTestCheckout();
-      await answerSandboxCheckout(db, { orderId: order.id, userId: member.id, intent, now: at(2) });
+      const checkout = await atTestCheckout();
+      const { order, member } = checkout;
+      await press(checkout, intent, at(2));
       expect(await orderState(db, order.id)).toMatchObject({
         status: "cancelled",
         failureReason: reason,
@@ -100,7 +115,7 @@ describe("the test checkout", () => {
       });
       expect((await returnOf(member.id, order.id)).answer).toEqual({ kind: "failed", orderId: order.id, reason });
       // A stale Pay from another tab after that takes no money.
-      await answerSandboxCheckout(db, { orderId: order.id, userId: member.id, intent: "pay", now: at(3) });
+      await press(checkout, "pay", at(3));
       expect((await orderState(db, order.id)).ledger).toEqual([]);
     }
   });
@@ -108,12 +123,7 @@ describe("the test checkout", () => {
   it("refuses Pay once the hold ran out: nothing is settled, and an expired order stays expired", async () => {
     const { db } = database();
     const late = await atTestCheckout({ capacity: 5, quantity: 2 });
-    const tooLate = await answerSandboxCheckout(db, {
-      orderId: late.order.id,
-      userId: late.member.id,
-      intent: "pay",
-      now: at(30),
-    });
+    const tooLate = await press(late, "pay", at(30));
     expect(tooLate).toEqual({ kind: "hold_over" });
     expect(await orderState(db, late.order.id)).toMatchObject({ status: "pending", tickets: 0, ledger: [] });
 
@@ -121,12 +131,7 @@ describe("the test checkout", () => {
     await buyPlaces(db, gone.ticketTypeId, 2, at(20));
     await closeExpiredPayments(db, gateway, { now: at(20) });
     expect((await orderState(db, gone.order.id)).status).toBe("expired");
-    const refused = await answerSandboxCheckout(db, {
-      orderId: gone.order.id,
-      userId: gone.member.id,
-      intent: "pay",
-      now: at(21),
-    });
+    const refused = await press(gone, "pay", at(21));
     expect(refused).toEqual({ kind: "hold_over" });
     expect(await orderState(db, gone.order.id)).toMatchObject({ status: "expired", tickets: 0, ledger: [] });
   });
@@ -167,7 +172,7 @@ describe("the test checkout", () => {
     expect(started).toEqual({
       kind: "redirect",
       url: `/return?order=${order.id}`,
-      followUps: { settledOrderIds: [order.id], refundsDue: false },
+      followUps: { settledOrderIds: [order.id], refusedOrderIds: [], refundsDue: false },
     });
     expect(await orderState(db, order.id)).toMatchObject({ status: "paid", tickets: 2, ledger: [] });
   });

@@ -86,29 +86,43 @@ export async function createBuyers(db: Db, count: number) {
   return rows.map(({ id, email }) => ({ id, email }));
 }
 
+type TicketLine = { ticketTypeId: string; quantity: number; attendeeNames?: string[] };
+
+/** Adds ticket lines to a cart, in this order from `now`, written directly (no availability checks). */
+export async function addTicketLines(db: Db, cartId: string, lines: TicketLine[], now = NOW) {
+  if (lines.length === 0) return;
+  await db.insert(cartItems).values(
+    lines.map((line, index) => ({
+      cartId,
+      kind: "ticket" as const,
+      ticketTypeId: line.ticketTypeId,
+      quantity: line.quantity,
+      attendeeNames: line.attendeeNames ?? [],
+      createdAt: new Date(now.getTime() + index),
+    })),
+  );
+}
+
 /** A member's cart holding these lines, written directly (no availability checks). */
-export async function fillCart(
-  db: Db,
-  userId: string,
-  lines: { ticketTypeId: string; quantity: number; attendeeNames?: string[] }[],
-) {
+export async function fillCart(db: Db, userId: string, lines: TicketLine[]) {
   const [cart] = await db.insert(carts).values({ userId }).returning({ id: carts.id });
-  if (lines.length > 0) {
-    await db.insert(cartItems).values(
-      lines.map((line, index) => ({
-        cartId: cart!.id,
-        kind: "ticket" as const,
-        ticketTypeId: line.ticketTypeId,
-        quantity: line.quantity,
-        attendeeNames: line.attendeeNames ?? [],
-        createdAt: new Date(NOW.getTime() + index),
-      })),
-    );
-  }
+  await addTicketLines(db, cart!.id, lines);
   return cart!.id;
 }
 
 /** startCheckout's fixed inputs for a buyer. */
 export function checkoutFor(buyer: { id: string; email: string }, cartId: string, now = NOW) {
   return { userId: buyer.id, email: buyer.email, cartId, now, currency: "GBP", provider: "test" as const };
+}
+
+/** settleOrder's input for the test provider's payment of an order in full. */
+export function paidInFull(order: { id: string; total: number }, now = NOW) {
+  return {
+    orderId: order.id,
+    provider: "test" as const,
+    paymentReference: `pay_${order.id}`,
+    amount: order.total,
+    currency: "GBP",
+    now,
+  };
 }

@@ -86,40 +86,33 @@ export type CartLineView = {
   admitsTo?: string;
 };
 
-/** A cart line as read for checkout: every kind's columns; a kind reads its own. */
-export type CartRow = Pick<
-  typeof cartItems.$inferSelect,
-  | "id"
-  | "kind"
-  | "ticketTypeId"
-  | "drawId"
-  | "entriesPerUnit"
-  | "answer"
-  | "pickedNumbers"
-  | "applicationId"
-  | "variantId"
-  | "quantity"
-  | "attendeeNames"
->;
+/**
+ * What a line holds, in the cart and in an order alike: its kind, every kind's reference and
+ * choices (a kind reads its own), how many, and who they are for.
+ */
+export const LINE_COLUMNS = [
+  "id",
+  "kind",
+  "ticketTypeId",
+  "drawId",
+  "entriesPerUnit",
+  "answer",
+  "pickedNumbers",
+  "applicationId",
+  "variantId",
+  "quantity",
+  "attendeeNames",
+] as const;
 
-/** An order line as settlement and refunds read it. */
+export type LineColumn = (typeof LINE_COLUMNS)[number];
+
+/** A cart line as read for checkout: what it holds (`LineColumn`, every kind's; a kind reads its own). */
+export type CartRow = Pick<typeof cartItems.$inferSelect, LineColumn>;
+
+/** An order line as settlement and refunds read it: the line, its event, and its price and refunds. */
 export type OrderRow = Pick<
   typeof orderItems.$inferSelect,
-  | "id"
-  | "kind"
-  | "ticketTypeId"
-  | "eventId"
-  | "drawId"
-  | "entriesPerUnit"
-  | "answer"
-  | "pickedNumbers"
-  | "applicationId"
-  | "variantId"
-  | "quantity"
-  | "attendeeNames"
-  | "description"
-  | "unitPrice"
-  | "refundedQuantity"
+  LineColumn | "eventId" | "description" | "unitPrice" | "refundedQuantity"
 >;
 
 /** An order's live hold, as settlement reads it. */

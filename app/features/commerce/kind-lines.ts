@@ -1,5 +1,6 @@
-import { cartItems } from "../../../db/schema";
-import type { ItemKind } from "./item-kind";
+import { getTableColumns } from "drizzle-orm";
+import { cartItems, type orderItems } from "../../../db/schema";
+import { type ItemKind, LINE_COLUMNS, type LineColumn } from "./item-kind";
 
 /**
  * The kinds that have rows here, in the kinds' own order (the order their stock is locked in).
@@ -18,17 +19,11 @@ export function linesOfKind<Row extends { kind: string }>(rows: readonly Row[], 
   return rows.filter((row) => row.kind === kind.name);
 }
 
+/** The columns of a cart or order line that say what it holds, for a select every kind reads. */
+export function lineColumnsOf<Table extends typeof cartItems | typeof orderItems>(table: Table) {
+  const columns = getTableColumns(table);
+  return Object.fromEntries(LINE_COLUMNS.map((name) => [name, columns[name]])) as Pick<typeof columns, LineColumn>;
+}
+
 /** A cart line's columns as every kind reads them (`CartRow`). */
-export const cartRowColumns = {
-  id: cartItems.id,
-  kind: cartItems.kind,
-  ticketTypeId: cartItems.ticketTypeId,
-  drawId: cartItems.drawId,
-  entriesPerUnit: cartItems.entriesPerUnit,
-  answer: cartItems.answer,
-  pickedNumbers: cartItems.pickedNumbers,
-  applicationId: cartItems.applicationId,
-  variantId: cartItems.variantId,
-  quantity: cartItems.quantity,
-  attendeeNames: cartItems.attendeeNames,
-};
+export const cartRowColumns = lineColumnsOf(cartItems);

@@ -1,4 +1,4 @@
-import { and, eq, gt, ne, notInArray } from "drizzle-orm";
+import { and, eq, gt, ne, notInArray, sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { holds, orders } from "../../../db/schema";
 
@@ -25,3 +25,6 @@ export function liveHolds(db: Db, now: Date, options: { exceptUserId?: string; e
       : undefined,
   );
 }
+
+/** The places the joined live holds take, summed per group (0 without any), for a stock read. */
+export const heldQuantity = sql<number>`coalesce(sum(${holds.quantity}), 0)::int`.mapWith(Number);

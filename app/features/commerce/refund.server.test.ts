@@ -4,6 +4,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
 import { refundEventHolders } from "~/features/orders/bulk-refunds.server";
+import { paidOrder as paidTicketOrder } from "~/features/orders/paid-orders.test-support";
 import { refundEmail } from "~/features/orders/refund-email.server";
 import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
 import { checkInTicket } from "~/features/tickets/check-in.server";
@@ -22,22 +23,8 @@ async function paidOrder(db: Db, quantities: number[], capacity = 100) {
     types: quantities.map((_, index) => ({ name: `Type ${index + 1}`, price: 1500 + index * 500, capacity })),
   });
   const [buyer] = await createBuyers(db, 1);
-  const cartId = await fillCart(
-    db,
-    buyer!.id,
-    quantities.map((quantity, index) => ({ ticketTypeId: event.typeIds[index]!, quantity })),
-  );
-  const checkout = await startCheckout(db, checkoutFor(buyer!, cartId));
-  if (!checkout.ok) throw new Error("checkout refused");
-  const { id, total } = checkout.order;
-  const settled = await settleOrder(db, {
-    orderId: id,
-    provider: "test",
-    paymentReference: `pay_${id}`,
-    amount: total,
-    now: NOW,
-  });
-  if (settled.kind !== "settled") throw new Error(`not settled: ${settled.kind}`);
+  const lines = quantities.map((quantity, index) => ({ ticketTypeId: event.typeIds[index]!, quantity }));
+  const { id, total } = await paidTicketOrder(db, buyer!, lines, NOW, NOW);
   const items = await db
     .select({ id: orderItems.id, ticketTypeId: orderItems.ticketTypeId })
     .from(orderItems)

@@ -18,7 +18,7 @@ import {
   transactions,
 } from "../../../db/schema";
 import type { HoldRow, ItemKind, KindSettlement, OrderRow } from "./item-kind";
-import { kindsOf, linesOfKind } from "./kind-lines";
+import { kindsOf, lineColumnsOf, linesOfKind } from "./kind-lines";
 import { paidRows } from "./paid-rows.server";
 
 export type SettleInput = {
@@ -94,18 +94,8 @@ const orderColumns = {
 type FoundOrder = Order & { provider: PaymentProvider; status: OrderStatus; paymentId: string | null };
 
 const lineColumns = {
-  id: orderItems.id,
-  kind: orderItems.kind,
-  ticketTypeId: orderItems.ticketTypeId,
+  ...lineColumnsOf(orderItems),
   eventId: orderItems.eventId,
-  drawId: orderItems.drawId,
-  entriesPerUnit: orderItems.entriesPerUnit,
-  answer: orderItems.answer,
-  pickedNumbers: orderItems.pickedNumbers,
-  applicationId: orderItems.applicationId,
-  variantId: orderItems.variantId,
-  quantity: orderItems.quantity,
-  attendeeNames: orderItems.attendeeNames,
   description: orderItems.description,
   unitPrice: orderItems.unitPrice,
   refundedQuantity: orderItems.refundedQuantity,

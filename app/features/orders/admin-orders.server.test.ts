@@ -2,10 +2,11 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
 import { formatOrderNumber } from "~/features/commerce/order-number";
-import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
+import { refundOrder, startCheckout } from "~/features/selling/selling.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { users } from "../../../db/schema";
 import { getOrderDetail, listOrders } from "./admin-orders.server";
+import { paidOrder } from "./paid-orders.test-support";
 
 const database = freshDatabasePerFile();
 
@@ -15,17 +16,7 @@ describe("listOrders and getOrderDetail", () => {
     const event = await createTestEvent(db, { types: [{ name: "Entry" }] });
     const [buyer] = await createBuyers(db, 1);
     await db.update(users).set({ name: "Morgan Tarmac" }).where(eq(users.id, buyer!.id));
-    const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: event.typeIds[0]!, quantity: 2 }]);
-    const checkout = await startCheckout(db, checkoutFor(buyer!, cartId));
-    if (!checkout.ok) throw new Error("checkout refused");
-    const { id, number, total } = checkout.order;
-    await settleOrder(db, {
-      orderId: id,
-      provider: "test",
-      paymentReference: `pay_${id}`,
-      amount: total,
-      now: new Date(NOW.getTime() + 60_000),
-    });
+    const { id, number } = await paidOrder(db, buyer!, [{ ticketTypeId: event.typeIds[0]!, quantity: 2 }]);
 
     const find = (q: string, status: "all" | "paid" | "refunded" = "all") =>
       listOrders(db, { q, status, page: 1 }).then((list) => list.orders.map((order) => order.id));

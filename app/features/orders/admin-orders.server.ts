@@ -4,6 +4,7 @@ import { parseOrderNumber } from "~/features/commerce/order-number";
 import { addressLines } from "~/features/shipping/address";
 import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
+import { pageOf } from "~/ui/paging";
 import {
   events,
   type OrderStatus,
@@ -65,9 +66,7 @@ export async function listOrders(db: Db, input: { q: string; status: OrderStatus
   const total = Number(count?.total ?? 0);
   return {
     orders: rows.map((row) => ({ ...row, items: Number(row.items) })),
-    total,
-    page: input.page,
-    pageCount: Math.max(1, Math.ceil(total / ORDERS_PER_PAGE)),
+    ...pageOf(total, input.page, ORDERS_PER_PAGE),
   };
 }
 

@@ -1,6 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createBuyers, createTestEvent } from "~/features/checkout/stock.test-support";
+import { createBuyers } from "~/features/checkout/stock.test-support";
 import { formatOrderNumber } from "~/features/commerce/order-number";
 import { deletedMemberEmail, deleteMemberAccount, exportMemberData } from "~/features/privacy/privacy.server";
 import { formatTicketCode } from "~/features/tickets/ticket-codes.server";
@@ -18,33 +18,15 @@ import {
   users,
 } from "../../../db/schema";
 import { sendOrderConfirmation } from "./order-email.server";
-import { paidOrder } from "./paid-orders.test-support";
+import { festivalOrder, ORDER_ENV } from "./paid-orders.test-support";
 
 const database = freshDatabasePerFile();
-const env = {
-  SITE_NAME: "Pitlane",
-  SITE_URL: "https://club.example",
-  AUTH_SECRET: "a-test-secret-that-is-long-enough-to-sign",
-  TIME_ZONE: "Europe/London",
-};
-
 /** A buyer with a paid, emailed order of two day tickets and a named weekend pass. */
 async function buyerWithOrder(attendee = "Sam Driver") {
   const { db } = database();
-  const event = await createTestEvent(db, {
-    title: "Festival of Speed",
-    types: [
-      { name: "Saturday day ticket", price: 2400, days: ["2027-06-12"] },
-      { name: "Weekend pass", price: 3900, days: ["2027-06-12", "2027-06-13"] },
-    ],
-  });
-  const [buyer] = await createBuyers(db, 1);
-  const order = await paidOrder(db, buyer!, [
-    { ticketTypeId: event.typeIds[0]!, quantity: 2 },
-    { ticketTypeId: event.typeIds[1]!, quantity: 1, attendeeNames: [attendee] },
-  ]);
-  expect(await sendOrderConfirmation({ db, mail: mailboxTransport, env }, order.id)).toBe("sent");
-  return { buyer: buyer!, order, event };
+  const bought = await festivalOrder(db, attendee);
+  expect(await sendOrderConfirmation({ db, mail: mailboxTransport, env: ORDER_ENV }, bought.order.id)).toBe("sent");
+  return bought;
 }
 
 describe("the shop's part of a member's data export", () => {

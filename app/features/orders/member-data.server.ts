@@ -17,7 +17,13 @@ import {
   transactions,
   users,
 } from "../../../db/schema";
-import { orderLineColumns, orderSummaryColumns, paymentColumns, ticketColumns } from "./order-columns.server";
+import {
+  deliveryColumns,
+  orderLineColumns,
+  orderSummaryColumns,
+  paymentColumns,
+  ticketColumns,
+} from "./order-columns.server";
 
 /**
  * What the shop keeps about a member, for "Download my data" and for deleting an account
@@ -40,11 +46,7 @@ async function ordersOf(db: Db, userId: string) {
       failureReason: orders.failureReason,
       placedAt: orders.createdAt,
       paidAt: orders.paidAt,
-      shippingMethod: orders.shippingMethod,
-      shippingAddress: orders.shippingAddress,
-      fulfilmentStatus: orders.fulfilmentStatus,
-      carrier: orders.carrier,
-      trackingNumber: orders.trackingNumber,
+      ...deliveryColumns,
       shippedAt: orders.shippedAt,
     })
     .from(orders)

@@ -20,6 +20,15 @@ export const orderSummaryColumns = {
   total: orders.total,
 };
 
+/** How an order's merch travels: the way chosen, the address, where it stands, and the parcel. */
+export const deliveryColumns = {
+  shippingMethod: orders.shippingMethod,
+  shippingAddress: orders.shippingAddress,
+  fulfilmentStatus: orders.fulfilmentStatus,
+  carrier: orders.carrier,
+  trackingNumber: orders.trackingNumber,
+};
+
 /** What a line sold: its words, its price, how many were bought and how many went back. */
 export const orderLineColumns = {
   description: orderItems.description,

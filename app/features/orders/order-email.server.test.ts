@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import jsQR from "jsqr";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { createBuyers, createTestEvent } from "~/features/checkout/stock.test-support";
 import { verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { type MailTransport, mailboxTransport, type OutboundEmail } from "~/server/mail/mail.server";
@@ -14,15 +13,10 @@ import {
   ordersAwaitingConfirmation,
   sendOrderConfirmation,
 } from "./order-email.server";
-import { paidOrder } from "./paid-orders.test-support";
+import { festivalOrder, ORDER_ENV } from "./paid-orders.test-support";
 
 const database = freshDatabasePerFile();
-const env = {
-  SITE_NAME: "Pitlane",
-  SITE_URL: "https://club.example",
-  AUTH_SECRET: "a-test-secret-that-is-long-enough-to-sign",
-  TIME_ZONE: "Europe/London",
-};
+const env = ORDER_ENV;
 
 /** The local mailbox, remembering what it was handed so the test can read the attachments. */
 function recordingMailbox() {
@@ -37,22 +31,7 @@ function recordingMailbox() {
   return { sent, transport };
 }
 
-async function orderWithTickets() {
-  const { db } = database();
-  const event = await createTestEvent(db, {
-    title: "Festival of Speed",
-    types: [
-      { name: "Saturday day ticket", price: 2400, days: ["2027-06-12"] },
-      { name: "Weekend pass", price: 3900, days: ["2027-06-12", "2027-06-13"] },
-    ],
-  });
-  const [buyer] = await createBuyers(db, 1);
-  const order = await paidOrder(db, buyer!, [
-    { ticketTypeId: event.typeIds[0]!, quantity: 2 },
-    { ticketTypeId: event.typeIds[1]!, quantity: 1, attendeeNames: ["Sam Driver"] },
-  ]);
-  return { buyer: buyer!, order };
-}
+const orderWithTickets = () => festivalOrder(database().db);
 
 async function messagesTo(email: string) {
   return database()

@@ -1,4 +1,5 @@
 import { formatMoney } from "~/ui/money";
+import { HeaderRow } from "~/ui/table";
 import type { OrderView } from "./order-views.server";
 
 /** An order's lines and totals as a table, for /success and the printable receipt. */
@@ -9,20 +10,16 @@ export function OrderLines({ order, caption }: { order: OrderView; caption: stri
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="text-xs uppercase tracking-wider text-muted">
-          <tr className="border-b border-line">
-            <th scope="col" className="py-2 pr-3 font-semibold">
-              Item
-            </th>
-            <th scope="col" className="py-2 pr-3 text-right font-semibold">
-              Qty
-            </th>
-            <th scope="col" className="hidden py-2 pr-3 text-right font-semibold sm:table-cell">
-              Unit price
-            </th>
-            <th scope="col" className="py-2 text-right font-semibold">
-              Amount
-            </th>
-          </tr>
+          <HeaderRow
+            className="border-b border-line"
+            cellClassName="py-2 font-semibold"
+            columns={[
+              { label: "Item", className: "pr-3" },
+              { label: "Qty", className: "pr-3 text-right" },
+              { label: "Unit price", className: "hidden pr-3 text-right sm:table-cell" },
+              { label: "Amount", className: "text-right" },
+            ]}
+          />
         </thead>
         <tbody>
           {order.items.map((item) => (

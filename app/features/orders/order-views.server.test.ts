@@ -6,11 +6,10 @@ import { statementsSent } from "~/server/db/statements-sent.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { tickets, transactions } from "../../../db/schema";
 import { orderForBuyer, orderForConfirmation, ordersForMember, ticketsForMember } from "./order-views.server";
-import { paidOrder } from "./paid-orders.test-support";
+import { festivalOfSpeed, ORDER_ENV, paidOrder } from "./paid-orders.test-support";
 
 const database = freshDatabasePerFile();
-const secret = "a-test-secret-that-is-long-enough-to-sign";
-const siteTimeZone = "Europe/London";
+const { AUTH_SECRET: secret, TIME_ZONE: siteTimeZone } = ORDER_ENV;
 
 /** Counts the statements a call sends, on whichever engine the file runs. */
 async function countQueries<T>(work: () => Promise<T>) {
@@ -18,18 +17,11 @@ async function countQueries<T>(work: () => Promise<T>) {
   return { result, queries: statements.length };
 }
 
-async function festival() {
-  const { db } = database();
-  return createTestEvent(db, {
-    title: "Festival of Speed",
+const festival = () =>
+  festivalOfSpeed(database().db, {
     startsAt: new Date("2027-06-12T08:00:00Z"),
     endsAt: new Date("2027-06-13T17:00:00Z"),
-    types: [
-      { name: "Saturday day ticket", price: 2400, days: ["2027-06-12"] },
-      { name: "Weekend pass", price: 3900, days: ["2027-06-12", "2027-06-13"] },
-    ],
   });
-}
 
 describe("orderForBuyer", () => {
   it("shows the owner their order with items, signed tickets, totals and the charge", async () => {

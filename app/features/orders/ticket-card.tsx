@@ -1,5 +1,6 @@
 import { CalendarDays, MapPin, UserRound } from "lucide-react";
 import type { TicketView } from "~/features/orders/order-views.server";
+import { QrStub } from "~/features/tickets/qr-stub";
 
 export type TicketWithQr = TicketView & { qrSvg: string | null };
 
@@ -60,20 +61,7 @@ export function TicketCard({ ticket, showEvent = true }: { ticket: TicketWithQr;
         </ul>
         <p className="mt-auto text-xs text-muted tabular">Order {ticket.orderNumber}</p>
       </div>
-      {ticket.qrSvg ? (
-        <div className="flex flex-col items-center justify-center gap-2 border-t-2 border-dashed border-line bg-surface p-5 sm:border-t-0 sm:border-l-2">
-          <div
-            role="img"
-            aria-label={`QR code for ticket ${ticket.shortCode}`}
-            className="size-44 rounded-lg bg-white p-1 sm:size-40"
-            dangerouslySetInnerHTML={{ __html: ticket.qrSvg }}
-          />
-          <p className="max-w-44 text-center font-mono text-xs tracking-wider tabular">
-            <span className="sr-only">Ticket code </span>
-            {ticket.shortCode}
-          </p>
-        </div>
-      ) : null}
+      {ticket.qrSvg ? <QrStub svg={ticket.qrSvg} code={ticket.shortCode} what="ticket" codeName="Ticket code" /> : null}
     </article>
   );
 }

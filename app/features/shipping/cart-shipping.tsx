@@ -89,6 +89,54 @@ function AddressInput({
   );
 }
 
+/** One way the merch can come, as a radio card: its icon and name over a line that says what it costs. */
+function MethodChoice({
+  id,
+  value,
+  checked,
+  icon: Icon,
+  label,
+  note,
+}: {
+  id: string;
+  value: "delivery" | "collection";
+  checked: boolean;
+  icon: typeof Truck;
+  label: string;
+  note: string;
+}) {
+  return (
+    <label className="flex items-start gap-3 rounded-xl border border-line p-3 has-[:checked]:border-accent">
+      <input
+        id={id}
+        type="radio"
+        name="shippingMethod"
+        value={value}
+        form={PAY_FORM_ID}
+        defaultChecked={checked}
+        className="mt-1 size-5 shrink-0 accent-[var(--color-accent)]"
+      />
+      <span>
+        <span className="flex items-center gap-2 font-bold">
+          <Icon aria-hidden className="size-4 text-accent-ink" /> {label}
+        </span>
+        <span className="block text-sm text-muted">{note}</span>
+      </span>
+    </label>
+  );
+}
+
+/** The address inputs in the order they are asked, the town and after it side by side. */
+const ADDRESS_INPUTS: { field: AddressField; label: string; autoComplete: string; required?: boolean }[] = [
+  { field: "name", label: "Full name", autoComplete: "shipping name", required: true },
+  { field: "line1", label: "Address line 1", autoComplete: "shipping address-line1", required: true },
+  { field: "line2", label: "Address line 2", autoComplete: "shipping address-line2" },
+  { field: "town", label: "Town or city", autoComplete: "shipping address-level2", required: true },
+  { field: "region", label: "County, region or state", autoComplete: "shipping address-level1" },
+  { field: "postcode", label: "Postcode", autoComplete: "shipping postal-code", required: true },
+];
+const SIDE_BY_SIDE_FROM = ADDRESS_INPUTS.findIndex((input) => input.field === "town");
+
 function addressValues(
   sent: SentShipping | null,
   saved: ShippingAddress | null,
@@ -126,6 +174,21 @@ export function CartShipping({
         : `${price(options.flatFee)} per order.`;
   const places = options.placesScriptUrl;
   const countries = options.countries.map((country) => country.code);
+  // Line 1 offers the Places suggestions when they are set up; the postcode says what one looks like.
+  const hints: Partial<Record<AddressField, string>> = {
+    line1: places ? "Start typing to pick your address from suggestions." : undefined,
+    postcode: postcodeHint,
+  };
+  const addressInput = (input: (typeof ADDRESS_INPUTS)[number]) => (
+    <AddressInput
+      key={input.field}
+      {...input}
+      values={values}
+      errors={errors}
+      hint={hints[input.field]}
+      onFocus={input.field === "line1" && places ? (element) => attachPlaces(element, places, countries) : undefined}
+    />
+  );
   return (
     <section
       aria-labelledby="cart-shipping"
@@ -137,43 +200,23 @@ export function CartShipping({
       <Card className="space-y-5 p-5 sm:p-6">
         <fieldset className="space-y-2">
           <legend className="font-semibold">How should your merch reach you?</legend>
-          <label className="flex items-start gap-3 rounded-xl border border-line p-3 has-[:checked]:border-accent">
-            <input
-              id="shipping-delivery"
-              type="radio"
-              name="shippingMethod"
-              value="delivery"
-              form={PAY_FORM_ID}
-              defaultChecked={method === "delivery"}
-              className="mt-1 size-5 shrink-0 accent-[var(--color-accent)]"
-            />
-            <span>
-              <span className="flex items-center gap-2 font-bold">
-                <Truck aria-hidden className="size-4 text-accent-ink" /> Delivery by post
-              </span>
-              <span className="block text-sm text-muted">{deliveryNote}</span>
-            </span>
-          </label>
+          <MethodChoice
+            id="shipping-delivery"
+            value="delivery"
+            checked={method === "delivery"}
+            icon={Truck}
+            label="Delivery by post"
+            note={deliveryNote}
+          />
           {canCollect ? (
-            <label className="flex items-start gap-3 rounded-xl border border-line p-3 has-[:checked]:border-accent">
-              <input
-                id={COLLECTION_RADIO_ID}
-                type="radio"
-                name="shippingMethod"
-                value="collection"
-                form={PAY_FORM_ID}
-                defaultChecked={method === "collection"}
-                className="mt-1 size-5 shrink-0 accent-[var(--color-accent)]"
-              />
-              <span>
-                <span className="flex items-center gap-2 font-bold">
-                  <MapPin aria-hidden className="size-4 text-accent-ink" /> Collect at an event
-                </span>
-                <span className="block text-sm text-muted">
-                  Free: pick it up at the gate of an event you are going to.
-                </span>
-              </span>
-            </label>
+            <MethodChoice
+              id={COLLECTION_RADIO_ID}
+              value="collection"
+              checked={method === "collection"}
+              icon={MapPin}
+              label="Collect at an event"
+              note="Free: pick it up at the gate of an event you are going to."
+            />
           ) : null}
         </fieldset>
 
@@ -200,56 +243,9 @@ export function CartShipping({
 
         <fieldset data-delivery className="space-y-4">
           <legend className="font-semibold">Delivery address</legend>
-          <AddressInput
-            field="name"
-            label="Full name"
-            autoComplete="shipping name"
-            values={values}
-            errors={errors}
-            required
-          />
-          <AddressInput
-            field="line1"
-            label="Address line 1"
-            autoComplete="shipping address-line1"
-            values={values}
-            errors={errors}
-            required
-            hint={places ? "Start typing to pick your address from suggestions." : undefined}
-            onFocus={places ? (input) => attachPlaces(input, places, countries) : undefined}
-          />
-          <AddressInput
-            field="line2"
-            label="Address line 2"
-            autoComplete="shipping address-line2"
-            values={values}
-            errors={errors}
-          />
+          {ADDRESS_INPUTS.slice(0, SIDE_BY_SIDE_FROM).map(addressInput)}
           <div className="grid gap-4 sm:grid-cols-2">
-            <AddressInput
-              field="town"
-              label="Town or city"
-              autoComplete="shipping address-level2"
-              values={values}
-              errors={errors}
-              required
-            />
-            <AddressInput
-              field="region"
-              label="County, region or state"
-              autoComplete="shipping address-level1"
-              values={values}
-              errors={errors}
-            />
-            <AddressInput
-              field="postcode"
-              label="Postcode"
-              autoComplete="shipping postal-code"
-              values={values}
-              errors={errors}
-              required
-              hint={postcodeHint}
-            />
+            {ADDRESS_INPUTS.slice(SIDE_BY_SIDE_FROM).map(addressInput)}
             <div className="space-y-1.5">
               <label htmlFor="address-country" className="block font-semibold">
                 Country

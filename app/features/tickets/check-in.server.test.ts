@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
-import { settleOrder, startCheckout } from "~/features/selling/selling.server";
+import { createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
+import { paidOrder } from "~/features/orders/paid-orders.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { tickets } from "../../../db/schema";
 import { checkInTicket } from "./check-in.server";
@@ -14,11 +14,7 @@ async function issuedTickets(quantity: number) {
   const { db } = database();
   const { typeIds, eventId } = await createTestEvent(db, { types: [{ name: "Entry" }] });
   const [member] = await createBuyers(db, 1);
-  const cartId = await fillCart(db, member!.id, [{ ticketTypeId: typeIds[0]!, quantity }]);
-  const checkout = await startCheckout(db, checkoutFor(member!, cartId));
-  if (!checkout.ok) throw new Error("checkout refused");
-  const { id, total } = checkout.order;
-  await settleOrder(db, { orderId: id, provider: "test", paymentReference: `pay_${id}`, amount: total, now: NOW });
+  const { id } = await paidOrder(db, member!, [{ ticketTypeId: typeIds[0]!, quantity }], NOW, NOW);
   const rows = await db.select({ id: tickets.id, code: tickets.code }).from(tickets).where(eq(tickets.orderId, id));
   return { eventId, tickets: rows };
 }

@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { liveHolds } from "~/features/commerce/live-holds.server";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { heldQuantity, liveHolds } from "~/features/commerce/live-holds.server";
+import { eventSalesColumns, ticketTypeSalesColumns } from "~/features/events/catalogue.server";
 import type { Db } from "~/server/db/client.server";
 import { events, holds, ticketTypes } from "../../../db/schema";
 import type { LineEvent, LineTicketType } from "./ticket-lines";
@@ -22,44 +23,18 @@ export async function availabilityByTicketType(
   const result = new Map<string, TicketAvailability>();
   if (ticketTypeIds.length === 0) return result;
   const rows = await db
-    .select({
-      id: ticketTypes.id,
-      sold: ticketTypes.sold,
-      held: sql<number>`coalesce(sum(${holds.quantity}), 0)::int`,
-    })
+    .select({ id: ticketTypes.id, sold: ticketTypes.sold, held: heldQuantity })
     .from(ticketTypes)
     .leftJoin(holds, and(eq(holds.ticketTypeId, ticketTypes.id), liveHolds(db, now, options)))
     .where(inArray(ticketTypes.id, [...ticketTypeIds]))
     .groupBy(ticketTypes.id);
-  for (const row of rows) result.set(row.id, { sold: row.sold, held: Number(row.held) });
+  for (const row of rows) result.set(row.id, { sold: row.sold, held: row.held });
   return result;
 }
 
-const lineEventColumns = {
-  id: events.id,
-  title: events.title,
-  status: events.status,
-  startsAt: events.startsAt,
-  endsAt: events.endsAt,
-  timeZone: events.timeZone,
-  salesStartAt: events.salesStartAt,
-  salesEndAt: events.salesEndAt,
-  capacity: events.capacity,
-};
+const lineEventColumns = { ...eventSalesColumns, id: events.id, title: events.title, timeZone: events.timeZone };
 
-const lineTicketTypeColumns = {
-  id: ticketTypes.id,
-  eventId: ticketTypes.eventId,
-  name: ticketTypes.name,
-  price: ticketTypes.price,
-  capacity: ticketTypes.capacity,
-  maxPerOrder: ticketTypes.maxPerOrder,
-  days: ticketTypes.days,
-  salesStartAt: ticketTypes.salesStartAt,
-  salesEndAt: ticketTypes.salesEndAt,
-  hidden: ticketTypes.hidden,
-  sold: ticketTypes.sold,
-};
+const lineTicketTypeColumns = { ...ticketTypeSalesColumns, eventId: ticketTypes.eventId };
 
 /** Events and every ticket type of them, with `held` filled in: what the line rules read. */
 export type TicketStock = {

@@ -34,6 +34,10 @@ export type ShippingForm = {
   errors: AddressErrors;
 };
 
+/** The cart again after a change, saying what happened. */
+const removed = () => redirectWithFlash("/cart", { kind: "success", message: "Removed from your cart." });
+const updated = () => redirectWithFlash("/cart", { kind: "success", message: "Your cart has been updated." });
+
 function refused(problems: CartProblem[], shipping: ShippingForm | null = null) {
   return data({ problems, shipping }, { status: 400 });
 }
@@ -54,10 +58,11 @@ export async function cartAction({ request, context }: { request: Request; conte
 
   const owner = cartOwner(context, request);
   const cartId = owner ? await findCart(db, owner) : null;
+  const memberId = owner && "userId" in owner ? owner.userId : undefined;
   const now = new Date();
   if (form.intent === "remove-application") {
     if (cartId) await removeFeeFromCart(db, { cartId, applicationId: form.applicationId, now });
-    return redirectWithFlash("/cart", { kind: "success", message: "Removed from your cart." });
+    return removed();
   }
   if (form.intent === "update-entries" || form.intent === "remove-entries") {
     const user = context.get(userContext);
@@ -65,37 +70,37 @@ export async function cartAction({ request, context }: { request: Request; conte
     const line = { cartId, drawId: form.drawId, entriesPerUnit: form.bundle, now };
     if (form.intent === "remove-entries") {
       await removeEntryLine(db, line);
-      return redirectWithFlash("/cart", { kind: "success", message: "Removed from your cart." });
+      return removed();
     }
     const change = await setEntryLineQuantity(db, { ...line, userId: user.id, quantity: form.quantity });
     if (!change.ok) return refused([{ ticketTypeId: form.drawId, message: change.problem.message }]);
-    return redirectWithFlash("/cart", { kind: "success", message: "Your cart has been updated." });
+    return updated();
   }
   if (form.intent === "update-merch" || form.intent === "remove-merch") {
     if (!cartId) return refused([{ ticketTypeId: null, message: "That item is no longer in your cart" }]);
     if (form.intent === "remove-merch") {
       await removeMerchLine(db, { cartId, variantId: form.variantId, now });
-      return redirectWithFlash("/cart", { kind: "success", message: "Removed from your cart." });
+      return removed();
     }
     const change = await setMerchLineQuantity(db, {
       cartId,
       variantId: form.variantId,
       quantity: form.quantity,
       now,
-      userId: owner && "userId" in owner ? owner.userId : undefined,
+      userId: memberId,
     });
     if (!change.ok) {
       const lineId = change.problem.code === "not_found" ? null : form.variantId;
       return refused([{ ticketTypeId: lineId, message: change.problem.message }]);
     }
-    return redirectWithFlash("/cart", { kind: "success", message: "Your cart has been updated." });
+    return updated();
   }
   if (!cartId || !(await cartHasLine(db, cartId, form.ticketTypeId))) {
     return refused([{ ticketTypeId: null, message: "Those tickets are no longer in your cart" }]);
   }
   if (form.intent === "remove") {
     await removeCartItem(db, { cartId, ticketTypeId: form.ticketTypeId, now });
-    return redirectWithFlash("/cart", { kind: "success", message: "Removed from your cart." });
+    return removed();
   }
   const change = await setCartItem(db, {
     cartId,
@@ -103,10 +108,10 @@ export async function cartAction({ request, context }: { request: Request; conte
     quantity: form.quantity,
     attendeeNames: form.attendeeNames,
     now,
-    userId: owner && "userId" in owner ? owner.userId : undefined,
+    userId: memberId,
   });
   if (!change.ok) return refused([{ ticketTypeId: form.ticketTypeId, message: change.problem.message }]);
-  return redirectWithFlash("/cart", { kind: "success", message: "Your cart has been updated." });
+  return updated();
 }
 
 /**

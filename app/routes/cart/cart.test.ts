@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import {
   addMerchLines,
@@ -8,63 +7,38 @@ import {
   setShippingRates,
 } from "~/features/checkout/merch.test-support";
 import { createBuyers, createTestEvent, fillCart } from "~/features/checkout/stock.test-support";
-import { runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { sandboxGateway } from "~/server/payments/sandbox-provider.server";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
+import { TEST_ROLES, type TestRole, testSessionUser } from "~/server/session-user.test-support";
+import { answerOf, routeArgs } from "~/web/route-calls.test-support";
 import { cartItems, orders } from "../../../db/schema";
 import { action, loader } from "./cart";
 
 // The cart's merch and shipping, called as React Router calls the route, for each role.
 const database = freshDatabasePerFile();
-type Role = "member" | "organizer" | "admin";
+const ENV = { CURRENCY: "GBP", TIME_ZONE: "Europe/London", SITE_URL: "http://localhost:5173", HOLD_MINUTES: 15 };
+const payments = sandboxGateway({ siteUrl: "http://localhost:5173" });
+type Buyer = { id: string; email: string; role: TestRole };
 
-function contextFor(user: { id: string; email: string; role: Role } | null, env: Record<string, unknown> = {}) {
-  const context = new RouterContextProvider();
-  context.set(runtimeContext, {
+/** The cart route's arguments for `user` (null: a visitor): a GET, or a POST of this form. */
+const cartArgs = (user: Buyer | null, body?: Record<string, string>, env: Record<string, unknown> = {}) =>
+  routeArgs({
     db: database().db,
-    env: {
-      CURRENCY: "GBP",
-      TIME_ZONE: "Europe/London",
-      SITE_URL: "http://localhost:5173",
-      HOLD_MINUTES: 15,
-      ...env,
-    },
-    payments: sandboxGateway({ siteUrl: "http://localhost:5173" }),
-  } as unknown as Runtime);
-  context.set(userContext, user ? testSessionUser(user) : null);
-  return context;
-}
-
-function args(context: RouterContextProvider, body?: Record<string, string>) {
-  const url = new URL("http://localhost/cart");
-  const request = body
-    ? new Request(url, { method: "POST", body: new URLSearchParams(body) })
-    : new Request(url, { method: "GET" });
-  return { request, url, params: {}, context, unstable_pattern: "/cart" } as never;
-}
+    env: { ...ENV, ...env },
+    runtime: { payments },
+    who: user && testSessionUser(user),
+    path: "/cart",
+    body,
+  });
 
 type LoaderData = Awaited<ReturnType<typeof loader>>["data"];
 
-async function load(context: RouterContextProvider) {
-  return ((await loader(args(context))) as unknown as { data: LoaderData }).data;
-}
+const load = async (user: Buyer | null, env?: Record<string, unknown>) =>
+  ((await loader(cartArgs(user, undefined, env))) as unknown as { data: LoaderData }).data;
 
-async function answer(promise: Promise<unknown>) {
-  try {
-    const result = (await promise) as { data?: unknown; init?: { status?: number } };
-    if (result instanceof Response)
-      return { status: result.status, data: null, location: result.headers.get("Location") };
-    return { status: result.init?.status ?? 200, data: result.data as Record<string, unknown>, location: null };
-  } catch (thrown) {
-    if (thrown instanceof Response)
-      return { status: thrown.status, data: null, location: thrown.headers.get("Location") };
-    throw thrown;
-  }
-}
+const post = (user: Buyer | null, body: Record<string, string>) => answerOf(() => action(cartArgs(user, body)));
 
-async function memberWithMerch(role: Role, quantity = 1) {
+async function memberWithMerch(role: TestRole, quantity = 1) {
   const { db } = database();
   const [buyer] = await createBuyers(db, 1);
   const { variantIds } = await createTestProduct(db, {
@@ -86,42 +60,39 @@ const address = {
 
 describe("/cart with merch", () => {
   it("shows a visitor with no cart an empty cart and asks nothing about shipping", async () => {
-    const data = await load(contextFor(null));
+    const data = await load(null);
     expect(data.sections).toEqual([]);
     expect(data.shipping).toBeNull();
   });
 
-  it.each(["member", "organizer", "admin"] as const)(
-    "lists a %s's merch line with its options and the delivery fee before Pay",
-    async (role) => {
-      await setShippingRates(database().db, { flatFee: 495, freeOver: 5000, countries: ["GB", "IE"] });
-      const { user } = await memberWithMerch(role, 2);
-      const data = await load(contextFor(user));
-      expect(data.sections).toMatchObject([
-        {
-          id: "cart-merch",
-          title: "Merch",
-          lines: [
-            {
-              label: "Pit crew tee, Size: M · Colour: Black",
-              header: { name: "Pit crew tee", detail: "Size: M · Colour: Black" },
-              quantity: 2,
-              unitPrice: 2000,
-            },
-          ],
-        },
-      ]);
-      expect(data.subtotal).toBe(4000);
-      expect(data.shipping).toMatchObject({
-        deliveryFee: 495,
-        countries: [
-          { code: "GB", name: "United Kingdom" },
-          { code: "IE", name: "Ireland" },
+  it.each(TEST_ROLES)("lists a %s's merch line with its options and the delivery fee before Pay", async (role) => {
+    await setShippingRates(database().db, { flatFee: 495, freeOver: 5000, countries: ["GB", "IE"] });
+    const { user } = await memberWithMerch(role, 2);
+    const data = await load(user);
+    expect(data.sections).toMatchObject([
+      {
+        id: "cart-merch",
+        title: "Merch",
+        lines: [
+          {
+            label: "Pit crew tee, Size: M · Colour: Black",
+            header: { name: "Pit crew tee", detail: "Size: M · Colour: Black" },
+            quantity: 2,
+            unitPrice: 2000,
+          },
         ],
-        collectionEvents: [],
-      });
-    },
-  );
+      },
+    ]);
+    expect(data.subtotal).toBe(4000);
+    expect(data.shipping).toMatchObject({
+      deliveryFee: 495,
+      countries: [
+        { code: "GB", name: "United Kingdom" },
+        { code: "IE", name: "Ireland" },
+      ],
+      collectionEvents: [],
+    });
+  });
 
   it("offers collection at an event whose tickets are in the cart", async () => {
     const { db } = database();
@@ -131,20 +102,20 @@ describe("/cart with merch", () => {
     const { variantIds } = await createTestProduct(db, { variants: [{ stock: 5 }] });
     const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: typeIds[0]!, quantity: 1 }]);
     await addMerchLines(db, cartId, [{ variantId: variantIds[0]!, quantity: 1 }]);
-    const data = await load(contextFor({ ...buyer!, role: "member" }));
+    const data = await load({ ...buyer!, role: "member" });
     expect(data.shipping?.collectionEvents.map((event) => event.title)).toEqual([title]);
   });
 
   it("references Google's Places script only when a Maps key is set", async () => {
     const { user } = await memberWithMerch("member");
-    expect((await load(contextFor(user))).shipping?.placesScriptUrl).toBeNull();
-    const withKey = await load(contextFor(user, { GOOGLE_MAPS_API_KEY: "browser-key-123" }));
+    expect((await load(user)).shipping?.placesScriptUrl).toBeNull();
+    const withKey = await load(user, { GOOGLE_MAPS_API_KEY: "browser-key-123" });
     expect(withKey.shipping?.placesScriptUrl).toBe(
       "https://maps.googleapis.com/maps/api/js?key=browser-key-123&libraries=places&loading=async",
     );
     // Without merch there is no address form, so no script either.
     const [other] = await createBuyers(database().db, 1);
-    const none = await load(contextFor({ ...other!, role: "member" }, { GOOGLE_MAPS_API_KEY: "browser-key-123" }));
+    const none = await load({ ...other!, role: "member" }, { GOOGLE_MAPS_API_KEY: "browser-key-123" });
     expect(none.shipping).toBeNull();
   });
 
@@ -152,19 +123,15 @@ describe("/cart with merch", () => {
     const { db } = database();
     await setShippingRates(db, { countries: ["GB"] });
     const { user } = await memberWithMerch("member");
-    const result = await answer(
-      action(
-        args(contextFor(user), {
-          intent: "pay",
-          idempotencyKey: "k".repeat(24),
-          shippingMethod: "delivery",
-          ...address,
-          "address.name": "",
-          "address.postcode": "ABC",
-          "address.line2": "<b>Flat 2</b>",
-        }),
-      ),
-    );
+    const result = await post(user, {
+      intent: "pay",
+      idempotencyKey: "k".repeat(24),
+      shippingMethod: "delivery",
+      ...address,
+      "address.name": "",
+      "address.postcode": "ABC",
+      "address.line2": "<b>Flat 2</b>",
+    });
     expect(result.status).toBe(400);
     expect(result.data?.shipping).toMatchObject({
       method: "delivery",
@@ -182,17 +149,13 @@ describe("/cart with merch", () => {
     const { db } = database();
     await setShippingRates(db, { flatFee: 395, freeOver: null, countries: ["GB"] });
     const { user } = await memberWithMerch("member");
-    const result = await answer(
-      action(
-        args(contextFor(user), {
-          intent: "pay",
-          idempotencyKey: "p".repeat(24),
-          shippingMethod: "delivery",
-          ...address,
-          "address.postcode": "nn12 8tn",
-        }),
-      ),
-    );
+    const result = await post(user, {
+      intent: "pay",
+      idempotencyKey: "p".repeat(24),
+      shippingMethod: "delivery",
+      ...address,
+      "address.postcode": "nn12 8tn",
+    });
     const [order] = await db
       .select({ id: orders.id, shipping: orders.shipping, total: orders.total, address: orders.shippingAddress })
       .from(orders)
@@ -203,7 +166,7 @@ describe("/cart with merch", () => {
 
   it("refuses Pay without a shipping choice, naming why", async () => {
     const { user } = await memberWithMerch("member");
-    const result = await answer(action(args(contextFor(user), { intent: "pay", idempotencyKey: "q".repeat(24) })));
+    const result = await post(user, { intent: "pay", idempotencyKey: "q".repeat(24) });
     expect(result.status).toBe(400);
     expect(result.data?.problems).toEqual([
       { ticketTypeId: null, message: "Choose how your merch should reach you: delivery or collection at an event" },
@@ -211,40 +174,31 @@ describe("/cart with merch", () => {
   });
 
   it("sends a visitor to sign in before paying", async () => {
-    const result = await answer(action(args(contextFor(null), { intent: "pay", idempotencyKey: "v".repeat(24) })));
+    const result = await post(null, { intent: "pay", idempotencyKey: "v".repeat(24) });
     expect(result).toMatchObject({ status: 302, location: "/login?redirectTo=/cart" });
   });
 
-  it.each(["member", "organizer", "admin"] as const)(
-    "lets a %s change a merch line within what is left, and remove it",
-    async (role) => {
-      const { db } = database();
-      const { user, variantId, cartId } = await memberWithMerch(role);
-      const tooMany = await answer(
-        action(args(contextFor(user), { intent: "update-merch", variantId, quantity: "4" })),
-      );
-      expect(tooMany.status).toBe(400);
-      expect(tooMany.data?.problems).toEqual([
-        { ticketTypeId: variantId, message: "Only 3 of Pit crew tee (M / Black) left" },
-      ]);
-      const changed = await answer(
-        action(args(contextFor(user), { intent: "update-merch", variantId, quantity: "3" })),
-      );
-      expect(changed).toMatchObject({ status: 302, location: "/cart" });
-      const [line] = await db
-        .select({ quantity: cartItems.quantity })
-        .from(cartItems)
-        .where(eq(cartItems.cartId, cartId));
-      expect(line?.quantity).toBe(3);
-      await answer(action(args(contextFor(user), { intent: "remove-merch", variantId })));
-      expect(await db.select().from(cartItems).where(eq(cartItems.cartId, cartId))).toEqual([]);
-    },
-  );
+  it.each(TEST_ROLES)("lets a %s change a merch line within what is left, and remove it", async (role) => {
+    const { db } = database();
+    const { user, variantId, cartId } = await memberWithMerch(role);
+    const tooMany = await post(user, { intent: "update-merch", variantId, quantity: "4" });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.data?.problems).toEqual([
+      { ticketTypeId: variantId, message: "Only 3 of Pit crew tee (M / Black) left" },
+    ]);
+    const changed = await post(user, { intent: "update-merch", variantId, quantity: "3" });
+    expect(changed).toMatchObject({ status: 302, location: "/cart" });
+    const [line] = await db
+      .select({ quantity: cartItems.quantity })
+      .from(cartItems)
+      .where(eq(cartItems.cartId, cartId));
+    expect(line?.quantity).toBe(3);
+    await post(user, { intent: "remove-merch", variantId });
+    expect(await db.select().from(cartItems).where(eq(cartItems.cartId, cartId))).toEqual([]);
+  });
 
   it("tells a visitor with no cart that the item is gone", async () => {
-    const result = await answer(
-      action(args(contextFor(null), { intent: "remove-merch", variantId: "00000000-0000-4000-8000-000000000000" })),
-    );
+    const result = await post(null, { intent: "remove-merch", variantId: "00000000-0000-4000-8000-000000000000" });
     expect(result.status).toBe(400);
   });
 });

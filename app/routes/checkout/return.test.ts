@@ -1,31 +1,18 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { RouterContextProvider } from "react-router";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BUYER_CANCELLED_REASON } from "~/features/checkout/payment-state.server";
 import { orderState, pendingOrder } from "~/features/checkout/payments.test-support";
 import { startOrderPayment } from "~/features/checkout/start-payment.server";
-import { runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { parseEnv, setEnv } from "~/server/env.server";
 import { sandboxGateway } from "~/server/payments/sandbox-provider.server";
-import type { Runtime } from "~/server/runtime.server";
 import { testSessionUser } from "~/server/session-user.test-support";
+import { routeTestSite } from "~/web/route-calls.test-support";
 import { action, loader } from "./return";
 
 // Where the payment provider sends the buyer back, called as React Router calls it.
 const database = freshDatabasePerFile();
 const payments = sandboxGateway({ siteUrl: "http://localhost:3000" });
 
-beforeAll(() => {
-  setEnv(
-    parseEnv({
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-return-")),
-      AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
-    }),
-  );
-});
+const site = routeTestSite(database, { name: "return", roles: [], runtime: () => ({ payments }) });
 
 async function startedOrder() {
   const { db } = database();
@@ -39,16 +26,9 @@ async function startedOrder() {
   return pending;
 }
 
-function argsFor(member: { id: string; email: string }, address: string, method = "GET") {
-  const context = new RouterContextProvider();
-  context.set(runtimeContext, { db: database().db, payments } as Runtime);
-  context.set(userContext, testSessionUser({ ...member, name: "Buyer" }));
-  const url = new URL(address, "http://localhost:3000");
-  const request =
-    method === "POST"
-      ? new Request(url, { method, body: new URLSearchParams({ intent: "cancel" }) })
-      : new Request(url, { method });
-  return { request, url, params: {}, context, unstable_pattern: "/return" } as never;
+function argsFor(member: { id: string; email: string }, path: string, method = "GET") {
+  const who = testSessionUser({ ...member, name: "Buyer" });
+  return site.args(who, { path, body: method === "POST" ? { intent: "cancel" } : undefined });
 }
 
 describe("/return", () => {

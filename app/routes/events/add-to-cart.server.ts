@@ -2,7 +2,6 @@ import { data, type RouterContextProvider } from "react-router";
 import { AddToCartSchema, cartFormValues, firstIssue } from "~/features/cart/cart-forms.server";
 import { addToCart } from "~/features/cart/cart-page.server";
 import { eventHasTicketType, publicEventRef } from "~/features/events/catalogue.server";
-import { readQueueToken } from "~/features/waiting-room/queue-cookie.server";
 import { addToCartTurnProblem } from "~/features/waiting-room/waiting-room.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -50,8 +49,7 @@ export async function addToCartFromEventPage(args: {
 
   const existing = cartOwner(args.context, args.request);
   const userId = existing && "userId" in existing ? existing.userId : null;
-  const visitor = { userId, token: readQueueToken(args.request) };
-  const turn = await addToCartTurnProblem(db, event.id, visitor, new Date());
+  const turn = await addToCartTurnProblem(db, event.id, { userId }, new Date());
   if (turn) return refused(event.slug, { ticketTypeId: parsed.data.ticketTypeId, message: turn.message });
   const cookie = existing ? null : newVisitorCookie(env.SITE_URL);
   const owner = existing ?? { visitorToken: cookie!.token };
