@@ -49,6 +49,24 @@ function randomFrom(seed: string) {
 
 const round = (value: number) => Math.round(value * 10) / 10;
 
+/** The ways the drawings' gradients run. */
+const DOWN = { x1: 0, y1: 0, x2: 0, y2: 1 };
+const DIAGONAL = { x1: 0, y1: 0, x2: 1, y2: 1 };
+const LEFTWARD = { x1: 1, y1: 0, x2: 0, y2: 0 };
+const CENTRED = { cx: 0.5, cy: 0.5, r: 0.5 };
+
+/** A gradient's colour stop: where it sits, its colour and, when not opaque, its opacity. */
+const stop = (offset: number, colour: string, opacity?: number) =>
+  `<stop offset="${offset}" stop-color="${colour}"${opacity === undefined ? "" : ` stop-opacity="${opacity}"`}/>`;
+
+/** An SVG gradient, written from its geometry attributes and its stops. */
+function gradient(kind: "linear" | "radial", id: string, geometry: Record<string, number>, ...stops: string[]) {
+  const attributes = Object.entries(geometry)
+    .map(([name, value]) => ` ${name}="${value}"`)
+    .join("");
+  return `<${kind}Gradient id="${id}"${attributes}>${stops.join("")}</${kind}Gradient>`;
+}
+
 /** A colour between two "#rrggbb" colours. */
 function mix(from: string, to: string, amount: number) {
   const channel = (hex: string, i: number) => Number.parseInt(hex.slice(1 + i * 2, 3 + i * 2), 16);
@@ -173,37 +191,15 @@ function car(
     .join("");
   const [hx, hy] = drawing.headlight;
   const [tx, ty] = drawing.taillight;
-  return `<defs>
-      <linearGradient id="${id}-paint" x1="0" y1="0" x2="0" y2="1">
-        <stop offset="0" stop-color="${palette.paint[0]}"/>
-        <stop offset="0.4" stop-color="${palette.paint[0]}"/>
-        <stop offset="0.62" stop-color="${palette.paint[1]}"/>
-        <stop offset="1" stop-color="#050608"/>
-      </linearGradient>
-      <linearGradient id="${id}-glass" x1="0" y1="0" x2="1" y2="1">
-        <stop offset="0" stop-color="#1b2230"/>
-        <stop offset="0.45" stop-color="${palette.glow}" stop-opacity="0.3"/>
-        <stop offset="1" stop-color="#06080c"/>
-      </linearGradient>
-      <radialGradient id="${id}-rim" cx="0.4" cy="0.35" r="0.7">
-        <stop offset="0" stop-color="#b9bec7"/>
-        <stop offset="1" stop-color="#2c3036"/>
-      </radialGradient>
-      <radialGradient id="${id}-head" cx="0.5" cy="0.5" r="0.5">
-        <stop offset="0" stop-color="#ffffff"/>
-        <stop offset="0.25" stop-color="#fff6dc" stop-opacity="0.9"/>
-        <stop offset="1" stop-color="#fff6dc" stop-opacity="0"/>
-      </radialGradient>
-      <radialGradient id="${id}-tail" cx="0.5" cy="0.5" r="0.5">
-        <stop offset="0" stop-color="#ffd0d0"/>
-        <stop offset="0.25" stop-color="#ff2a3a" stop-opacity="0.9"/>
-        <stop offset="1" stop-color="#ff2a3a" stop-opacity="0"/>
-      </radialGradient>
-      <linearGradient id="${id}-beam" x1="1" y1="0" x2="0" y2="0">
-        <stop offset="0" stop-color="#fff6dc" stop-opacity="0.55"/>
-        <stop offset="1" stop-color="#fff6dc" stop-opacity="0"/>
-      </linearGradient>
-    </defs>
+  const [paint, shade] = palette.paint;
+  return `<defs>${[
+    gradient("linear", `${id}-paint`, DOWN, stop(0, paint), stop(0.4, paint), stop(0.62, shade), stop(1, "#050608")),
+    gradient("linear", `${id}-glass`, DIAGONAL, stop(0, "#1b2230"), stop(0.45, palette.glow, 0.3), stop(1, "#06080c")),
+    gradient("radial", `${id}-rim`, { cx: 0.4, cy: 0.35, r: 0.7 }, stop(0, "#b9bec7"), stop(1, "#2c3036")),
+    gradient("radial", `${id}-head`, CENTRED, stop(0, "#ffffff"), stop(0.25, "#fff6dc", 0.9), stop(1, "#fff6dc", 0)),
+    gradient("radial", `${id}-tail`, CENTRED, stop(0, "#ffd0d0"), stop(0.25, "#ff2a3a", 0.9), stop(1, "#ff2a3a", 0)),
+    gradient("linear", `${id}-beam`, LEFTWARD, stop(0, "#fff6dc", 0.55), stop(1, "#fff6dc", 0)),
+  ].join("")}</defs>
     <g transform="translate(${round(right ? x + width : x)} ${round(groundY - 300 * scale)}) scale(${right ? "-" : ""}${round(scale * 1000) / 1000} ${round(scale * 1000) / 1000})">
       <ellipse cx="${drawing.length / 2}" cy="302" rx="${drawing.length * 0.56}" ry="16" fill="#000" opacity="0.7"/>
       <path d="M${hx} ${hy} L${hx - 620} ${hy - 70} L${hx - 620} ${hy + 150} Z" fill="url(#${id}-beam)"/>
@@ -218,25 +214,14 @@ function car(
 }
 
 function sky(palette: Palette, horizon: number) {
-  return `<defs>
-      <linearGradient id="sky" x1="0" y1="0" x2="0" y2="1">
-        <stop offset="0" stop-color="${palette.sky[0]}"/>
-        <stop offset="${round(horizon / HEIGHT)}" stop-color="${palette.sky[1]}"/>
-        <stop offset="1" stop-color="${palette.sky[1]}"/>
-      </linearGradient>
-      <linearGradient id="ground" x1="0" y1="0" x2="0" y2="1">
-        <stop offset="0" stop-color="${palette.ground[0]}"/>
-        <stop offset="1" stop-color="${palette.ground[1]}"/>
-      </linearGradient>
-      <radialGradient id="haze" cx="0.5" cy="0.5" r="0.5">
-        <stop offset="0" stop-color="${palette.glow}" stop-opacity="0.55"/>
-        <stop offset="1" stop-color="${palette.glow}" stop-opacity="0"/>
-      </radialGradient>
-      <linearGradient id="beam" x1="0" y1="0" x2="0" y2="1">
-        <stop offset="0" stop-color="#ffffff" stop-opacity="0.38"/>
-        <stop offset="1" stop-color="${palette.glow}" stop-opacity="0"/>
-      </linearGradient>
-    </defs>
+  const { ground, glow } = palette;
+  const [top, low] = palette.sky;
+  return `<defs>${[
+    gradient("linear", "sky", DOWN, stop(0, top), stop(round(horizon / HEIGHT), low), stop(1, low)),
+    gradient("linear", "ground", DOWN, stop(0, ground[0]), stop(1, ground[1])),
+    gradient("radial", "haze", CENTRED, stop(0, glow, 0.55), stop(1, glow, 0)),
+    gradient("linear", "beam", DOWN, stop(0, "#ffffff", 0.38), stop(1, glow, 0)),
+  ].join("")}</defs>
     <rect width="${WIDTH}" height="${HEIGHT}" fill="url(#sky)"/>`;
 }
 
@@ -540,17 +525,24 @@ export async function demoRenditions(
   return { hash, color, files };
 }
 
-/** Draws and stores one cover per entry, two at a time to keep both cores busy. */
-export async function storeDemoCovers(storage: Storage, covers: { art: CoverArt; seed: string }[]) {
-  const stored: { coverHash: string; coverColor: string }[] = new Array(covers.length);
+/** Draws and stores one cover per entry. */
+export function storeDemoCovers(storage: Storage, covers: { art: CoverArt; seed: string }[]) {
+  return twoAtATime(covers, async (cover) => storeCover(storage, await prepareDemoCover(cover.art, cover.seed)));
+}
+
+/**
+ * `work` done on every item, two at a time to keep both cores of a small server busy (drawing and
+ * encoding demo pictures is most of a seed's time), with the results in the items' order.
+ */
+export async function twoAtATime<Item, Result>(items: readonly Item[], work: (item: Item) => Promise<Result>) {
+  const results = new Array<Result>(items.length);
   let next = 0;
   const worker = async () => {
-    while (next < covers.length) {
+    while (next < items.length) {
       const index = next++;
-      const cover = covers[index]!;
-      stored[index] = await storeCover(storage, await prepareDemoCover(cover.art, cover.seed));
+      results[index] = await work(items[index]!);
     }
   };
   await Promise.all([worker(), worker()]);
-  return stored;
+  return results;
 }

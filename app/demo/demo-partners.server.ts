@@ -14,7 +14,6 @@ type DemoPartner = {
   url: string;
   colour: string;
   mark: (colour: string) => string;
-  words: [string, string?];
 };
 
 const circle = (c: string) =>
@@ -39,53 +38,21 @@ const flag = (c: string) =>
     .join("")}`;
 
 const DEMO_PARTNERS: DemoPartner[] = [
-  {
-    name: "Apex Tyres",
-    url: "https://apex-tyres.example.com/",
-    colour: "#d9480f",
-    mark: circle,
-    words: ["APEX", "TYRES"],
-  },
-  {
-    name: "Redline Detailing",
-    url: "https://redline-detailing.example.com/",
-    colour: "#c92a2a",
-    mark: chevrons,
-    words: ["REDLINE", "DETAILING"],
-  },
-  {
-    name: "Northway Insurance",
-    url: "https://northway.example.org/",
-    colour: "#1c7ed6",
-    mark: shield,
-    words: ["NORTHWAY", "INSURANCE"],
-  },
-  {
-    name: "Torque & Co",
-    url: "https://torque-and-co.example.com/",
-    colour: "#495057",
-    mark: gear,
-    words: ["TORQUE", "& CO"],
-  },
-  {
-    name: "Gridline Coffee",
-    url: "https://gridline-coffee.example.net/",
-    colour: "#7f4f24",
-    mark: cup,
-    words: ["GRIDLINE", "COFFEE"],
-  },
-  {
-    name: "Paddock Storage",
-    url: "https://paddock-storage.example.com/",
-    colour: "#2b8a3e",
-    mark: flag,
-    words: ["PADDOCK", "STORAGE"],
-  },
+  { name: "Apex Tyres", url: "https://apex-tyres.example.com/", colour: "#d9480f", mark: circle },
+  { name: "Redline Detailing", url: "https://redline-detailing.example.com/", colour: "#c92a2a", mark: chevrons },
+  { name: "Northway Insurance", url: "https://northway.example.org/", colour: "#1c7ed6", mark: shield },
+  { name: "Torque & Co", url: "https://torque-and-co.example.com/", colour: "#495057", mark: gear },
+  { name: "Gridline Coffee", url: "https://gridline-coffee.example.net/", colour: "#7f4f24", mark: cup },
+  { name: "Paddock Storage", url: "https://paddock-storage.example.com/", colour: "#2b8a3e", mark: flag },
 ];
 
-/** A 640 × 320 logo on a transparent background: an emblem and the name in two lines. */
-function demoLogoSvg(partner: Pick<DemoPartner, "colour" | "mark" | "words">) {
-  const [first, second] = partner.words;
+/**
+ * A 640 × 320 logo on a transparent background: an emblem and the name in capitals, its first
+ * word large and the rest on a smaller second line.
+ */
+function demoLogoSvg(partner: Pick<DemoPartner, "name" | "colour" | "mark">) {
+  const [first, ...rest] = partner.name.toUpperCase().split(" ");
+  const second = rest.join(" ");
   return `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="320" viewBox="0 0 640 320">
 <g transform="translate(24 80)">${partner.mark(partner.colour)}</g>
 <text x="208" y="${second ? 168 : 190}" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif" font-size="64" font-weight="800" fill="${partner.colour}" letter-spacing="2">${first}</text>

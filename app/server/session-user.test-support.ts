@@ -29,6 +29,9 @@ export function testSessionUser(
 /** The roles a signed-in person may have, for tests that call a page as each of them. */
 export type TestRole = "member" | "organizer" | "admin";
 
+/** Every role, least trusted first. */
+export const TEST_ROLES = ["member", "organizer", "admin"] as const satisfies readonly TestRole[];
+
 let serial = 0;
 
 /** An account with this role, and the session user the `auth` step would put in the context. */

@@ -3,8 +3,8 @@ import { Card } from "~/ui/card";
 import { FieldErrors, fieldInputProps, inputClass } from "~/ui/form";
 import type { FieldLike } from "~/ui/light-form";
 
-// The inputs forms need beyond app/ui/form.tsx: long text, menus, date-times and
-// prices, wired the same way (label, hint, errors announced with the field).
+// The inputs forms need beyond app/ui/form.tsx: long text, menus, date-times, prices, files
+// and radio choices, wired the same way (label, hint, errors announced with the field).
 
 function describedBy(meta: FieldLike, hint: boolean) {
   return [hint ? `${meta.id}-hint` : undefined, meta.errors?.length ? meta.errorId : undefined]
@@ -155,6 +155,78 @@ export function InputField({
       <Hint meta={meta}>{hint}</Hint>
       <FieldErrors id={meta.errorId} errors={meta.errors} />
     </div>
+  );
+}
+
+/** A file picker with its label, hint and errors; `accept` names the types the server takes. */
+export function FileField({
+  meta,
+  label,
+  hint,
+  accept,
+}: {
+  meta: FieldLike;
+  label: string;
+  hint?: ReactNode;
+  accept: string;
+}) {
+  const invalid = Boolean(meta.errors?.length);
+  return (
+    <div className="space-y-1.5">
+      <Label meta={meta}>{label}</Label>
+      <input
+        key={meta.key}
+        id={meta.id}
+        name={meta.name}
+        type="file"
+        accept={accept}
+        required={meta.required || undefined}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy(meta, Boolean(hint)) || undefined}
+        className="block w-full min-w-0 text-sm text-muted file:mr-3 file:rounded-full file:border-0 file:bg-surface-sunken file:px-4 file:py-2 file:font-semibold file:text-text hover:file:bg-line"
+      />
+      <Hint meta={meta}>{hint}</Hint>
+      <FieldErrors id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+/**
+ * One choice of a few, as radio buttons under a legend (`legendHidden` keeps it for screen
+ * readers only, where the choices speak for themselves); its errors are announced with the group.
+ */
+export function RadioField({
+  meta,
+  legend,
+  options,
+  legendHidden = false,
+}: {
+  meta: FieldLike;
+  legend: string;
+  options: { value: string; label: string }[];
+  legendHidden?: boolean;
+}) {
+  const invalid = Boolean(meta.errors?.length);
+  return (
+    <fieldset key={meta.key} aria-describedby={invalid ? meta.errorId : undefined} className="space-y-1">
+      <legend className={legendHidden ? "sr-only" : "font-semibold"}>{legend}</legend>
+      <div className="flex flex-wrap gap-x-5">
+        {options.map((option) => (
+          <label key={option.value} className="flex min-h-11 items-center gap-2 font-semibold">
+            <input
+              type="radio"
+              name={meta.name}
+              value={option.value}
+              required={meta.required || undefined}
+              defaultChecked={meta.initialValue === option.value}
+              className="size-5 shrink-0 accent-[var(--color-accent)]"
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
+      <FieldErrors id={meta.errorId} errors={meta.errors} />
+    </fieldset>
   );
 }
 

@@ -31,6 +31,65 @@ function Backdrop({ sources }: { sources: BackdropSources | null }) {
   );
 }
 
+/** The way back from a record's pages to the list it is in. */
+export function BackLink({ to, label }: { to: string; label: string }) {
+  return (
+    <Link to={to} className="inline-flex items-center gap-1.5 text-sm font-semibold text-muted hover:text-text">
+      <ArrowLeft aria-hidden className="size-4" /> {label}
+    </Link>
+  );
+}
+
+/**
+ * The top of an organizer page that is one form about no record yet (a new product) or about a
+ * whole area (its settings): the way back to the list, the title, and what the page is for.
+ */
+export function FormPageHeader({
+  back,
+  title,
+  badge,
+  intro,
+}: {
+  back: { to: string; label: string };
+  title: string;
+  /** The record's state, beside the title, once there is a record (an article being edited). */
+  badge?: ReactNode;
+  intro?: ReactNode;
+}) {
+  const heading = <h1 className="wide text-3xl font-extrabold sm:text-4xl">{title}</h1>;
+  return (
+    <header className="space-y-2">
+      <BackLink {...back} />
+      {badge ? (
+        <div className="flex flex-wrap items-center gap-3">
+          {heading}
+          {badge}
+        </div>
+      ) : (
+        heading
+      )}
+      {intro ? <p className="max-w-prose text-muted">{intro}</p> : null}
+    </header>
+  );
+}
+
+/**
+ * An organizer page that is one form (a new event, a new draw, an article): its header over the
+ * form, in a column of reading width, or `wide` for a form that shows a preview beside its text.
+ */
+export function FormPage({
+  wide = false,
+  children,
+  ...header
+}: Parameters<typeof FormPageHeader>[0] & { wide?: boolean; children: ReactNode }) {
+  return (
+    <div className={`mx-auto space-y-8 ${wide ? "max-w-[1100px]" : "max-w-[820px]"}`}>
+      <FormPageHeader {...header} />
+      {children}
+    </div>
+  );
+}
+
 /**
  * The top of every organizer page of one record (an event, a draw): the way back to the list,
  * a dark band with the record's title, state and facts over its cover, its figures and a link to
@@ -65,9 +124,7 @@ export function RecordHeader({
 }) {
   return (
     <header className="space-y-4">
-      <Link to={back.to} className="inline-flex items-center gap-1.5 text-sm font-semibold text-muted hover:text-text">
-        <ArrowLeft aria-hidden className="size-4" /> {back.label}
-      </Link>
+      <BackLink {...back} />
       <div className="dark-band relative isolate overflow-hidden rounded-3xl bg-asphalt-950 text-white ring-1 ring-white/10">
         <div aria-hidden className="absolute inset-0 -z-10">
           <Backdrop sources={backdrop} />

@@ -1,4 +1,3 @@
-import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import { Badge, type BadgeTone } from "~/ui/badge";
 import { useSite } from "~/ui/site";
@@ -12,7 +11,19 @@ export type MemberSummary = {
   role: RoleName;
   emailVerified: boolean;
   createdAt: Date;
+  /** What the member's car photos take in storage; `unmeasured`: photos stored before sizes were recorded. */
+  storage: { photos: number; bytes: number; unmeasured: number };
 };
+
+const megabytes = new Intl.NumberFormat("en-GB", { style: "unit", unit: "megabyte", maximumFractionDigits: 1 });
+
+/** "No car photos", or "12 car photos · 34.5 MB", saying when some photos' sizes are not known. */
+function storageText({ photos, bytes, unmeasured }: MemberSummary["storage"]) {
+  if (photos === 0) return "No car photos";
+  const count = `${photos} car ${photos === 1 ? "photo" : "photos"}`;
+  const size = megabytes.format(bytes / (1024 * 1024));
+  return unmeasured > 0 ? `${count} · ${size} (${unmeasured} not measured)` : `${count} · ${size}`;
+}
 
 const ROLE_TONES: Record<RoleName, BadgeTone> = { admin: "strong", organizer: "neutral", member: "quiet" };
 
@@ -48,6 +59,8 @@ export function MemberRow({ member, isYou }: { member: MemberSummary; isYou: boo
           Joined <time dateTime={member.createdAt.toISOString()}>{joined}</time>
           {member.emailVerified ? "" : " · email not confirmed yet"}
         </p>
+        <p className="mt-0.5 text-xs text-muted">Storage: {storageText(member.storage)}</p>
+        <DateOfBirthForm member={member} />
       </div>
       {isYou ? (
         <p className="text-sm text-muted sm:max-w-[16rem] sm:text-right">Only another admin can change your role.</p>
@@ -85,30 +98,46 @@ export function MemberRow({ member, isYou }: { member: MemberSummary; isYou: boo
   );
 }
 
-/** Previous and next links that keep the search; plain links, so they work before scripts load. */
-export function Pagination({ page, pageCount, href }: { page: number; pageCount: number; href(page: number): string }) {
-  if (pageCount <= 1) return null;
-  const link = "inline-flex items-center gap-1 rounded-full px-4 py-2 font-semibold hover:bg-surface-sunken";
+/**
+ * A member who has entered a prize draw cannot change their date of birth themselves: an admin
+ * corrects it here, with the reason, and the change goes to the audit log.
+ */
+function DateOfBirthForm({ member }: { member: MemberSummary }) {
+  const dateId = `birth-${member.id}`;
+  const reasonId = `birth-reason-${member.id}`;
   return (
-    <nav aria-label="Pages" className="mt-6 flex items-center justify-between gap-4">
-      {page > 1 ? (
-        <Link to={href(page - 1)} rel="prev" className={link}>
-          <ChevronLeft aria-hidden className="size-4" /> Previous
-        </Link>
-      ) : (
-        <span />
-      )}
-      <p className="tabular text-sm text-muted">
-        Page {page} of {pageCount}
-      </p>
-      {page < pageCount ? (
-        <Link to={href(page + 1)} rel="next" className={link}>
-          Next <ChevronRight aria-hidden className="size-4" />
-        </Link>
-      ) : (
-        <span />
-      )}
-    </nav>
+    <details className="mt-1 text-sm">
+      <summary className="cursor-pointer text-link underline">Change date of birth</summary>
+      <Form method="post" className="mt-2 grid gap-2 sm:max-w-sm">
+        <input type="hidden" name="intent" value="set-date-of-birth" />
+        <input type="hidden" name="userId" value={member.id} />
+        <label htmlFor={dateId} className="font-semibold">
+          Date of birth
+        </label>
+        <input
+          id={dateId}
+          name="dateOfBirth"
+          type="date"
+          className="rounded-xl border border-line bg-surface px-3 py-2"
+        />
+        <label htmlFor={reasonId} className="font-semibold">
+          Reason, kept in the audit log
+        </label>
+        <input
+          id={reasonId}
+          name="reason"
+          required
+          maxLength={300}
+          className="rounded-xl border border-line bg-surface px-3 py-2"
+        />
+        <button
+          type="submit"
+          className="justify-self-start rounded-full bg-surface-sunken px-4 py-2 font-bold text-text hover:bg-line"
+        >
+          Save date of birth<span className="sr-only"> for {member.name}</span>
+        </button>
+      </Form>
+    </details>
   );
 }
 

@@ -1,9 +1,9 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertAccount, type StaffMember } from "~/features/accounts/staff.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { auditLog, users } from "../../../db/schema";
-import { changeMemberRole, listMembers, MEMBERS_PER_PAGE } from "./members.server";
+import { changeMemberDateOfBirth, changeMemberRole, listMembers, MEMBERS_PER_PAGE } from "./members.server";
 
 const database = freshDatabasePerFile();
 let admin: StaffMember;
@@ -87,14 +87,13 @@ describe("listMembers", () => {
 });
 
 describe("changeMemberRole", () => {
+  /** The admin gives `userId` this role, from the address the audit log should show. */
+  const setRole = (userId: string, role: "member" | "organizer" | "admin") =>
+    changeMemberRole(database().db, { actorId: admin.id, userId, role, ip: "192.0.2.7" });
+
   it("changes the role and records the admin's change in the audit log", async () => {
     const db = database().db;
-    const outcome = await changeMemberRole(db, {
-      actorId: admin.id,
-      userId: driver.id,
-      role: "organizer",
-      ip: "192.0.2.7",
-    });
+    const outcome = await setRole(driver.id, "organizer");
 
     expect(outcome).toEqual({ ok: true, name: "Dan Driver", role: "organizer", changed: true });
     const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, driver.id));
@@ -124,12 +123,7 @@ describe("changeMemberRole", () => {
 
   it("refuses an admin's change to their own role and records nothing", async () => {
     const db = database().db;
-    const outcome = await changeMemberRole(db, {
-      actorId: admin.id,
-      userId: admin.id,
-      role: "member",
-      ip: "192.0.2.7",
-    });
+    const outcome = await setRole(admin.id, "member");
 
     expect(outcome).toEqual({ ok: false, reason: "own-role" });
     const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, admin.id));
@@ -138,12 +132,44 @@ describe("changeMemberRole", () => {
   });
 
   it("says when the account no longer exists", async () => {
-    const outcome = await changeMemberRole(database().db, {
+    const outcome = await setRole("gone", "organizer");
+    expect(outcome).toEqual({ ok: false, reason: "not-found" });
+  });
+});
+
+describe("changeMemberDateOfBirth", () => {
+  it("lets an admin correct a member's date of birth, with a reason, in the audit log", async () => {
+    const db = database().db;
+    const outcome = await changeMemberDateOfBirth(db, {
       actorId: admin.id,
-      userId: "gone",
-      role: "organizer",
+      userId: driver.id,
+      dateOfBirth: "1985-03-04",
+      reason: "Passport seen",
       ip: "192.0.2.7",
     });
-    expect(outcome).toEqual({ ok: false, reason: "not-found" });
+    expect(outcome).toEqual({ ok: true, name: "Dan Driver" });
+    const [row] = await db.select({ dateOfBirth: users.dateOfBirth }).from(users).where(eq(users.id, driver.id));
+    expect(row?.dateOfBirth).toBe("1985-03-04");
+    const entries = await db
+      .select({ actorId: auditLog.actorId, action: auditLog.action, ip: auditLog.ip, details: auditLog.details })
+      .from(auditLog)
+      .where(and(eq(auditLog.subjectId, driver.id), eq(auditLog.action, "user.set-date-of-birth")));
+    expect(entries).toEqual([
+      {
+        actorId: admin.id,
+        action: "user.set-date-of-birth",
+        ip: "192.0.2.7",
+        details: { from: null, to: "1985-03-04", reason: "Passport seen" },
+      },
+    ]);
+    expect(
+      await changeMemberDateOfBirth(db, {
+        actorId: admin.id,
+        userId: "gone",
+        dateOfBirth: "1985-03-04",
+        reason: "Passport seen",
+        ip: "192.0.2.7",
+      }),
+    ).toEqual({ ok: false, reason: "not-found" });
   });
 });

@@ -1,13 +1,17 @@
-import { and, desc, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import { changeRole, StaffAccountError } from "~/features/accounts/staff.server";
+import { recordAudit } from "~/features/audit/audit.server";
 import type { Role } from "~/server/auth/session.server";
 import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
-import { users } from "../../../db/schema";
+import { pageOf } from "~/ui/paging";
+import { carPhotos, cars, users } from "../../../db/schema";
 
 export const MEMBERS_PER_PAGE = 25;
 
 export type RoleFilter = "all" | "staff" | Role;
+/** Newest accounts first, or those whose car photos take the most storage. */
+export type MemberSort = "newest" | "storage";
 
 const ROLE_FILTERS: Record<Exclude<RoleFilter, "all">, Role[]> = {
   staff: ["organizer", "admin"],
@@ -16,8 +20,31 @@ const ROLE_FILTERS: Record<Exclude<RoleFilter, "all">, Role[]> = {
   admin: ["admin"],
 };
 
-/** One page of accounts, newest first, whose name or email contains `query`. */
-export async function listMembers(db: Db, input: { query: string; role: RoleFilter; page: number }) {
+/**
+ * What each member's car photos take in storage, their original and every size (docs/media.md,
+ * "Storage per member"): one grouped read joined to the page, so the list costs the same two
+ * statements however many members it shows. Photos stored before their size was recorded are
+ * counted apart, as `unmeasured`.
+ */
+function photoStorage(db: Db) {
+  return db
+    .select({
+      ownerId: cars.ownerId,
+      photos: sql<number>`count(*)::int`.as("photos"),
+      bytes: sql<number>`coalesce(sum(${carPhotos.bytes}), 0)::float8`.as("bytes"),
+      unmeasured: sql<number>`(count(*) filter (where ${carPhotos.bytes} is null))::int`.as("unmeasured"),
+    })
+    .from(carPhotos)
+    .innerJoin(cars, eq(cars.id, carPhotos.carId))
+    .groupBy(cars.ownerId)
+    .as("stored");
+}
+
+/**
+ * One page of accounts whose name or email contains `query`, newest first or those storing the
+ * most first, each with what their car photos take in storage.
+ */
+export async function listMembers(db: Db, input: { query: string; role: RoleFilter; page: number; sort?: MemberSort }) {
   const conditions: SQL[] = [];
   if (input.query) {
     const pattern = containing(input.query);
@@ -25,6 +52,9 @@ export async function listMembers(db: Db, input: { query: string; role: RoleFilt
   }
   if (input.role !== "all") conditions.push(inArray(users.role, ROLE_FILTERS[input.role]));
   const where = conditions.length ? and(...conditions) : undefined;
+  const stored = photoStorage(db);
+  const newest = [desc(users.createdAt), desc(users.id)];
+  const order = input.sort === "storage" ? [sql`coalesce(${stored.bytes}, 0) desc`, ...newest] : newest;
 
   const [rows, [count]] = await Promise.all([
     db
@@ -36,20 +66,26 @@ export async function listMembers(db: Db, input: { query: string; role: RoleFilt
         role: users.role,
         emailVerified: users.emailVerified,
         createdAt: users.createdAt,
+        photos: stored.photos,
+        bytes: stored.bytes,
+        unmeasured: stored.unmeasured,
       })
       .from(users)
+      .leftJoin(stored, eq(stored.ownerId, users.id))
       .where(where)
-      .orderBy(desc(users.createdAt), desc(users.id))
+      .orderBy(...order)
       .limit(MEMBERS_PER_PAGE)
       .offset((input.page - 1) * MEMBERS_PER_PAGE),
     db.select({ total: sql<number>`count(*)::int` }).from(users).where(where),
   ]);
   const total = count?.total ?? 0;
   return {
-    members: rows.map((row) => ({ ...row, role: row.role as Role })),
-    total,
-    page: input.page,
-    pageCount: Math.max(1, Math.ceil(total / MEMBERS_PER_PAGE)),
+    members: rows.map(({ photos, bytes, unmeasured, ...row }) => ({
+      ...row,
+      role: row.role as Role,
+      storage: { photos: Number(photos ?? 0), bytes: Number(bytes ?? 0), unmeasured: Number(unmeasured ?? 0) },
+    })),
+    ...pageOf(total, input.page, MEMBERS_PER_PAGE),
   };
 }
 
@@ -78,4 +114,38 @@ export async function changeMemberRole(
     if (error instanceof StaffAccountError && error.code === "not-found") return { ok: false, reason: "not-found" };
     throw error;
   }
+}
+
+export type DateOfBirthChange = { ok: true; name: string } | { ok: false; reason: "not-found" };
+
+/**
+ * An admin corrects a member's date of birth, which the member can no longer change once they
+ * have entered a prize draw (docs/draws.md, "Who can enter"). The old and new dates and the
+ * admin's reason go to the audit log with the change.
+ */
+export async function changeMemberDateOfBirth(
+  db: Db,
+  input: { actorId: string; userId: string; dateOfBirth: string | null; reason: string; ip: string },
+): Promise<DateOfBirthChange> {
+  return db.transaction(async (tx) => {
+    const [member] = await tx
+      .select({ name: users.name, dateOfBirth: users.dateOfBirth })
+      .from(users)
+      .where(eq(users.id, input.userId))
+      .for("update");
+    if (!member) return { ok: false, reason: "not-found" };
+    await tx
+      .update(users)
+      .set({ dateOfBirth: input.dateOfBirth, updatedAt: new Date() })
+      .where(eq(users.id, input.userId));
+    await recordAudit(tx, {
+      actorId: input.actorId,
+      action: "user.set-date-of-birth",
+      subjectType: "user",
+      subjectId: input.userId,
+      ip: input.ip,
+      details: { from: member.dateOfBirth, to: input.dateOfBirth, reason: input.reason },
+    });
+    return { ok: true, name: member.name };
+  });
 }

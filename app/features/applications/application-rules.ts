@@ -20,6 +20,19 @@ export const SPOT_STATUSES: ApplicationStatus[] = ["approved", "paid"];
 /** What a member can still withdraw: anything not yet paid, rejected or withdrawn. */
 export const WITHDRAWABLE: ApplicationStatus[] = ["submitted", "waitlisted", "approved"];
 
+/** What staff can decide about an application. */
+export type Decision = "approve" | "waitlist" | "reject";
+
+/** Which decisions each status allows: the review page offers these, and deciding checks them. */
+export const DECISIONS_ALLOWED: Record<ApplicationStatus, Decision[]> = {
+  submitted: ["approve", "waitlist", "reject"],
+  waitlisted: ["approve", "reject"],
+  approved: ["reject"],
+  rejected: [],
+  withdrawn: [],
+  paid: [],
+};
+
 export const STATUS_LABELS: Record<ApplicationStatus, string> = {
   submitted: "Waiting for review",
   approved: "Approved",

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { checkoutFor, createBuyers } from "~/features/checkout/stock.test-support";
+import { checkoutFor, createBuyers, paidInFull } from "~/features/checkout/stock.test-support";
 import { admitAtGate } from "~/features/gate/gate.server";
 import { refundEventHolders } from "~/features/orders/bulk-refunds.server";
 import { orderEmail } from "~/features/orders/order-email.server";
@@ -28,16 +28,14 @@ async function staff(db: Db) {
   return member!.id;
 }
 
+/** The member applies to the event with their own car. */
+const applyWithOwnCar = (db: Db, member: { id: string; carId: string }, eventId: string, note = "") =>
+  applyWithCar(db, { userId: member.id, eventId, carId: member.carId, note, now });
+
 async function applied(db: Db, settings: Parameters<typeof createApplicationEvent>[1] = {}) {
   const event = await createApplicationEvent(db, settings);
   const [member] = await createMembersWithCars(db, 1);
-  const result = await applyWithCar(db, {
-    userId: member!.id,
-    eventId: event.eventId,
-    carId: member!.carId,
-    note: "  Original paint, 40k miles  ",
-    now,
-  });
+  const result = await applyWithOwnCar(db, member!, event.eventId, "  Original paint, 40k miles  ");
   if (!result.ok) throw new Error(result.message);
   return { event, member: member!, applicationId: result.applicationId };
 }
@@ -55,13 +53,7 @@ describe("applying", () => {
     expect(row).toMatchObject({ status: "submitted", note: "Original paint, 40k miles", userId: member.id });
     expect(row.carLabel).toMatch(/^1991 Mazda MX-5/);
 
-    const again = await applyWithCar(db, {
-      userId: member.id,
-      eventId: event.eventId,
-      carId: member.carId,
-      note: "",
-      now,
-    });
+    const again = await applyWithOwnCar(db, member, event.eventId);
     expect(again).toEqual({ ok: false, field: "carId", message: "You have already applied with this car" });
     expect(await carsToApplyWith(db, { userId: member.id, eventId: event.eventId })).toEqual([
       expect.objectContaining({ id: member.carId, applied: true }),
@@ -101,13 +93,7 @@ describe("applying", () => {
     expect(await withdrawApplication(db, { userId: member.id, applicationId, now })).toEqual({ ok: true });
     expect((await statusOf(db, applicationId)).status).toBe("withdrawn");
     expect(await withdrawApplication(db, { userId: member.id, applicationId, now })).toMatchObject({ ok: false });
-    const again = await applyWithCar(db, {
-      userId: member.id,
-      eventId: event.eventId,
-      carId: member.carId,
-      note: "",
-      now,
-    });
+    const again = await applyWithOwnCar(db, member, event.eventId);
     expect(again).toMatchObject({ ok: true, applicationId });
     expect((await statusOf(db, applicationId)).status).toBe("submitted");
   });
@@ -231,13 +217,7 @@ describe("the fee through the cart", () => {
     const checkout = await startCheckout(db, checkoutFor(member, added.cartId, now));
     if (!checkout.ok) throw new Error(JSON.stringify(checkout.problems));
     expect(checkout.order.total).toBe(2500);
-    const settled = await settleOrder(db, {
-      orderId: checkout.order.id,
-      provider: "test",
-      paymentReference: `pay_${checkout.order.id}`,
-      amount: 2500,
-      now,
-    });
+    const settled = await settleOrder(db, paidInFull(checkout.order, now));
     expect(settled.kind).toBe("settled");
     expect((await statusOf(db, applicationId)).status).toBe("paid");
     const [pass] = await db.select().from(exhibitorPasses).where(eq(exhibitorPasses.applicationId, applicationId));
@@ -281,13 +261,7 @@ describe("the fee through the cart", () => {
     if (!added.ok) throw new Error(added.message);
     const checkout = await startCheckout(db, checkoutFor(member, added.cartId, now));
     if (!checkout.ok) throw new Error("checkout refused");
-    await settleOrder(db, {
-      orderId: checkout.order.id,
-      provider: "test",
-      paymentReference: `pay_${checkout.order.id}`,
-      amount: 2500,
-      now,
-    });
+    await settleOrder(db, paidInFull(checkout.order, now));
     const input = { eventId: event.eventId, actorId: staffId, reason: "Event cancelled", now };
     const first = await refundEventHolders(db, input);
     expect(first.refunded).toEqual([expect.objectContaining({ amount: 2500, status: "refunded" })]);
@@ -319,13 +293,7 @@ describe("the fee through the cart", () => {
       staffId,
       now,
     });
-    const settled = await settleOrder(db, {
-      orderId: checkout.order.id,
-      provider: "test",
-      paymentReference: `pay_${checkout.order.id}`,
-      amount: 2500,
-      now,
-    });
+    const settled = await settleOrder(db, paidInFull(checkout.order, now));
     expect(settled).toMatchObject({ kind: "refund_required", reason: "This application is no longer approved" });
     expect(
       await db.select().from(exhibitorPasses).where(eq(exhibitorPasses.applicationId, applicationId)),

@@ -1,6 +1,7 @@
 import { Car } from "lucide-react";
 import { Form, Link } from "react-router";
 import { Card } from "~/ui/card";
+import { PlainFieldErrors } from "~/ui/plain-field-errors";
 import { NOTE_MAX } from "./limits";
 import type { ApplySection } from "./member-queries.server";
 
@@ -11,17 +12,6 @@ export type ApplyErrors = { carId?: string[]; note?: string[]; form?: string[] }
 const field = (invalid: boolean) =>
   `block w-full rounded-xl border bg-surface px-3.5 py-2.5 text-base text-text ${invalid ? "border-red-700 dark:border-red-400" : "border-line"} focus-visible:border-focus`;
 const button = "inline-flex h-11 items-center justify-center rounded-full px-5 font-bold";
-
-function Errors({ id, errors }: { id: string; errors?: string[] }) {
-  if (!errors?.length) return null;
-  return (
-    <ul id={id} className="space-y-0.5 text-sm font-medium text-red-700 dark:text-red-300">
-      {errors.map((error) => (
-        <li key={error}>{error}</li>
-      ))}
-    </ul>
-  );
-}
 
 /**
  * "Apply with your car" on an event page while applications are open: visitors are asked to
@@ -119,7 +109,7 @@ function MemberApply({
         </p>
       ) : (
         <Form method="post" className="space-y-4" aria-describedby={errors?.form ? "apply-form-error" : undefined}>
-          <Errors id="apply-form-error" errors={errors?.form} />
+          <PlainFieldErrors id="apply-form-error" errors={errors?.form} />
           <div className="space-y-1.5">
             <label htmlFor="apply-car" className="block font-semibold">
               Your car
@@ -138,7 +128,7 @@ function MemberApply({
                 </option>
               ))}
             </select>
-            <Errors id="apply-car-error" errors={errors?.carId} />
+            <PlainFieldErrors id="apply-car-error" errors={errors?.carId} />
             <p className="text-sm text-muted">
               Not listed?{" "}
               <Link to="/members/newGarage" className="text-link underline">
@@ -163,7 +153,7 @@ function MemberApply({
             <p id="apply-note-hint" className="text-sm text-muted">
               What makes it worth showing: history, modifications, awards.
             </p>
-            <Errors id="apply-note-error" errors={errors?.note} />
+            <PlainFieldErrors id="apply-note-error" errors={errors?.note} />
           </div>
           <button
             type="submit"

@@ -1,10 +1,8 @@
 import { Car } from "lucide-react";
 import { carPhotoSources } from "~/features/media/car-photo-urls";
-import { useMediaBase } from "~/ui/site";
 
 /** A car's cover photo as a small square (the review list, the gate), or a car icon without one. */
 export function CarThumb({ hash, label, size = "size-16" }: { hash: string | null; label: string; size?: string }) {
-  const mediaBase = useMediaBase();
   if (!hash) {
     return (
       <span className={`grid shrink-0 place-items-center rounded-xl bg-asphalt-100 text-muted ${size}`}>
@@ -12,7 +10,7 @@ export function CarThumb({ hash, label, size = "size-16" }: { hash: string | nul
       </span>
     );
   }
-  const sources = carPhotoSources(hash, "thumb", mediaBase);
+  const sources = carPhotoSources(hash, "thumb");
   return (
     <picture className="shrink-0">
       <source type="image/avif" srcSet={sources.avifSrcSet} sizes={sources.sizes} />

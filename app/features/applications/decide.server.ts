@@ -4,7 +4,7 @@ import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
 import { type ApplicationStatus, cartItems, events, showCarApplications, users } from "../../../db/schema";
 import { eventColumns } from "./application-event.server";
-import { payByOf, SPOT_STATUSES, STATUS_LABELS } from "./application-rules";
+import { DECISIONS_ALLOWED, type Decision, payByOf, SPOT_STATUSES, STATUS_LABELS } from "./application-rules";
 import { DECISION_NOTE_MAX } from "./limits";
 import { issuePass } from "./passes.server";
 
@@ -13,22 +13,10 @@ import { issuePass } from "./passes.server";
  * spots (docs/applications.md, "The life of an application").
  */
 
-export type Decision = "approve" | "waitlist" | "reject";
-
 const DECISION_STATUS: Record<Decision, ApplicationStatus> = {
   approve: "approved",
   waitlist: "waitlisted",
   reject: "rejected",
-};
-
-/** Which decisions each status allows. */
-const ALLOWED: Record<ApplicationStatus, Decision[]> = {
-  submitted: ["approve", "waitlist", "reject"],
-  waitlisted: ["approve", "reject"],
-  approved: ["reject"],
-  rejected: [],
-  withdrawn: [],
-  paid: [],
 };
 
 export type DecisionResult =
@@ -81,7 +69,7 @@ export async function decideApplication(
       .where(and(eq(showCarApplications.id, input.applicationId), eq(showCarApplications.eventId, event.id)))
       .for("update");
     if (!application) return { ok: false as const, message: "This application could not be found" };
-    if (!ALLOWED[application.status].includes(input.decision)) {
+    if (!DECISIONS_ALLOWED[application.status].includes(input.decision)) {
       return {
         ok: false as const,
         message: `This application is ${STATUS_LABELS[application.status].toLowerCase()}; it cannot be changed that way`,

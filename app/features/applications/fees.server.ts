@@ -11,6 +11,23 @@ import { issuePass } from "./passes.server";
  * and refunds do to the application. fee-kind.server.ts hands these to the commerce core.
  */
 
+/** What the fee rules (`feeLineProblem`) read of an application and its event, joined. */
+const feeFactColumns = {
+  status: showCarApplications.status,
+  fee: showCarApplications.fee,
+  eventStatus: events.status,
+  applicationsDeadline: events.applicationsDeadline,
+  endsAt: events.endsAt,
+};
+
+type FeeEvent = Parameters<typeof feeLineProblem>[1];
+type FeeFacts = Parameters<typeof feeLineProblem>[0] & Omit<FeeEvent, "status"> & { eventStatus: FeeEvent["status"] };
+
+/** Why the fee of an application read with `feeFactColumns` cannot be paid now; null when it can. */
+function feeProblem(row: FeeFacts, now: Date) {
+  return feeLineProblem(row, { ...row, status: row.eventStatus }, now);
+}
+
 /**
  * Settlement of an order's application lines: each application (still approved) becomes paid
  * and gets its pass. Called inside settlement's transaction after the order is marked paid.
@@ -49,11 +66,7 @@ export async function applicationFeesProblem(tx: Db, applicationIds: string[], n
   if (applicationIds.length === 0) return null;
   const rows = await tx
     .select({
-      status: showCarApplications.status,
-      fee: showCarApplications.fee,
-      eventStatus: events.status,
-      applicationsDeadline: events.applicationsDeadline,
-      endsAt: events.endsAt,
+      ...feeFactColumns,
     })
     .from(showCarApplications)
     .innerJoin(events, eq(events.id, showCarApplications.eventId))
@@ -61,7 +74,7 @@ export async function applicationFeesProblem(tx: Db, applicationIds: string[], n
     .for("update", { of: showCarApplications });
   if (rows.length !== applicationIds.length) return "A show-car application in the order no longer exists";
   for (const row of rows) {
-    const problem = feeLineProblem(row, { ...row, status: row.eventStatus }, now);
+    const problem = feeProblem(row, now);
     if (problem) return problem;
   }
   return null;
@@ -96,17 +109,13 @@ export async function addFeeToCart(
   const [row] = await db
     .select({
       id: showCarApplications.id,
-      status: showCarApplications.status,
-      fee: showCarApplications.fee,
-      eventStatus: events.status,
-      applicationsDeadline: events.applicationsDeadline,
-      endsAt: events.endsAt,
+      ...feeFactColumns,
     })
     .from(showCarApplications)
     .innerJoin(events, eq(events.id, showCarApplications.eventId))
     .where(and(eq(showCarApplications.id, input.applicationId), eq(showCarApplications.userId, input.userId)));
   if (!row) return { ok: false, message: "This application could not be found" };
-  const problem = feeLineProblem(row, { ...row, status: row.eventStatus }, input.now);
+  const problem = feeProblem(row, input.now);
   if (problem) return { ok: false, message: problem };
   return db.transaction(async (tx) => {
     const [created] = await tx
@@ -145,14 +154,10 @@ async function applicationCartLines(db: Db, input: { cartId: string; now: Date }
   const rows = await db
     .select({
       applicationId: showCarApplications.id,
-      status: showCarApplications.status,
-      fee: showCarApplications.fee,
+      ...feeFactColumns,
       carLabel: showCarApplications.carLabel,
       eventTitle: events.title,
       eventSlug: events.slug,
-      eventStatus: events.status,
-      applicationsDeadline: events.applicationsDeadline,
-      endsAt: events.endsAt,
     })
     .from(cartItems)
     .innerJoin(showCarApplications, eq(showCarApplications.id, cartItems.applicationId))
@@ -160,7 +165,7 @@ async function applicationCartLines(db: Db, input: { cartId: string; now: Date }
     .where(and(eq(cartItems.cartId, input.cartId), eq(cartItems.kind, "application")))
     .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
   return rows.map((row) => {
-    const problem = feeLineProblem(row, { ...row, status: row.eventStatus }, input.now);
+    const problem = feeProblem(row, input.now);
     return {
       section: "cart-applications",
       ref: row.applicationId,
@@ -185,13 +190,9 @@ export async function applicationCheckoutItems(tx: Db, input: { applicationIds: 
     .select({
       applicationId: showCarApplications.id,
       eventId: showCarApplications.eventId,
-      status: showCarApplications.status,
-      fee: showCarApplications.fee,
+      ...feeFactColumns,
       carLabel: showCarApplications.carLabel,
       eventTitle: events.title,
-      eventStatus: events.status,
-      applicationsDeadline: events.applicationsDeadline,
-      endsAt: events.endsAt,
     })
     .from(showCarApplications)
     .innerJoin(events, eq(events.id, showCarApplications.eventId))
@@ -203,6 +204,6 @@ export async function applicationCheckoutItems(tx: Db, input: { applicationIds: 
     eventId: row.eventId,
     description: `${row.eventTitle} — show car: ${row.carLabel}`,
     unitPrice: row.fee,
-    problem: feeLineProblem(row, { ...row, status: row.eventStatus }, input.now),
+    problem: feeProblem(row, input.now),
   }));
 }

@@ -1,5 +1,6 @@
 import { Car } from "lucide-react";
 import { Link } from "react-router";
+import { QrStub } from "~/features/tickets/qr-stub";
 
 export type PassWithQr = {
   id: string;
@@ -29,20 +30,7 @@ export function PassCard({ pass }: { pass: PassWithQr }) {
           {pass.eventTitle}
         </Link>
       </div>
-      {pass.qrSvg ? (
-        <div className="flex flex-col items-center justify-center gap-2 border-t-2 border-dashed border-line bg-surface p-5 sm:border-t-0 sm:border-l-2">
-          <div
-            role="img"
-            aria-label={`QR code for exhibitor pass ${pass.shortCode}`}
-            className="size-44 rounded-lg bg-white p-1 sm:size-40"
-            dangerouslySetInnerHTML={{ __html: pass.qrSvg }}
-          />
-          <p className="max-w-44 text-center font-mono text-xs tracking-wider tabular">
-            <span className="sr-only">Pass code </span>
-            {pass.shortCode}
-          </p>
-        </div>
-      ) : null}
+      {pass.qrSvg ? <QrStub svg={pass.qrSvg} code={pass.shortCode} what="exhibitor pass" codeName="Pass code" /> : null}
     </article>
   );
 }

@@ -1,7 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
-import { carPhotos, cars, events, exhibitorPasses, showCarApplications, users } from "../../../db/schema";
+import { events, exhibitorPasses, showCarApplications, users } from "../../../db/schema";
+import { applicationCarCover } from "./review-queries.server";
 
 /**
  * Exhibitor passes: issued when an application is confirmed, checked in at the gate like a
@@ -78,15 +79,13 @@ export async function checkInPass(
       checkedInAt: exhibitorPasses.checkedInAt,
       checkedInBy: checker,
       carLabel: showCarApplications.carLabel,
-      coverHash: carPhotos.hash,
+      coverHash: applicationCarCover,
       holder: users.name,
     })
     .from(exhibitorPasses)
     .innerJoin(events, eq(events.id, exhibitorPasses.eventId))
     .innerJoin(showCarApplications, eq(showCarApplications.id, exhibitorPasses.applicationId))
     .leftJoin(users, eq(users.id, exhibitorPasses.userId))
-    .leftJoin(cars, eq(cars.id, showCarApplications.carId))
-    .leftJoin(carPhotos, eq(carPhotos.id, cars.coverPhotoId))
     .where(eq(exhibitorPasses.code, input.code));
   if (!pass) return { kind: "not_found" };
   if (pass.eventId !== input.eventId) return { kind: "other_event", eventTitle: pass.eventTitle };

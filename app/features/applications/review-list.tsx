@@ -3,6 +3,7 @@ import { Card } from "~/ui/card";
 import { FieldErrors, inputClass, SubmitButton } from "~/ui/form";
 import { formatMoney } from "~/ui/money";
 import type { ApplicationStatus } from "../../../db/schema";
+import { DECISIONS_ALLOWED } from "./application-rules";
 import { CarThumb } from "./car-thumb";
 import { DECISION_NOTE_MAX } from "./limits";
 import type { ReviewedApplication } from "./review-queries.server";
@@ -48,15 +49,6 @@ export function ReviewTabs({
   );
 }
 
-const DECISIONS: Record<ApplicationStatus, ("approve" | "waitlist" | "reject")[]> = {
-  submitted: ["approve", "waitlist", "reject"],
-  waitlisted: ["approve", "reject"],
-  approved: ["reject"],
-  rejected: [],
-  withdrawn: [],
-  paid: [],
-};
-
 const DECISION_LABELS = { approve: "Approve", waitlist: "Waiting list", reject: "Reject" } as const;
 
 /** Each application with the car, the member's note, and the decisions still open to staff. */
@@ -79,7 +71,7 @@ export function ReviewList({
   return (
     <Card as="ul" variant="list" className="overflow-hidden">
       {applications.map((application) => {
-        const decisions = DECISIONS[application.status];
+        const decisions = DECISIONS_ALLOWED[application.status];
         const noteId = `decision-note-${application.id}`;
         const errorId = `decision-error-${application.id}`;
         const failed = error?.applicationId === application.id;

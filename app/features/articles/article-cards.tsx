@@ -3,14 +3,13 @@ import { Link } from "react-router";
 import type { EventCover } from "~/features/events/catalogue.server";
 import { CoverPicture } from "~/features/events/event-tile";
 import { Card } from "~/ui/card";
+import { formatDay } from "~/ui/day";
 import { useSite } from "~/ui/site";
 import type { ArticleCard, ArticleCover } from "./catalogue.server";
 import { tagLabel } from "./tags";
 
 /** "12 November 2026", in the site's time zone. */
-export function formatArticleDate(date: Date, timeZone: string) {
-  return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone }).format(date);
-}
+export const formatArticleDate = formatDay;
 
 /** An article's cover in the event covers' picture (same 16:9 renditions); a gradient without one. */
 export function articleCover(cover: ArticleCover | null): EventCover {

@@ -1,9 +1,11 @@
 import { ImagePlus } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Form } from "react-router";
-import { FieldErrors, FormErrors, inputClass, SubmitButton } from "~/ui/form";
-import { FormSection, InputField, TextAreaField } from "~/ui/form-fields";
+import { FormErrors, inputClass, SubmitButton } from "~/ui/form";
+import { FileField, FormSection, InputField, TextAreaField } from "~/ui/form-fields";
 import { type SubmissionReply, useLightForm } from "~/ui/light-form";
+import { formatCount } from "~/ui/plural";
+import { zoneName } from "~/ui/time-window";
 import { ARTICLE_LIMITS, slugFromTitle } from "./article-limits";
 
 export type ArticleFormValues = {
@@ -73,15 +75,23 @@ function usePreview(initial: string) {
   return { html, error, render };
 }
 
+const IMAGE_FIELDS = { image: "body-image", alt: "body-image-alt" } as const;
+
+/** One of the image upload's inputs: not part of the article form (no name), its errors its own. */
+function imageField(field: keyof typeof IMAGE_FIELDS, errors: string[] | undefined, maxLength?: number) {
+  const id = IMAGE_FIELDS[field];
+  return { id, name: "", errorId: `${id}-error`, errors, maxLength };
+}
+
 /** Upload an image, and its Markdown goes into the body where the cursor was. */
 function BodyImageUpload({ onMarkdown }: { onMarkdown: (markdown: string) => void }) {
   const [errors, setErrors] = useState<{ image?: string[]; alt?: string[] } | null>(null);
   const [busy, setBusy] = useState(false);
-  const fileRef = useRef<HTMLInputElement>(null);
-  const altRef = useRef<HTMLInputElement>(null);
   const upload = async () => {
-    const file = fileRef.current?.files?.[0];
-    const alt = altRef.current?.value.trim() ?? "";
+    const input = (field: keyof typeof IMAGE_FIELDS) =>
+      document.getElementById(IMAGE_FIELDS[field]) as HTMLInputElement | null;
+    const file = input("image")?.files?.[0];
+    const alt = input("alt")?.value.trim() ?? "";
     const problems = {
       ...(file ? {} : { image: ["Choose an image"] }),
       ...(alt ? {} : { alt: ["Describe the image for people who cannot see it"] }),
@@ -97,44 +107,18 @@ function BodyImageUpload({ onMarkdown }: { onMarkdown: (markdown: string) => voi
     if (answer?.markdown) {
       onMarkdown(answer.markdown);
       setErrors(null);
-      if (fileRef.current) fileRef.current.value = "";
-      if (altRef.current) altRef.current.value = "";
+      for (const field of ["image", "alt"] as const) {
+        const element = input(field);
+        if (element) element.value = "";
+      }
     } else setErrors(answer?.errors ?? { image: ["The image could not be uploaded. Try again."] });
   };
   return (
     <fieldset className="rounded-xl border border-dashed border-line p-4">
       <legend className="px-1 font-semibold">Add an image to the text</legend>
       <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-end">
-        <div className="space-y-1.5">
-          <label htmlFor="body-image" className="block text-sm font-semibold">
-            Image
-          </label>
-          <input
-            ref={fileRef}
-            id="body-image"
-            type="file"
-            accept={ACCEPT}
-            aria-invalid={errors?.image ? true : undefined}
-            aria-describedby={errors?.image ? "body-image-error" : undefined}
-            className="block w-full text-sm file:mr-3 file:rounded-full file:border-0 file:bg-surface-sunken file:px-4 file:py-2 file:font-semibold"
-          />
-          <FieldErrors id="body-image-error" errors={errors?.image} />
-        </div>
-        <div className="space-y-1.5">
-          <label htmlFor="body-image-alt" className="block text-sm font-semibold">
-            Description
-          </label>
-          <input
-            ref={altRef}
-            id="body-image-alt"
-            type="text"
-            maxLength={ARTICLE_LIMITS.coverAlt}
-            aria-invalid={errors?.alt ? true : undefined}
-            aria-describedby={errors?.alt ? "body-image-alt-error" : undefined}
-            className={inputClass(Boolean(errors?.alt))}
-          />
-          <FieldErrors id="body-image-alt-error" errors={errors?.alt} />
-        </div>
+        <FileField meta={imageField("image", errors?.image)} label="Image" accept={ACCEPT} />
+        <InputField meta={imageField("alt", errors?.alt, ARTICLE_LIMITS.coverAlt)} label="Description" />
         <button
           type="button"
           onClick={upload}
@@ -186,7 +170,6 @@ export function ArticleForm({
     area.focus();
     preview.render(area.value);
   };
-  const zone = timeZone.replace(/_/g, " ");
   return (
     <Form method="post" encType="multipart/form-data" {...form.props} className="space-y-6">
       <FormErrors id={form.errorId} errors={form.errors} />
@@ -237,21 +220,11 @@ export function ArticleForm({
             className="aspect-video w-full max-w-sm rounded-xl object-cover"
           />
         ) : null}
-        <div className="space-y-1.5">
-          <label htmlFor={fields.cover.id} className="block font-semibold">
-            {cover ? "Replace the cover (optional)" : "Cover (optional)"}
-          </label>
-          <input
-            id={fields.cover.id}
-            name="cover"
-            type="file"
-            accept={ACCEPT}
-            aria-invalid={fields.cover.errors ? true : undefined}
-            aria-describedby={fields.cover.errors ? fields.cover.errorId : undefined}
-            className="block w-full text-sm file:mr-3 file:rounded-full file:border-0 file:bg-surface-sunken file:px-4 file:py-2 file:font-semibold"
-          />
-          <FieldErrors id={fields.cover.errorId} errors={fields.cover.errors} />
-        </div>
+        <FileField
+          meta={fields.cover}
+          label={cover ? "Replace the cover (optional)" : "Cover (optional)"}
+          accept={ACCEPT}
+        />
         <InputField
           meta={fields.coverAlt}
           label="Describe the cover"
@@ -269,7 +242,7 @@ export function ArticleForm({
             meta={fields.body}
             label="Body"
             rows={18}
-            hint={`Up to ${ARTICLE_LIMITS.body.toLocaleString("en-GB")} characters.`}
+            hint={`Up to ${formatCount(ARTICLE_LIMITS.body)} characters.`}
             textareaProps={{
               // The field component passes its extra props through to the textarea, a ref included.
               ...({ ref: bodyRef } as object),
@@ -310,7 +283,7 @@ export function ArticleForm({
       >
         <InputField
           meta={fields.publishAt}
-          label={`Publish at (${zone} time)`}
+          label={`Publish at (${zoneName(timeZone)} time)`}
           kind="datetime-local"
           hint="Only for Schedule."
         />

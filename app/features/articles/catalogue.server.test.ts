@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "~/server/db/client.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { articles, users } from "../../../db/schema";
+import { users } from "../../../db/schema";
+import { insertCar, insertMember } from "../community/cars.test-support";
+import { addArticle as addTestArticle } from "./articles.test-support";
 import {
   articleBySlug,
   feedArticles,
@@ -19,20 +22,11 @@ const now = new Date("2027-05-01T12:00:00Z");
 const DAY = 24 * 60 * 60 * 1000;
 const daysAgo = (days: number) => new Date(now.getTime() - days * DAY);
 
+/** Each article a day older than the one before, unless told when it was published. */
 let serial = 0;
-async function addArticle(db: Db, values: Partial<typeof articles.$inferInsert> & { title: string }) {
+function addArticle(db: Db, values: Parameters<typeof addTestArticle>[1]) {
   serial += 1;
-  const [row] = await db
-    .insert(articles)
-    .values({
-      slug: `${values.title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${serial}`,
-      status: "published",
-      publishedAt: daysAgo(serial),
-      body: "Some words about cars.",
-      ...values,
-    })
-    .returning({ id: articles.id, slug: articles.slug });
-  return row!;
+  return addTestArticle(db, { publishedAt: daysAgo(serial), ...values });
 }
 
 let authorId: string;
@@ -212,5 +206,29 @@ describe("feed and sitemap", () => {
     const sitemap = await sitemapArticles(db, now);
     expect(sitemap.map((row) => row.slug)).toContain(slugs.bodyOnly);
     expect(sitemap.map((row) => row.slug)).not.toContain(slugs.draft);
+  });
+});
+
+describe("an article's author", () => {
+  it("is linked to their profile only once it opens for everyone, and shows their photo only when chosen", async () => {
+    const { db } = database();
+    const quiet = await insertMember(db, { handle: "quiet_writer", name: "Quinn Writer", image: "quinn.webp" });
+    const { slug } = await addArticle(db, {
+      title: "By a quiet writer",
+      authorId: quiet.id,
+      publishedAt: daysAgo(400),
+    });
+    const read = async () => (await articleBySlug(db, slug, { now }))?.author;
+
+    // No car anyone may see: the profile is a 404 for readers, so the name is not a link.
+    expect(await read()).toEqual({ name: "Quinn Writer", handle: null, image: null });
+    await insertCar(db, quiet.id, { visibility: "members" });
+    await insertCar(db, quiet.id, { visibility: "public", hidden: true });
+    expect((await read())?.handle).toBeNull();
+
+    await insertCar(db, quiet.id, { visibility: "public" });
+    expect(await read()).toEqual({ name: "Quinn Writer", handle: "quiet_writer", image: null });
+    await db.update(users).set({ avatarPublic: true }).where(eq(users.id, quiet.id));
+    expect(await read()).toEqual({ name: "Quinn Writer", handle: "quiet_writer", image: "quinn.webp" });
   });
 });

@@ -2,6 +2,7 @@ import { and, arrayContains, asc, desc, eq, isNotNull, lte, ne, or, type SQL, sq
 import type { Db } from "~/server/db/client.server";
 import { users } from "../../../db/schema/accounts";
 import { type ArticleCover, articles } from "../../../db/schema/articles";
+import { sharesPublicCar } from "../community/visibility.server";
 import { isTag } from "./tags";
 
 /**
@@ -198,9 +199,28 @@ export type ArticlePage = {
   publishedAt: Date | null;
   updatedAt: Date;
   readingMinutes: number;
+  /**
+   * `handle` only when the author's community profile opens for everyone, so the page links to
+   * it; `image` only when the author chose to show their photo (docs/community.md "Profiles").
+   */
   author: { name: string; handle: string | null; image: string | null } | null;
   /** Not public yet: a draft, or published with a time still ahead. */
   unpublished: boolean;
+};
+
+/** An article whole, with its author's name: what its page and the editor read (the author joined). */
+export const articleColumns = {
+  id: articles.id,
+  slug: articles.slug,
+  title: articles.title,
+  excerpt: articles.excerpt,
+  body: articles.body,
+  cover: articles.cover,
+  tags: articles.tags,
+  status: articles.status,
+  publishedAt: articles.publishedAt,
+  updatedAt: articles.updatedAt,
+  authorName: users.name,
 };
 
 /**
@@ -215,19 +235,12 @@ export async function articleBySlug(
   if (!slug || slug.length > 200) return null;
   const [row] = await db
     .select({
-      id: articles.id,
-      slug: articles.slug,
-      title: articles.title,
-      excerpt: articles.excerpt,
-      body: articles.body,
-      cover: articles.cover,
-      tags: articles.tags,
-      status: articles.status,
-      publishedAt: articles.publishedAt,
-      updatedAt: articles.updatedAt,
-      authorName: users.name,
+      ...articleColumns,
       authorHandle: users.handle,
+      authorOnboardedAt: users.onboardedAt,
+      authorSharesPublicCar: sharesPublicCar(articles.authorId),
       authorImage: users.image,
+      authorAvatarPublic: users.avatarPublic,
     })
     .from(articles)
     .leftJoin(users, eq(users.id, articles.authorId))
@@ -247,7 +260,13 @@ export async function articleBySlug(
     publishedAt: row.publishedAt,
     updatedAt: row.updatedAt,
     readingMinutes: readingMinutes(countWords(row.body)),
-    author: row.authorName ? { name: row.authorName, handle: row.authorHandle, image: row.authorImage } : null,
+    author: row.authorName
+      ? {
+          name: row.authorName,
+          handle: row.authorOnboardedAt && row.authorSharesPublicCar ? row.authorHandle : null,
+          image: row.authorAvatarPublic ? row.authorImage : null,
+        }
+      : null,
     unpublished,
   };
 }

@@ -6,11 +6,13 @@ import type { Refusal } from "~/features/forms/refusal";
 import { numberedSlug } from "~/features/forms/slug";
 import { encodeRendition, prepareUpload, renditionHash } from "~/features/media/pipeline.server";
 import type { Db } from "~/server/db/client.server";
+import { containing } from "~/server/db/like";
 import { isUniqueViolation } from "~/server/db/retry.server";
 import type { Storage } from "~/server/storage/storage.server";
 import { users } from "../../../db/schema/accounts";
 import { type ArticleCover, type ArticleStatus, articles } from "../../../db/schema/articles";
 import { ARTICLE_LIMITS, slugFromTitle } from "./article-limits";
+import { articleColumns } from "./catalogue.server";
 import type { ArticleFormInput } from "./schemas";
 
 /**
@@ -273,7 +275,7 @@ export async function listArticlesForStaff(
     })
     .from(articles)
     .leftJoin(users, eq(users.id, articles.authorId))
-    .where(q ? ilike(articles.title, `%${q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`) : sql`true`)
+    .where(q ? ilike(articles.title, containing(q)) : sql`true`)
     .orderBy(desc(articles.updatedAt), desc(articles.id))
     .limit(options.limit ?? 200);
 }
@@ -281,19 +283,7 @@ export async function listArticlesForStaff(
 /** An article as the editor opens it. */
 export async function articleForEditor(db: Db, id: string) {
   const [row] = await db
-    .select({
-      id: articles.id,
-      slug: articles.slug,
-      title: articles.title,
-      excerpt: articles.excerpt,
-      body: articles.body,
-      cover: articles.cover,
-      tags: articles.tags,
-      status: articles.status,
-      publishedAt: articles.publishedAt,
-      updatedAt: articles.updatedAt,
-      authorName: users.name,
-    })
+    .select(articleColumns)
     .from(articles)
     .leftJoin(users, eq(users.id, articles.authorId))
     .where(eq(articles.id, id));

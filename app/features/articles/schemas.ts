@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CONTROL, LINE_BREAK_OR_CONTROL, MESSAGES, tooLong } from "~/features/forms/fields";
+import { formatCount } from "~/ui/plural";
 import { ARTICLE_LIMITS, isUsableArticleSlug } from "./article-limits";
 import { MAX_TAG_LENGTH, MAX_TAGS, parseTags } from "./tags";
 
@@ -54,7 +55,7 @@ export const articleFormSchema = z
         .string()
         .max(
           ARTICLE_LIMITS.body,
-          `The article is too long: keep it under ${ARTICLE_LIMITS.body.toLocaleString("en-GB")} characters, or split it in two`,
+          `The article is too long: keep it under ${formatCount(ARTICLE_LIMITS.body)} characters, or split it in two`,
         )
         .refine((value) => !CONTROL.test(value), MESSAGES.control),
       "",

@@ -439,16 +439,19 @@ it("refuses nothing it is given as a search and keeps at most the search limit",
 });
 
 describe("places held by buyers who are paying", () => {
+  /** An event of one ticket type, `held` of whose places a buyer holds while paying. */
+  async function eventWithHeldPlaces(title: string, capacity: number, held: number) {
+    const { db } = database();
+    const { eventId, typeIds } = await createTestEvent(db, { title, types: [{ name: "Paddock pass", capacity }] });
+    const [buyer] = await createBuyers(db, 1);
+    const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: typeIds[0]!, quantity: held }]);
+    expect((await startCheckout(db, checkoutFor(buyer!, cartId))).ok).toBe(true);
+    return eventId;
+  }
+
   it("count as taken on the event page until the hold runs out", async () => {
     const { db } = database();
-    const { eventId, typeIds } = await createTestEvent(db, {
-      title: "Held places meet",
-      types: [{ name: "Paddock pass", capacity: 10 }],
-    });
-    const [buyer] = await createBuyers(db, 1);
-    const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: typeIds[0]!, quantity: 4 }]);
-    const started = await startCheckout(db, checkoutFor(buyer!, cartId));
-    expect(started.ok).toBe(true);
+    const eventId = await eventWithHeldPlaces("Held places meet", 10, 4);
 
     const during = await getEventPage(db, eventId, NOW);
     expect(during?.tickets[0]?.state).toMatchObject({ kind: "on_sale", remaining: 6 });
@@ -459,13 +462,7 @@ describe("places held by buyers who are paying", () => {
 
   it("make a fully held event's tile say Sold out while the holds last", async () => {
     const { db } = database();
-    const { eventId, typeIds } = await createTestEvent(db, {
-      title: "Fully held meet",
-      types: [{ name: "Only pass", capacity: 3 }],
-    });
-    const [buyer] = await createBuyers(db, 1);
-    const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: typeIds[0]!, quantity: 3 }]);
-    expect((await startCheckout(db, checkoutFor(buyer!, cartId))).ok).toBe(true);
+    const eventId = await eventWithHeldPlaces("Fully held meet", 3, 3);
 
     const tileAt = async (at: Date) => {
       const list = await listEvents(db, {

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, lte, ne, or, type SQL, sql } from "drizzle-orm";
-import { liveHolds } from "~/features/commerce/live-holds.server";
+import { heldQuantity, liveHolds } from "~/features/commerce/live-holds.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import { eventDateLabels, formatEventInstant, formatLocalDay } from "~/features/dates/event-dates";
 import type { Db } from "~/server/db/client.server";
@@ -47,19 +47,24 @@ type TicketFacts = Omit<SalesTicketType, "salesStartAt" | "salesEndAt"> & {
   salesEndAt: string | null;
 };
 
+/** What the sales rules (`SalesEvent`) read of an event, for the catalogue and the cart's stock. */
+export const eventSalesColumns = {
+  status: events.status,
+  startsAt: events.startsAt,
+  endsAt: events.endsAt,
+  salesStartAt: events.salesStartAt,
+  salesEndAt: events.salesEndAt,
+  capacity: events.capacity,
+};
+
 const tileColumns = (now: Date) => ({
+  ...eventSalesColumns,
   id: events.id,
   slug: events.slug,
   title: events.title,
   town: events.town,
   type: events.type,
-  status: events.status,
-  startsAt: events.startsAt,
-  endsAt: events.endsAt,
   timeZone: events.timeZone,
-  salesStartAt: events.salesStartAt,
-  salesEndAt: events.salesEndAt,
-  capacity: events.capacity,
   coverHash: events.coverHash,
   coverAlt: events.coverAlt,
   coverColor: events.coverColor,
@@ -316,16 +321,54 @@ export function eventByIdOrSlug(idOrSlug: string) {
   return isUuid(idOrSlug) ? eq(events.id, idOrSlug.toLowerCase()) : eq(events.slug, idOrSlug);
 }
 
+/** The public event (not a draft) at `/events/{idOrSlug}`; null for an address too long to be one. */
+function publicEventAt(idOrSlug: string) {
+  if (!idOrSlug || idOrSlug.length > 200) return null;
+  return and(eventByIdOrSlug(idOrSlug), isPublic);
+}
+
+/** When and where an event is, as its page and its calendar file both show it. */
+const whenAndWhereColumns = {
+  id: events.id,
+  slug: events.slug,
+  title: events.title,
+  summary: events.summary,
+  status: events.status,
+  cancelReason: events.cancelReason,
+  startsAt: events.startsAt,
+  endsAt: events.endsAt,
+  timeZone: events.timeZone,
+  venue: events.venue,
+  address: events.address,
+  town: events.town,
+  postcode: events.postcode,
+  latitude: events.latitude,
+  longitude: events.longitude,
+  updatedAt: events.updatedAt,
+};
+
+/** What the sales rules (`./sales`) read of a ticket type, for the event page and the cart's stock. */
+export const ticketTypeSalesColumns = {
+  id: ticketTypes.id,
+  name: ticketTypes.name,
+  price: ticketTypes.price,
+  capacity: ticketTypes.capacity,
+  maxPerOrder: ticketTypes.maxPerOrder,
+  days: ticketTypes.days,
+  salesStartAt: ticketTypes.salesStartAt,
+  salesEndAt: ticketTypes.salesEndAt,
+  hidden: ticketTypes.hidden,
+  sold: ticketTypes.sold,
+};
+
 /**
  * The event a form on its public page was posted to, by id or slug: its id and slug, or null for
  * a draft, an unknown event or an address too long to be one.
  */
 export async function publicEventRef(db: Db, idOrSlug: string): Promise<{ id: string; slug: string } | null> {
-  if (!idOrSlug || idOrSlug.length > 200) return null;
-  const [event] = await db
-    .select({ id: events.id, slug: events.slug })
-    .from(events)
-    .where(and(eventByIdOrSlug(idOrSlug), ne(events.status, "draft")));
+  const found = publicEventAt(idOrSlug);
+  if (!found) return null;
+  const [event] = await db.select({ id: events.id, slug: events.slug }).from(events).where(found);
   return event ?? null;
 }
 
@@ -365,43 +408,26 @@ export type EventPage = NonNullable<Awaited<ReturnType<typeof getEventPage>>>;
  * not found). Two queries: the event, then its ticket types.
  */
 export async function getEventPage(db: Db, idOrSlug: string, now: Date) {
-  if (!idOrSlug || idOrSlug.length > 200) return null;
-  const found = and(eventByIdOrSlug(idOrSlug), isPublic);
+  const found = publicEventAt(idOrSlug);
+  if (!found) return null;
   // The event and its ticket types (found by the same condition) are read at the same time.
   const [[event], types] = await Promise.all([
     db
       .select({
-        id: events.id,
-        slug: events.slug,
-        title: events.title,
-        summary: events.summary,
+        ...whenAndWhereColumns,
         description: events.description,
         type: events.type,
-        status: events.status,
-        cancelReason: events.cancelReason,
-        startsAt: events.startsAt,
-        endsAt: events.endsAt,
-        timeZone: events.timeZone,
-        venue: events.venue,
-        address: events.address,
-        town: events.town,
-        postcode: events.postcode,
-        latitude: events.latitude,
-        longitude: events.longitude,
         placeId: events.placeId,
         coverHash: events.coverHash,
         coverAlt: events.coverAlt,
         coverColor: events.coverColor,
-        salesStartAt: events.salesStartAt,
-        salesEndAt: events.salesEndAt,
-        capacity: events.capacity,
+        ...eventSalesColumns,
         applicationsOpen: events.applicationsOpen,
         applicationsDeadline: events.applicationsDeadline,
         applicationSpots: events.applicationSpots,
         applicationFee: events.applicationFee,
         applicationCriteria: events.applicationCriteria,
         publishedAt: events.publishedAt,
-        updatedAt: events.updatedAt,
       })
       .from(events)
       .where(found)
@@ -409,20 +435,7 @@ export async function getEventPage(db: Db, idOrSlug: string, now: Date) {
     // Places held by buyers who are paying count as taken (available = capacity − sold − holds):
     // the live holds are summed in the same query as the types.
     db
-      .select({
-        id: ticketTypes.id,
-        name: ticketTypes.name,
-        description: ticketTypes.description,
-        price: ticketTypes.price,
-        capacity: ticketTypes.capacity,
-        maxPerOrder: ticketTypes.maxPerOrder,
-        days: ticketTypes.days,
-        salesStartAt: ticketTypes.salesStartAt,
-        salesEndAt: ticketTypes.salesEndAt,
-        hidden: ticketTypes.hidden,
-        sold: ticketTypes.sold,
-        held: sql<number>`coalesce(sum(${holds.quantity}), 0)::int`.mapWith(Number),
-      })
+      .select({ ...ticketTypeSalesColumns, description: ticketTypes.description, held: heldQuantity })
       .from(ticketTypes)
       .leftJoin(holds, and(eq(holds.ticketTypeId, ticketTypes.id), liveHolds(db, now)))
       .where(inArray(ticketTypes.eventId, db.select({ id: events.id }).from(events).where(found).limit(1)))
@@ -505,29 +518,9 @@ export async function getEventPage(db: Db, idOrSlug: string, now: Date) {
 
 /** What the calendar file needs of a public event, or null. */
 export async function calendarEvent(db: Db, idOrSlug: string) {
-  if (!idOrSlug || idOrSlug.length > 200) return null;
-  const [event] = await db
-    .select({
-      id: events.id,
-      slug: events.slug,
-      title: events.title,
-      summary: events.summary,
-      status: events.status,
-      cancelReason: events.cancelReason,
-      startsAt: events.startsAt,
-      endsAt: events.endsAt,
-      timeZone: events.timeZone,
-      venue: events.venue,
-      address: events.address,
-      town: events.town,
-      postcode: events.postcode,
-      latitude: events.latitude,
-      longitude: events.longitude,
-      updatedAt: events.updatedAt,
-    })
-    .from(events)
-    .where(and(eventByIdOrSlug(idOrSlug), isPublic))
-    .limit(1);
+  const found = publicEventAt(idOrSlug);
+  if (!found) return null;
+  const [event] = await db.select(whenAndWhereColumns).from(events).where(found).limit(1);
   return event ?? null;
 }
 

@@ -3,38 +3,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { carPicture, photoWithGps } from "~/features/media/test-images.test-support";
 import { localStorage } from "~/server/storage/storage.server";
 import { COVER_MAX_BYTES, missingCoverRendition, prepareCover, storeCover } from "./cover.server";
 import { COVER_WIDTHS, coverKey } from "./cover-urls";
-
-/** A photo-like test image: a gradient, so encoders and the attention crop have something to work on. */
-function photo(width: number, height: number) {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g"><stop offset="0" stop-color="#ff7a1a"/><stop offset="1" stop-color="#17191c"/></linearGradient></defs><rect width="${width}" height="${height}" fill="url(#g)"/><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 4}" fill="#e9eaec"/></svg>`;
-  return sharp(Buffer.from(svg));
-}
-
-/** A phone photo as it comes off the camera: EXIF with the camera, the time and where it was taken. */
-const phonePhoto = () =>
-  photo(2000, 1500)
-    .jpeg({ quality: 85 })
-    .withExif({
-      IFD0: { Make: "PhoneCo", Model: "Snap 9", Software: "Camera 4.2" },
-      IFD2: { DateTimeOriginal: "2027:06:12 09:41:00" },
-      IFD3: {
-        GPSLatitudeRef: "N",
-        GPSLatitude: "52/1 4/1 2388/100",
-        GPSLongitudeRef: "W",
-        GPSLongitude: "1/1 0/1 5292/100",
-      },
-    })
-    .toBuffer();
 
 const ascii = (bytes: Uint8Array, start: number, end: number) =>
   Buffer.from(bytes.subarray(start, end)).toString("latin1");
 
 describe("prepareCover", () => {
   it("stores every width in AVIF and WebP at 16:9, with the camera's EXIF and GPS left out", async () => {
-    const upload = await phonePhoto();
+    const upload = await photoWithGps(2000, 1500);
     const exif = (await sharp(upload).metadata()).exif;
     expect(exif && ascii(exif, 0, exif.length)).toContain("PhoneCo");
 
@@ -102,7 +81,7 @@ describe("prepareCover", () => {
   });
 
   it("refuses a GIF, which is not a format covers accept", async () => {
-    const gif = await photo(1600, 900).gif().toBuffer();
+    const gif = await carPicture(1600, 900).gif().toBuffer();
     expect(await prepareCover(gif)).toEqual({ ok: false, message: "Choose a JPEG, PNG, WebP or HEIC image." });
   });
 
@@ -123,7 +102,7 @@ describe("prepareCover", () => {
   }, 60_000);
 
   it("refuses a tiny image as too small", async () => {
-    const tiny = await photo(100, 100).png().toBuffer();
+    const tiny = await carPicture(100, 100).png().toBuffer();
     expect(await prepareCover(tiny)).toEqual({
       ok: false,
       message: "This image is too small (100 × 100 pixels). Choose one at least 640 × 360 pixels.",
@@ -135,17 +114,17 @@ describe("prepareCover", () => {
       [300, 700],
       [2000, 200],
     ] as const) {
-      const image = await photo(width, height).png().toBuffer();
+      const image = await carPicture(width, height).png().toBuffer();
       expect(await prepareCover(image)).toEqual({
         ok: false,
         message: `This image is too small (${width} × ${height} pixels). Choose one at least 640 × 360 pixels.`,
       });
     }
-    expect((await prepareCover(await photo(640, 360).png().toBuffer())).ok).toBe(true);
+    expect((await prepareCover(await carPicture(640, 360).png().toBuffer())).ok).toBe(true);
   });
 
   it("answers a damaged JPEG with a message, never an error", async () => {
-    const whole = await photo(1600, 900).jpeg({ quality: 90 }).toBuffer();
+    const whole = await carPicture(1600, 900).jpeg({ quality: 90 }).toBuffer();
     const message = "This image could not be read. It may be damaged: try another one.";
     for (const share of [0.05, 0.5, 0.95]) {
       const truncated = whole.subarray(0, Math.floor(whole.length * share));
@@ -159,7 +138,7 @@ describe("prepareCover", () => {
 describe("storeCover", () => {
   it("puts every rendition in storage under its content-addressed key", async () => {
     const storage = localStorage(mkdtempSync(path.join(tmpdir(), "pitlane-cover-")));
-    const cover = await prepareCover(await photo(1920, 1080).webp().toBuffer());
+    const cover = await prepareCover(await carPicture(1920, 1080).webp().toBuffer());
     if (!cover.ok) throw new Error(cover.message);
     expect(await storeCover(storage, cover)).toEqual({ coverHash: cover.hash, coverColor: cover.color });
     for (const width of COVER_WIDTHS) {
@@ -172,7 +151,7 @@ describe("storeCover", () => {
 describe("missingCoverRendition", () => {
   it("makes a width a cover was stored without from its largest WebP, once", async () => {
     const storage = localStorage(mkdtempSync(path.join(tmpdir(), "pitlane-cover-")));
-    const cover = await prepareCover(await photo(1920, 1080).webp().toBuffer());
+    const cover = await prepareCover(await carPicture(1920, 1080).webp().toBuffer());
     if (!cover.ok) throw new Error(cover.message);
     // As stored before 768 joined the widths.
     await storeCover(storage, { ...cover, files: cover.files.filter((file) => !file.key.includes("-768.")) });

@@ -4,7 +4,7 @@ import { articleFormSchema } from "~/features/articles/schemas";
 import { drawFormFields } from "~/features/draws/organizer/schemas";
 import { eventFormFields } from "~/features/events/organizer/schemas";
 import { carSchema } from "~/features/garage/schemas";
-import { ProductSchema, VariantSchema } from "~/features/shop/admin-forms";
+import { productSchema, shopSettingsSchema, variantSchema } from "~/features/shop/schemas";
 import { moneyField, wholeNumber } from "./fields";
 import { isUsableSlug, numberedSlug, slugify } from "./slug";
 
@@ -20,7 +20,9 @@ describe("one wording per rule, on every form", () => {
   const events = eventFormFields({ currency: "GBP" }).shape;
   const draws = drawFormFields({ currency: "GBP" }).shape;
   const articles = articleFormSchema.shape;
-  const products = ProductSchema.shape;
+  const products = productSchema.shape;
+  const variants = variantSchema({ optionNames: ["Size"], currency: "GBP" }).shape;
+  const shopSettings = shopSettingsSchema({ currency: "GBP" }).shape;
   const cars = carSchema().shape;
 
   it("says how long text may be in the same words", () => {
@@ -48,11 +50,12 @@ describe("one wording per rule, on every form", () => {
     expect(messageFor(wholeNumber(1, 50, "the most per order"), 2.5)).toBe(
       "Enter the most per order as a whole number",
     );
-    expect(messageFor(VariantSchema.shape.maxPerOrder, "2.5")).toBe("Enter the most per order as a whole number");
-    expect(messageFor(VariantSchema.shape.maxPerOrder, "5000")).toBe("Enter at most 1,000");
+    expect(messageFor(variants.maxPerOrder, 2.5)).toBe("Enter the most per order as a whole number");
+    expect(messageFor(variants.maxPerOrder, 5000)).toBe("Enter at most 1,000");
     expect(messageFor(wholeNumber(1, 50, "the most per order"), 500)).toBe("Enter at most 50");
     expect(messageFor(moneyField("GBP", "Enter a price"), "12.3.4")).toMatch(/^Enter an amount like 12\.50/);
-    expect(messageFor(VariantSchema.shape.price, "12.3.4")).toMatch(/^Enter an amount like 12\.50/);
+    expect(messageFor(variants.price, "12.3.4")).toBe("Enter an amount like 12.50 in £ (0 for free)");
+    expect(messageFor(shopSettings.flatFee, "12.3.4")).toBe("Enter an amount like 12.50 in £ (0 for free)");
     expect(messageFor(events.applicationFee, "12.3.4")).toBe("Enter an amount like 12.50 in £ (0 for free)");
     expect(messageFor(draws.prizeValue, "12.3.4")).toBe("Enter an amount like 12.50 in £ (0 for free)");
   });
@@ -61,7 +64,10 @@ describe("one wording per rule, on every form", () => {
     expect(messageFor(events.title, "Summer\nMeet")).toBe("Use one line of ordinary text");
     expect(messageFor(draws.title, "Summer\nMeet")).toBe("Use one line of ordinary text");
     expect(messageFor(articles.title, "Summer\nMeet")).toBe("Use one line of ordinary text");
+    expect(messageFor(products.title, "Summer\nTee")).toBe("Use one line of ordinary text");
+    expect(messageFor(variants.sku, "TEE\nM")).toBe("Use one line of ordinary text");
     expect(messageFor(events.title, "<b>Meet</b>")).toBe("Leave out < and >");
+    expect(messageFor(products.title, "<b>Tee</b>")).toBe("Leave out < and >");
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isUuid } from "~/server/db/uuid";
 import { currencySymbol, formatMoney, MAX_PRICE_MINOR, parseMoney } from "~/ui/money";
+import { formatCount } from "~/ui/plural";
 import { SLUG_PATTERN } from "./slug";
 
 /**
@@ -19,15 +20,14 @@ export const LINE_BREAK_OR_CONTROL = /[\u0000-\u001f\u007f]/;
 export const ANGLE = /[<>]/;
 
 export const MESSAGES = {
-  tooLong: (max: number) => `Use at most ${max.toLocaleString("en-GB")} characters`,
+  tooLong: (max: number) => `Use at most ${formatCount(max)} characters`,
   oneLine: "Use one line of ordinary text",
   noAngles: "Leave out < and >",
   control: "Remove the invisible control characters",
   whole: (what: string) => `Enter ${what} as a whole number`,
-  atLeast: (min: number) => `Enter at least ${min.toLocaleString("en-GB")}`,
-  atMost: (max: number) => `Enter at most ${max.toLocaleString("en-GB")}`,
+  atLeast: (min: number) => `Enter at least ${formatCount(min)}`,
+  atMost: (max: number) => `Enter at most ${formatCount(max)}`,
   localTime: "Enter a date and time like 2027-06-12 09:30",
-  amount: "Enter an amount like 12.50",
   money: (currency: string) => `Enter an amount like 12.50 in ${currencySymbol(currency)} (0 for free)`,
   slug: (example: string) => `Use lowercase letters, numbers and single hyphens, like ${example}`,
   reservedSlug: "This word is used by the site's own pages: choose another",
@@ -145,25 +145,6 @@ export function moneyField(currency: string, missing: string) {
     });
 }
 
-/** An amount typed in a form read as sent, without Conform, kept as minor units. */
-export function amountText(missing: string) {
-  return z
-    .string({ error: missing })
-    .trim()
-    .min(1, missing)
-    .transform((value, ctx) => {
-      const minor = parseMoney(value);
-      if (minor === null || minor > MAX_PRICE_MINOR) {
-        ctx.addIssue({
-          code: "custom",
-          message: minor === null ? MESSAGES.amount : MESSAGES.atMost(MAX_PRICE_MINOR / 100),
-        });
-        return z.NEVER;
-      }
-      return minor;
-    });
-}
-
 /** A form's problems as the first message per field, keyed by field name ("options.0" for lists). */
 export type FieldMessages = Record<string, string>;
 
@@ -181,6 +162,14 @@ export function fieldMessages(error: z.ZodError): FieldMessages {
  * `q`: too long or not text reads as no search, never an error.
  */
 export const listSearch = z.string().trim().max(100).catch("");
+
+/** Which page of a list the address asks for (`page`): a whole number from 1, or else the first. */
+export const listPage = z.coerce.number().int().min(1).max(100_000).catch(1);
+
+/** Which view of a list the address asks for (`show`): one of the views' names, or else `fallback`. */
+export function listView<View extends string>(views: Record<View, string>, fallback: View) {
+  return z.enum(Object.keys(views) as [View, ...View[]]).catch(fallback);
+}
 
 /** A checkbox: ticked is true, anything else false. */
 export const checkbox = z

@@ -3,6 +3,7 @@ import type { Branding } from "~/features/accounts/emails.server";
 import { recordAudit } from "~/features/audit/audit.server";
 import { recordOrderChanges } from "~/features/commerce/order-history.server";
 import { formatOrderNumber, parseOrderNumber } from "~/features/commerce/order-number";
+import { deliveryColumns } from "~/features/orders/order-columns.server";
 import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
 import { isUuid } from "~/server/db/uuid";
@@ -44,11 +45,7 @@ const orderColumns = {
   email: orders.email,
   name: users.name,
   paidAt: orders.paidAt,
-  shippingMethod: orders.shippingMethod,
-  shippingAddress: orders.shippingAddress,
-  fulfilmentStatus: orders.fulfilmentStatus,
-  carrier: orders.carrier,
-  trackingNumber: orders.trackingNumber,
+  ...deliveryColumns,
   trackingUrl: orders.trackingUrl,
   shippedAt: orders.shippedAt,
   eventId: events.id,

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
+import { createTestProduct } from "~/features/shop/products.test-support";
 import type { Db } from "~/server/db/client.server";
-import { orderItems, orders, products, productVariants, type ShippingAddress } from "../../../db/schema";
+import { orderItems, orders, type ShippingAddress } from "../../../db/schema";
 
 /**
  * Paid merch orders made straight in the database for the fulfilment tests: fulfilment starts
@@ -16,33 +16,20 @@ const TEST_ADDRESS: ShippingAddress = {
   country: "GB",
 };
 
+/** A product of one variant (a tee, "M / Black" unless told), in stock, to be ordered. */
 export async function createMerchVariant(
   db: Db,
   input: { title?: string; options?: string[]; stock?: number; threshold?: number; status?: "active" | "draft" } = {},
 ) {
-  const title = input.title ?? "Club tee";
-  const [product] = await db
-    .insert(products)
-    .values({
-      slug: `${title.toLowerCase().replace(/\W+/g, "-")}-${randomUUID().slice(0, 8)}`,
-      title,
-      category: "apparel",
-      status: input.status ?? "active",
-      optionNames: input.options?.length ? ["Size", "Colour"].slice(0, input.options.length) : [],
-      lowStockThreshold: input.threshold ?? 5,
-    })
-    .returning({ id: products.id });
-  const [variant] = await db
-    .insert(productVariants)
-    .values({
-      productId: product!.id,
-      sku: `TEE-${randomUUID().slice(0, 8)}`,
-      options: input.options ?? ["M", "Black"],
-      price: 2000,
-      stock: input.stock ?? 20,
-    })
-    .returning({ id: productVariants.id });
-  return { productId: product!.id, variantId: variant!.id, title };
+  const options = input.options ?? ["M", "Black"];
+  const product = await createTestProduct(db, {
+    title: input.title ?? "Club tee",
+    status: input.status,
+    optionNames: input.options?.length ? ["Size", "Colour"].slice(0, input.options.length) : [],
+    lowStockThreshold: input.threshold ?? 5,
+    variants: [{ options, price: 2000, stock: input.stock ?? 20 }],
+  });
+  return { productId: product.id, variantId: product.variantIds[0]!, title: product.title };
 }
 
 export async function createMerchOrder(

@@ -1,10 +1,12 @@
-import { CircleAlert, CircleCheck, CircleX, Download } from "lucide-react";
+import { CircleAlert, CircleCheck, CircleX } from "lucide-react";
 import { CarThumb } from "~/features/applications/car-thumb";
 import { ATTENDEE_STATUS_LABELS } from "~/features/gate/attendees-csv";
 import type { Attendee, GateResult } from "~/features/gate/gate.server";
 import { Card } from "~/ui/card";
 import { ListSearch } from "~/ui/list-search";
 import { countOf } from "~/ui/plural";
+import { DownloadCsvLink, TabSection } from "~/ui/record-page";
+import { HeaderRow } from "~/ui/table";
 
 // Small white text on these needs 4.5:1: emerald-700 gives 5.4, and the label at 90% keeps 4.7 on it.
 const RESULT_TONES = {
@@ -73,19 +75,7 @@ export function AttendeeList({
   csvHref: string;
 }) {
   return (
-    <section aria-labelledby="attendees-heading" className="space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <h2 id="attendees-heading" className="wide text-2xl font-extrabold">
-          Attendees
-        </h2>
-        <a
-          href={csvHref}
-          download
-          className="inline-flex items-center gap-2 rounded-full bg-surface-sunken px-4 py-2 text-sm font-bold hover:bg-line"
-        >
-          <Download aria-hidden className="size-4" /> Download CSV
-        </a>
-      </div>
+    <TabSection id="attendees" title="Attendees" aside={<DownloadCsvLink href={csvHref} />}>
       <ListSearch id="attendee-search" label="Search by name, email or code ending" q={q} resetKey={q} />
       <p className="text-sm text-muted">
         {attendees.length === shownLimit
@@ -102,23 +92,7 @@ export function AttendeeList({
         <Card className="overflow-x-auto">
           <table className="w-full min-w-[44rem] text-left text-sm">
             <thead className="border-b border-line text-xs uppercase tracking-wide text-muted">
-              <tr>
-                <th scope="col" className="px-4 py-3">
-                  Name
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Ticket
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Code
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Checked in
-                </th>
-              </tr>
+              <HeaderRow cellClassName="px-4 py-3" columns={["Name", "Ticket", "Code", "Status", "Checked in"]} />
             </thead>
             <tbody className="divide-y divide-line">
               {attendees.map((attendee) => (
@@ -145,6 +119,6 @@ export function AttendeeList({
           </table>
         </Card>
       )}
-    </section>
+    </TabSection>
   );
 }

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
+import { createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
 import { admitAtGate, gateCounts, gateTime, listAttendees, NOT_A_TICKET } from "~/features/gate/gate.server";
-import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
+import { paidOrder } from "~/features/orders/paid-orders.test-support";
+import { refundOrder } from "~/features/selling/selling.server";
 import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { tickets, users } from "../../../db/schema";
@@ -16,11 +17,7 @@ async function soldTickets(quantity: number, title?: string) {
   const { db } = database();
   const event = await createTestEvent(db, { title, types: [{ name: "Day ticket" }] });
   const [buyer] = await createBuyers(db, 1);
-  const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: event.typeIds[0]!, quantity }]);
-  const checkout = await startCheckout(db, checkoutFor(buyer!, cartId));
-  if (!checkout.ok) throw new Error("checkout refused");
-  const { id, total } = checkout.order;
-  await settleOrder(db, { orderId: id, provider: "test", paymentReference: `pay_${id}`, amount: total, now: NOW });
+  const { id } = await paidOrder(db, buyer!, [{ ticketTypeId: event.typeIds[0]!, quantity }], NOW, NOW);
   const codes = await db.select({ code: tickets.code }).from(tickets).where(eq(tickets.orderId, id));
   const [named] = await db.select({ name: users.name }).from(users).where(eq(users.id, buyer!.id));
   return { ...event, orderId: id, codes: codes.map((row) => row.code), buyerName: named!.name, buyerId: buyer!.id };

@@ -77,15 +77,19 @@ export async function admitAtGate(
     case "already_checked_in":
       return {
         tone: "warning",
-        headline: `Already checked in at ${gateTime(outcome.checkedInAt, event.timeZone, input.now)}${
-          outcome.checkedInBy ? ` by ${outcome.checkedInBy}` : ""
-        }`,
+        headline: alreadyCheckedIn(outcome, event.timeZone, input.now),
         detail: who,
         buyerId,
       };
     case "not_valid":
       return { tone: "refused", headline: REFUSED_STATUS[outcome.status], detail: `${who}. Do not admit.` };
   }
+}
+
+/** What the steward reads when a ticket or pass was scanned before: when, and by whom if known. */
+function alreadyCheckedIn(scan: { checkedInAt: Date; checkedInBy: string | null }, timeZone: string, now: Date) {
+  const by = scan.checkedInBy ? ` by ${scan.checkedInBy}` : "";
+  return `Already checked in at ${gateTime(scan.checkedInAt, timeZone, now)}${by}`;
 }
 
 /** The gate's answer for an exhibitor pass, or null when the code is no pass at all. */
@@ -114,9 +118,7 @@ async function admitPass(
     case "already_checked_in":
       return {
         tone: "warning",
-        headline: `Already checked in at ${gateTime(outcome.checkedInAt, event.timeZone, input.now)}${
-          outcome.checkedInBy ? ` by ${outcome.checkedInBy}` : ""
-        }`,
+        headline: alreadyCheckedIn(outcome, event.timeZone, input.now),
         detail: `Exhibitor: ${outcome.carLabel}${outcome.holder ? `, ${outcome.holder}` : ""}`,
         car: { label: outcome.carLabel, coverHash: outcome.coverHash },
       };
@@ -277,11 +279,16 @@ export async function eventsAtTheGate(db: Db, input: { now: Date; timeZone: stri
   return { events: listed, more: found.length > GATE_LIST_SIZE };
 }
 
-/** What the gate pages need of the event itself; null when there is no such event. */
-export async function gateEvent(db: Db, eventId: string) {
+/**
+ * The event's ticket holders (those matching `q`, the first `limit` of them) as the check-in page
+ * and its CSV list them, with the event's address words for the file's name; null when there is
+ * no such event.
+ */
+export async function eventAttendees(db: Db, input: { eventId: string; q: string; limit?: number; now: Date }) {
   const [event] = await db
     .select({ slug: events.slug, timeZone: events.timeZone })
     .from(events)
-    .where(eq(events.id, eventId));
-  return event ?? null;
+    .where(eq(events.id, input.eventId));
+  if (!event) return null;
+  return { slug: event.slug, attendees: await listAttendees(db, { ...input, timeZone: event.timeZone }) };
 }

@@ -81,7 +81,11 @@ describe("moderation decisions", () => {
 
     const [photo] = await db.select().from(carPhotos).where(eq(carPhotos.id, made.photoIds[0]!));
     expect((await decideOnCar(db, { ...hide, decision: "remove" }, services)).ok).toBe(true);
-    expect(deleted).toContainEqual({ hash: photo!.hash, sourceKey: photo!.sourceKey });
+    expect(deleted).toContainEqual({
+      hash: photo!.hash,
+      sourceKey: photo!.sourceKey,
+      keep: { renditions: false, original: false },
+    });
     expect(await db.select().from(carPhotos).where(eq(carPhotos.id, made.photoIds[0]!))).toEqual([]);
     const [after] = await db.select({ cover: cars.coverPhotoId }).from(cars).where(eq(cars.id, made.id));
     expect(after?.cover).toBeNull();

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
 import { recordAudit } from "~/features/audit/audit.server";
 import type { Db } from "~/server/db/client.server";
@@ -8,7 +8,9 @@ import type { Decision } from "./schemas";
 
 /** The stored files of a removed photo; the media store deletes every rendition of it. */
 export type PhotoFiles = { hash: string; sourceKey: string };
-export type DeletePhotoFiles = (photo: PhotoFiles) => Promise<void>;
+/** `keep` names what another photo still uses: its renditions (same hash) or its original. */
+type PhotoFilesToDelete = PhotoFiles & { keep: { renditions: boolean; original: boolean } };
+export type DeletePhotoFiles = (photo: PhotoFilesToDelete) => Promise<void>;
 
 export type DecisionInput = {
   actorId: string;
@@ -95,7 +97,7 @@ export async function decideOnCar(
       .where(reportsOf)
       .returning({ id: carReports.id });
 
-    const files: { hash: string; sourceKey: string }[] = [];
+    const files: PhotoFilesToDelete[] = [];
     if (input.decision === "hide" || input.decision === "restore") {
       const hiddenAt = input.decision === "hide" ? now : null;
       if (photo) await tx.update(carPhotos).set({ hiddenAt }).where(eq(carPhotos.id, photo.id));
@@ -123,12 +125,25 @@ export async function decideOnCar(
         await tx.delete(cars).where(eq(cars.id, car.id));
       }
       // The same picture uploaded twice shares its files: keep them while another photo uses them.
+      // A photo blurred again has new renditions but the same original, so each is counted apart.
       const hashes = gone.map((row) => row.hash);
+      const sourceKeys = gone.map((row) => row.sourceKey);
       const stillUsed = hashes.length
-        ? await tx.select({ hash: carPhotos.hash }).from(carPhotos).where(inArray(carPhotos.hash, hashes))
+        ? await tx
+            .select({ hash: carPhotos.hash, sourceKey: carPhotos.sourceKey })
+            .from(carPhotos)
+            .where(or(inArray(carPhotos.hash, hashes), inArray(carPhotos.sourceKey, sourceKeys)))
         : [];
-      const used = new Set(stillUsed.map((row) => row.hash));
-      files.push(...gone.filter((row) => !used.has(row.hash)));
+      const usedHashes = new Set(stillUsed.map((row) => row.hash));
+      const usedSources = new Set(stillUsed.map((row) => row.sourceKey));
+      const seen = new Set<string>();
+      for (const row of gone) {
+        const keep = { renditions: usedHashes.has(row.hash), original: usedSources.has(row.sourceKey) };
+        const id = `${row.hash}:${row.sourceKey}`;
+        if (seen.has(id) || (keep.renditions && keep.original)) continue;
+        seen.add(id);
+        files.push({ ...row, keep });
+      }
     }
 
     await recordAudit(tx, {

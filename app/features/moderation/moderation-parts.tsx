@@ -76,15 +76,7 @@ function DecisionForm({
 }
 
 /** One car in the queue: its photos, its reports, and the decisions. */
-export function ModerationCarCard({
-  car,
-  mediaBase,
-  last,
-}: {
-  car: ModerationCar;
-  mediaBase: string;
-  last?: DecisionResult;
-}) {
+export function ModerationCarCard({ car, last }: { car: ModerationCar; last?: DecisionResult }) {
   const name = `${car.year} ${car.make} ${car.model}`;
   const carReports = car.reports.filter((report) => !report.photoId);
   const openCarReports = carReports.some((report) => report.status === "open");
@@ -118,7 +110,6 @@ export function ModerationCarCard({
                 photo={photo}
                 alt={`${name}, photo ${i + 1}${photo.hidden ? " (hidden)" : ""}`}
                 layout="thumb"
-                mediaBase={mediaBase}
                 className="aspect-[4/3] w-full rounded-lg object-cover"
               />
               <span className="mt-1 block text-xs text-muted">

@@ -2,7 +2,8 @@ import { ArrowDown, ArrowUp, ExternalLink, Eye, EyeOff, Trash2 } from "lucide-re
 import { Form } from "react-router";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
-import { FieldErrors, inputClass, SubmitButton } from "~/ui/form";
+import { Field, FieldErrors, SubmitButton } from "~/ui/form";
+import type { FieldLike } from "~/ui/light-form";
 import { logoSources } from "./logo-urls";
 import { PartnerLogo } from "./partner-logo";
 import type { PartnerErrors, PartnerValues } from "./schemas";
@@ -21,46 +22,21 @@ export function PartnerForm({
 }) {
   const key = partnerId ?? "new";
   const id = (name: string) => `partner-${key}-${name}`;
-  const described = (name: keyof PartnerErrors, hint?: string) =>
-    [hint, errors?.[name] ? id(`${name}-error`) : undefined].filter(Boolean).join(" ") || undefined;
+  const field = (name: keyof PartnerValues, maxLength: number): FieldLike => ({
+    id: id(name),
+    name,
+    errorId: id(`${name}-error`),
+    errors: errors?.[name],
+    initialValue: values?.[name],
+    required: true,
+    maxLength,
+  });
   return (
     <Form method="post" encType="multipart/form-data" className="grid gap-4 sm:grid-cols-2">
       <input type="hidden" name="intent" value={partnerId ? "update" : "create"} />
       {partnerId ? <input type="hidden" name="partnerId" value={partnerId} /> : null}
-      <div className="space-y-1.5">
-        <label htmlFor={id("name")} className="block font-semibold">
-          Name
-        </label>
-        <input
-          id={id("name")}
-          name="name"
-          required
-          maxLength={80}
-          defaultValue={values?.name}
-          aria-invalid={errors?.name ? true : undefined}
-          aria-describedby={described("name")}
-          className={inputClass(Boolean(errors?.name))}
-        />
-        <FieldErrors id={id("name-error")} errors={errors?.name} />
-      </div>
-      <div className="space-y-1.5">
-        <label htmlFor={id("url")} className="block font-semibold">
-          Website
-        </label>
-        <input
-          id={id("url")}
-          name="url"
-          type="url"
-          required
-          maxLength={500}
-          placeholder="https://"
-          defaultValue={values?.url}
-          aria-invalid={errors?.url ? true : undefined}
-          aria-describedby={described("url")}
-          className={inputClass(Boolean(errors?.url))}
-        />
-        <FieldErrors id={id("url-error")} errors={errors?.url} />
-      </div>
+      <Field meta={field("name", 80)} label="Name" />
+      <Field meta={field("url", 500)} label="Website" type="url" inputProps={{ placeholder: "https://" }} />
       <div className="space-y-1.5 sm:col-span-2">
         <label htmlFor={id("logo")} className="block font-semibold">
           {hasLogo ? "New logo (optional)" : "Logo"}
@@ -72,7 +48,7 @@ export function PartnerForm({
           accept="image/png,image/webp,image/jpeg,image/heic"
           required={!hasLogo}
           aria-invalid={errors?.logo ? true : undefined}
-          aria-describedby={described("logo", id("logo-hint"))}
+          aria-describedby={[id("logo-hint"), errors?.logo ? id("logo-error") : undefined].filter(Boolean).join(" ")}
           className="block w-full text-sm file:mr-3 file:rounded-full file:border-0 file:bg-surface-sunken file:px-4 file:py-2 file:font-semibold"
         />
         <p id={id("logo-hint")} className="text-sm text-muted">
@@ -170,25 +146,22 @@ export function PartnerRow({
           </a>
         </div>
         <div className="flex flex-wrap gap-2">
-          {first ? null : (
-            <RowButton
-              partnerId={partner.id}
-              intent="move"
-              fields={{ direction: "up" }}
-              label={`Move ${partner.name} up`}
-            >
-              <ArrowUp aria-hidden className="size-4" />
-            </RowButton>
-          )}
-          {last ? null : (
-            <RowButton
-              partnerId={partner.id}
-              intent="move"
-              fields={{ direction: "down" }}
-              label={`Move ${partner.name} down`}
-            >
-              <ArrowDown aria-hidden className="size-4" />
-            </RowButton>
+          {[
+            { direction: "up", Icon: ArrowUp, at: first },
+            { direction: "down", Icon: ArrowDown, at: last },
+          ].map(({ direction, Icon, at }) =>
+            // The first partner cannot go up, nor the last one down.
+            at ? null : (
+              <RowButton
+                key={direction}
+                partnerId={partner.id}
+                intent="move"
+                fields={{ direction }}
+                label={`Move ${partner.name} ${direction}`}
+              >
+                <Icon aria-hidden className="size-4" />
+              </RowButton>
+            ),
           )}
           <RowButton
             partnerId={partner.id}

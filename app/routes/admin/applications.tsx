@@ -7,7 +7,7 @@ import { formatEventInstant } from "~/features/dates/event-dates";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
-import { pageTitle } from "~/ui/page-title";
+import { dashboardMeta } from "~/ui/dashboard-meta";
 import type { Route } from "./+types/applications";
 
 /** Show-car applications waiting for a decision across every upcoming event. */
@@ -79,7 +79,4 @@ export default function PendingApplications({ loaderData }: Route.ComponentProps
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => [
-  { title: pageTitle(matches, "Applications", "Dashboard") },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ matches }) => dashboardMeta(matches, "Applications");

@@ -7,10 +7,9 @@ import { eventsAtTheGate, GATE_LIST_SIZE } from "~/features/gate/gate.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Badge } from "~/ui/badge";
-import { Card } from "~/ui/card";
+import { dashboardMeta } from "~/ui/dashboard-meta";
+import { ListPageHeader, ListResults } from "~/ui/list-page";
 import { ListSearch } from "~/ui/list-search";
-import { pageTitle } from "~/ui/page-title";
-import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/check-in";
 
 const QuerySchema = z.object({ q: listSearch });
@@ -41,11 +40,11 @@ export default function CheckInEvents({ loaderData }: Route.ComponentProps) {
   const { events, q, more, listSize } = loaderData;
   return (
     <div className="mx-auto max-w-[1100px]">
-      <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Gate</p>
-      <h1 className="wide mt-1 text-3xl font-extrabold sm:text-4xl">Check-in</h1>
-      <p className="mt-2 max-w-prose text-muted">
-        Today's and upcoming published events. Open one to scan tickets with the camera or type their codes.
-      </p>
+      <ListPageHeader
+        area="Gate"
+        title="Check-in"
+        intro="Today's and upcoming published events. Open one to scan tickets with the camera or type their codes."
+      />
       <ListSearch
         id="gate-search"
         label="Find an event by title, venue or town"
@@ -54,44 +53,44 @@ export default function CheckInEvents({ loaderData }: Route.ComponentProps) {
         quiet
         className="mt-8"
       />
-      <p className="sr-only" role="status">
-        {countOf(events.length, "event", "events")}
-        {q ? ` matching “${q}”` : ""}
-      </p>
-      {events.length === 0 ? (
-        <Card as="p" variant="empty" className="mt-6 p-10 text-muted">
-          {q
-            ? "No event today or coming up matches. Try part of the title, the venue or the town."
-            : "No published events today or coming up."}
-        </Card>
-      ) : (
-        <ul className="mt-6 space-y-3">
-          {events.map((event) => (
-            <li key={event.id}>
-              <Link
-                to={`/admin/events/${event.id}/checkin`}
-                className="group flex flex-wrap items-center gap-4 rounded-2xl border border-line bg-surface-raised p-4 hover:border-accent sm:p-5"
-              >
-                <ScanLine aria-hidden className="size-8 shrink-0 text-accent-ink" />
-                <div className="min-w-0 flex-1 basis-56">
-                  <p className="flex flex-wrap items-center gap-2 font-bold">
-                    {event.title}
-                    {event.live ? <Badge tone="success">On now</Badge> : null}
-                  </p>
-                  <p className="text-sm text-muted">
-                    {event.when} · {event.where}
-                  </p>
-                </div>
-                <p className="tabular text-sm">
-                  <span className="font-bold">{event.checkedIn}</span>
-                  <span className="text-muted"> / {event.sold} checked in</span>
+      <ListResults
+        total={events.length}
+        noun={["event", "events"]}
+        q={q}
+        layout="cards"
+        empty={
+          events.length > 0
+            ? null
+            : q
+              ? "No event today or coming up matches. Try part of the title, the venue or the town."
+              : "No published events today or coming up."
+        }
+      >
+        {events.map((event) => (
+          <li key={event.id}>
+            <Link
+              to={`/admin/events/${event.id}/checkin`}
+              className="group flex flex-wrap items-center gap-4 rounded-2xl border border-line bg-surface-raised p-4 hover:border-accent sm:p-5"
+            >
+              <ScanLine aria-hidden className="size-8 shrink-0 text-accent-ink" />
+              <div className="min-w-0 flex-1 basis-56">
+                <p className="flex flex-wrap items-center gap-2 font-bold">
+                  {event.title}
+                  {event.live ? <Badge tone="success">On now</Badge> : null}
                 </p>
-                <ChevronRight aria-hidden className="size-5 text-muted group-hover:text-text" />
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+                <p className="text-sm text-muted">
+                  {event.when} · {event.where}
+                </p>
+              </div>
+              <p className="tabular text-sm">
+                <span className="font-bold">{event.checkedIn}</span>
+                <span className="text-muted"> / {event.sold} checked in</span>
+              </p>
+              <ChevronRight aria-hidden className="size-5 text-muted group-hover:text-text" />
+            </Link>
+          </li>
+        ))}
+      </ListResults>
       {more ? (
         <p className="mt-4 text-sm text-muted">
           These are the next {listSize} events. Search to find one further ahead.
@@ -101,6 +100,4 @@ export default function CheckInEvents({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  return [{ title: pageTitle(matches, "Check-in", "Dashboard") }, { name: "robots", content: "noindex" }];
-};
+export const meta: Route.MetaFunction = ({ matches }) => dashboardMeta(matches, "Check-in");

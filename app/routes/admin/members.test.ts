@@ -1,12 +1,9 @@
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { testAccounts } from "~/features/accounts/members.test-support";
-import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import type { Runtime } from "~/server/runtime.server";
-import { testSessionUser } from "~/server/session-user.test-support";
-import { routeTestSite } from "~/web/route-calls.test-support";
+import { type TestRole, testSessionUser } from "~/server/session-user.test-support";
+import { routeArgs, routeTestSite, statusOf } from "~/web/route-calls.test-support";
 import { auditLog, users } from "../../../db/schema";
 import { action, loader } from "./members";
 
@@ -15,32 +12,19 @@ const database = freshDatabasePerFile();
 const site = routeTestSite(database, { name: "members" });
 const { accounts } = site;
 
-const contextFor = (who: keyof typeof accounts | null) => site.contextFor(who);
-
-function setRoleRequest(userId: string, role: string) {
-  const url = new URL("http://localhost/admin/members?q=the");
-  const request = new Request(url, { method: "POST", body: new URLSearchParams({ intent: "set-role", userId, role }) });
-  return { request, url, params: {}, context: contextFor(null), unstable_pattern: "/admin/members" };
-}
-
-async function statusOf(promise: Promise<unknown>) {
-  try {
-    await promise;
-    return "no error";
-  } catch (thrown) {
-    if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location")}`;
-    return (thrown as { init?: { status?: number } }).init?.status;
-  }
-}
+/** The form that gives `userId` this role, sent by `who` from a search of the list. */
+const setRoleRequest = (who: TestRole | null, userId: string, role: string) =>
+  site.args(who, { path: "/admin/members?q=the", body: { intent: "set-role", userId, role } });
 
 describe("/admin/members", () => {
   it("is for admins only: organizers and members get 403, visitors go to sign in", async () => {
-    const args = setRoleRequest(accounts.member.id, "organizer");
     for (const who of ["organizer", "member"] as const) {
-      expect(await statusOf(action({ ...args, context: contextFor(who) } as never))).toBe(403);
-      expect(await statusOf(loader({ ...args, context: contextFor(who) } as never))).toBe(403);
+      expect(await statusOf(action(setRoleRequest(who, accounts.member.id, "organizer")))).toBe(403);
+      expect(await statusOf(loader(setRoleRequest(who, accounts.member.id, "organizer")))).toBe(403);
     }
-    expect(await statusOf(action(args as never))).toBe("302 /login?redirectTo=%2Fadmin%2Fmembers%3Fq%3Dthe");
+    expect(await statusOf(action(setRoleRequest(null, accounts.member.id, "organizer")))).toBe(
+      "302 /login?redirectTo=%2Fadmin%2Fmembers%3Fq%3Dthe",
+    );
 
     const [member] = await database()
       .db.select({ role: users.role })
@@ -51,8 +35,7 @@ describe("/admin/members", () => {
   });
 
   it("lets an admin change a role, back to the same list, with the change in the audit log", async () => {
-    const args = setRoleRequest(accounts.member.id, "organizer");
-    const response = (await action({ ...args, context: contextFor("admin") } as never)) as Response;
+    const response = (await action(setRoleRequest("admin", accounts.member.id, "organizer"))) as Response;
 
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/admin/members?q=the");
@@ -76,11 +59,8 @@ describe("/admin/members", () => {
   });
 
   it("refuses an admin's change to their own role, and a role that does not exist", async () => {
-    const own = await action({ ...setRoleRequest(accounts.admin.id, "member"), context: contextFor("admin") } as never);
-    const unknown = await action({
-      ...setRoleRequest(accounts.organizer.id, "owner"),
-      context: contextFor("admin"),
-    } as never);
+    const own = await action(setRoleRequest("admin", accounts.admin.id, "member"));
+    const unknown = await action(setRoleRequest("admin", accounts.organizer.id, "owner"));
 
     for (const answer of [own, unknown]) expect((answer as { init?: { status?: number } }).init?.status).toBe(400);
     const [admin] = await database().db.select({ role: users.role }).from(users).where(eq(users.id, accounts.admin.id));
@@ -92,23 +72,20 @@ describe("/admin/members", () => {
     const { auth, env: authEnv, createMember } = testAccounts(db);
     const admin = await createMember({ name: "Stale Admin", email: "stale-admin@club.example" });
     await db.update(users).set({ role: "admin" }).where(eq(users.id, admin.id));
-    const context = new RouterContextProvider();
-    context.set(runtimeContext, { db, env: authEnv, auth } as Runtime);
-    context.set(requestContext, { ip: "10.9.0.1", nonce: "n", requestId: "r" });
     const signedInAt = new Date(Date.now() - 10 * 60 * 1000);
-    context.set(userContext, testSessionUser({ id: admin.id, email: admin.email, role: "admin", signedInAt }));
-    const url = new URL("http://localhost/admin/members");
+    const who = testSessionUser({ id: admin.id, email: admin.email, role: "admin", signedInAt });
     const send = (fields: Record<string, string>) => {
-      const body = new URLSearchParams({
-        intent: "set-role",
-        userId: accounts.member.id,
-        role: "organizer",
-        ...fields,
+      const body = { intent: "set-role", userId: accounts.member.id, role: "organizer", ...fields };
+      const args = routeArgs({
+        db,
+        env: authEnv,
+        runtime: { auth },
+        who,
+        path: "/admin/members",
+        body,
+        headers: admin.headers,
       });
-      const request = new Request(url, { method: "POST", headers: admin.headers, body });
-      return action({ request, url, params: {}, context, unstable_pattern: "/admin/members" } as never) as Promise<
-        { data: unknown; init: { status: number } } | Response
-      >;
+      return action(args) as Promise<{ data: unknown; init: { status: number } } | Response>;
     };
     const roleNow = async () =>
       (await db.select({ role: users.role }).from(users).where(eq(users.id, accounts.member.id)))[0]?.role;
@@ -128,5 +105,39 @@ describe("/admin/members", () => {
     const right = (await send({ password: admin.password })) as Response;
     expect(right.status).toBe(302);
     expect(await roleNow()).toBe("organizer");
+  });
+});
+
+describe("/admin/members: a member's date of birth", () => {
+  const setBirthRequest = (who: TestRole | null, fields: Record<string, string>) =>
+    site.args(who, {
+      path: "/admin/members?q=the",
+      body: { intent: "set-date-of-birth", userId: accounts.member.id, ...fields },
+    });
+  const birthAudits = () =>
+    database()
+      .db.select({ actorId: auditLog.actorId, details: auditLog.details })
+      .from(auditLog)
+      .where(eq(auditLog.action, "user.set-date-of-birth"));
+
+  it("is changed by an admin only, with a reason, in the audit log", async () => {
+    const fields = { dateOfBirth: "1984-02-03", reason: "Passport seen at the clubhouse" };
+    for (const who of ["organizer", "member"] as const) {
+      expect(await statusOf(action(setBirthRequest(who, fields)))).toBe(403);
+    }
+    expect(await statusOf(action(setBirthRequest(null, fields)))).toMatch(/^302 \/login/);
+    expect(await statusOf(action(setBirthRequest("admin", { dateOfBirth: "1984-02-03", reason: "" })))).toBe(400);
+    expect(await birthAudits()).toEqual([]);
+
+    const response = (await action(setBirthRequest("admin", fields))) as Response;
+    expect(response.status).toBe(302);
+    const [member] = await database()
+      .db.select({ dateOfBirth: users.dateOfBirth })
+      .from(users)
+      .where(eq(users.id, accounts.member.id));
+    expect(member?.dateOfBirth).toBe("1984-02-03");
+    expect(await birthAudits()).toMatchObject([
+      { actorId: accounts.admin.id, details: { to: "1984-02-03", reason: "Passport seen at the clubhouse" } },
+    ]);
   });
 });

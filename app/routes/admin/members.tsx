@@ -1,17 +1,22 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { confirmIdentity, signedInRecently } from "~/features/accounts/reauth.server";
-import { changeMemberRole, listMembers } from "~/features/admin/members.server";
-import { ConfirmRoleChange, MemberRow, Pagination } from "~/features/admin/members-list";
-import { MembersActionSchema, MembersQuerySchema, ROLE_AS_NOUN, ROLE_FILTER_LABELS } from "~/features/admin/schemas";
+import { changeMemberDateOfBirth, changeMemberRole, listMembers } from "~/features/admin/members.server";
+import { ConfirmRoleChange, MemberRow } from "~/features/admin/members-list";
+import {
+  MEMBER_SORT_LABELS,
+  MembersActionSchema,
+  MembersQuerySchema,
+  ROLE_AS_NOUN,
+  ROLE_FILTER_LABELS,
+} from "~/features/admin/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { Card } from "~/ui/card";
+import { dashboardMeta } from "~/ui/dashboard-meta";
 import { Notice } from "~/ui/form";
+import { ListPageHeader, ListResults, listHref } from "~/ui/list-page";
 import { ListFilter, ListSearch } from "~/ui/list-search";
-import { pageTitle } from "~/ui/page-title";
-import { countOf } from "~/ui/plural";
 import { accountCall, withinAttemptLimits } from "~/web/account-call.server";
 import type { Route } from "./+types/members";
 
@@ -19,17 +24,30 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const you = requireRole({ context, url }, "admin");
   const { db } = context.get(runtimeContext);
   const query = MembersQuerySchema.parse(Object.fromEntries(url.searchParams));
-  const list = await listMembers(db, { query: query.q, role: query.role, page: query.page });
-  return { ...list, q: query.q, role: query.role, youId: you.id };
+  const list = await listMembers(db, { query: query.q, role: query.role, page: query.page, sort: query.sort });
+  return { ...list, q: query.q, role: query.role, sort: query.sort, youId: you.id };
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const you = requireRole({ context, url }, "admin");
   const submission = parseWithZod(await request.formData(), { schema: MembersActionSchema });
   if (submission.status !== "success") {
-    return data({ error: "Choose a role from the list.", confirm: null }, { status: 400 });
+    const birth = submission.payload.intent === "set-date-of-birth";
+    const message = birth ? Object.values(submission.error ?? {}).flat()[0] : null;
+    return data({ error: message ?? "Choose a role from the list.", confirm: null }, { status: 400 });
   }
   const { db } = context.get(runtimeContext);
+  if (submission.value.intent === "set-date-of-birth") {
+    if (!signedInRecently(you)) {
+      return data({ error: "Sign in again to change a member's date of birth.", confirm: null }, { status: 400 });
+    }
+    const { userId, dateOfBirth, reason } = submission.value;
+    const ip = context.get(requestContext).ip;
+    const outcome = await changeMemberDateOfBirth(db, { actorId: you.id, userId, dateOfBirth, reason, ip });
+    if (!outcome.ok) return data({ error: "That account no longer exists.", confirm: null }, { status: 400 });
+    const message = `${outcome.name}'s date of birth is now ${dateOfBirth ?? "not set"}.`;
+    return redirectWithFlash(url.pathname + url.search, { kind: "success", message });
+  }
   const { userId, role, password } = submission.value;
   const identity = signedInRecently(you)
     ? { ok: true as const }
@@ -52,26 +70,25 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function Members({ loaderData, actionData }: Route.ComponentProps) {
-  const { members, total, page, pageCount, q, role, youId } = loaderData;
-  const href = (target: number) => {
-    const params = new URLSearchParams();
-    if (q) params.set("q", q);
-    if (role !== "all") params.set("role", role);
-    if (target > 1) params.set("page", String(target));
-    const search = params.toString();
-    return search ? `?${search}` : ".";
-  };
+  const { members, total, page, pageCount, q, role, sort, youId } = loaderData;
+  const href = (target: number) => listHref({ q, role, sort, page: target }, { role: "all", sort: "newest", page: 1 });
   return (
     <div className="mx-auto max-w-[1100px]">
-      <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Admin</p>
-      <h1 className="wide mt-1 text-3xl font-extrabold sm:text-4xl">Members &amp; roles</h1>
-      <p className="mt-2 max-w-prose text-muted">
-        Organizers run events, check-in, applications, articles and orders. Admins can also change roles, refund and
-        draw. Every change is recorded in the audit log.
-      </p>
+      <ListPageHeader
+        area="Admin"
+        title="Members & roles"
+        intro="Organizers run events, check-in, applications, articles and orders. Admins can also change roles, refund and draw. Every change is recorded in the audit log."
+      />
 
-      <ListSearch id="member-search" label="Search by name or email" q={q} resetKey={`${q}|${role}`} className="mt-8">
+      <ListSearch
+        id="member-search"
+        label="Search by name or email"
+        q={q}
+        resetKey={`${q}|${role}|${sort}`}
+        className="mt-8"
+      >
         <ListFilter id="member-role" name="role" label="Role" value={role} options={ROLE_FILTER_LABELS} />
+        <ListFilter id="member-sort" name="sort" label="Order" value={sort} options={MEMBER_SORT_LABELS} />
       </ListSearch>
 
       {actionData?.confirm ? (
@@ -88,26 +105,26 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
         </div>
       ) : null}
 
-      <p className="mt-8 text-sm text-muted" role="status">
-        {countOf(total, "account", "accounts")}
-        {q ? ` matching “${q}”` : ""}
-      </p>
-      {members.length === 0 ? (
-        <Card as="p" variant="empty" className="mt-3 p-10 text-muted">
-          No accounts match. Try part of a name or an email address, or choose “All roles”.
-        </Card>
-      ) : (
-        <Card as="ul" variant="list" className="mt-3">
-          {members.map((member) => (
-            <MemberRow key={member.id} member={member} isYou={member.id === youId} />
-          ))}
-        </Card>
-      )}
-      <Pagination page={page} pageCount={pageCount} href={href} />
+      <ListResults
+        total={total}
+        noun={["account", "accounts"]}
+        q={q}
+        showCount
+        empty={
+          members.length === 0
+            ? "No accounts match. Try part of a name or an email address, or choose “All roles”."
+            : null
+        }
+        page={page}
+        pageCount={pageCount}
+        href={href}
+      >
+        {members.map((member) => (
+          <MemberRow key={member.id} member={member} isYou={member.id === youId} />
+        ))}
+      </ListResults>
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  return [{ title: pageTitle(matches, "Members & roles", "Dashboard") }, { name: "robots", content: "noindex" }];
-};
+export const meta: Route.MetaFunction = ({ matches }) => dashboardMeta(matches, "Members & roles");

@@ -7,7 +7,7 @@ import { lowStockVariants } from "~/features/fulfilment/stock-alerts.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
-import { pageTitle } from "~/ui/page-title";
+import { dashboardMeta } from "~/ui/dashboard-meta";
 import { countOf } from "~/ui/plural";
 import { useSite } from "~/ui/site";
 import type { Route } from "./+types/overview";
@@ -143,6 +143,4 @@ function Figure({
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  return [{ title: pageTitle(matches, "Overview", "Dashboard") }, { name: "robots", content: "noindex" }];
-};
+export const meta: Route.MetaFunction = ({ matches }) => dashboardMeta(matches, "Overview");

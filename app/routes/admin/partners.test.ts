@@ -4,56 +4,37 @@ import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { freshDatabasePerFile } from "~/server/db/test-database";
+import type { TestRole } from "~/server/session-user.test-support";
 import { localStorage } from "~/server/storage/storage.server";
-import { routeTestSite } from "~/web/route-calls.test-support";
+import { routeTestSite, statusOf } from "~/web/route-calls.test-support";
 import { auditLog, partners } from "../../../db/schema";
 import { action, loader } from "./partners";
 
 // The role checks and forms of /admin/partners, called as React Router calls them.
 const database = freshDatabasePerFile();
-const site = routeTestSite(database, { name: "partners" });
-const { accounts } = site;
 const storage = localStorage(path.join(mkdtempSync(path.join(tmpdir(), "pitlane-partners-")), "media"));
+const site = routeTestSite(database, { name: "partners", runtime: () => ({ storage }) });
+const { accounts } = site;
 
-const contextFor = (who: keyof typeof accounts | null) => site.contextFor(who, { storage });
-
-async function createRequest(who: keyof typeof accounts | null, name: string) {
-  const url = new URL("http://localhost/admin/partners");
-  const body = new FormData();
-  body.set("intent", "create");
-  body.set("name", name);
-  body.set("url", "https://partner.example.com/");
+/** The form that adds a partner, with a PNG logo, sent by `who`. */
+async function createRequest(who: TestRole | null, name: string) {
   const png = await sharp({
     create: { width: 300, height: 100, channels: 4, background: { r: 200, g: 40, b: 0, alpha: 1 } },
   })
     .png()
     .toBuffer();
-  body.set("logo", new File([new Uint8Array(png)], "logo.png", { type: "image/png" }));
-  return {
-    request: new Request(url, { method: "POST", body }),
-    url,
-    params: {},
-    context: contextFor(who),
-    unstable_pattern: "/admin/partners",
-  };
-}
-
-async function statusOf(promise: Promise<unknown>) {
-  try {
-    const result = await promise;
-    if (result instanceof Response) return `${result.status} ${result.headers.get("Location")}`;
-    return (result as { init?: { status?: number } })?.init?.status ?? "ok";
-  } catch (thrown) {
-    if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location")}`;
-    return (thrown as { init?: { status?: number } }).init?.status;
-  }
+  const logo = new File([new Uint8Array(png)], "logo.png", { type: "image/png" });
+  return site.args(who, {
+    path: "/admin/partners",
+    body: { intent: "create", name, url: "https://partner.example.com/", logo },
+  });
 }
 
 describe("/admin/partners", () => {
   it("is for organizers and admins: members get 403, visitors go to sign in, and nothing is added", async () => {
-    expect(await statusOf(action((await createRequest("member", "Sneaky")) as never))).toBe(403);
-    expect(await statusOf(loader((await createRequest("member", "Sneaky")) as never))).toBe(403);
-    expect(await statusOf(action((await createRequest(null, "Sneaky")) as never))).toBe(
+    expect(await statusOf(action(await createRequest("member", "Sneaky")))).toBe(403);
+    expect(await statusOf(loader(await createRequest("member", "Sneaky")))).toBe(403);
+    expect(await statusOf(action(await createRequest(null, "Sneaky")))).toBe(
       "302 /login?redirectTo=%2Fadmin%2Fpartners",
     );
     expect(await database().db.select().from(partners)).toEqual([]);
@@ -61,11 +42,9 @@ describe("/admin/partners", () => {
 
   it("lets organizers and admins add a partner, shown in the list and audited", async () => {
     for (const who of ["organizer", "admin"] as const) {
-      expect(await statusOf(action((await createRequest(who, `Partner of the ${who}`)) as never))).toBe(
-        "302 /admin/partners",
-      );
+      expect(await statusOf(action(await createRequest(who, `Partner of the ${who}`)))).toBe("302 /admin/partners");
     }
-    const page = (await loader((await createRequest("organizer", "")) as never)) as Awaited<ReturnType<typeof loader>>;
+    const page = (await loader(await createRequest("organizer", ""))) as Awaited<ReturnType<typeof loader>>;
     expect(page.partners.map((partner) => [partner.name, partner.active, Boolean(partner.logoHash)])).toEqual([
       ["Partner of the organizer", true, true],
       ["Partner of the admin", true, true],
@@ -79,13 +58,12 @@ describe("/admin/partners", () => {
 
   it("answers 400 for a bad form, never a 500", async () => {
     const args = await createRequest("organizer", "");
-    expect(await statusOf(action(args as never))).toBe(400);
-    const url = new URL("http://localhost/admin/partners");
-    const garbage = new Request(url, {
+    expect(await statusOf(action(args))).toBe(400);
+    const garbage = new Request("http://localhost:3000/admin/partners", {
       method: "POST",
       body: "%%%",
       headers: { "Content-Type": "multipart/form-data; boundary=x" },
     });
-    expect(await statusOf(action({ ...args, request: garbage } as never))).toBe(400);
+    expect(await statusOf(action({ ...(args as object), request: garbage } as never))).toBe(400);
   });
 });

@@ -6,8 +6,8 @@ import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { Card } from "~/ui/card";
+import { dashboardMeta } from "~/ui/dashboard-meta";
 import { Notice } from "~/ui/form";
-import { pageTitle } from "~/ui/page-title";
 import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/partners";
 
@@ -97,6 +97,4 @@ export default function Partners({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  return [{ title: pageTitle(matches, "Partners", "Dashboard") }, { name: "robots", content: "noindex" }];
-};
+export const meta: Route.MetaFunction = ({ matches }) => dashboardMeta(matches, "Partners");

@@ -8,6 +8,7 @@ import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { useNonce } from "~/ui/nonce";
 import { notFound } from "~/ui/not-found";
+import { linkPreviewMeta } from "~/ui/page-meta";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
 import { useSite } from "~/ui/site";
 import type { Route } from "./+types/article";
@@ -61,34 +62,23 @@ export const meta: Route.MetaFunction = ({ data: page, matches }) => {
   if (!page) return [{ title: pageTitle(matches, "Article not found") }];
   const { article } = page;
   const description = article.excerpt || `${article.title}, on the ${site} blog.`;
-  const image = page.imageUrl
-    ? [
-        { property: "og:image", content: page.imageUrl },
-        { property: "og:image:width", content: "1600" },
-        { property: "og:image:height", content: "900" },
-        ...(article.cover?.alt ? [{ property: "og:image:alt", content: article.cover.alt }] : []),
-        { name: "twitter:image", content: page.imageUrl },
-      ]
-    : [];
   return [
     { title: pageTitle(matches, page.preview ? `Preview: ${article.title}` : article.title, "Blog") },
     { name: "description", content: description },
     ...(page.preview ? [{ name: "robots", content: "noindex, nofollow" }] : []),
-    { tagName: "link", rel: "canonical", href: page.pageUrl },
-    { property: "og:title", content: article.title },
-    { property: "og:description", content: description },
-    { property: "og:url", content: page.pageUrl },
-    { property: "og:type", content: "article" },
-    { property: "og:site_name", content: site },
+    ...linkPreviewMeta({
+      url: page.pageUrl,
+      title: article.title,
+      description,
+      type: "article",
+      site,
+      image: page.imageUrl ? { url: page.imageUrl, width: 1600, height: 900, alt: article.cover?.alt } : null,
+    }),
     ...(article.publishedAt
       ? [{ property: "article:published_time", content: article.publishedAt.toISOString() }]
       : []),
     { property: "article:modified_time", content: article.updatedAt.toISOString() },
     ...(article.author ? [{ property: "article:author", content: article.author.name }] : []),
     ...article.tags.map((tag) => ({ property: "article:tag", content: tag })),
-    { name: "twitter:card", content: page.imageUrl ? "summary_large_image" : "summary" },
-    { name: "twitter:title", content: article.title },
-    { name: "twitter:description", content: description },
-    ...image,
   ];
 };

@@ -1,11 +1,11 @@
-import { Link } from "react-router";
 import { ArticleCards } from "~/features/articles/article-cards";
 import { type BlogFilters, BlogHeader, blogHref, describeArticles, NoArticles } from "~/features/articles/blog-parts";
 import { listArticles, normaliseQuery, tagsInUse } from "~/features/articles/catalogue.server";
 import { isTag } from "~/features/articles/tags";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
-import { PageLinks } from "~/ui/page-links";
+import { CatalogueResults } from "~/ui/catalogue-results";
+import { catalogueMeta } from "~/ui/page-meta";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
 import type { Route } from "./+types/list";
 
@@ -36,22 +36,15 @@ export default function ArticlesList({ loaderData }: Route.ComponentProps) {
   return (
     <main id="main">
       <BlogHeader filters={filters} tags={tags} />
-      <section aria-labelledby="results" className="mx-auto max-w-[1200px] px-4 py-10 sm:px-6 md:py-14">
-        <div className="mb-6 flex flex-wrap items-baseline justify-between gap-3">
-          <h2 id="results" className="text-lg font-bold" aria-live="polite">
-            {describeArticles(total, filters)}
-          </h2>
-          {filtered ? (
-            <Link to="/blog" className="text-sm font-semibold text-link underline">
-              Clear filters
-            </Link>
-          ) : null}
-        </div>
+      <CatalogueResults
+        summary={describeArticles(total, filters)}
+        clearHref={filtered ? "/blog" : null}
+        page={page}
+        pageCount={pageCount}
+        pageHref={(n) => blogHref({ ...filters, page: n })}
+      >
         {articles.length > 0 ? <ArticleCards articles={articles} firstPriority /> : <NoArticles filters={filters} />}
-        {pageCount > 1 ? (
-          <PageLinks page={page} pageCount={pageCount} href={(n) => blogHref({ ...filters, page: n })} />
-        ) : null}
-      </section>
+      </CatalogueResults>
     </main>
   );
 }
@@ -71,11 +64,7 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
       ]
     : [];
   return [
-    { title },
-    { name: "description", content: description },
-    { property: "og:title", content: title },
-    { property: "og:description", content: description },
-    { property: "og:type", content: "website" },
+    ...catalogueMeta(title, description),
     // Searches are not pages of their own for search engines.
     ...(data?.filters.q ? [{ name: "robots", content: "noindex, follow" }] : []),
     {

@@ -11,24 +11,22 @@ import { runtimeContext, userContext } from "~/server/context.server";
 import { useNonce } from "~/ui/nonce";
 import { notFound } from "~/ui/not-found";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
-import { mediaBaseOf, viewerFrom } from "~/web/viewer.server";
+import { viewerFrom } from "~/web/viewer.server";
 import type { Route } from "./+types/car";
 import { carPageAction } from "./car-action.server";
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
-  const { db, env, storage } = context.get(runtimeContext);
+  const { db, env } = context.get(runtimeContext);
   const viewer = viewerFrom(context);
   // A car the viewer may not see answers exactly like one that does not exist.
   const car = await getCommunityCar(db, viewer, params.carId);
   if (!car) notFound();
-  const mediaBase = mediaBaseOf(storage);
   const pageUrl = `${env.SITE_URL}/community/cars/${car.id}`;
   const cover = car.photos.find((photo) => !photo.hidden);
-  const imageUrl = cover ? carPhotoShareUrl(cover.hash, env.SITE_URL, mediaBase) : null;
+  const imageUrl = cover ? carPhotoShareUrl(cover.hash, env.SITE_URL) : null;
   const user = context.get(userContext);
   return {
     car,
-    mediaBase,
     pageUrl,
     imageUrl,
     signInHref: `/login?redirectTo=${encodeURIComponent(url.pathname)}`,
@@ -37,7 +35,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     featured: car.featuredAt !== null,
     jsonLd:
       car.visibility === "public" && !car.hidden
-        ? serializeJsonLd(carJsonLd(car, { pageUrl, siteUrl: env.SITE_URL, mediaBase }))
+        ? serializeJsonLd(carJsonLd(car, { pageUrl, siteUrl: env.SITE_URL }))
         : null,
   };
 }
@@ -49,7 +47,7 @@ export function action({ request, context, params, url }: Route.ActionArgs) {
 export const headers: Route.HeadersFunction = () => publicPageHeaders();
 
 export default function CommunityCarPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { car, mediaBase, pageUrl, can, signInHref, staff, featured } = loaderData;
+  const { car, pageUrl, can, signInHref, staff, featured } = loaderData;
   const nonce = useNonce();
   const title = carTitle(car);
   const likeMessage =
@@ -72,7 +70,7 @@ export default function CommunityCarPage({ loaderData, actionData }: Route.Compo
             <h1 className="wide mt-1 text-3xl font-black leading-tight sm:text-5xl">{title}</h1>
             {car.variant ? <p className="mt-2 text-lg text-muted">{car.variant}</p> : null}
           </header>
-          <CarGallery car={car} photos={car.photos} mediaBase={mediaBase} />
+          <CarGallery car={car} photos={car.photos} />
           {car.story.trim() ? (
             <section aria-labelledby="story" className="space-y-4">
               <h2 id="story" className="wide text-2xl font-extrabold">
@@ -111,7 +109,7 @@ export default function CommunityCarPage({ loaderData, actionData }: Route.Compo
             <h2 id="owner" className="text-xs font-bold uppercase tracking-[0.14em] text-muted">
               Owner
             </h2>
-            {car.ownerHandle ? (
+            {car.ownerHandle && car.ownerProfileOpen ? (
               <Link to={`/community/${car.ownerHandle}`} className="mt-1 block text-lg font-bold text-link underline">
                 {car.ownerName} <span className="font-normal text-muted">@{car.ownerHandle}</span>
               </Link>

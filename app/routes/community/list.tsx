@@ -4,14 +4,15 @@ import { type CommunityFilters, CommunityHeader, communityHref } from "~/feature
 import { communityMakes, eraFrom, listCommunityCars, normaliseSearch } from "~/features/community/showcase.server";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
-import { PageLinks } from "~/ui/page-links";
+import { CatalogueResults } from "~/ui/catalogue-results";
+import { catalogueMeta } from "~/ui/page-meta";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
 import { countOf } from "~/ui/plural";
-import { mediaBaseOf, viewerFrom } from "~/web/viewer.server";
+import { viewerFrom } from "~/web/viewer.server";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { db, storage } = context.get(runtimeContext);
+  const { db } = context.get(runtimeContext);
   const viewer = viewerFrom(context);
   const params = url.searchParams;
   // Whatever the address says, the page answers: unknown values are ignored, not refused.
@@ -32,7 +33,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     }),
     communityMakes(db, viewer),
   ]);
-  return { ...list, makes, filters, signedIn: viewer !== null, mediaBase: mediaBaseOf(storage) };
+  return { ...list, makes, filters, signedIn: viewer !== null };
 }
 
 // Visitors share a cached page; the auth step makes a signed-in member's answer private.
@@ -49,24 +50,20 @@ function describeResults(total: number, filters: CommunityFilters) {
 }
 
 export default function CommunityPage({ loaderData }: Route.ComponentProps) {
-  const { cars, total, page, pageCount, makes, filters, signedIn, mediaBase } = loaderData;
+  const { cars, total, page, pageCount, makes, filters, signedIn } = loaderData;
   const filtered = Boolean(filters.q || filters.make || filters.era);
   return (
     <main id="main">
       <CommunityHeader filters={filters} makes={makes} />
-      <section aria-labelledby="results" className="mx-auto max-w-[1200px] px-4 py-10 sm:px-6 md:py-14">
-        <div className="mb-6 flex flex-wrap items-baseline justify-between gap-3">
-          <h2 id="results" className="text-lg font-bold" aria-live="polite">
-            {describeResults(total, filters)}
-          </h2>
-          {filtered ? (
-            <Link to={communityHref({ sort: filters.sort })} className="text-sm font-semibold text-link underline">
-              Clear filters
-            </Link>
-          ) : null}
-        </div>
+      <CatalogueResults
+        summary={describeResults(total, filters)}
+        clearHref={filtered ? communityHref({ sort: filters.sort }) : null}
+        page={page}
+        pageCount={pageCount}
+        pageHref={(n) => communityHref({ ...filters, page: n })}
+      >
         {cars.length > 0 ? (
-          <CarTiles cars={cars} mediaBase={mediaBase} firstPriority />
+          <CarTiles cars={cars} firstPriority />
         ) : (
           <div className="rounded-2xl border border-dashed border-line p-10 text-center">
             <p className="text-lg font-semibold">{filtered ? "No cars match these filters." : "No cars yet."}</p>
@@ -83,10 +80,7 @@ export default function CommunityPage({ loaderData }: Route.ComponentProps) {
             </p>
           </div>
         )}
-        {pageCount > 1 ? (
-          <PageLinks page={page} pageCount={pageCount} href={(n) => communityHref({ ...filters, page: n })} />
-        ) : null}
-      </section>
+      </CatalogueResults>
     </main>
   );
 }
@@ -95,11 +89,5 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteNameOf(matches);
   const title = pageTitle(matches, "Community");
   const description = `Members' cars from ${site}: builds, specs and stories.`;
-  return [
-    { title },
-    { name: "description", content: description },
-    { property: "og:title", content: title },
-    { property: "og:description", content: description },
-    { property: "og:type", content: "website" },
-  ];
+  return catalogueMeta(title, description);
 };

@@ -21,6 +21,7 @@ import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { useNonce } from "~/ui/nonce";
 import { notFound } from "~/ui/not-found";
+import { linkPreviewMeta } from "~/ui/page-meta";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
 import type { Route } from "./+types/detail";
 import { addToCartFromEventPage } from "./add-to-cart.server";
@@ -116,27 +117,16 @@ export const meta: Route.MetaFunction = ({ data: page, matches }) => {
   if (!page) return [{ title: pageTitle(matches, "Event not found") }];
   const { event } = page;
   const description = event.summary || `${event.dates.dates} at ${event.venue}, ${event.town}.`;
-  const image = page.imageUrl
-    ? [
-        { property: "og:image", content: page.imageUrl },
-        { property: "og:image:width", content: "1600" },
-        { property: "og:image:height", content: "900" },
-        ...(event.cover.alt ? [{ property: "og:image:alt", content: event.cover.alt }] : []),
-        { name: "twitter:image", content: page.imageUrl },
-      ]
-    : [];
   return [
     { title: pageTitle(matches, `${event.status === "cancelled" ? "Cancelled: " : ""}${event.title}`) },
     { name: "description", content: description },
-    { tagName: "link", rel: "canonical", href: page.pageUrl },
-    { property: "og:title", content: event.title },
-    { property: "og:description", content: description },
-    { property: "og:url", content: page.pageUrl },
-    { property: "og:type", content: "website" },
-    { property: "og:site_name", content: site },
-    { name: "twitter:card", content: page.imageUrl ? "summary_large_image" : "summary" },
-    { name: "twitter:title", content: event.title },
-    { name: "twitter:description", content: description },
-    ...image,
+    ...linkPreviewMeta({
+      url: page.pageUrl,
+      title: event.title,
+      description,
+      type: "website",
+      site,
+      image: page.imageUrl ? { url: page.imageUrl, width: 1600, height: 900, alt: event.cover.alt } : null,
+    }),
   ];
 };

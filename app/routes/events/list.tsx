@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { isMonth, listEvents, monthLabel, normaliseQuery } from "~/features/events/catalogue.server";
 import { describeResults, NoEvents } from "~/features/events/event-list-parts";
 import { EventTiles } from "~/features/events/event-tile";
@@ -6,7 +5,8 @@ import { isEventType } from "~/features/events/event-types";
 import { type EventFilters, EventsHeader, eventsHref } from "~/features/events/events-header";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
-import { PageLinks } from "~/ui/page-links";
+import { CatalogueResults } from "~/ui/catalogue-results";
+import { catalogueMeta } from "~/ui/page-meta";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
 import type { Route } from "./+types/list";
 
@@ -49,24 +49,15 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
   return (
     <main id="main">
       <EventsHeader filters={filters} months={months} monthTotal={monthTotal} />
-      <section aria-labelledby="results" className="mx-auto max-w-[1200px] px-4 py-10 sm:px-6 md:py-14">
-        <div className="mb-6 flex flex-wrap items-baseline justify-between gap-3">
-          <h2 id="results" className="text-lg font-bold" aria-live="polite">
-            {describeResults(total, filters, monthName)}
-          </h2>
-          {filtered ? (
-            <Link to={eventsHref({ when: filters.when })} className="text-sm font-semibold text-link underline">
-              Clear filters
-            </Link>
-          ) : null}
-        </div>
-
+      <CatalogueResults
+        summary={describeResults(total, filters, monthName)}
+        clearHref={filtered ? eventsHref({ when: filters.when }) : null}
+        page={page}
+        pageCount={pageCount}
+        pageHref={(n) => eventsHref({ ...filters, page: n })}
+      >
         {events.length > 0 ? <EventTiles events={events} firstPriority /> : <NoEvents filters={filters} />}
-
-        {pageCount > 1 ? (
-          <PageLinks page={page} pageCount={pageCount} href={(n) => eventsHref({ ...filters, page: n })} />
-        ) : null}
-      </section>
+      </CatalogueResults>
     </main>
   );
 }
@@ -76,11 +67,5 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
   const past = data?.filters.when === "past";
   const title = pageTitle(matches, past ? "Past events" : "Events");
   const description = `Car meets, shows, cruises and track days from ${site}: dates, venues and tickets.`;
-  return [
-    { title },
-    { name: "description", content: description },
-    { property: "og:title", content: title },
-    { property: "og:description", content: description },
-    { property: "og:type", content: "website" },
-  ];
+  return catalogueMeta(title, description);
 };

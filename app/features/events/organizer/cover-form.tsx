@@ -1,9 +1,10 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo } from "react";
 import { Form } from "react-router";
 import { FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
 import { InputField } from "~/ui/form-fields";
+import { usePicturePreview } from "~/ui/picture-preview";
 import { useMediaBase } from "~/ui/site";
 import { TrackArt } from "~/ui/track-art";
 import { coverSources } from "../cover-urls";
@@ -70,12 +71,8 @@ export function CoverEditor({
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const [removeForm] = useForm({ id: "remove-cover", lastResult: removeResult });
-  const [preview, setPreview] = useState<string | null>(null);
-  const chosen = useRef<File | undefined>(undefined);
-  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
   // Once a new cover is saved, the page shows it and the picker starts empty again.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the reset is the effect of the saved cover changing
-  useEffect(() => setPreview(null), [cover.coverHash]);
+  const { preview, onChange } = usePicturePreview(cover.coverHash);
   const { key, ...fileProps } = getInputProps(fields.cover, {
     type: "file",
     ariaDescribedBy: `${fields.cover.id}-hint`,
@@ -106,21 +103,7 @@ export function CoverEditor({
                 key={`${key}-${cover.coverHash}`}
                 {...fileProps}
                 accept={COVER_ACCEPT}
-                onChange={(event) => {
-                  const file = event.currentTarget.files?.[0];
-                  chosen.current = file;
-                  setPreview(null);
-                  // Only a picture the browser can read gets a preview (not HEIC, not a broken file).
-                  if (file?.type.startsWith("image/")) {
-                    createImageBitmap(file).then(
-                      (bitmap) => {
-                        bitmap.close();
-                        if (chosen.current === file) setPreview(URL.createObjectURL(file));
-                      },
-                      () => {},
-                    );
-                  }
-                }}
+                onChange={onChange}
                 className="block w-full min-w-0 text-sm text-muted file:mr-3 file:rounded-full file:border-0 file:bg-surface-sunken file:px-4 file:py-2 file:font-semibold file:text-text hover:file:bg-line"
               />
               <p id={`${fields.cover.id}-hint`} className="text-sm text-muted">

@@ -37,28 +37,6 @@ export async function lockEditableEvent(
   return notEditable(event, options.whenCancelled) ?? { ok: true, event: event! };
 }
 
-const auditValue = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
-export const same = (a: unknown, b: unknown) =>
-  a instanceof Date || b instanceof Date
-    ? (a as Date | null)?.getTime() === (b as Date | null)?.getTime()
-    : JSON.stringify(a) === JSON.stringify(b);
-
-/** What changed between two versions of a row, for the audit log. */
-export function changesBetween<T extends Record<string, unknown>>(
-  before: T,
-  after: Partial<T>,
-  keyFields: Set<keyof T>,
-) {
-  const changed: string[] = [];
-  const values: Record<string, { from: unknown; to: unknown }> = {};
-  for (const field of Object.keys(after) as (keyof T & string)[]) {
-    if (same(before[field], after[field])) continue;
-    changed.push(field);
-    if (keyFields.has(field)) values[field] = { from: auditValue(before[field]), to: auditValue(after[field]) };
-  }
-  return { changed, values };
-}
-
 export async function ticketsSold(db: Db, eventId: string) {
   const [row] = await db
     .select({ sold: sql<number>`coalesce(sum(${ticketTypes.sold}), 0)::int` })

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
+import { changesBetween, same } from "~/features/audit/changes";
 import { eventDays } from "~/features/dates/time-zones";
 import { numberedSlug, slugify as slugFromWords } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
@@ -8,14 +9,12 @@ import { countOf, plural } from "~/ui/plural";
 import { events, ticketTypes } from "../../../../db/schema";
 import { prepareCover, storeCover } from "../cover.server";
 import {
-  changesBetween,
   lockEditableEvent,
   type NotFound,
   notEditable,
   notFound,
   type Refusal,
   refuse,
-  same,
   ticketsSold,
 } from "./editable-event.server";
 import { type EventInput, isUsableSlug, LIMITS } from "./schemas";

@@ -1,7 +1,6 @@
 import { ExternalLink, Pencil, Star, Ticket } from "lucide-react";
 import { Link } from "react-router";
 import type { EventDateLabels } from "~/features/dates/event-dates";
-import { Card } from "~/ui/card";
 import type { EventStatus, EventType } from "../../../../db/schema/events";
 import { DateBlock, SoldMeter, StatusBadge } from "./event-parts";
 import { EVENT_TYPE_LABELS, type EventFilter } from "./schemas";
@@ -81,10 +80,7 @@ const EMPTY: Record<EventFilter, string> = {
   cancelled: "No cancelled events.",
 };
 
-export function EmptyEventList({ show, searching }: { show: EventFilter; searching: boolean }) {
-  return (
-    <Card as="p" variant="empty" className="mt-3 p-10 text-muted">
-      {searching ? "No events match. Try part of the title, the venue or the town." : EMPTY[show]}
-    </Card>
-  );
+/** What the list says when it has no events in this view, or none matching the search. */
+export function emptyEventList(show: EventFilter, searching: boolean) {
+  return searching ? "No events match. Try part of the title, the venue or the town." : EMPTY[show];
 }

@@ -4,6 +4,7 @@ import { eventDays, toLocalInputValue } from "~/features/dates/time-zones";
 import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
 import { moneyInputValue } from "~/ui/money";
+import { pageOf } from "~/ui/paging";
 import { events, ticketTypes } from "../../../../db/schema";
 import type { EventFilter } from "./schemas";
 
@@ -22,6 +23,31 @@ const ticketFigures = {
     number | null
   >`case when count(${ticketTypes.id}) > 0 and bool_and(${ticketTypes.capacity} is not null) then sum(${ticketTypes.capacity})::int end`,
 };
+
+/** What an event's row in the list and the header of its pages both show; the ticket types joined. */
+const overviewColumns = {
+  id: events.id,
+  slug: events.slug,
+  title: events.title,
+  status: events.status,
+  startsAt: events.startsAt,
+  endsAt: events.endsAt,
+  timeZone: events.timeZone,
+  venue: events.venue,
+  town: events.town,
+  capacity: events.capacity,
+  coverHash: events.coverHash,
+  ...ticketFigures,
+};
+
+type EventRow = typeof events.$inferSelect;
+
+/** The named columns of one event: the short reads of its pages and forms; null when there is no such event. */
+async function eventColumns<Key extends keyof EventRow>(db: Db, eventId: string, keys: Key[]) {
+  const columns = Object.fromEntries(keys.map((key) => [key, events[key]]));
+  const [event] = await db.select(columns).from(events).where(eq(events.id, eventId));
+  return (event as Pick<EventRow, Key> | undefined) ?? null;
+}
 
 /** Events whose title, venue, town or address holds `q`; everything when `q` is empty. */
 export function eventSearch(q: string) {
@@ -58,22 +84,7 @@ export async function listEventsForAdmin(db: Db, input: { show: EventFilter; q: 
 
   const [rows, [counts]] = await Promise.all([
     db
-      .select({
-        id: events.id,
-        slug: events.slug,
-        title: events.title,
-        status: events.status,
-        type: events.type,
-        headline: events.headline,
-        startsAt: events.startsAt,
-        endsAt: events.endsAt,
-        timeZone: events.timeZone,
-        venue: events.venue,
-        town: events.town,
-        capacity: events.capacity,
-        coverHash: events.coverHash,
-        ...ticketFigures,
-      })
+      .select({ ...overviewColumns, type: events.type, headline: events.headline })
       .from(events)
       .leftJoin(ticketTypes, eq(ticketTypes.eventId, events.id))
       .where(and(filters[input.show], search))
@@ -100,9 +111,7 @@ export async function listEventsForAdmin(db: Db, input: { show: EventFilter; q: 
       labels: eventDateLabels(row.startsAt, row.endsAt, row.timeZone),
     })),
     counts: totals,
-    total,
-    page: input.page,
-    pageCount: Math.max(1, Math.ceil(total / EVENTS_PER_PAGE)),
+    ...pageOf(total, input.page, EVENTS_PER_PAGE),
   };
 }
 
@@ -110,21 +119,10 @@ export async function listEventsForAdmin(db: Db, input: { show: EventFilter; q: 
 export async function getEventSummary(db: Db, eventId: string) {
   const [row] = await db
     .select({
-      id: events.id,
-      slug: events.slug,
-      title: events.title,
-      status: events.status,
-      startsAt: events.startsAt,
-      endsAt: events.endsAt,
-      timeZone: events.timeZone,
-      venue: events.venue,
-      town: events.town,
-      capacity: events.capacity,
-      coverHash: events.coverHash,
+      ...overviewColumns,
       publishedAt: events.publishedAt,
       cancelledAt: events.cancelledAt,
       cancelReason: events.cancelReason,
-      ...ticketFigures,
     })
     .from(events)
     .leftJoin(ticketTypes, eq(ticketTypes.eventId, events.id))
@@ -149,35 +147,32 @@ const numberValue = (value: number | null) => (value === null ? "" : String(valu
 
 /** An event's saved values as its form shows them: times in its own zone, money in pounds. */
 export async function getEventFormValues(db: Db, eventId: string) {
-  const [event] = await db
-    .select({
-      title: events.title,
-      slug: events.slug,
-      summary: events.summary,
-      description: events.description,
-      type: events.type,
-      headline: events.headline,
-      timeZone: events.timeZone,
-      startsAt: events.startsAt,
-      endsAt: events.endsAt,
-      venue: events.venue,
-      address: events.address,
-      town: events.town,
-      postcode: events.postcode,
-      latitude: events.latitude,
-      longitude: events.longitude,
-      placeId: events.placeId,
-      capacity: events.capacity,
-      salesStartAt: events.salesStartAt,
-      salesEndAt: events.salesEndAt,
-      applicationsOpen: events.applicationsOpen,
-      applicationsDeadline: events.applicationsDeadline,
-      applicationSpots: events.applicationSpots,
-      applicationFee: events.applicationFee,
-      applicationCriteria: events.applicationCriteria,
-    })
-    .from(events)
-    .where(eq(events.id, eventId));
+  const event = await eventColumns(db, eventId, [
+    "title",
+    "slug",
+    "summary",
+    "description",
+    "type",
+    "headline",
+    "timeZone",
+    "startsAt",
+    "endsAt",
+    "venue",
+    "address",
+    "town",
+    "postcode",
+    "latitude",
+    "longitude",
+    "placeId",
+    "capacity",
+    "salesStartAt",
+    "salesEndAt",
+    "applicationsOpen",
+    "applicationsDeadline",
+    "applicationSpots",
+    "applicationFee",
+    "applicationCriteria",
+  ]);
   if (!event) return null;
   const zone = event.timeZone;
   return {
@@ -199,45 +194,31 @@ export async function getEventFormValues(db: Db, eventId: string) {
 }
 
 /** When the event runs, in its own time zone: what a ticket type's dates are checked against. */
-export async function getEventTimes(db: Db, eventId: string) {
-  const [event] = await db
-    .select({ startsAt: events.startsAt, endsAt: events.endsAt, timeZone: events.timeZone })
-    .from(events)
-    .where(eq(events.id, eventId));
-  return event ?? null;
+export function getEventTimes(db: Db, eventId: string) {
+  return eventColumns(db, eventId, ["startsAt", "endsAt", "timeZone"]);
 }
 
 /** Whether the event was cancelled, with its title and reason: what refunding its holders needs. */
-export async function getEventCancellation(db: Db, eventId: string) {
-  const [event] = await db
-    .select({ status: events.status, title: events.title, cancelReason: events.cancelReason })
-    .from(events)
-    .where(eq(events.id, eventId));
-  return event ?? null;
+export function getEventCancellation(db: Db, eventId: string) {
+  return eventColumns(db, eventId, ["status", "title", "cancelReason"]);
 }
 
-export async function getEventCover(db: Db, eventId: string) {
-  const [row] = await db
-    .select({ coverHash: events.coverHash, coverAlt: events.coverAlt, coverColor: events.coverColor })
-    .from(events)
-    .where(eq(events.id, eventId));
-  return row ?? null;
+/** The event's cover as its cover page shows it. */
+export function getEventCover(db: Db, eventId: string) {
+  return eventColumns(db, eventId, ["coverHash", "coverAlt", "coverColor"]);
 }
 
 /** The event's ticket types for its tickets page, with what each form needs to show them again. */
 export async function getTicketTypesPage(db: Db, eventId: string) {
-  const [event] = await db
-    .select({
-      status: events.status,
-      startsAt: events.startsAt,
-      endsAt: events.endsAt,
-      timeZone: events.timeZone,
-      capacity: events.capacity,
-      salesStartAt: events.salesStartAt,
-      salesEndAt: events.salesEndAt,
-    })
-    .from(events)
-    .where(eq(events.id, eventId));
+  const event = await eventColumns(db, eventId, [
+    "status",
+    "startsAt",
+    "endsAt",
+    "timeZone",
+    "capacity",
+    "salesStartAt",
+    "salesEndAt",
+  ]);
   if (!event) return null;
   const types = await db
     .select({

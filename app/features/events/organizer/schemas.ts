@@ -9,7 +9,9 @@ import {
 import {
   checkbox,
   line,
+  listPage,
   listSearch,
+  listView,
   localTime,
   moneyField,
   optionalLine,
@@ -379,10 +381,6 @@ export const EVENT_FILTERS = {
 } as const;
 export type EventFilter = keyof typeof EVENT_FILTERS;
 
-export const EventsQuerySchema = z.object({
-  show: z.enum(Object.keys(EVENT_FILTERS) as [EventFilter, ...EventFilter[]]).catch("upcoming"),
-  q: listSearch,
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
-});
+export const EventsQuerySchema = z.object({ show: listView(EVENT_FILTERS, "upcoming"), q: listSearch, page: listPage });
 
 export const EventIdSchema = z.uuid();

@@ -1,18 +1,11 @@
 import { and, count, eq } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
+import { changesBetween, same } from "~/features/audit/changes";
 import { eventDays } from "~/features/dates/time-zones";
 import type { Db } from "~/server/db/client.server";
 import { plural } from "~/ui/plural";
 import { ticketTypes } from "../../../../db/schema";
-import {
-  changesBetween,
-  lockEditableEvent,
-  type NotFound,
-  notFound,
-  type Refusal,
-  refuse,
-  same,
-} from "./editable-event.server";
+import { lockEditableEvent, type NotFound, notFound, type Refusal, refuse } from "./editable-event.server";
 import type { TicketTypeInput } from "./schemas";
 
 // The organizer's changes to an event's ticket types. Each locks the event first
@@ -50,6 +43,22 @@ const TICKET_KEY_FIELDS = new Set<keyof TicketValues>([
   "hidden",
 ]);
 
+/** The audit entry of a change to one of the event's ticket types, written in the change's transaction. */
+function auditTicketType(
+  tx: Db,
+  change: { actorId: string; eventId: string; ticketTypeId: string },
+  action: string,
+  details: Record<string, unknown>,
+) {
+  return recordAudit(tx, {
+    actorId: change.actorId,
+    action,
+    subjectType: "ticket_type",
+    subjectId: change.ticketTypeId,
+    details: { eventId: change.eventId, ...details },
+  });
+}
+
 /** The chosen days, checked again against the event's days as they are now. */
 function daysProblem(days: string[], event: { startsAt: Date; endsAt: Date; timeZone: string }) {
   const valid = eventDays(event.startsAt, event.endsAt, event.timeZone);
@@ -79,30 +88,29 @@ export async function createTicketType(
       .values({ ...ticketValues(input.ticketType), eventId: input.eventId })
       .returning({ id: ticketTypes.id });
     if (!created) throw new Error("The ticket type was not created");
-    await recordAudit(tx, {
-      actorId: input.actorId,
-      action: "ticket_type.create",
-      subjectType: "ticket_type",
-      subjectId: created.id,
-      details: {
-        eventId: input.eventId,
-        name: input.ticketType.name,
-        price: input.ticketType.price,
-        capacity: input.ticketType.capacity,
-        days: input.ticketType.days,
-      },
+    await auditTicketType(tx, { ...input, ticketTypeId: created.id }, "ticket_type.create", {
+      name: input.ticketType.name,
+      price: input.ticketType.price,
+      capacity: input.ticketType.capacity,
+      days: input.ticketType.days,
     });
     return { ok: true as const, id: created.id };
   });
 }
 
-async function lockTicketType(db: Db, eventId: string, ticketTypeId: string) {
-  const [type] = await db
+/**
+ * Opens a change to one of the event's ticket types: the event's lock (refused as
+ * `lockEditableEvent` refuses), then the type's row lock; refused when the type is gone.
+ */
+async function lockEditableTicketType(tx: Db, eventId: string, ticketTypeId: string) {
+  const locked = await lockEditableEvent(tx, eventId);
+  if (!locked.ok) return locked;
+  const [type] = await tx
     .select()
     .from(ticketTypes)
     .where(and(eq(ticketTypes.id, ticketTypeId), eq(ticketTypes.eventId, eventId)))
     .for("update");
-  return type;
+  return type ? { ok: true as const, event: locked.event, type } : notFound("This ticket type");
 }
 
 export async function updateTicketType(
@@ -110,11 +118,9 @@ export async function updateTicketType(
   input: { actorId: string; eventId: string; ticketTypeId: string; ticketType: TicketTypeInput },
 ): Promise<{ ok: true; changed: string[] } | Refusal | NotFound> {
   return db.transaction(async (tx) => {
-    const locked = await lockEditableEvent(tx, input.eventId);
+    const locked = await lockEditableTicketType(tx, input.eventId, input.ticketTypeId);
     if (!locked.ok) return locked;
-    const { event } = locked;
-    const current = await lockTicketType(tx, input.eventId, input.ticketTypeId);
-    if (!current) return notFound("This ticket type");
+    const { event, type: current } = locked;
     const next = ticketValues(input.ticketType);
     if (next.capacity !== null && next.capacity < current.sold) {
       return refuse(
@@ -133,12 +139,10 @@ export async function updateTicketType(
       .update(ticketTypes)
       .set({ ...next, updatedAt: new Date() })
       .where(eq(ticketTypes.id, input.ticketTypeId));
-    await recordAudit(tx, {
-      actorId: input.actorId,
-      action: "ticket_type.update",
-      subjectType: "ticket_type",
-      subjectId: input.ticketTypeId,
-      details: { eventId: input.eventId, name: next.name, changed, ...values },
+    await auditTicketType(tx, input, "ticket_type.update", {
+      name: next.name,
+      changed,
+      ...values,
     });
     return { ok: true as const, changed };
   });
@@ -150,26 +154,18 @@ export async function setTicketTypeHidden(
   input: { actorId: string; eventId: string; ticketTypeId: string; hidden: boolean },
 ): Promise<{ ok: true; name: string } | Refusal | NotFound> {
   return db.transaction(async (tx) => {
-    const locked = await lockEditableEvent(tx, input.eventId);
+    const locked = await lockEditableTicketType(tx, input.eventId, input.ticketTypeId);
     if (!locked.ok) return locked;
-    const current = await lockTicketType(tx, input.eventId, input.ticketTypeId);
-    if (!current) return notFound("This ticket type");
+    const current = locked.type;
     if (current.hidden === input.hidden) return { ok: true as const, name: current.name };
     await tx
       .update(ticketTypes)
       .set({ hidden: input.hidden, updatedAt: new Date() })
       .where(eq(ticketTypes.id, input.ticketTypeId));
-    await recordAudit(tx, {
-      actorId: input.actorId,
-      action: "ticket_type.update",
-      subjectType: "ticket_type",
-      subjectId: input.ticketTypeId,
-      details: {
-        eventId: input.eventId,
-        name: current.name,
-        changed: ["hidden"],
-        hidden: { from: current.hidden, to: input.hidden },
-      },
+    await auditTicketType(tx, input, "ticket_type.update", {
+      name: current.name,
+      changed: ["hidden"],
+      hidden: { from: current.hidden, to: input.hidden },
     });
     return { ok: true as const, name: current.name };
   });
@@ -181,10 +177,9 @@ export async function deleteTicketType(
   input: { actorId: string; eventId: string; ticketTypeId: string },
 ): Promise<{ ok: true; name: string } | Refusal | NotFound> {
   return db.transaction(async (tx) => {
-    const locked = await lockEditableEvent(tx, input.eventId);
+    const locked = await lockEditableTicketType(tx, input.eventId, input.ticketTypeId);
     if (!locked.ok) return locked;
-    const current = await lockTicketType(tx, input.eventId, input.ticketTypeId);
-    if (!current) return notFound("This ticket type");
+    const current = locked.type;
     if (current.sold > 0) {
       return refuse(
         "",
@@ -192,12 +187,10 @@ export async function deleteTicketType(
       );
     }
     await tx.delete(ticketTypes).where(and(eq(ticketTypes.id, input.ticketTypeId), eq(ticketTypes.sold, 0)));
-    await recordAudit(tx, {
-      actorId: input.actorId,
-      action: "ticket_type.delete",
-      subjectType: "ticket_type",
-      subjectId: input.ticketTypeId,
-      details: { eventId: input.eventId, name: current.name, price: current.price, capacity: current.capacity },
+    await auditTicketType(tx, input, "ticket_type.delete", {
+      name: current.name,
+      price: current.price,
+      capacity: current.capacity,
     });
     return { ok: true as const, name: current.name };
   });

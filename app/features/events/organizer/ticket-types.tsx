@@ -1,5 +1,4 @@
-import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { CalendarRange, EyeOff, Pencil } from "lucide-react";
 import { useMemo } from "react";
 import { Form, Link } from "react-router";
@@ -7,7 +6,9 @@ import { formatLocalDay } from "~/features/dates/event-dates";
 import { Badge } from "~/ui/badge";
 import { Checkbox, FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
 import { FormSection, InputField, TextAreaField } from "~/ui/form-fields";
+import { useLiveForm } from "~/ui/live-form";
 import { currencySymbol, formatMoney } from "~/ui/money";
+import { TimeWindowFields, zoneName } from "~/ui/time-window";
 import type { TicketTypesPage } from "./queries.server";
 import {
   LIMITS,
@@ -144,19 +145,17 @@ export function TicketTypeForm({
   defaultValue: TicketTypeFormDefaults;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const { schema, constraint } = useMemo(() => {
+  const { schema, rules } = useMemo(() => {
     const context = { currency, timeZone: event.timeZone, startsAt: event.startsAt, endsAt: event.endsAt };
-    return { schema: ticketTypeSchema(context), constraint: getZodConstraint(ticketTypeFields(context)) };
+    return { schema: ticketTypeSchema(context), rules: ticketTypeFields(context) };
   }, [currency, event.timeZone, event.startsAt, event.endsAt]);
   const editing = Boolean(ticketTypeId);
-  const [form, fields] = useForm<TicketTypeFormShape, TicketTypeInput>({
+  const [form, fields] = useLiveForm<TicketTypeFormShape, TicketTypeInput>({
     id: editing ? `ticket-form-${ticketTypeId}` : "new-ticket-form",
+    schema,
+    rules,
     lastResult,
-    constraint,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
     defaultValue,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const chosenDays = Array.isArray(fields.days.initialValue) ? (fields.days.initialValue as string[]) : [];
   const daysError = fields.days.errors?.length ? fields.days.errorId : undefined;
@@ -226,15 +225,14 @@ export function TicketTypeForm({
             <FieldErrors id={fields.days.errorId} errors={fields.days.errors} />
           </fieldset>
         ) : null}
-        <div className="grid gap-5 sm:grid-cols-2">
-          <InputField
-            meta={fields.salesStartAt}
-            label="On sale from (optional)"
-            kind="datetime-local"
-            hint={`In ${event.timeZone.replace(/_/g, " ")}. Empty: the event's sales window.`}
-          />
-          <InputField meta={fields.salesEndAt} label="On sale until (optional)" kind="datetime-local" />
-        </div>
+        <TimeWindowFields
+          start={{
+            meta: fields.salesStartAt,
+            label: "On sale from (optional)",
+            hint: `In ${zoneName(event.timeZone)}. Empty: the event's sales window.`,
+          }}
+          end={{ meta: fields.salesEndAt, label: "On sale until (optional)" }}
+        />
         <div className="grid gap-5 sm:grid-cols-2 sm:items-end">
           <InputField meta={fields.sortOrder} label="Position in the list" kind="number" hint="Lower numbers first." />
           <div className="pb-2">

@@ -1,11 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
+import { data, type RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { limitImageUploads } from "~/features/accounts/attempts.server";
 import { ARTICLE_LIMITS } from "~/features/articles/article-limits";
 import { saveArticle, storeBodyImage } from "~/features/articles/editor.server";
 import { articleFormSchema, bodyImageSchema } from "~/features/articles/schemas";
 import { renderMarkdown } from "~/features/content/markdown.server";
+import { requestContext, runtimeContext } from "~/server/context.server";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
@@ -23,6 +24,13 @@ export type EditorCall = {
   timeZone: string;
   siteUrl: string;
 };
+
+/** What the editor's rules need from a request made by `actorId`. */
+export function editorCall(context: Readonly<RouterContextProvider>, actorId: string): EditorCall {
+  const { db, env, storage } = context.get(runtimeContext);
+  const ip = context.get(requestContext).ip;
+  return { db, storage, actorId, ip, timeZone: env.TIME_ZONE, siteUrl: env.SITE_URL };
+}
 
 const ArticleIdSchema = z.uuid();
 

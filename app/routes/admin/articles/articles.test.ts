@@ -2,16 +2,14 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { addArticle } from "~/features/articles/articles.test-support";
 import { toLocalInputValue } from "~/features/dates/time-zones";
 import { carPicture } from "~/features/media/test-images.test-support";
-import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { type Env, parseEnv, setEnv } from "~/server/env.server";
-import { type TestRole, testAccount } from "~/server/session-user.test-support";
+import type { TestRole } from "~/server/session-user.test-support";
 import { localStorage } from "~/server/storage/storage.server";
-import { answerOf, routeArgs } from "~/web/route-calls.test-support";
+import { answerOf, type FormFields, routeTestSite } from "~/web/route-calls.test-support";
 import { articles, auditLog } from "../../../../db/schema";
 import { action as editAction, loader as editLoader } from "./edit";
 import { action as editorAction } from "./editor";
@@ -21,23 +19,14 @@ import { action as newAction, loader as newLoader } from "./new";
 // The staff article pages, called as React Router calls them, for a visitor and each role.
 const database = freshDatabasePerFile();
 const storage = localStorage(path.join(mkdtempSync(path.join(tmpdir(), "pitlane-articles-")), "media"));
-const people: Record<"visitor" | TestRole, SessionUser | null> = { visitor: null } as never;
-let env: Env;
-
-beforeAll(async () => {
-  env = parseEnv({
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), "pitlane-articles-env-")),
-    AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
-  });
-  setEnv(env);
-  for (const role of ["member", "organizer", "admin"] as const) people[role] = await testAccount(database().db, role);
-});
+const site = routeTestSite(database, { name: "articles", runtime: () => ({ storage }) });
+const { accounts } = site;
 
 const call = (
-  who: SessionUser | null,
-  pathname: string,
-  options: { params?: Record<string, string>; body?: Record<string, string> | FormData } = {},
-) => routeArgs({ db: database().db, env, storage, who, path: pathname, ...options });
+  who: TestRole | null,
+  path: string,
+  options: { params?: Record<string, string>; body?: FormFields | FormData } = {},
+) => site.args(who, { path, ...options });
 
 const form = (fields: Record<string, string>) => ({
   intent: "save",
@@ -72,15 +61,15 @@ describe("who may use the article pages", () => {
     for (const page of pages)
       expect((await answerOf(page)).location).toMatch(/^\/login\?redirectTo=%2Fadmin%2Farticles/);
     const asMember = [
-      () => listLoader(call(people.member!, "/admin/articles")),
-      () => newLoader(call(people.member!, "/admin/articles/new")),
-      () => newAction(call(people.member!, "/admin/articles/new", { body: form({ title: "Sneaky" }) })),
-      () => editLoader(call(people.member!, `/admin/articles/${id}`, { params: { articleId: id } })),
+      () => listLoader(call("member", "/admin/articles")),
+      () => newLoader(call("member", "/admin/articles/new")),
+      () => newAction(call("member", "/admin/articles/new", { body: form({ title: "Sneaky" }) })),
+      () => editLoader(call("member", `/admin/articles/${id}`, { params: { articleId: id } })),
       () =>
         editAction(
-          call(people.member!, `/admin/articles/${id}`, { params: { articleId: id }, body: form({ title: "Sneaky" }) }),
+          call("member", `/admin/articles/${id}`, { params: { articleId: id }, body: form({ title: "Sneaky" }) }),
         ),
-      () => editorAction(call(people.member!, "/admin/articles/editor", { body: { intent: "preview", body: "# Hi" } })),
+      () => editorAction(call("member", "/admin/articles/editor", { body: { intent: "preview", body: "# Hi" } })),
     ];
     for (const page of asMember) expect((await answerOf(page)).status).toBe(403);
     expect(await database().db.select().from(articles).where(eq(articles.title, "Sneaky"))).toEqual([]);
@@ -89,18 +78,18 @@ describe("who may use the article pages", () => {
   it("lets organizers and admins list, open and search", async () => {
     const { id } = await addArticle(database().db, { title: "Findable gearbox piece" });
     for (const who of ["organizer", "admin"] as const) {
-      const list = await answerOf(() => listLoader(call(people[who], "/admin/articles?q=gearbox")));
+      const list = await answerOf(() => listLoader(call(who, "/admin/articles?q=gearbox")));
       expect((list.data!.articles as { title: string }[]).map((article) => article.title)).toEqual([
         "Findable gearbox piece",
       ]);
       const opened = await answerOf(() =>
-        editLoader(call(people[who], `/admin/articles/${id}`, { params: { articleId: id } })),
+        editLoader(call(who, `/admin/articles/${id}`, { params: { articleId: id } })),
       );
       expect(opened.data!.title).toBe("Findable gearbox piece");
-      expect((await answerOf(() => newLoader(call(people[who], "/admin/articles/new")))).status).toBe(200);
+      expect((await answerOf(() => newLoader(call(who, "/admin/articles/new")))).status).toBe(200);
     }
     const missing = await answerOf(() =>
-      editLoader(call(people.admin!, "/admin/articles/nope", { params: { articleId: "nope" } })),
+      editLoader(call("admin", "/admin/articles/nope", { params: { articleId: "nope" } })),
     );
     expect(missing.status).toBe(404);
   });
@@ -110,7 +99,7 @@ describe("writing an article", () => {
   it("saves a draft with its author, a slug from the title and normalised tags, audited", async () => {
     const answer = await answerOf(() =>
       newAction(
-        call(people.organizer!, "/admin/articles/new", {
+        call("organizer", "/admin/articles/new", {
           body: form({
             title: "Winter Storage: 5 Tips!",
             tags: "Guides, Track Days,guides , ,",
@@ -124,19 +113,19 @@ describe("writing an article", () => {
     expect(row).toMatchObject({
       status: "draft",
       publishedAt: null,
-      authorId: people.organizer!.id,
+      authorId: accounts.organizer.id,
       tags: ["guides", "track-days"],
     });
     expect(answer.location).toBe(`/admin/articles/${row!.id}`);
     const [audit] = await database().db.select().from(auditLog).where(eq(auditLog.subjectId, row!.id));
-    expect(audit).toMatchObject({ action: "article.create", actorId: people.organizer!.id });
+    expect(audit).toMatchObject({ action: "article.create", actorId: accounts.organizer.id });
   });
 
   it("refuses bad input with field messages and keeps what was typed", async () => {
     const tooLong = "x".repeat(100_001);
     const answer = await answerOf(() =>
       newAction(
-        call(people.admin!, "/admin/articles/new", {
+        call("admin", "/admin/articles/new", {
           body: form({ title: "", slug: "Not A Slug", body: tooLong, excerpt: "Kept" }),
         }),
       ),
@@ -152,9 +141,7 @@ describe("writing an article", () => {
   it("refuses an address another article has, with a message", async () => {
     await addArticle(database().db, { title: "Taken", slug: "taken-address" });
     const answer = await answerOf(() =>
-      newAction(
-        call(people.organizer!, "/admin/articles/new", { body: form({ title: "Mine", slug: "taken-address" }) }),
-      ),
+      newAction(call("organizer", "/admin/articles/new", { body: form({ title: "Mine", slug: "taken-address" }) })),
     );
     expect(answer.status).toBe(400);
     expect((answer.data!.result as { error: Record<string, string[]> }).error.slug).toEqual([
@@ -162,7 +149,7 @@ describe("writing an article", () => {
     ]);
     // A slug made from the title is numbered instead.
     await answerOf(() =>
-      newAction(call(people.organizer!, "/admin/articles/new", { body: form({ title: "Taken address" }) })),
+      newAction(call("organizer", "/admin/articles/new", { body: form({ title: "Taken address" }) })),
     );
     expect(await rowBySlug("taken-address-2")).toBeTruthy();
   });
@@ -174,7 +161,7 @@ describe("writing an article", () => {
       status: "draft",
       publishedAt: null,
     });
-    const edit = (fields: Record<string, string>, who: SessionUser = people.organizer!) =>
+    const edit = (fields: Record<string, string>, who: TestRole = "organizer") =>
       answerOf(() =>
         editAction(
           call(who, `/admin/articles/${id}`, {
@@ -196,7 +183,7 @@ describe("writing an article", () => {
     ]);
     expect((await edit({ intent: "schedule", publishAt: "" })).status).toBe(400);
 
-    expect((await edit({ intent: "schedule", publishAt: londonIn(90) }, people.admin!)).status).toBe(302);
+    expect((await edit({ intent: "schedule", publishAt: londonIn(90) }, "admin")).status).toBe(302);
     const scheduled = await rowBySlug("lifecycle");
     expect(scheduled!.publishedAt!.getTime()).toBeGreaterThan(Date.now() + 80 * 60_000);
     expect(scheduled!.publishedAt!.getTime()).toBeLessThan(Date.now() + 100 * 60_000);
@@ -215,14 +202,12 @@ describe("writing an article", () => {
     const withoutAlt = new FormData();
     for (const [key, value] of Object.entries(form({ title: "Covered" }))) withoutAlt.set(key, value);
     withoutAlt.set("cover", new File([new Uint8Array(bytes)], "cover.jpg", { type: "image/jpeg" }));
-    const refused = await answerOf(() =>
-      newAction(call(people.organizer!, "/admin/articles/new", { body: withoutAlt })),
-    );
+    const refused = await answerOf(() => newAction(call("organizer", "/admin/articles/new", { body: withoutAlt })));
     expect(refused.status).toBe(400);
     expect((refused.data!.result as { error: Record<string, string[]> }).error.coverAlt).toBeTruthy();
 
     withoutAlt.set("coverAlt", "A blue car on the grid");
-    const saved = await answerOf(() => newAction(call(people.organizer!, "/admin/articles/new", { body: withoutAlt })));
+    const saved = await answerOf(() => newAction(call("organizer", "/admin/articles/new", { body: withoutAlt })));
     expect(saved.status).toBe(302);
     const row = await rowBySlug("covered");
     expect(row!.cover).toMatchObject({ alt: "A blue car on the grid" });
@@ -235,7 +220,7 @@ describe("the editor's helpers", () => {
     for (const who of ["organizer", "admin"] as const) {
       const answer = await answerOf(() =>
         editorAction(
-          call(people[who], "/admin/articles/editor", {
+          call(who, "/admin/articles/editor", {
             body: { intent: "preview", body: "## Hello\n\n<script>alert(1)</script>" },
           }),
         ),
@@ -247,7 +232,7 @@ describe("the editor's helpers", () => {
     }
     const long = await answerOf(() =>
       editorAction(
-        call(people.organizer!, "/admin/articles/editor", { body: { intent: "preview", body: "x".repeat(100_001) } }),
+        call("organizer", "/admin/articles/editor", { body: { intent: "preview", body: "x".repeat(100_001) } }),
       ),
     );
     expect(long.status).toBe(400);
@@ -262,9 +247,7 @@ describe("the editor's helpers", () => {
       "image",
       new File([new Uint8Array(await carPicture(800, 600).png().toBuffer())], "pit.png", { type: "image/png" }),
     );
-    const answer = await answerOf(() =>
-      editorAction(call(people.organizer!, "/admin/articles/editor", { body: image })),
-    );
+    const answer = await answerOf(() => editorAction(call("organizer", "/admin/articles/editor", { body: image })));
     expect(answer.status).toBe(200);
     const { markdown } = JSON.parse(answer.text!);
     expect(markdown).toMatch(/^!\[Pit lane view\]\(\/media\/articles\/[0-9a-f]+-1536\.webp\)$/);
@@ -273,9 +256,7 @@ describe("the editor's helpers", () => {
     notImage.set("intent", "image");
     notImage.set("alt", "Nothing");
     notImage.set("image", new File(["just text"], "notes.png", { type: "image/png" }));
-    const refused = await answerOf(() =>
-      editorAction(call(people.organizer!, "/admin/articles/editor", { body: notImage })),
-    );
+    const refused = await answerOf(() => editorAction(call("organizer", "/admin/articles/editor", { body: notImage })));
     expect(refused.status).toBe(400);
     expect(JSON.parse(refused.text!).errors.image[0]).toBeTruthy();
   });

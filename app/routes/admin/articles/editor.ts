@@ -1,9 +1,8 @@
 import { requireRole } from "~/server/auth/session.server";
-import { requestContext, runtimeContext } from "~/server/context.server";
 import { requireMethod } from "~/server/methods.server";
 import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/editor";
-import { bodyImageAction, previewAction } from "./article-forms.server";
+import { bodyImageAction, editorCall, previewAction } from "./article-forms.server";
 
 // No page here: GET and HEAD answer 405 with `Allow: POST`, and so does any method but POST.
 export { postOnly as loader } from "~/server/methods.server";
@@ -16,16 +15,8 @@ export { postOnly as loader } from "~/server/methods.server";
 export async function action({ request, context, url }: Route.ActionArgs) {
   requireMethod(request, "POST");
   const user = requireRole({ context, url }, "organizer");
-  const { db, env, storage } = context.get(runtimeContext);
   const formData = await readForm(request);
-  const call = {
-    db,
-    storage,
-    actorId: user.id,
-    ip: context.get(requestContext).ip,
-    timeZone: env.TIME_ZONE,
-    siteUrl: env.SITE_URL,
-  };
+  const call = editorCall(context, user.id);
   const answer =
     formData.get("intent") === "image" ? await bodyImageAction(call, formData) : previewAction(call, formData);
   const { body, status } =

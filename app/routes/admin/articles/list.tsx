@@ -1,13 +1,13 @@
 import { Link } from "react-router";
 import { formatArticleDate } from "~/features/articles/article-cards";
+import { ArticleStateBadge } from "~/features/articles/article-state-badge";
 import { articleState, listArticlesForStaff } from "~/features/articles/editor.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
-import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
+import { dashboardMeta } from "~/ui/dashboard-meta";
 import { ListPageHeader } from "~/ui/list-page";
 import { ListSearch } from "~/ui/list-search";
-import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -22,12 +22,6 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     articles: rows.map((row) => ({ ...row, state: articleState(row, now) })),
   };
 }
-
-const STATE_BADGES = {
-  draft: { label: "Draft", tone: "neutral" },
-  scheduled: { label: "Scheduled", tone: "warning" },
-  published: { label: "Published", tone: "success" },
-} as const;
 
 function when(date: Date, timeZone: string) {
   const time = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone }).format(date);
@@ -56,42 +50,36 @@ export default function ArticlesAdmin({ loaderData }: Route.ComponentProps) {
         </Card>
       ) : (
         <Card as="ul" variant="list" className="mt-6 overflow-hidden">
-          {articles.map((article) => {
-            const badge = STATE_BADGES[article.state];
-            return (
-              <li
-                key={article.id}
-                className="relative flex flex-wrap items-center gap-x-4 gap-y-1 px-5 py-4 hover:bg-surface-sunken"
-              >
-                <div className="min-w-0 flex-1">
-                  <h2 className="font-bold">
-                    <Link
-                      to={`/admin/articles/${article.id}`}
-                      className="after:absolute after:inset-0 after:content-[''] hover:underline"
-                    >
-                      {article.title}
-                    </Link>
-                  </h2>
-                  <p className="text-sm text-muted">
-                    {article.state === "draft"
-                      ? `Edited ${when(article.updatedAt, timeZone)}`
-                      : article.state === "scheduled"
-                        ? `Goes out ${when(article.publishedAt!, timeZone)}`
-                        : `Published ${when(article.publishedAt!, timeZone)}`}
-                    {article.authorName ? ` · ${article.authorName}` : ""}
-                  </p>
-                </div>
-                <Badge tone={badge.tone}>{badge.label}</Badge>
-              </li>
-            );
-          })}
+          {articles.map((article) => (
+            <li
+              key={article.id}
+              className="relative flex flex-wrap items-center gap-x-4 gap-y-1 px-5 py-4 hover:bg-surface-sunken"
+            >
+              <div className="min-w-0 flex-1">
+                <h2 className="font-bold">
+                  <Link
+                    to={`/admin/articles/${article.id}`}
+                    className="after:absolute after:inset-0 after:content-[''] hover:underline"
+                  >
+                    {article.title}
+                  </Link>
+                </h2>
+                <p className="text-sm text-muted">
+                  {article.state === "draft"
+                    ? `Edited ${when(article.updatedAt, timeZone)}`
+                    : article.state === "scheduled"
+                      ? `Goes out ${when(article.publishedAt!, timeZone)}`
+                      : `Published ${when(article.publishedAt!, timeZone)}`}
+                  {article.authorName ? ` · ${article.authorName}` : ""}
+                </p>
+              </div>
+              <ArticleStateBadge state={article.state} />
+            </li>
+          ))}
         </Card>
       )}
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => [
-  { title: pageTitle(matches, "Articles", "Dashboard") },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ matches }) => dashboardMeta(matches, "Articles");

@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApplicationEvent } from "~/features/applications/applications.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import type { OutboundEmail } from "~/server/mail/mail.server";
+import type { TestRole } from "~/server/session-user.test-support";
 import { storageFor } from "~/server/storage/storage.server";
-import { routeTestSite } from "~/web/route-calls.test-support";
+import { recordingOutbox, routeTestSite, statusOf } from "~/web/route-calls.test-support";
 import { auditLog, cars, cartItems, events, showCarApplications } from "../../../../db/schema";
 import * as cartRoute from "../../cart/cart";
 import * as eventPage from "../../events/detail";
@@ -15,11 +15,13 @@ import * as checkinRoute from "./checkin";
 
 // Show-car applications through their routes, as React Router calls them, for each role.
 const database = freshDatabasePerFile();
-type Who = "organizer" | "admin" | "member";
-const site = routeTestSite(database, { name: "applications" });
+const { outbox, sent } = recordingOutbox();
+const site = routeTestSite(database, {
+  name: "applications",
+  runtime: (env) => ({ storage: storageFor(env), jobs: { enqueue: async () => null }, outbox }),
+});
 const { accounts } = site;
-const carOf: Record<Who, string> = {} as never;
-const sent: OutboundEmail[] = [];
+const carOf: Record<TestRole, string> = {} as never;
 let eventId: string;
 let slug: string;
 
@@ -38,36 +40,11 @@ beforeAll(async () => {
   slug = row!.slug;
 });
 
-function contextFor(who: Who | null) {
-  const outbox = { sendEmail: async (email: OutboundEmail) => void sent.push(email), sendSms: async () => {} };
-  return site.contextFor(who, { storage: storageFor(site.env), jobs: { enqueue: async () => null }, outbox });
-}
+const post = (path: string, body: Record<string, string>, params: Record<string, string>, who: TestRole | null) =>
+  site.args(who, { path, body, params });
+const get = (path: string, params: Record<string, string>, who: TestRole | null) => site.args(who, { path, params });
 
-function post(pathname: string, fields: Record<string, string>, params: Record<string, string>, who: Who | null) {
-  const url = new URL(`http://localhost${pathname}`);
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  const request = new Request(url, { method: "POST", body });
-  return { request, url, params, context: contextFor(who), unstable_pattern: pathname } as never;
-}
-
-function get(pathname: string, params: Record<string, string>, who: Who | null) {
-  const url = new URL(`http://localhost${pathname}`);
-  return { request: new Request(url), url, params, context: contextFor(who), unstable_pattern: pathname } as never;
-}
-
-async function outcome(run: () => unknown) {
-  try {
-    const answer = await run();
-    if (answer instanceof Response) return `${answer.status} ${answer.headers.get("Location")}`;
-    return (answer as { init?: { status?: number } } | undefined)?.init?.status ?? "ok";
-  } catch (thrown) {
-    if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location")}`;
-    return (thrown as { init?: { status?: number } }).init?.status;
-  }
-}
-
-async function applicationOf(who: Who) {
+async function applicationOf(who: TestRole) {
   const [row] = await database()
     .db.select()
     .from(showCarApplications)
@@ -79,7 +56,7 @@ describe("the event page's Apply with your car", () => {
   it("asks visitors to sign in, and sends a visitor's post to sign in", async () => {
     const page = (await eventPage.loader(get(`/events/${slug}`, { id: slug }, null))) as { apply: unknown };
     expect(page.apply).toEqual({ signedIn: false });
-    const answer = await outcome(() =>
+    const answer = await statusOf(() =>
       eventPage.action(post(`/events/${slug}`, { intent: "apply", carId: carOf.member }, { id: slug }, null)),
     );
     expect(answer).toBe(`302 /login?redirectTo=${encodeURIComponent(`/events/${slug}`)}`);
@@ -92,7 +69,7 @@ describe("the event page's Apply with your car", () => {
       };
       expect(page.apply.cars.map((car) => car.id)).toEqual([carOf[who]]);
       const fields = { intent: "apply", carId: carOf[who], note: "Concours winner" };
-      expect(await outcome(() => eventPage.action(post(`/events/${slug}`, fields, { id: slug }, who)))).toBe(
+      expect(await statusOf(() => eventPage.action(post(`/events/${slug}`, fields, { id: slug }, who)))).toBe(
         `302 /events/${slug}#apply`,
       );
       const again = (await eventPage.action(post(`/events/${slug}`, fields, { id: slug }, who))) as {
@@ -123,12 +100,12 @@ describe("staff review", () => {
   const at = () => `/admin/events/${eventId}/applications`;
 
   it("is for organizers and admins only", async () => {
-    expect(await outcome(() => reviewRoute.loader(get(at(), { eventId }, null)))).toMatch(/^302 \/login/);
-    expect(await outcome(() => reviewRoute.loader(get(at(), { eventId }, "member")))).toBe(403);
+    expect(await statusOf(() => reviewRoute.loader(get(at(), { eventId }, null)))).toMatch(/^302 \/login/);
+    expect(await statusOf(() => reviewRoute.loader(get(at(), { eventId }, "member")))).toBe(403);
     const application = await applicationOf("member");
     const fields = { intent: "approve", applicationId: application!.id, note: "" };
-    expect(await outcome(() => reviewRoute.action(post(at(), fields, { eventId }, "member")))).toBe(403);
-    expect(await outcome(() => reviewRoute.action(post(at(), fields, { eventId }, null)))).toMatch(/^302 \/login/);
+    expect(await statusOf(() => reviewRoute.action(post(at(), fields, { eventId }, "member")))).toBe(403);
+    expect(await statusOf(() => reviewRoute.action(post(at(), fields, { eventId }, null)))).toMatch(/^302 \/login/);
     for (const who of ["organizer", "admin"] as const) {
       const page = (await reviewRoute.loader(get(at(), { eventId }, who))) as {
         applications: { carLabel: string }[];
@@ -138,13 +115,13 @@ describe("staff review", () => {
       expect(page.applications).toHaveLength(3);
     }
     expect(
-      await outcome(() => reviewRoute.loader(get("/admin/events/x/applications", { eventId: "x" }, "admin"))),
+      await statusOf(() => reviewRoute.loader(get("/admin/events/x/applications", { eventId: "x" }, "admin"))),
     ).toBe(404);
   });
 
   it("lists what waits for a decision across events, for organizers and admins only", async () => {
-    expect(await outcome(() => pendingRoute.loader(get("/admin/applications", {}, null)))).toMatch(/^302 \/login/);
-    expect(await outcome(() => pendingRoute.loader(get("/admin/applications", {}, "member")))).toBe(403);
+    expect(await statusOf(() => pendingRoute.loader(get("/admin/applications", {}, null)))).toMatch(/^302 \/login/);
+    expect(await statusOf(() => pendingRoute.loader(get("/admin/applications", {}, "member")))).toBe(403);
     for (const who of ["organizer", "admin"] as const) {
       const page = (await pendingRoute.loader(get("/admin/applications", {}, who))) as {
         applications: { carLabel: string; event: { id: string } }[];
@@ -158,17 +135,17 @@ describe("staff review", () => {
     const member = (await applicationOf("member"))!;
     const organizer = (await applicationOf("organizer"))!;
     const admin = (await applicationOf("admin"))!;
-    const decide = (applicationId: string, intent: string, who: Who = "organizer", note = "") =>
+    const decide = (applicationId: string, intent: string, who: TestRole = "organizer", note = "") =>
       reviewRoute.action(post(at(), { intent, applicationId, note }, { eventId }, who));
-    expect(await outcome(() => decide(member.id, "approve", "organizer", "Welcome"))).toMatch(/^302 /);
-    expect(await outcome(() => decide(organizer.id, "approve", "admin"))).toMatch(/^302 /);
+    expect(await statusOf(() => decide(member.id, "approve", "organizer", "Welcome"))).toMatch(/^302 /);
+    expect(await statusOf(() => decide(organizer.id, "approve", "admin"))).toMatch(/^302 /);
     const full = (await decide(admin.id, "approve")) as {
       data: { error: { message: string } };
       init: { status: number };
     };
     expect(full.init.status).toBe(400);
     expect(full.data.error.message).toMatch(/All 2 spots are taken/);
-    expect(await outcome(() => decide(admin.id, "waitlist"))).toMatch(/^302 /);
+    expect(await statusOf(() => decide(admin.id, "waitlist"))).toMatch(/^302 /);
     const bad = (await decide(admin.id, "promote")) as {
       init: { status: number };
       data: { error: { message: string } };
@@ -187,7 +164,7 @@ describe("staff review", () => {
 
   it("lets the member pay the fee into their cart from My events, and only their own", async () => {
     const member = (await applicationOf("member"))!;
-    expect(await outcome(() => memberEvents.loader(get("/members/events", {}, null)))).toMatch(/^302 \/login/);
+    expect(await statusOf(() => memberEvents.loader(get("/members/events", {}, null)))).toMatch(/^302 \/login/);
     const page = (await memberEvents.loader(get("/members/events", {}, "member"))) as {
       applications: { id: string; canPay: boolean }[];
     };
@@ -198,7 +175,7 @@ describe("staff review", () => {
     expect(theirs.init.status).toBe(400);
     expect(theirs.data.error.message).toBe("This application could not be found");
     expect(
-      await outcome(() =>
+      await statusOf(() =>
         memberEvents.action(
           post("/members/events", { intent: "pay-application", applicationId: member.id }, {}, "member"),
         ),
@@ -226,7 +203,7 @@ describe("staff review", () => {
     await cartRoute.action(post("/cart", { intent: "remove-application", applicationId: member.id }, {}, "admin"));
     expect(await database().db.select().from(cartItems).where(eq(cartItems.applicationId, member.id))).toHaveLength(1);
     expect(
-      await outcome(() =>
+      await statusOf(() =>
         cartRoute.action(post("/cart", { intent: "remove-application", applicationId: member.id }, {}, "member")),
       ),
     ).toBe("302 /cart");
@@ -241,7 +218,7 @@ describe("staff review", () => {
     const organizer = (await applicationOf("organizer"))!;
     const admin = (await applicationOf("admin"))!;
     expect(
-      await outcome(() =>
+      await statusOf(() =>
         eventPage.action(
           post(
             `/events/${slug}`,
@@ -253,14 +230,14 @@ describe("staff review", () => {
       ),
     ).toBe(400);
     expect(
-      await outcome(() =>
+      await statusOf(() =>
         memberEvents.action(
           post("/members/events", { intent: "withdraw-application", applicationId: organizer.id }, {}, "organizer"),
         ),
       ),
     ).toMatch(/^302 /);
     expect(
-      await outcome(() =>
+      await statusOf(() =>
         reviewRoute.action(post(at(), { intent: "approve", applicationId: admin.id, note: "" }, { eventId }, "admin")),
       ),
     ).toMatch(/^302 /);
@@ -268,7 +245,7 @@ describe("staff review", () => {
 
   it("refuses an exhibitor code for nobody at the gate, for staff only", async () => {
     const gate = `/admin/events/${eventId}/checkin`;
-    expect(await outcome(() => checkinRoute.action(post(gate, { code: "0".repeat(26) }, { eventId }, "member")))).toBe(
+    expect(await statusOf(() => checkinRoute.action(post(gate, { code: "0".repeat(26) }, { eventId }, "member")))).toBe(
       403,
     );
     const answer = (await checkinRoute.action(post(gate, { code: "0".repeat(26) }, { eventId }, "organizer"))) as {

@@ -9,8 +9,9 @@ import { formatEventInstant } from "~/features/dates/event-dates";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { dashboardMeta, recordTitle } from "~/ui/dashboard-meta";
 import { notFound } from "~/ui/not-found";
-import { pageTitle } from "~/ui/page-title";
+import { TabSection } from "~/ui/record-page";
 import type { Route } from "./+types/applications";
 import { eventIdFrom } from "./event-id.server";
 
@@ -74,30 +75,25 @@ export async function action({ request, context, url, params }: Route.ActionArgs
 export default function EventApplications({ loaderData, actionData }: Route.ComponentProps) {
   const { event, taken, status, counts, applications, currency } = loaderData;
   return (
-    <section aria-labelledby="applications-heading" className="space-y-5">
-      <div className="flex flex-wrap items-baseline justify-between gap-3">
-        <h2 id="applications-heading" className="wide text-xl font-extrabold">
-          Show-car applications
-        </h2>
+    <TabSection
+      id="applications"
+      title="Show-car applications"
+      aside={
         <p className="text-sm font-semibold tabular">
           {event.applicationSpots === null
             ? `${taken} approved · spots not limited`
             : `${taken} of ${event.applicationSpots} spots taken`}
           {event.applicationsOpen ? "" : " · applications closed"}
         </p>
-      </div>
+      }
+    >
       <ReviewTabs current={status} counts={counts} />
       <ReviewList applications={applications} currency={currency} error={actionData?.error} />
-    </section>
+    </TabSection>
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const event = matches.find((match) => match?.id === "routes/admin/events/event")?.data as
-    | { event?: { title: string } }
-    | undefined;
-  return [
-    { title: pageTitle(matches, "Applications", event?.event?.title ?? "Event", "Dashboard") },
-    { name: "robots", content: "noindex" },
-  ];
-};
+const EVENT_LAYOUT = { id: "routes/admin/events/event", key: "event", fallback: "Event" };
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  dashboardMeta(matches, "Applications", recordTitle(matches, EVENT_LAYOUT));

@@ -1,7 +1,9 @@
+import { listSearch } from "~/features/forms/fields";
 import { attendeesCsv } from "~/features/gate/attendees-csv";
-import { gateEvent, listAttendees } from "~/features/gate/gate.server";
+import { eventAttendees } from "~/features/gate/gate.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { csvDownload } from "~/ui/csv-download";
 import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/attendees-csv";
 import { eventIdFrom } from "./event-id.server";
@@ -10,16 +12,8 @@ import { eventIdFrom } from "./event-id.server";
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
-  const { db } = context.get(runtimeContext);
-  const event = await gateEvent(db, eventId);
-  if (!event) notFound();
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
-  const attendees = await listAttendees(db, { eventId, q, timeZone: event.timeZone, now: new Date() });
-  return new Response(attendeesCsv(attendees), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${event.slug}-attendees.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  const q = listSearch.parse(url.searchParams.get("q"));
+  const list = await eventAttendees(context.get(runtimeContext).db, { eventId, q, now: new Date() });
+  if (!list) notFound();
+  return csvDownload(attendeesCsv(list.attendees), `${list.slug}-attendees.csv`);
 }

@@ -1,58 +1,31 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { checkoutFor, createBuyers, createTestEvent, fillCart, NOW } from "~/features/checkout/stock.test-support";
+import { createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
 import { createMerchOrder, createMerchVariant } from "~/features/fulfilment/fulfilment.test-support";
-import { settleOrder, startCheckout } from "~/features/selling/selling.server";
+import { paidOrder } from "~/features/orders/paid-orders.test-support";
 import { formatTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import type { OutboundEmail } from "~/server/mail/mail.server";
-import { routeTestSite } from "~/web/route-calls.test-support";
+import type { TestRole } from "~/server/session-user.test-support";
+import { recordingOutbox, routeTestSite, statusOf } from "~/web/route-calls.test-support";
 import { orders, tickets } from "../../../../db/schema";
 import { action } from "./checkin";
 
 // Merch at the gate: a scanned ticket shows what its buyer collects here, and staff hand it over.
 const database = freshDatabasePerFile();
-const site = routeTestSite(database, { name: "gate" });
-const { accounts } = site;
-const sent: OutboundEmail[] = [];
+const site = routeTestSite(database, { name: "gate", runtime: () => ({ outbox: recordingOutbox().outbox }) });
 
-function post(who: keyof typeof accounts | null, eventId: string, body: Record<string, string>) {
-  const outbox = { sendEmail: async (email: OutboundEmail) => void sent.push(email), sendSms: async () => {} };
-  const context = site.contextFor(who, { outbox });
-  const url = new URL(`http://localhost/admin/events/${eventId}/checkin`);
-  const request = new Request(url, { method: "POST", body: new URLSearchParams(body) });
-  return action({
-    request,
-    url,
-    params: { eventId },
-    context,
-    unstable_pattern: "/admin/events/:eventId/checkin",
-  } as never);
-}
+const post = (who: TestRole | null, eventId: string, body: Record<string, string>) =>
+  action(site.args(who, { path: `/admin/events/${eventId}/checkin`, params: { eventId }, body }));
 
 async function ticketAndMerch() {
   const { db } = database();
   const event = await createTestEvent(db, { types: [{ name: "Day ticket" }] });
   const [buyer] = await createBuyers(db, 1);
-  const cartId = await fillCart(db, buyer!.id, [{ ticketTypeId: event.typeIds[0]!, quantity: 1 }]);
-  const checkout = await startCheckout(db, checkoutFor(buyer!, cartId));
-  if (!checkout.ok) throw new Error("checkout refused");
-  const { id, total } = checkout.order;
-  await settleOrder(db, { orderId: id, provider: "test", paymentReference: `pay_${id}`, amount: total, now: NOW });
+  const { id } = await paidOrder(db, buyer!, [{ ticketTypeId: event.typeIds[0]!, quantity: 1 }], NOW, NOW);
   const [ticket] = await db.select({ code: tickets.code }).from(tickets).where(eq(tickets.orderId, id));
   const { variantId } = await createMerchVariant(db, { title: "Club tee" });
   const order = await createMerchOrder(db, { userId: buyer!.id, variantId, collectionEventId: event.eventId });
   return { eventId: event.eventId, code: formatTicketCode(ticket!.code), order };
-}
-
-async function statusOf(promise: Promise<unknown>) {
-  try {
-    const result = await promise;
-    return (result as { init?: { status?: number } })?.init?.status ?? "ok";
-  } catch (thrown) {
-    if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location")}`;
-    return (thrown as { init?: { status?: number } }).init?.status;
-  }
 }
 
 describe("merch at the gate", () => {

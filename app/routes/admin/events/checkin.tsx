@@ -1,16 +1,17 @@
 import { ScanLine } from "lucide-react";
 import { useEffect } from "react";
 import { data, Form, useFetcher, useRevalidator } from "react-router";
+import { listSearch } from "~/features/forms/fields";
 import { changeFulfilment, collectionsAtGate } from "~/features/fulfilment/fulfilment.server";
 import { GateMerch } from "~/features/fulfilment/gate-merch";
-import { ATTENDEES_SHOWN, admitAtGate, gateCounts, gateEvent, listAttendees } from "~/features/gate/gate.server";
+import { ATTENDEES_SHOWN, admitAtGate, eventAttendees, gateCounts } from "~/features/gate/gate.server";
 import { AttendeeList, GateCounter, GateResultPanel } from "~/features/gate/gate-parts";
 import { TicketScanner } from "~/features/tickets/ticket-scanner";
 import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
+import { dashboardMeta, recordTitle } from "~/ui/dashboard-meta";
 import { inputClass, SubmitButton } from "~/ui/form";
 import { notFound } from "~/ui/not-found";
-import { pageTitle } from "~/ui/page-title";
 import type { Route } from "./+types/checkin";
 import { eventIdFrom } from "./event-id.server";
 
@@ -18,15 +19,13 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
   const { db } = context.get(runtimeContext);
-  const event = await gateEvent(db, eventId);
-  if (!event) notFound();
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
-  const now = new Date();
-  const [counts, attendees] = await Promise.all([
+  const q = listSearch.parse(url.searchParams.get("q"));
+  const [counts, list] = await Promise.all([
     gateCounts(db, eventId),
-    listAttendees(db, { eventId, q, limit: ATTENDEES_SHOWN, timeZone: event.timeZone, now }),
+    eventAttendees(db, { eventId, q, limit: ATTENDEES_SHOWN, now: new Date() }),
   ]);
-  return { counts, attendees, q, eventId, shownLimit: ATTENDEES_SHOWN };
+  if (!list) notFound();
+  return { counts, attendees: list.attendees, q, eventId, shownLimit: ATTENDEES_SHOWN };
 }
 
 export async function action({ request, context, url, params }: Route.ActionArgs) {
@@ -154,12 +153,7 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const event = matches.find((match) => match?.id === "routes/admin/events/event")?.data as
-    | { event?: { title: string } }
-    | undefined;
-  return [
-    { title: pageTitle(matches, "Check-in", event?.event?.title ?? "Event", "Dashboard") },
-    { name: "robots", content: "noindex" },
-  ];
-};
+const EVENT_LAYOUT = { id: "routes/admin/events/event", key: "event", fallback: "Event" };
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  dashboardMeta(matches, "Check-in", recordTitle(matches, EVENT_LAYOUT));

@@ -3,8 +3,9 @@ import { CoverEditor } from "~/features/events/organizer/cover-form";
 import { getEventCover } from "~/features/events/organizer/queries.server";
 import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
+import { dashboardMeta, recordTitle } from "~/ui/dashboard-meta";
 import { notFound } from "~/ui/not-found";
-import { pageTitle } from "~/ui/page-title";
+import { TabSection } from "~/ui/record-page";
 import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/cover";
 import type { loader as eventLoader } from "./event";
@@ -32,29 +33,18 @@ export async function action({ request, context, url, params }: Route.ActionArgs
 export default function EventCover({ loaderData, actionData }: Route.ComponentProps) {
   const parent = useRouteLoaderData<typeof eventLoader>("routes/admin/events/event");
   return (
-    <section aria-labelledby="cover-title">
-      <h2 id="cover-title" className="wide text-xl font-extrabold">
-        Cover image
-      </h2>
-      <p className="mt-1 max-w-prose text-muted">The picture on the event's tile, its page and when it is shared.</p>
-      <div className="mt-6">
-        <CoverEditor
-          cover={loaderData.cover}
-          lastResult={actionData?.intent === "upload" ? actionData.result : undefined}
-          removeResult={actionData?.intent === "remove" ? actionData.result : undefined}
-          disabled={parent?.event.status === "cancelled"}
-        />
-      </div>
-    </section>
+    <TabSection id="cover" title="Cover image" intro="The picture on the event's tile, its page and when it is shared.">
+      <CoverEditor
+        cover={loaderData.cover}
+        lastResult={actionData?.intent === "upload" ? actionData.result : undefined}
+        removeResult={actionData?.intent === "remove" ? actionData.result : undefined}
+        disabled={parent?.event.status === "cancelled"}
+      />
+    </TabSection>
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const event = matches.find((match) => match?.id === "routes/admin/events/event")?.data as
-    | { event?: { title: string } }
-    | undefined;
-  return [
-    { title: pageTitle(matches, "Cover", event?.event?.title ?? "Event", "Dashboard") },
-    { name: "robots", content: "noindex" },
-  ];
-};
+const EVENT_LAYOUT = { id: "routes/admin/events/event", key: "event", fallback: "Event" };
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  dashboardMeta(matches, "Cover", recordTitle(matches, EVENT_LAYOUT));

@@ -7,8 +7,9 @@ import { RefundHoldersCard } from "~/features/orders/admin-order-parts";
 import { cancelledEventRefunds } from "~/features/orders/admin-orders.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { dashboardMeta, recordTitle } from "~/ui/dashboard-meta";
 import { notFound } from "~/ui/not-found";
-import { pageTitle } from "~/ui/page-title";
+import { TabColumns } from "~/ui/record-page";
 import { readForm } from "~/web/form-data.server";
 import { refundHoldersAction } from "../orders/refund-forms.server";
 import type { Route } from "./+types/details";
@@ -54,35 +55,34 @@ export default function EventDetails({ loaderData, actionData }: Route.Component
   if (!parent) return null;
   const { event } = parent;
   return (
-    <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
-      <div className="order-2 lg:order-1">
-        <EventForm
-          lastResult={resultFor("save")}
-          defaultValue={loaderData.values}
-          timeZones={loaderData.timeZones}
-          currency={loaderData.currency}
-          mapsKey={loaderData.mapsKey}
-          submitLabel="Save changes"
-          disabled={event.status === "cancelled"}
-        />
-      </div>
-      <aside aria-label="Status" className="order-1 space-y-4 lg:sticky lg:top-24 lg:order-2">
-        {loaderData.refunds ? <RefundHoldersCard {...loaderData.refunds} /> : null}
-        <EventStatusPanel
-          event={event}
-          results={{ publish: resultFor("publish"), unpublish: resultFor("unpublish"), cancel: resultFor("cancel") }}
-        />
-      </aside>
-    </div>
+    <TabColumns
+      sideLabel="Status"
+      sideFirst
+      sticky
+      side={
+        <>
+          {loaderData.refunds ? <RefundHoldersCard {...loaderData.refunds} /> : null}
+          <EventStatusPanel
+            event={event}
+            results={{ publish: resultFor("publish"), unpublish: resultFor("unpublish"), cancel: resultFor("cancel") }}
+          />
+        </>
+      }
+    >
+      <EventForm
+        lastResult={resultFor("save")}
+        defaultValue={loaderData.values}
+        timeZones={loaderData.timeZones}
+        currency={loaderData.currency}
+        mapsKey={loaderData.mapsKey}
+        submitLabel="Save changes"
+        disabled={event.status === "cancelled"}
+      />
+    </TabColumns>
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const event = matches.find((match) => match?.id === "routes/admin/events/event")?.data as
-    | { event?: { title: string } }
-    | undefined;
-  return [
-    { title: pageTitle(matches, event?.event?.title ?? "Event", "Events", "Dashboard") },
-    { name: "robots", content: "noindex" },
-  ];
-};
+const EVENT_LAYOUT = { id: "routes/admin/events/event", key: "event", fallback: "Event" };
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  dashboardMeta(matches, recordTitle(matches, EVENT_LAYOUT), "Events");

@@ -4,6 +4,7 @@ import { getEventSummary } from "~/features/events/organizer/queries.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
+import { RecordPages } from "~/ui/record-page";
 import type { Route } from "./+types/event";
 import { eventIdFrom } from "./event-id.server";
 
@@ -19,11 +20,8 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
 
 export default function EventPages({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="mx-auto max-w-[1100px]">
-      <EventHeader event={loaderData.event} now={loaderData.now} />
-      <div className="mt-8">
-        <Outlet />
-      </div>
-    </div>
+    <RecordPages header={<EventHeader event={loaderData.event} now={loaderData.now} />}>
+      <Outlet />
+    </RecordPages>
   );
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { storageFor } from "~/server/storage/storage.server";
-import { routeTestSite } from "~/web/route-calls.test-support";
+import { type FormFields, fieldErrors, routeTestSite, statusOf } from "~/web/route-calls.test-support";
 import { attemptLimits, auditLog, events, ticketTypes } from "../../../../db/schema";
 import * as coverRoute from "./cover";
 import * as detailsRoute from "./details";
@@ -16,53 +16,19 @@ import * as ticketsRoute from "./tickets";
 // The organizer's event pages called as React Router calls them, with hostile input: every bad
 // submission answers 400 with field messages and stores nothing.
 const database = freshDatabasePerFile();
-const site = routeTestSite(database, { name: "admin-events", roles: ["organizer", "member"] });
+const site = routeTestSite(database, {
+  name: "admin-events",
+  roles: ["organizer", "member"],
+  runtime: (env) => ({ storage: storageFor(env) }),
+});
 const { accounts } = site;
 
-function contextFor(who: "organizer" | "member" | null) {
-  return site.contextFor(who, { storage: storageFor(site.env) });
-}
+type Who = "organizer" | "member" | null;
 
-type Fields = Record<string, string | string[] | File>;
-
-function post(
-  pathname: string,
-  fields: Fields,
-  params: Record<string, string> = {},
-  who: "organizer" | "member" | null = "organizer",
-) {
-  const url = new URL(`http://localhost${pathname}`);
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) {
-    for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
-  }
-  const request = new Request(url, { method: "POST", body });
-  return { request, url, params, context: contextFor(who), unstable_pattern: pathname } as never;
-}
-
-function get(pathname: string, params: Record<string, string> = {}, who: "organizer" | "member" | null = "organizer") {
-  const url = new URL(`http://localhost${pathname}`);
-  return { request: new Request(url), url, params, context: contextFor(who), unstable_pattern: pathname } as never;
-}
-
-/** How a loader or action answered, thrown or returned, synchronously or not. */
-async function statusOf(run: () => unknown) {
-  try {
-    const answer = await run();
-    if (answer instanceof Response) return `${answer.status} ${answer.headers.get("Location")}`;
-    return (answer as { init?: { status?: number } } | undefined)?.init?.status ?? "no error";
-  } catch (thrown) {
-    if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location")}`;
-    return (thrown as { init?: { status?: number } }).init?.status;
-  }
-}
-
-/** The field messages of a 400 answer. */
-function fieldErrors(answer: unknown) {
-  const { data, init } = answer as { data: { result: { error?: Record<string, string[]> } }; init: { status: number } };
-  expect(init.status).toBe(400);
-  return Object.fromEntries(Object.entries(data.result.error ?? {}).map(([field, messages]) => [field, messages[0]]));
-}
+const post = (path: string, body: FormFields, params: Record<string, string> = {}, who: Who = "organizer") =>
+  site.args(who, { path, body, params });
+const get = (path: string, params: Record<string, string> = {}, who: Who = "organizer") =>
+  site.args(who, { path, params });
 
 const goodEvent = {
   title: "Summer Sunday Meet",
@@ -79,7 +45,7 @@ async function eventCount() {
   return row?.count ?? 0;
 }
 
-async function createOne(fields: Fields = {}) {
+async function createOne(fields: FormFields = {}) {
   const answer = (await newRoute.action(post("/admin/events/new", { ...goodEvent, ...fields }))) as Response;
   expect(answer.status).toBe(302);
   const id = answer.headers.get("Location")!.split("/").at(-1)!;
@@ -135,7 +101,7 @@ describe("creating and editing an event", () => {
   it("answers bad dates, sizes and markup with field messages and stores nothing", async () => {
     const before = await eventCount();
     const huge = "x".repeat(5 * 1024 * 1024);
-    const cases: [Fields, Record<string, string>][] = [
+    const cases: [FormFields, Record<string, string>][] = [
       [{ endsAt: "2027-06-11T09:00" }, { endsAt: "The end must be after the start" }],
       [{ startsAt: "2027-02-31T09:00" }, { startsAt: "Enter a real date and time like 2027-06-12 09:30" }],
       [{ startsAt: "tomorrow" }, { startsAt: "Enter a date and time like 2027-06-12 09:30" }],
@@ -192,7 +158,13 @@ describe("creating and editing an event", () => {
       headers: { "Content-Type": "multipart/form-data; boundary=nothing" },
       body: "garbage",
     });
-    const args = { request: broken, url, params: { eventId }, context: contextFor("organizer"), unstable_pattern: "" };
+    const args = {
+      request: broken,
+      url,
+      params: { eventId },
+      context: site.contextFor("organizer"),
+      unstable_pattern: "",
+    };
     expect(await statusOf(() => detailsRoute.action(args as never))).toBe(400);
 
     const unknown = await detailsRoute.action(post(`/admin/events/${eventId}`, { intent: "explode" }, { eventId }));
@@ -227,7 +199,7 @@ describe("ticket types", () => {
   it("adds a ticket type, and refuses bad prices, capacities and days with field messages", async () => {
     const eventId = await createOne({ title: "Ticketed Event" });
     const at = `/admin/events/${eventId}/tickets`;
-    const cases: [Fields, Record<string, string>][] = [
+    const cases: [FormFields, Record<string, string>][] = [
       [{ price: "-10" }, { price: "Enter an amount like 12.50 in £ (0 for free)" }],
       [{ price: "100000000" }, { price: "Enter at most £100,000.00" }],
       [{ price: "" }, { price: "Enter the price (0 for free)" }],

@@ -1,14 +1,11 @@
-import { Pagination } from "~/features/admin/members-list";
-import { EmptyEventList, EventListRow } from "~/features/events/organizer/event-list";
+import { EventListRow, emptyEventList } from "~/features/events/organizer/event-list";
 import { listEventsForAdmin } from "~/features/events/organizer/queries.server";
 import { EVENT_FILTERS, type EventFilter, EventsQuerySchema } from "~/features/events/organizer/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
-import { Card } from "~/ui/card";
-import { FilterTabs, ListPageHeader } from "~/ui/list-page";
+import { dashboardMeta } from "~/ui/dashboard-meta";
+import { FilterTabs, ListPageHeader, ListResults, listHref } from "~/ui/list-page";
 import { ListSearch } from "~/ui/list-search";
-import { pageTitle } from "~/ui/page-title";
-import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/list";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -22,14 +19,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 
 export default function EventsList({ loaderData }: Route.ComponentProps) {
   const { events, counts, total, page, pageCount, show, q, now } = loaderData;
-  const href = (filter: EventFilter, target = 1) => {
-    const params = new URLSearchParams();
-    if (filter !== "upcoming") params.set("show", filter);
-    if (q) params.set("q", q);
-    if (target > 1) params.set("page", String(target));
-    const search = params.toString();
-    return search ? `?${search}` : ".";
-  };
+  const href = (filter: EventFilter, target = 1) =>
+    listHref({ show: filter, q, page: target }, { show: "upcoming", page: 1 });
   return (
     <div className="mx-auto max-w-[1100px]">
       <ListPageHeader
@@ -59,24 +50,21 @@ export default function EventsList({ loaderData }: Route.ComponentProps) {
           href={(filter) => href(filter)}
         />
       </div>
-      <p className="sr-only" role="status">
-        {countOf(total, "event", "events")}
-        {q ? ` matching “${q}”` : ""}
-      </p>
-      {events.length === 0 ? (
-        <EmptyEventList show={show} searching={Boolean(q)} />
-      ) : (
-        <Card as="ul" variant="list" className="mt-3">
-          {events.map((event) => (
-            <EventListRow key={event.id} event={event} now={now} />
-          ))}
-        </Card>
-      )}
-      <Pagination page={page} pageCount={pageCount} href={(target) => href(show, target)} />
+      <ListResults
+        total={total}
+        noun={["event", "events"]}
+        q={q}
+        empty={events.length === 0 ? emptyEventList(show, Boolean(q)) : null}
+        page={page}
+        pageCount={pageCount}
+        href={(target) => href(show, target)}
+      >
+        {events.map((event) => (
+          <EventListRow key={event.id} event={event} now={now} />
+        ))}
+      </ListResults>
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  return [{ title: pageTitle(matches, "Events", "Dashboard") }, { name: "robots", content: "noindex" }];
-};
+export const meta: Route.MetaFunction = ({ matches }) => dashboardMeta(matches, "Events");

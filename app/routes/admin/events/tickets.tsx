@@ -3,10 +3,11 @@ import { TicketTypeCard, TicketTypeForm } from "~/features/events/organizer/tick
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
+import { dashboardMeta, recordTitle } from "~/ui/dashboard-meta";
 import { Notice } from "~/ui/form";
 import { notFound } from "~/ui/not-found";
-import { pageTitle } from "~/ui/page-title";
 import { countOf } from "~/ui/plural";
+import { TabColumns, TabSection } from "~/ui/record-page";
 import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/tickets";
 import { ticketTypesAction } from "./event-forms.server";
@@ -41,36 +42,11 @@ export default function EventTickets({ loaderData, actionData }: Route.Component
   const readOnly = event.status === "cancelled";
   const nextPosition = ticketTypes.reduce((top, type) => Math.max(top, type.sortOrder + 1), 0);
   return (
-    <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] lg:items-start">
-      <section aria-labelledby="ticket-types-title" className="space-y-3">
-        <h2 id="ticket-types-title" className="wide text-xl font-extrabold">
-          Ticket types
-        </h2>
-        <p className="text-muted">
-          {event.capacity ? `At most ${countOf(event.capacity, "person", "people")} across all types. ` : ""}
-          Types with sales cannot be deleted; hide them to stop selling.
-        </p>
-        {ticketTypes.length === 0 ? (
-          <Card as="p" variant="empty" className="p-8 text-muted">
-            No ticket types yet. Add the first one: most events have a day ticket, and weekends a pass.
-          </Card>
-        ) : (
-          <Card as="ul" variant="list" className="overflow-hidden">
-            {ticketTypes.map((type) => (
-              <TicketTypeCard
-                key={type.id}
-                type={type}
-                event={event}
-                currency={currency}
-                error={rowError(type.id)}
-                readOnly={readOnly}
-              />
-            ))}
-          </Card>
-        )}
-      </section>
-      <div className="lg:sticky lg:top-24">
-        {readOnly ? (
+    <TabColumns
+      sideWidth="half"
+      sticky
+      side={
+        readOnly ? (
           <Notice kind="info">
             <p>This event is cancelled, so its tickets can no longer change.</p>
           </Notice>
@@ -91,18 +67,38 @@ export default function EventTickets({ loaderData, actionData }: Route.Component
             defaultValue={{ maxPerOrder: "10", sortOrder: String(nextPosition) }}
             lastResult={actionData?.intent === "create" ? actionData.result : undefined}
           />
+        )
+      }
+    >
+      <TabSection
+        id="ticket-types"
+        title="Ticket types"
+        intro={`${event.capacity ? `At most ${countOf(event.capacity, "person", "people")} across all types. ` : ""}Types with sales cannot be deleted; hide them to stop selling.`}
+      >
+        {ticketTypes.length === 0 ? (
+          <Card as="p" variant="empty" className="p-8 text-muted">
+            No ticket types yet. Add the first one: most events have a day ticket, and weekends a pass.
+          </Card>
+        ) : (
+          <Card as="ul" variant="list" className="overflow-hidden">
+            {ticketTypes.map((type) => (
+              <TicketTypeCard
+                key={type.id}
+                type={type}
+                event={event}
+                currency={currency}
+                error={rowError(type.id)}
+                readOnly={readOnly}
+              />
+            ))}
+          </Card>
         )}
-      </div>
-    </div>
+      </TabSection>
+    </TabColumns>
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const event = matches.find((match) => match?.id === "routes/admin/events/event")?.data as
-    | { event?: { title: string } }
-    | undefined;
-  return [
-    { title: pageTitle(matches, "Tickets", event?.event?.title ?? "Event", "Dashboard") },
-    { name: "robots", content: "noindex" },
-  ];
-};
+const EVENT_LAYOUT = { id: "routes/admin/events/event", key: "event", fallback: "Event" };
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  dashboardMeta(matches, "Tickets", recordTitle(matches, EVENT_LAYOUT));

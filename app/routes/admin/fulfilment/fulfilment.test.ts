@@ -2,55 +2,26 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createMerchOrder, createMerchVariant } from "~/features/fulfilment/fulfilment.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import type { OutboundEmail } from "~/server/mail/mail.server";
-import { routeTestSite } from "~/web/route-calls.test-support";
+import type { TestRole } from "~/server/session-user.test-support";
+import { recordingOutbox, routeTestSite, statusOf } from "~/web/route-calls.test-support";
 import { orders } from "../../../../db/schema";
 import { action, loader } from "./list";
 import { loader as packingLoader } from "./packing-list";
 
 // The role checks and forms of /admin/fulfilment and its packing list, called as React Router calls them.
 const database = freshDatabasePerFile();
-const site = routeTestSite(database, { name: "fulfilment" });
-const { accounts } = site;
-const sent: OutboundEmail[] = [];
+const { outbox, sent } = recordingOutbox();
+const site = routeTestSite(database, { name: "fulfilment", runtime: () => ({ outbox }) });
 let variantId: string;
 
 beforeAll(async () => {
   variantId = (await createMerchVariant(database().db)).variantId;
 });
 
-function contextFor(who: keyof typeof accounts | null) {
-  const outbox = { sendEmail: async (email: OutboundEmail) => void sent.push(email), sendSms: async () => {} };
-  return site.contextFor(who, { outbox });
-}
-
-function post(who: keyof typeof accounts | null, body: Record<string, string>) {
-  const url = new URL("http://localhost/admin/fulfilment?view=to-ship");
-  const request = new Request(url, { method: "POST", body: new URLSearchParams(body) });
-  return action({ request, url, params: {}, context: contextFor(who), unstable_pattern: "/admin/fulfilment" } as never);
-}
-
-function get(who: keyof typeof accounts | null, target: string, which: (args: never) => Promise<unknown> = loader) {
-  const url = new URL(target, "http://localhost");
-  return which({
-    request: new Request(url),
-    url,
-    params: {},
-    context: contextFor(who),
-    unstable_pattern: url.pathname,
-  } as never);
-}
-
-async function statusOf(promise: Promise<unknown>) {
-  try {
-    const result = await promise;
-    if (result instanceof Response) return `${result.status} ${result.headers.get("Location")}`;
-    return (result as { init?: { status?: number } })?.init?.status ?? "ok";
-  } catch (thrown) {
-    if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location")}`;
-    return (thrown as { init?: { status?: number } }).init?.status;
-  }
-}
+const post = (who: TestRole | null, body: Record<string, string>) =>
+  action(site.args(who, { path: "/admin/fulfilment?view=to-ship", body }));
+const get = (who: TestRole | null, path: string, which: (args: never) => Promise<unknown> = loader) =>
+  which(site.args(who, { path }));
 
 describe("/admin/fulfilment", () => {
   it("is for organizers and admins: members get 403, visitors go to sign in, and nothing changes", async () => {

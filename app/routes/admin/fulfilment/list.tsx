@@ -1,5 +1,5 @@
 import { Printer } from "lucide-react";
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { carrierLabel } from "~/features/fulfilment/carriers";
 import { changeFulfilment, listFulfilment } from "~/features/fulfilment/fulfilment.server";
 import {
@@ -8,20 +8,16 @@ import {
   LowStockCard,
   type ShipErrors,
 } from "~/features/fulfilment/fulfilment-parts";
-import {
-  FULFILMENT_VIEWS,
-  FulfilmentActionSchema,
-  FulfilmentQuerySchema,
-  type FulfilmentView,
-} from "~/features/fulfilment/schemas";
+import { FULFILMENT_VIEWS, FulfilmentActionSchema, FulfilmentQuerySchema } from "~/features/fulfilment/schemas";
 import { lowStockVariants } from "~/features/fulfilment/stock-alerts.server";
 import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { Card } from "~/ui/card";
+import { dashboardMeta } from "~/ui/dashboard-meta";
 import { Notice } from "~/ui/form";
+import { FilterTabs, ListPageHeader, listHref } from "~/ui/list-page";
 import { ListSearch } from "~/ui/list-search";
-import { pageTitle } from "~/ui/page-title";
 import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/list";
 
@@ -78,33 +74,21 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 
 export default function Fulfilment({ loaderData, actionData }: Route.ComponentProps) {
   const { orders, counts, view, q, lowStock } = loaderData;
-  const tab = (target: FulfilmentView) => {
-    const params = new URLSearchParams({ view: target });
-    if (q) params.set("q", q);
-    return `?${params}`;
-  };
   return (
     <div className="mx-auto max-w-[1100px] space-y-6">
-      <div>
-        <p className="text-sm font-bold uppercase tracking-[0.18em] text-accent-ink">Shop</p>
-        <h1 className="wide mt-1 text-3xl font-extrabold sm:text-4xl">Fulfilment</h1>
-        <p className="mt-2 max-w-prose text-muted">
-          Paid merch, oldest first: pack it, post it or set it aside for the gate.
-        </p>
-      </div>
+      <ListPageHeader
+        area="Shop"
+        title="Fulfilment"
+        intro="Paid merch, oldest first: pack it, post it or set it aside for the gate."
+      />
       <LowStockCard variants={lowStock} />
-      <nav aria-label="Fulfilment views" className="flex flex-wrap gap-2">
-        {(Object.keys(FULFILMENT_VIEWS) as FulfilmentView[]).map((key) => (
-          <Link
-            key={key}
-            to={tab(key)}
-            aria-current={key === view ? "page" : undefined}
-            className="rounded-full px-4 py-2 text-sm font-bold ring-1 ring-line hover:bg-surface-sunken aria-[current=page]:bg-text aria-[current=page]:text-surface"
-          >
-            {FULFILMENT_VIEWS[key]} <span className="tabular">({counts[key]})</span>
-          </Link>
-        ))}
-      </nav>
+      <FilterTabs
+        label="Fulfilment views"
+        names={FULFILMENT_VIEWS}
+        show={view}
+        counts={counts}
+        href={(target) => listHref({ view: target, q }, { view: "to-ship" })}
+      />
       <ListSearch id="fulfilment-search" label="Order number or name" q={q} resetKey={`${q}|${view}`}>
         <input type="hidden" name="view" value={view} />
       </ListSearch>
@@ -154,6 +138,4 @@ export default function Fulfilment({ loaderData, actionData }: Route.ComponentPr
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  return [{ title: pageTitle(matches, "Fulfilment", "Dashboard") }, { name: "robots", content: "noindex" }];
-};
+export const meta: Route.MetaFunction = ({ matches }) => dashboardMeta(matches, "Fulfilment");

@@ -5,6 +5,7 @@ import { addressLines, lineLabel } from "~/features/fulfilment/lines";
 import { packingListIds } from "~/features/fulfilment/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { HeaderRow } from "~/ui/table";
 import type { Route } from "./+types/packing-list";
 
 // Outside the dashboard frame: a plain page made for paper, one order per sheet.
@@ -89,17 +90,15 @@ export default function PackingList({ loaderData }: Route.ComponentProps) {
           </div>
           <table className="mt-6 w-full border-collapse text-left">
             <thead>
-              <tr className="border-b-2 border-black">
-                <th scope="col" className="w-16 py-2">
-                  Packed
-                </th>
-                <th scope="col" className="py-2">
-                  Item
-                </th>
-                <th scope="col" className="w-16 py-2 text-right">
-                  Qty
-                </th>
-              </tr>
+              <HeaderRow
+                className="border-b-2 border-black"
+                cellClassName="py-2"
+                columns={[
+                  { label: "Packed", className: "w-16" },
+                  "Item",
+                  { label: "Qty", className: "w-16 text-right" },
+                ]}
+              />
             </thead>
             <tbody>
               {order.lines.map((line) => (

@@ -7,16 +7,15 @@ import { DecisionSchema, FeatureSchema } from "~/features/moderation/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
-import { pageTitle } from "~/ui/page-title";
-import { mediaBaseOf } from "~/web/viewer.server";
+import { dashboardMeta } from "~/ui/dashboard-meta";
 import type { Route } from "./+types/queue";
 import { carPhotoFilesDeleter } from "./photo-files.server";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
-  const { db, storage } = context.get(runtimeContext);
+  const { db } = context.get(runtimeContext);
   const [queue, featured] = await Promise.all([moderationQueue(db), featuredList(db)]);
-  return { queue, featured, mediaBase: mediaBaseOf(storage) };
+  return { queue, featured };
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
@@ -56,7 +55,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function ModerationQueue({ loaderData, actionData }: Route.ComponentProps) {
-  const { queue, featured, mediaBase } = loaderData;
+  const { queue, featured } = loaderData;
   const last = actionData && "decision" in actionData ? actionData.decision : undefined;
   return (
     <div className="mx-auto max-w-[1100px] space-y-8">
@@ -75,13 +74,10 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
           Nothing to review: no open reports and nothing hidden.
         </p>
       ) : (
-        queue.map((car) => <ModerationCarCard key={car.id} car={car} mediaBase={mediaBase} last={last} />)
+        queue.map((car) => <ModerationCarCard key={car.id} car={car} last={last} />)
       )}
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => [
-  { title: pageTitle(matches, "Moderation", "Dashboard") },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ matches }) => dashboardMeta(matches, "Moderation");

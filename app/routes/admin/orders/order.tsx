@@ -1,5 +1,3 @@
-import { ArrowLeft } from "lucide-react";
-import { Link } from "react-router";
 import { formatOrderNumber } from "~/features/commerce/order-number";
 import { Panel, RefundConfirmation, RefundForms, TicketStatus } from "~/features/orders/admin-order-parts";
 import { getOrderDetail } from "~/features/orders/admin-orders.server";
@@ -8,10 +6,11 @@ import { isOrderId } from "~/features/orders/order-id";
 import { OrderStatusBadge } from "~/features/orders/order-status-badge";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { dashboardMeta } from "~/ui/dashboard-meta";
 import { Notice } from "~/ui/form";
 import { formatMoney } from "~/ui/money";
 import { notFound } from "~/ui/not-found";
-import { pageTitle } from "~/ui/page-title";
+import { BackLink } from "~/ui/record-header";
 import type { Route } from "./+types/order";
 import { orderRefundAction } from "./refund-forms.server";
 
@@ -56,12 +55,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
   const money = (minor: number) => formatMoney(minor, order.currency);
   return (
     <div className="mx-auto max-w-[1100px] space-y-6">
-      <Link
-        to="/admin/orders"
-        className="inline-flex items-center gap-1.5 text-sm font-semibold text-muted hover:text-text"
-      >
-        <ArrowLeft aria-hidden className="size-4" /> Orders
-      </Link>
+      <BackLink to="/admin/orders" label="Orders" />
       <header className="dark-band flex flex-wrap items-end justify-between gap-4 rounded-3xl bg-asphalt-950 p-6 text-white ring-1 ring-white/10">
         <div className="space-y-1">
           <h1 className="wide font-mono text-3xl font-extrabold">{reference}</h1>
@@ -205,9 +199,5 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-export const meta: Route.MetaFunction = ({ data, matches }) => {
-  return [
-    { title: pageTitle(matches, data?.reference ?? "Order", "Orders", "Dashboard") },
-    { name: "robots", content: "noindex" },
-  ];
-};
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  dashboardMeta(matches, data?.reference ?? "Order", "Orders");
