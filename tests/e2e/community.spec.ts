@@ -57,7 +57,8 @@ test("a visitor filters the community, opens a car and sees no plate", async ({ 
   expect(await page.content()).not.toContain("FX94");
   const photo = page.getByRole("img", { name: `1994 Fixturemobile ${shared.model}, photo 1` }).first();
   await expect(photo).toBeVisible();
-  expect(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  // Visible as soon as it is laid out; loaded (through the site, which checks who may see it) a moment later.
+  await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   await expect(page.getByRole("link", { name: "Sign in to like this car" })).toBeVisible();
   await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", /\/cars\/[0-9a-f]+-1600\.webp$/);
 
