@@ -8,7 +8,7 @@ import { documentCacheControl } from "./server/cache.server";
 import { requestContext, userContext } from "./server/context.server";
 import { bringsFlash } from "./server/flash.server";
 import { getLog } from "./server/log.server";
-import { beforeBodyEnd, lowPriorityModulePreloads } from "./server/module-preloads.server";
+import { beforeBodyEnd, lowPriorityModulePreloads, scriptsAfterFirstPaint } from "./server/module-preloads.server";
 import { STORABLE_HEADER } from "./server/page-cache.server";
 import { errorPageFailureHtml } from "./ui/error-page-failure";
 import { intlMemoBlock, recordIntlAnswers } from "./ui/intl-memo";
@@ -34,10 +34,11 @@ export default function handleRequest(
   const { nonce } = loadContext.get(requestContext);
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode;
   const cacheControl = responseHeaders.get("Cache-Control");
+  const publicPage = isShared(cacheControl);
   // A public page seen by a visitor who is not signed in and shown no flash message is the same
   // for every such visitor: the page cache may keep it (without this response's nonce;
   // docs/page-cache.md).
-  if (isShared(cacheControl) && !loadContext.get(userContext) && !bringsFlash(request)) {
+  if (publicPage && !loadContext.get(userContext) && !bringsFlash(request)) {
     responseHeaders.set(STORABLE_HEADER, "public");
   }
   responseHeaders.set("Cache-Control", documentCacheControl(cacheControl));
@@ -55,7 +56,8 @@ export default function handleRequest(
           nonce,
           [waitForAll ? "onAllReady" : "onShellReady"]() {
             shellRendered = true;
-            const body = lowPriorityModulePreloads();
+            // A public page starts its scripts once its cover is painted (ADR 0029).
+            const body = publicPage ? scriptsAfterFirstPaint(nonce) : lowPriorityModulePreloads();
             const page = body.pipe(beforeBodyEnd(() => intlMemoBlock(answers, nonce)));
             responseHeaders.set("Content-Type", "text/html; charset=utf-8");
             resolve(new Response(createReadableStreamFromReadable(page), { headers: responseHeaders, status }));

@@ -1,13 +1,89 @@
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
-import { beforeBodyEnd, lowerModulePreloads, lowPriorityModulePreloads } from "./module-preloads.server";
+import {
+  beforeBodyEnd,
+  HELD_SCRIPT_ID,
+  holdModuleScript,
+  lowerModulePreloads,
+  lowPriorityModulePreloads,
+  scriptsAfterFirstPaint,
+  takeModulePreloads,
+} from "./module-preloads.server";
 
 const head =
   '<!DOCTYPE html><html lang="en"><head><link rel="stylesheet" href="/assets/app.css"/>' +
   '<link rel="modulepreload" href="/assets/framework.js" nonce="n"/><link href="/assets/shell.js" rel="modulepreload"/>' +
   "<title>Événements</title></head>";
 const body = '<body><p>rel="modulepreload"</p><link rel="modulepreload" href="/assets/late.js"/></body></html>';
+
+const moduleScript =
+  '<script nonce="n" type="module" async="">import * as route0 from "/assets/root.js";\n' +
+  'window.__reactRouterRouteModules = {"root":route0};\nimport("/assets/entry.client.js");</script>';
+
+/** The page cut into pieces of `size` bytes, so tags, attributes and letters fall across them. */
+function pieces(page: string, size: number) {
+  const bytes = Buffer.from(page);
+  const out = [];
+  for (let at = 0; at < bytes.length; at += size) out.push(bytes.subarray(at, at + size));
+  return out;
+}
+
+/** The page through the transform; `nonce` null for a response without one. */
+async function rewrite(page: string, size = 7, nonce: string | null = "n") {
+  return text(Readable.from(pieces(page, size)).pipe(scriptsAfterFirstPaint(nonce ?? undefined)));
+}
+
+describe("scriptsAfterFirstPaint", () => {
+  const page = `${head}<body><h1>Événements £</h1>${moduleScript}<script nonce="n">stream()</script></body></html>`;
+
+  it("takes the module preloads out of the head, and only the head's", async () => {
+    const out = await rewrite(`${head}${body}`);
+    expect(out).toBe(
+      `<!DOCTYPE html><html lang="en"><head><link rel="stylesheet" href="/assets/app.css"/><title>Événements</title></head>${body}`,
+    );
+  });
+
+  it("holds the module script as a data block, with a starter that names the preloads", async () => {
+    for (const size of [1, 3, 7, 64, 4096]) {
+      const out = await rewrite(page, size);
+      expect(out).not.toContain('<script type="module"');
+      expect(out).not.toMatch(/<link[^>]*modulepreload/);
+      expect(out).toContain("<h1>Événements £</h1>");
+      expect(out).toContain(
+        `<script type="text/x-held-module" id="${HELD_SCRIPT_ID}" nonce="n">import * as route0 from "/assets/root.js";`,
+      );
+      expect(out).toContain('["/assets/framework.js","/assets/shell.js"]');
+      expect(out).toMatch(
+        /<\/script><script nonce="n">\(function\(h\)\{[^<]*<\/script><script nonce="n">stream\(\)<\/script><\/body><\/html>$/,
+      );
+    }
+  });
+
+  it("passes a page that does not hydrate through, less its preloads", async () => {
+    const out = await rewrite(`${head}<body><p>offline</p></body></html>`);
+    expect(out).toBe(
+      '<!DOCTYPE html><html lang="en"><head><link rel="stylesheet" href="/assets/app.css"/>' +
+        "<title>Événements</title></head><body><p>offline</p></body></html>",
+    );
+  });
+
+  it("passes a document without a head through as it is", async () => {
+    expect(await rewrite("<p>no head</p>")).toBe("<p>no head</p>");
+  });
+
+  it("leaves the starter without a nonce when the response has none", async () => {
+    const out = await rewrite(page, 4096, null);
+    expect(out).toContain("</script><script>(function(h){");
+  });
+
+  it("keeps the preloads' addresses from closing the script they are written into", () => {
+    const { hrefs } = takeModulePreloads('<link rel="modulepreload" href="/a<b.js"/>');
+    const held = holdModuleScript(moduleScript, hrefs, "n") ?? "";
+    expect(held).toContain('"/a\\u003cb.js"');
+    expect(holdModuleScript("<p>no script</p>", hrefs, "n")).toBeNull();
+  });
+});
 
 describe("lowPriorityModulePreloads", () => {
   it("asks for the head's module preloads at low priority, and only those", async () => {

@@ -1,6 +1,62 @@
 import { Transform } from "node:stream";
 
 const HEAD_END = Buffer.from("</head>");
+const BODY_END_TEXT = "</body>";
+
+const MODULE_PRELOAD = /<link\b(?=[^>]*\brel="modulepreload")[^>]*>/g;
+const HREF = /\bhref="([^"]+)"/;
+/** The module script React Router's `<Scripts>` writes: the route modules, the manifest, the entry. */
+const MODULE_SCRIPT = /<script\b(?=[^>]*\btype="module")([^>]*)>([\s\S]*?)<\/script>/;
+const NONCE = /\bnonce="[^"]*"/;
+
+/** The id of the data block that holds a page's module script until it is started. */
+export const HELD_SCRIPT_ID = "page-scripts";
+
+/**
+ * The script that starts the held module script: the module preloads first, so the chunks
+ * download side by side, then the script itself, each with the held block's nonce (empty on a
+ * stored page, whose policy allows the script by its hash instead). It starts once, at the first
+ * of: a frame after the page's `load` (the cover is in and painted), the reader's first tap or
+ * key press, or 4 seconds, so a stalled picture never keeps the page from coming alive.
+ */
+function starter(hrefs: string[]) {
+  const list = JSON.stringify(hrefs).replaceAll("<", "\\u003c");
+  return (
+    `(function(h){var s=0;function go(){if(s)return;s=1;var d=document,o=d.getElementById("${HELD_SCRIPT_ID}");` +
+    'if(!o)return;h.forEach(function(u){var l=d.createElement("link");l.rel="modulepreload";l.href=u;l.nonce=o.nonce;d.head.appendChild(l)});' +
+    'var m=d.createElement("script");m.type="module";m.nonce=o.nonce;m.textContent=o.textContent;o.replaceWith(m)}' +
+    "function later(){requestAnimationFrame(function(){setTimeout(go,0)})}" +
+    'document.readyState==="complete"?later():addEventListener("load",later,{once:true});' +
+    '["pointerdown","keydown"].forEach(function(t){addEventListener(t,go,{once:true,capture:true,passive:true})});' +
+    `setTimeout(go,4000)})(${list})`
+  );
+}
+
+/** `head` without its module preloads, and their addresses in order. */
+export function takeModulePreloads(head: string) {
+  const hrefs: string[] = [];
+  const rest = head.replace(MODULE_PRELOAD, (link) => {
+    const href = HREF.exec(link)?.[1];
+    if (href) hrefs.push(href);
+    return "";
+  });
+  return { head: rest, hrefs };
+}
+
+/**
+ * `html` with React Router's module script held as an inert data block and the starter after
+ * it, or null when the script is not in it.
+ */
+export function holdModuleScript(html: string, hrefs: string[], nonce: string | undefined) {
+  const found = MODULE_SCRIPT.exec(html);
+  if (!found) return null;
+  const [script, attributes = "", text = ""] = found;
+  const nonceAttribute = NONCE.exec(attributes)?.[0];
+  const held =
+    `<script type="text/x-held-module" id="${HELD_SCRIPT_ID}"${nonceAttribute ? ` ${nonceAttribute}` : ""}>${text}</script>` +
+    `<script${nonce ? ` nonce="${nonce}"` : ""}>${starter(hrefs)}</script>`;
+  return html.slice(0, found.index) + held + html.slice(found.index + script.length);
+}
 
 /** `html` (a page's head) with its module preloads asked for at low priority. */
 export function lowerModulePreloads(html: string) {
@@ -8,12 +64,11 @@ export function lowerModulePreloads(html: string) {
 }
 
 /**
- * A page's stream with its module preloads asked for at low priority. React Router lists every
- * chunk of the page as a `<link rel="modulepreload">` in the head, at high priority by default:
- * on a slow mobile connection the first paint and the cover image then share their first round
- * trips with some 120 kB of JavaScript that only hydrates what is already on screen. At low
- * priority the browser fetches the stylesheet, the font and the cover first; the page is the same
- * server-rendered page meanwhile, and hydrates once the scripts are in.
+ * A page's stream with its module preloads asked for at low priority, for a page that is a
+ * member's or staff's own (ADR 0011): React Router lists every chunk of the page as a `<link
+ * rel="modulepreload">` in the head, at high priority by default, and at low priority the browser
+ * fetches the stylesheet, the font and the cover first. Its controls come alive as soon as the
+ * scripts are in, where a public page waits for its first paint (`scriptsAfterFirstPaint`).
  *
  * Only the head is rewritten: the stream is held until `</head>` has gone by (it comes with the
  * first flush, with the start of the body), then passes through untouched.
@@ -36,6 +91,53 @@ export function lowPriorityModulePreloads() {
     },
     flush(callback) {
       callback(null, held ? Buffer.concat(held) : undefined);
+    },
+  });
+}
+
+/**
+ * A public page's stream with its scripts started after the first paint. React Router lists every
+ * chunk of the page as a `<link rel="modulepreload">` in the head and loads them from a module
+ * script at the end of the shell: on a slow mobile connection the cover image, the largest thing
+ * on screen, then shares the line with some 120 kB of JavaScript that only hydrates what is
+ * already there (ADR 0029). Here the preloads leave the head and the module script is held as a
+ * data block, with a small script after it that starts both once the page has loaded and painted
+ * (or at the first tap). Until then the page is the server's page: links and forms work as plain
+ * HTML. Pages of members and staff, whose controls are used at once (the gate's scanner), load
+ * theirs as before (`lowPriorityModulePreloads`).
+ *
+ * The head is held until `</head>` has gone by, then the body until the module script has (it
+ * ends the shell, which React writes in one go) or `</body>` has; the rest passes through. A
+ * page that does not hydrate has no module script, and loses only its preloads. The bytes are
+ * read as Latin-1, one character per byte, so a letter cut between two chunks passes whole.
+ */
+export function scriptsAfterFirstPaint(nonce: string | undefined) {
+  let phase: "head" | "body" | "through" = "head";
+  let held = Buffer.alloc(0);
+  let hrefs: string[] = [];
+  return new Transform({
+    transform(chunk: Buffer | string, _encoding, callback) {
+      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      if (phase === "through") return callback(null, buffer);
+      held = Buffer.concat([held, buffer]);
+      if (phase === "head") {
+        const end = held.indexOf(HEAD_END);
+        if (end === -1) return callback();
+        const taken = takeModulePreloads(held.subarray(0, end).toString("latin1"));
+        hrefs = taken.hrefs;
+        held = Buffer.concat([Buffer.from(taken.head, "latin1"), held.subarray(end)]);
+        phase = "body";
+      }
+      const html = held.toString("latin1");
+      const rewritten = holdModuleScript(html, hrefs, nonce);
+      if (rewritten === null && !html.includes(BODY_END_TEXT)) return callback();
+      phase = "through";
+      const out = rewritten === null ? held : Buffer.from(rewritten, "latin1");
+      held = Buffer.alloc(0);
+      callback(null, out);
+    },
+    flush(callback) {
+      callback(null, held.length ? held : undefined);
     },
   });
 }

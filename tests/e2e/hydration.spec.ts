@@ -66,3 +66,43 @@ test("a page reached by a link formats in the browser, and shows the same text",
   await expect(page.getByText(/£\d+/).first()).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { intlCalls: string[] }).intlCalls.length)).toBeGreaterThan(0);
 });
+
+// A page's scripts wait until its cover is in and painted, so on a slow line the picture does
+// not share the connection with the code that only hydrates it (ADR 0029).
+test.describe("scripts after the first paint", () => {
+  for (const path of ["/", "/events/silverstone-festival-of-speed"]) {
+    test(`${path} loads its cover before its code, then comes alive`, async ({ page }) => {
+      await visit(page, path);
+      const timing = await page.evaluate(() => {
+        const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+        const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+        const cover = resources.find((entry) => entry.name.includes("/media/events/"));
+        const framework = resources.find((entry) => /\/assets\/framework-[\w-]+\.js$/.test(entry.name));
+        return {
+          load: navigation.loadEventStart,
+          coverEnd: cover?.responseEnd ?? null,
+          frameworkStart: framework?.startTime ?? null,
+        };
+      });
+      expect(timing.coverEnd).not.toBeNull();
+      expect(timing.frameworkStart).not.toBeNull();
+      expect(timing.frameworkStart).toBeGreaterThanOrEqual(timing.load);
+      expect(timing.frameworkStart).toBeGreaterThan(timing.coverEnd ?? Number.POSITIVE_INFINITY);
+      // Alive: a client-side navigation keeps the document.
+      await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Shop", exact: true }).click();
+      await expect(page).toHaveURL(/\/shop$/);
+      expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    });
+  }
+
+  test("a page whose cover never arrives still comes alive", async ({ page }) => {
+    await page.route("**/media/events/**", () => {
+      // Never answered: the page's load event never comes.
+    });
+    await page.goto("/events/silverstone-festival-of-speed", { waitUntil: "domcontentloaded" });
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await page.keyboard.press("Shift");
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  });
+});
