@@ -4,10 +4,11 @@
 //   node bench/edge.mjs [--duration 5] [--warmup 2] [--connections 32] [--page /events …]
 //                       [--gzip] [--tool wrk|autocannon] [--no-pin] [--no-save]
 //
-// For each page, the same load (a warm-up, then the measured run) against five servers:
+// For each page, the same load (a warm-up, then the measured run) against six servers:
 //
 //   nginx      the page's HTML, saved from the app, served from disk (with --gzip, its gzip form
 //              made once beside it, as the page cache keeps its own);
+//   node       bench/static-server.mjs: the same bytes from memory, by a bare Node `http` server;
 //   hit        the app (`node --import tsx server.ts`, production build) with its page cache,
 //              anonymous: answered from memory, re-rendered about once a second;
 //   miss       the same app, each request with a query string of its own (`?m=<run>-<n>`), so
@@ -16,9 +17,10 @@
 //   bare       bench/bare-server.mjs: the same build served by React Router on a bare Express app
 //              (no compression, logging, security headers or cache), anonymous.
 //
-// It prints requests per second of each, the ratios hit/nginx (target ≥ 0.20), miss/bare and
-// signed-in/bare (target ≥ 0.5) with PASS or FAIL, and the CPU time per request of each server.
-// Requests send no Accept-Encoding unless --gzip (then gzip, to all five). Servers are started
+// It prints requests per second of each, the ratios hit/nginx (target ≥ 0.20), hit/node
+// (≥ 0.9), miss/bare and signed-in/bare (≥ 0.5) with PASS or FAIL, the 99th percentile latency of
+// each with hit p99 against three times nginx's, and the CPU time per request of each server.
+// Requests send no Accept-Encoding unless --gzip (then gzip, to all six). Servers are started
 // once for all pages, pinned to the last CPU, the load generator to the first (as
 // bench/throughput.mjs does; --no-pin leaves it to the scheduler).
 import { parseArgs } from "node:util";
@@ -34,7 +36,7 @@ import {
   warnIfBusy,
   writeResult,
 } from "./helpers.mjs";
-import { available, chooseTool, loadGenerator, NGINX, pinCpus, probe, startNginx } from "./load.mjs";
+import { available, chooseTool, loadGenerator, NGINX, pinCpus, probe, startNginx, startStaticNode } from "./load.mjs";
 import { PUBLIC_PAGES } from "./pages.mjs";
 
 /** The pages measured by default, in this order (each is in pages.mjs). */
@@ -52,15 +54,19 @@ export const EDGE_PAGES = [
   "/blog/night-meet-at-the-old-airfield",
 ];
 
-export const MODES = ["nginx", "hit", "miss", "signedIn", "bare"];
-const MODE_LABELS = { nginx: "nginx", hit: "hit", miss: "miss", signedIn: "signed-in", bare: "bare" };
+export const MODES = ["nginx", "node", "hit", "miss", "signedIn", "bare"];
+const MODE_LABELS = { nginx: "nginx", node: "node", hit: "hit", miss: "miss", signedIn: "signed-in", bare: "bare" };
 
 /** Each ratio of requests per second, and the least it should be. */
 export const TARGETS = [
   { name: "hit/nginx", over: "hit", under: "nginx", min: 0.2 },
+  { name: "hit/node", over: "hit", under: "node", min: 0.9 },
   { name: "miss/bare", over: "miss", under: "bare", min: 0.5 },
   { name: "signed-in/bare", over: "signedIn", under: "bare", min: 0.5 },
 ];
+
+/** A hit's 99th percentile latency may be at most this many times nginx's, in the same run. */
+export const TAIL_MAX = 3;
 
 const DEMO_MEMBER = { email: "member@pitlane.test", password: "pitlane-member-demo" };
 
@@ -144,6 +150,7 @@ export async function main(argv = process.argv.slice(2)) {
     saved.push({ url: page, html });
   }
   const nginx = await startNginx(saved, { cpu: serverCpu, precompressed: values.gzip });
+  const node = await startStaticNode(saved, { cpu: serverCpu, precompressed: values.gzip });
   const load = loadGenerator({ tool, connections, headers, cpu: loadCpu });
 
   console.log(
@@ -154,6 +161,7 @@ export async function main(argv = process.argv.slice(2)) {
 
   const targetsOf = (page) => ({
     nginx: { url: new URL(page, nginx.origin).href, pid: nginx.pid, headers },
+    node: { url: new URL(page, node.origin).href, pid: node.pid, headers },
     hit: { url: new URL(page, app.origin).href, pid: app.pid, headers },
     miss: { url: new URL(page, app.origin).href, pid: app.pid, headers, uniqueQuery: true },
     signedIn: { url: new URL(page, app.origin).href, pid: app.pid, headers: { ...headers, Cookie: cookie } },
@@ -187,13 +195,18 @@ export async function main(argv = process.argv.slice(2)) {
         return [name, { value, min, pass: measured ? value >= min : null }];
       }),
     );
-    results.push({ path: page, htmlBytes: Buffer.byteLength(saved[index].html), modes, ratios });
+    const hitP99 = modes.hit.latencyMs?.p99;
+    const nginxP99 = modes.nginx.latencyMs?.p99;
+    const tail =
+      hitP99 === undefined || !nginxP99
+        ? { value: null, max: TAIL_MAX, pass: null }
+        : { value: hitP99 / nginxP99, max: TAIL_MAX, pass: hitP99 <= TAIL_MAX * nginxP99 };
+    results.push({ path: page, htmlBytes: Buffer.byteLength(saved[index].html), modes, ratios, tail });
     const rps = MODES.map((mode) => `${MODE_LABELS[mode]} ${Math.round(modes[mode].requestsPerSecond)}`).join(", ");
     console.log(`${page}: ${rps} req/s`);
   }
   await restoreAffinity();
-  await nginx.stop();
-  await Promise.all([app.stop(), bare.stop()]);
+  await Promise.all([nginx.stop(), node.stop(), app.stop(), bare.stop()]);
 
   const file = values["no-save"]
     ? undefined
@@ -205,6 +218,7 @@ export async function main(argv = process.argv.slice(2)) {
         acceptEncoding: headers["Accept-Encoding"] ?? "identity",
         pinned: pin ? { server: serverCpu, load: loadCpu } : false,
         targets: TARGETS,
+        tailMax: TAIL_MAX,
         appStartupMs: app.startupMs,
         bareStartupMs: bare.startupMs,
         results,
@@ -226,6 +240,17 @@ export async function main(argv = process.argv.slice(2)) {
     ]),
     `l${"r".repeat(MODES.length)}${"rl".repeat(TARGETS.length)}`,
   );
+  console.log(`\n99th percentile latency (ms), and hit's against ${TAIL_MAX}× nginx's:\n`);
+  printTable(
+    ["page", ...MODES.map((mode) => MODE_LABELS[mode]), "hit/nginx p99", ""],
+    results.map(({ path, modes, tail }) => [
+      path,
+      ...MODES.map((mode) => modes[mode].latencyMs?.p99?.toFixed(1) ?? "n/a"),
+      tail.value === null ? "n/a" : tail.value.toFixed(1),
+      tail.pass === null ? "none" : tail.pass ? "PASS" : "FAIL",
+    ]),
+    `l${"r".repeat(MODES.length + 1)}l`,
+  );
   console.log("\nCPU time per request (ms, the server's processes, all threads) and one response on the wire:\n");
   printTable(
     ["page", ...MODES.map((mode) => MODE_LABELS[mode]), "HTML", "hit on the wire"],
@@ -238,6 +263,7 @@ export async function main(argv = process.argv.slice(2)) {
     `l${"r".repeat(MODES.length + 2)}`,
   );
   const passed = TARGETS.map(({ name }) => [name, results.filter(({ ratios }) => ratios[name].pass).length]);
+  passed.push([`hit p99 ≤ ${TAIL_MAX}× nginx`, results.filter(({ tail }) => tail.pass).length]);
   console.log(`\n${passed.map(([name, count]) => `${name}: ${count} of ${results.length} pages pass`).join("; ")}`);
   for (const { path, modes } of results) {
     for (const mode of MODES) {

@@ -76,29 +76,54 @@ export async function startNginx(pages, { cpu, precompressed = false } = {}) {
   const dir = tempDir("nginx");
   chmodSync(dir, 0o755);
   mkdirSync(path.join(dir, "temp"));
-  for (const { url, html } of pages) {
-    const file = path.join(dir, "html", fileOf(url));
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, html);
-    if (precompressed) writeFileSync(`${file}.gz`, gzipSync(html, { level: 6 }));
-  }
+  writePages(path.join(dir, "html"), pages, { precompressed });
   const port = await freePort();
   const config = path.join(dir, "nginx.conf");
   writeFileSync(config, nginxConfig(dir, port, { precompressed }));
   const child = spawnTracked(NGINX, ["-p", dir, "-c", config, "-e", path.join(dir, "error.log")], { cpu });
   // SIGQUIT: graceful shutdown, so the worker exits with the master.
   const stop = onCleanup(() => stopChild(child, "SIGQUIT"));
+  return answering("nginx", child, port, pages, stop);
+}
+
+/**
+ * Starts bench/static-server.mjs, a bare Node `http` server answering each `{ url, html }` page
+ * from memory (with `precompressed`, its gzip form made once, to requests that accept it);
+ * returns its origin and a stop().
+ */
+export async function startStaticNode(pages, { cpu, precompressed = false } = {}) {
+  const dir = tempDir("static-node");
+  writePages(dir, pages, { precompressed });
+  const port = await freePort();
+  const script = path.join(import.meta.dirname, "static-server.mjs");
+  const child = spawnTracked(process.execPath, [script, dir, String(port)], { cpu });
+  const stop = onCleanup(() => stopChild(child));
+  return answering("the static Node server", child, port, pages, stop);
+}
+
+/** Each page's HTML written under `root` at its file (and its gzip beside it with `precompressed`). */
+function writePages(root, pages, { precompressed }) {
+  for (const { url, html } of pages) {
+    const file = path.join(root, fileOf(url));
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, html);
+    if (precompressed) writeFileSync(`${file}.gz`, gzipSync(html, { level: 6 }));
+  }
+}
+
+/** Waits until `child` answers the first page on `port`; its origin, pid and stop(). */
+async function answering(name, child, port, pages, stop) {
   const origin = `http://127.0.0.1:${port}`;
   const first = new URL(pages[0]?.url ?? "/", origin).href;
   const deadline = Date.now() + 10_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${child.output()}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${child.output()}`);
     try {
       if ((await fetch(first)).ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`nginx did not answer ${first}:\n${child.output()}`);
+    if (Date.now() > deadline) throw new Error(`${name} did not answer ${first}:\n${child.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { origin, pid: child.pid, stop };
