@@ -5,9 +5,11 @@
 //   node bench/profile.mjs [--path /events/silverstone-festival-of-speed] [--path /cart]
 //                          [--requests 300] [--warmup 50] [--connections 1] [--as member|visitor]
 //                          [--label before] [--out bench/results] [--sql]
+//                          [--database postgres://postgres@127.0.0.1:5432/postgres]
 //
 // For each --path, in turn: starts the built server (fresh embedded database with the demo
-// content, as bench/throughput.mjs does) under `node --cpu-prof` with bench/query-count.mjs
+// content, as bench/throughput.mjs does; with --database, a scratch database of its own created
+// on that PostgreSQL server, seeded by the app as it starts and dropped afterwards) under `node --cpu-prof` with bench/query-count.mjs
 // loaded, signs in as the demo member (`--as visitor`: does not), puts one ticket of the demo
 // event in the cart when the path is /cart, loads the page `--warmup` times, then `--requests`
 // times more (measured), and stops the server with SIGINT so it writes its profile. Then:
@@ -31,11 +33,13 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
+import pg from "pg";
 import { flameGraphSvg, foldedStacks, formatTop, readProfile, samplesOf, topFunctions } from "./flamegraph.mjs";
 import {
   assertBuilt,
   cpuTimeMs,
   isMain,
+  onCleanup,
   RESULTS_DIR,
   ROOT,
   runCli,
@@ -147,16 +151,40 @@ function median(values) {
   return sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0;
 }
 
+/**
+ * A scratch database on the PostgreSQL server of `serverUrl`, named for this run, and a drop()
+ * that removes it (also when the script is interrupted).
+ */
+async function scratchDatabase(serverUrl) {
+  const name = `pitlane_profile_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const drop = onCleanup(async () => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  });
+  return { url: url.href, drop };
+}
+
 async function profilePage(target, options) {
   const profileDir = tempDir("cpuprof");
   const queryLog = path.join(profileDir, "queries.jsonl");
   const counter = pathToFileURL(path.join(ROOT, "bench/query-count.mjs")).href;
+  const database = options.database ? await scratchDatabase(options.database) : undefined;
   const server = await startServer({
     timeoutMs: 180_000,
     nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--import=${counter}`],
     env: {
       QUERY_LOG: queryLog,
       ...(options.sql ? { QUERY_LOG_SQL: "1" } : {}),
+      // On a database server the app asks what it cannot pick for itself on one machine.
+      ...(database ? { DATABASE_URL: database.url, PAYMENTS: "test", AUTH_SECRET: "profile-secret-".repeat(3), SEED_DEMO: "1" } : {}),
     },
   });
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
@@ -195,6 +223,7 @@ async function profilePage(target, options) {
   // The file appears once written in full (V8 writes it in one go at exit); give it a moment.
   await new Promise((resolve) => setTimeout(resolve, 500));
   await server.stop();
+  await database?.drop();
   if (!profileFile) throw new Error(`no CPU profile written in ${profileDir}`);
 
   const profile = readProfile(path.join(profileDir, profileFile));
@@ -255,6 +284,7 @@ export async function main(argv = process.argv.slice(2)) {
       out: { type: "string", default: RESULTS_DIR },
       top: { type: "string", default: "20" },
       sql: { type: "boolean", default: false },
+      database: { type: "string" },
       "no-save": { type: "boolean", default: false },
     },
   });
@@ -270,6 +300,7 @@ export async function main(argv = process.argv.slice(2)) {
     out: path.resolve(values.out),
     top: Number(values.top),
     sql: values.sql,
+    database: values.database,
   };
   const results = [];
   for (const target of values.path ?? [DEMO_EVENT, "/cart"]) {

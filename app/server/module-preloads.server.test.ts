@@ -60,6 +60,24 @@ describe("scriptsAfterFirstPaint", () => {
     }
   });
 
+  it("passes the body on as it comes, before the module script has", async () => {
+    const transform = scriptsAfterFirstPaint("n");
+    const out: Buffer[] = [];
+    transform.on("data", (chunk: Buffer) => out.push(chunk));
+    transform.write(Buffer.from(`${head}<body><h1>Événements</h1><p class="lead`));
+    await new Promise((resolve) => setImmediate(resolve));
+    // All but the tag still open.
+    expect(Buffer.concat(out).toString()).toBe(
+      '<!DOCTYPE html><html lang="en"><head><link rel="stylesheet" href="/assets/app.css"/>' +
+        "<title>Événements</title></head><body><h1>Événements</h1>",
+    );
+    transform.end(Buffer.from(`">Hi</p>${moduleScript}</body></html>`));
+    await new Promise((resolve) => transform.on("end", resolve));
+    const page = Buffer.concat(out).toString();
+    expect(page).toContain('<h1>Événements</h1><p class="lead">Hi</p><script type="text/x-held-module"');
+    expect(page.endsWith("</script></body></html>")).toBe(true);
+  });
+
   it("passes a page that does not hydrate through, less its preloads", async () => {
     const out = await rewrite(`${head}<body><p>offline</p></body></html>`);
     expect(out).toBe(

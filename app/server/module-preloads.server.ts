@@ -106,10 +106,11 @@ export function lowPriorityModulePreloads() {
  * HTML. Pages of members and staff, whose controls are used at once (the gate's scanner), load
  * theirs as before (`lowPriorityModulePreloads`).
  *
- * The head is held until `</head>` has gone by, then the body until the module script has (it
- * ends the shell, which React writes in one go) or `</body>` has; the rest passes through. A
- * page that does not hydrate has no module script, and loses only its preloads. The bytes are
- * read as Latin-1, one character per byte, so a letter cut between two chunks passes whole.
+ * The head is held until `</head>` has gone by; after it, the body passes on as it comes, less a
+ * tag still open at the end of a chunk, until the module script has gone by (it ends the shell)
+ * or `</body>` has. A page that does not hydrate has no module script, and loses only its
+ * preloads. The bytes are searched as bytes and rewritten as Latin-1, one character per byte, so
+ * a letter cut between two chunks passes whole.
  */
 export function scriptsAfterFirstPaint(nonce: string | undefined) {
   let phase: "head" | "body" | "through" = "head";
@@ -119,27 +120,65 @@ export function scriptsAfterFirstPaint(nonce: string | undefined) {
     transform(chunk: Buffer | string, _encoding, callback) {
       const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
       if (phase === "through") return callback(null, buffer);
-      held = Buffer.concat([held, buffer]);
+      held = held.length ? Buffer.concat([held, buffer]) : buffer;
+      const out: Buffer[] = [];
       if (phase === "head") {
         const end = held.indexOf(HEAD_END);
         if (end === -1) return callback();
         const taken = takeModulePreloads(held.subarray(0, end).toString("latin1"));
         hrefs = taken.hrefs;
-        held = Buffer.concat([Buffer.from(taken.head, "latin1"), held.subarray(end)]);
+        out.push(Buffer.from(taken.head, "latin1"));
+        held = held.subarray(end);
         phase = "body";
       }
-      const html = held.toString("latin1");
-      const rewritten = holdModuleScript(html, hrefs, nonce);
-      if (rewritten === null && !html.includes(BODY_END_TEXT)) return callback();
-      phase = "through";
-      const out = rewritten === null ? held : Buffer.from(rewritten, "latin1");
-      held = Buffer.alloc(0);
-      callback(null, out);
+      const found = findModuleScript(held);
+      if (found.script) {
+        const [from, to] = found.script;
+        const script = holdModuleScript(held.subarray(from, to).toString("latin1"), hrefs, nonce) ?? "";
+        out.push(held.subarray(0, from), Buffer.from(script, "latin1"), held.subarray(to));
+        held = Buffer.alloc(0);
+        phase = "through";
+      } else if (held.includes(BODY_END_TEXT)) {
+        out.push(held);
+        held = Buffer.alloc(0);
+        phase = "through";
+      } else {
+        // What comes before a tag that may still turn out to be the script goes on at once.
+        out.push(held.subarray(0, found.keepFrom));
+        held = held.subarray(found.keepFrom);
+      }
+      callback(null, Buffer.concat(out));
     },
     flush(callback) {
       callback(null, held.length ? held : undefined);
     },
   });
+}
+
+const MODULE_TYPE = Buffer.from('type="module"');
+const SCRIPT_START = Buffer.from("<script");
+const SCRIPT_END = Buffer.from("</script>");
+
+/**
+ * Where the module script is in `html` (its start and end, when both have come), else from where
+ * `html` must be kept because the script may begin there: the last tag still open, or the
+ * module script whose end has not come yet.
+ */
+function findModuleScript(html: Buffer): { script?: [number, number]; keepFrom: number } {
+  let at = html.indexOf(MODULE_TYPE);
+  while (at !== -1) {
+    const start = html.lastIndexOf(SCRIPT_START, at);
+    const inTag = start !== -1 && html.subarray(start, at).indexOf(">") === -1;
+    if (inTag) {
+      const end = html.indexOf(SCRIPT_END, at);
+      if (end === -1) return { keepFrom: start };
+      return { script: [start, end + SCRIPT_END.length], keepFrom: start };
+    }
+    at = html.indexOf(MODULE_TYPE, at + 1);
+  }
+  const lastTag = html.lastIndexOf("<");
+  const closed = lastTag !== -1 && html.indexOf(">", lastTag) !== -1;
+  return { keepFrom: lastTag === -1 || closed ? html.length : lastTag };
 }
 
 const BODY_END = Buffer.from("</body>");
