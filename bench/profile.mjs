@@ -184,7 +184,9 @@ async function profilePage(target, options) {
       QUERY_LOG: queryLog,
       ...(options.sql ? { QUERY_LOG_SQL: "1" } : {}),
       // On a database server the app asks what it cannot pick for itself on one machine.
-      ...(database ? { DATABASE_URL: database.url, PAYMENTS: "test", AUTH_SECRET: "profile-secret-".repeat(3), SEED_DEMO: "1" } : {}),
+      ...(database
+        ? { DATABASE_URL: database.url, PAYMENTS: "test", AUTH_SECRET: "profile-secret-".repeat(3), SEED_DEMO: "1" }
+        : {}),
     },
   });
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });

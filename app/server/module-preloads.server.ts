@@ -114,7 +114,7 @@ export function lowPriorityModulePreloads() {
  */
 export function scriptsAfterFirstPaint(nonce: string | undefined) {
   let phase: "head" | "body" | "through" = "head";
-  let held = Buffer.alloc(0);
+  let held: Buffer = Buffer.alloc(0);
   let hrefs: string[] = [];
   return new Transform({
     transform(chunk: Buffer | string, _encoding, callback) {
