@@ -93,22 +93,27 @@ export async function startNginx(pages, { cpu, precompressed = false } = {}) {
  */
 export async function startStaticNode(pages, { cpu, precompressed = false } = {}) {
   const dir = tempDir("static-node");
-  writePages(dir, pages, { precompressed });
+  const list = path.join(dir, "pages.json");
+  writeFileSync(list, JSON.stringify(writePages(dir, pages, { precompressed })));
   const port = await freePort();
   const script = path.join(import.meta.dirname, "static-server.mjs");
-  const child = spawnTracked(process.execPath, [script, dir, String(port)], { cpu });
+  const child = spawnTracked(process.execPath, [script, list, String(port)], { cpu });
   const stop = onCleanup(() => stopChild(child));
   return answering("the static Node server", child, port, pages, stop);
 }
 
-/** Each page's HTML written under `root` at its file (and its gzip beside it with `precompressed`). */
+/**
+ * Each page's HTML written under `root` at its file (and its gzip beside it with `precompressed`);
+ * returns each page's path with its file.
+ */
 function writePages(root, pages, { precompressed }) {
-  for (const { url, html } of pages) {
+  return pages.map(({ url, html }) => {
     const file = path.join(root, fileOf(url));
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, html);
     if (precompressed) writeFileSync(`${file}.gz`, gzipSync(html, { level: 6 }));
-  }
+    return { path: new URL(url, "http://localhost").pathname, file, gzip: precompressed ? `${file}.gz` : null };
+  });
 }
 
 /** Waits until `child` answers the first page on `port`; its origin, pid and stop(). */

@@ -33,7 +33,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
-import pg from "pg";
+import { register } from "tsx/esm/api";
 import { flameGraphSvg, foldedStacks, formatTop, readProfile, samplesOf, topFunctions } from "./flamegraph.mjs";
 import {
   assertBuilt,
@@ -152,24 +152,15 @@ function median(values) {
 }
 
 /**
- * A scratch database on the PostgreSQL server of `serverUrl`, named for this run, and a drop()
- * that removes it (also when the script is interrupted).
+ * A scratch database on the PostgreSQL server of `serverUrl`, made with the test suites' helpers,
+ * and a drop() that removes it (also when the script is interrupted).
  */
 async function scratchDatabase(serverUrl) {
-  const name = `pitlane_profile_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const drop = onCleanup(async () => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  });
-  return { url: url.href, drop };
+  const { databaseUrl, maintenance, uniqueDatabaseName } = await import("../app/server/db/test-template.ts");
+  const name = uniqueDatabaseName("pitlane_profile");
+  await maintenance(serverUrl, `create database "${name}"`);
+  const drop = onCleanup(() => maintenance(serverUrl, `drop database if exists "${name}" with (force)`));
+  return { url: databaseUrl(serverUrl, name), drop };
 }
 
 async function profilePage(target, options) {
@@ -291,6 +282,8 @@ export async function main(argv = process.argv.slice(2)) {
     },
   });
   if (!["member", "visitor"].includes(values.as)) throw new Error("--as is member or visitor");
+  // The scratch database's helpers are the test suites' TypeScript.
+  if (values.database) register();
   assertBuilt();
   warnIfBusy();
   const options = {

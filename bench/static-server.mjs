@@ -2,42 +2,24 @@
 // for a page, with nothing looked up, rendered or compressed per request. bench/edge.mjs starts it
 // beside nginx, so the page cache's hits are compared with Node's own floor as well as nginx's.
 //
-//   node bench/static-server.mjs <dir> <port>
+//   node bench/static-server.mjs <pages.json> <port>
 //
-// `<dir>` holds one file per page as bench/load.mjs writes them for nginx (`index.html` for `/`,
-// `events.html` for `/events`), with its `.gz` beside it when the pages are to be sent
-// precompressed; a request that accepts gzip gets that form.
-import { readdirSync, readFileSync } from "node:fs";
+// `<pages.json>` lists `{ path, file, gzip }` as bench/load.mjs's startStaticNode writes it: each
+// page's path, its HTML file and, when the pages are sent precompressed, its gzip file; a request
+// that accepts gzip gets that form.
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
-import path from "node:path";
 
-const [dir = "", port = ""] = process.argv.slice(2);
-if (!dir || !port) throw new Error("usage: node bench/static-server.mjs <dir> <port>");
+const [list = "", port = ""] = process.argv.slice(2);
+if (!list || !port) throw new Error("usage: node bench/static-server.mjs <pages.json> <port>");
 
-/** Every page under `root`, by the path it answers: `/` for index.html, `/events` for events.html. */
-function pagesUnder(root, prefix = "") {
-  const pages = new Map();
-  for (const entry of readdirSync(path.join(root, prefix), { withFileTypes: true })) {
-    const relative = path.join(prefix, entry.name);
-    if (entry.isDirectory()) {
-      for (const [url, page] of pagesUnder(root, relative)) pages.set(url, page);
-      continue;
-    }
-    if (!entry.name.endsWith(".html")) continue;
-    const file = path.join(root, relative);
-    const url = relative === "index.html" ? "/" : `/${relative.slice(0, -".html".length)}`;
-    let gzip;
-    try {
-      gzip = readFileSync(`${file}.gz`);
-    } catch {
-      gzip = undefined;
-    }
-    pages.set(url, { identity: readFileSync(file), gzip });
-  }
-  return pages;
-}
+const pages = new Map(
+  JSON.parse(readFileSync(list, "utf8")).map(({ path, file, gzip }) => [
+    path,
+    { identity: readFileSync(file), gzip: gzip ? readFileSync(gzip) : undefined },
+  ]),
+);
 
-const pages = pagesUnder(dir);
 const server = createServer((request, response) => {
   const page = pages.get(request.url ?? "/");
   if (!page) {

@@ -1,7 +1,7 @@
 import { Transform } from "node:stream";
 
 const HEAD_END = Buffer.from("</head>");
-const BODY_END_TEXT = "</body>";
+const BODY_END = Buffer.from("</body>");
 
 const MODULE_PRELOAD = /<link\b(?=[^>]*\brel="modulepreload")[^>]*>/g;
 const HREF = /\bhref="([^"]+)"/;
@@ -134,11 +134,12 @@ export function scriptsAfterFirstPaint(nonce: string | undefined) {
       const found = findModuleScript(held);
       if (found.script) {
         const [from, to] = found.script;
-        const script = holdModuleScript(held.subarray(from, to).toString("latin1"), hrefs, nonce) ?? "";
-        out.push(held.subarray(0, from), Buffer.from(script, "latin1"), held.subarray(to));
+        const rewritten = holdModuleScript(held.subarray(from, to).toString("latin1"), hrefs, nonce);
+        const script = rewritten === null ? held.subarray(from, to) : Buffer.from(rewritten, "latin1");
+        out.push(held.subarray(0, from), script, held.subarray(to));
         held = Buffer.alloc(0);
         phase = "through";
-      } else if (held.includes(BODY_END_TEXT)) {
+      } else if (held.includes(BODY_END)) {
         out.push(held);
         held = Buffer.alloc(0);
         phase = "through";
@@ -180,8 +181,6 @@ function findModuleScript(html: Buffer): { script?: [number, number]; keepFrom: 
   const closed = lastTag !== -1 && html.indexOf(">", lastTag) !== -1;
   return { keepFrom: lastTag === -1 || closed ? html.length : lastTag };
 }
-
-const BODY_END = Buffer.from("</body>");
 
 /**
  * A page's stream with `html()` put just before `</body>`, asked for when the end comes by, so

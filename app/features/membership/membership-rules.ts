@@ -43,12 +43,26 @@ const RETRY_DAYS = [1, 3, 5] as const;
 /** How long a membership whose renewal has not been paid keeps its benefits. */
 const GRACE_DAYS = 7;
 
-/** Midnight at the start of a calendar day in `timeZone` (an hour later if that midnight does not exist). */
+type Wall = { year: number; month: number; day: number; hour: number; minute: number };
+
+/**
+ * The instant of a wall-clock time in `timeZone`; where the clocks skip that time (the hour they
+ * go forward), the same time an hour on, which is the first that exists.
+ */
+function instantOf(wall: Wall, timeZone: string) {
+  return wallTimeToInstant(wall, timeZone) ?? (wallTimeToInstant({ ...wall, hour: wall.hour + 1 }, timeZone) as Date);
+}
+
+/** Midnight at the start of a calendar day in `timeZone`. */
 function startOfDay(year: number, month: number, day: number, timeZone: string) {
-  return (
-    wallTimeToInstant({ year, month, day, hour: 0, minute: 0 }, timeZone) ??
-    (wallTimeToInstant({ year, month, day, hour: 1, minute: 0 }, timeZone) as Date)
-  );
+  return instantOf({ year, month, day, hour: 0, minute: 0 }, timeZone);
+}
+
+/** Whole calendar months from `from`'s month to `to`'s, in `timeZone`. */
+function monthsBetween(from: Date, to: Date, timeZone: string) {
+  const a = wallTimeAt(from, timeZone);
+  const b = wallTimeAt(to, timeZone);
+  return (b.year - a.year) * 12 + (b.month - a.month);
 }
 
 function daysInMonth(year: number, month: number) {
@@ -62,8 +76,7 @@ export function addMonths(instant: Date, months: number, timeZone: string) {
   const year = Math.floor(index / 12);
   const month = (index % 12) + 1;
   const day = Math.min(wall.day, daysInMonth(year, month));
-  const moved = { year, month, day, hour: wall.hour, minute: wall.minute };
-  return wallTimeToInstant(moved, timeZone) ?? wallTimeToInstant({ ...moved, hour: wall.hour + 1 }, timeZone)!;
+  return instantOf({ year, month, day, hour: wall.hour, minute: wall.minute }, timeZone);
 }
 
 /** The start of the season that `instant` falls in. */
@@ -89,9 +102,7 @@ export function joiningPeriod(term: MembershipTerm, joinedAt: Date, timeZone: st
  */
 export function renewalPeriod(term: MembershipTerm, period: Period, timeZone: string, joinedAt: Date): Period {
   if (term.kind === "season") return { startsAt: period.endsAt, endsAt: addMonths(period.endsAt, 12, timeZone) };
-  const anchor = wallTimeAt(joinedAt, timeZone);
-  const end = wallTimeAt(period.endsAt, timeZone);
-  const monthsSoFar = (end.year - anchor.year) * 12 + (end.month - anchor.month);
+  const monthsSoFar = monthsBetween(joinedAt, period.endsAt, timeZone);
   return { startsAt: period.endsAt, endsAt: addMonths(joinedAt, monthsSoFar + term.months, timeZone) };
 }
 
@@ -112,10 +123,7 @@ export function joiningPrice(term: MembershipTerm, pricePence: number, joinedAt:
   if (lateFrom.getTime() < start.getTime()) lateFrom = addMonths(lateFrom, 12, timeZone);
   if (joinedAt.getTime() < lateFrom.getTime()) return pricePence;
   if (term.lateJoin.price !== "pro-rata") return Math.min(term.lateJoin.price.pence, pricePence);
-  const startWall = wallTimeAt(start, timeZone);
-  const joinWall = wallTimeAt(joinedAt, timeZone);
-  const monthsIn = (joinWall.year - startWall.year) * 12 + (joinWall.month - startWall.month);
-  const monthsLeft = Math.max(1, 12 - monthsIn);
+  const monthsLeft = Math.max(1, 12 - monthsBetween(start, joinedAt, timeZone));
   return Math.ceil((pricePence * monthsLeft) / 12);
 }
 
