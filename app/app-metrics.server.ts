@@ -4,6 +4,7 @@
 
 import { sql } from "drizzle-orm";
 import client from "prom-client";
+import { ITEM_KINDS } from "../db/schema";
 import type { Runtime } from "./server/runtime.server";
 
 let current: Runtime | undefined;
@@ -38,11 +39,10 @@ export function registerAppMetrics(runtime: Runtime) {
       if (!current) return;
       this.reset();
       const rows = (await current.db.execute(
-        sql`select case when variant_id is not null then 'merch' when draw_id is not null then 'entry'
-                        else 'ticket' end as kind, count(*)::int as count
-            from holds where status = 'active' and expires_at > now() group by 1`,
+        sql`select kind, count(*)::int as count
+            from holds where status = 'active' and expires_at > now() group by kind`,
       )) as unknown as { rows: { kind: string; count: number }[] };
-      for (const kind of ["ticket", "entry", "merch"]) this.set({ kind }, 0);
+      for (const kind of ITEM_KINDS) this.set({ kind }, 0);
       for (const row of rows.rows) this.set({ kind: row.kind }, Number(row.count));
     },
   });

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
   bigint,
+  boolean,
   check,
   index,
   integer,
@@ -17,15 +18,17 @@ import { users } from "./accounts";
 import { showCarApplications } from "./applications";
 import { draws } from "./draws";
 import { events, ticketTypes } from "./events";
+import { membershipTiers } from "./membership";
 import { productVariants } from "./shop";
 
 /**
  * What a cart line, an order line or a hold is for. One cart, one order and one hold flow serve
  * every kind (docs/payments.md); each kind has its own nullable reference column, and a check
  * constraint makes the row's kind and its reference agree, so the database still enforces every
- * foreign key: tickets, prize-draw entries, show-car application fees and merch variants.
+ * foreign key: tickets, prize-draw entries, show-car application fees, merch variants and
+ * membership tiers.
  */
-export const ITEM_KINDS = ["ticket", "entry", "application", "merch"] as const;
+export const ITEM_KINDS = ["ticket", "entry", "application", "merch", "membership"] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
 export const ORDER_STATUSES = [
@@ -118,8 +121,13 @@ export const cartItems = pgTable(
     applicationId: uuid("application_id").references(() => showCarApplications.id, { onDelete: "cascade" }),
     /** Merch: the variant (size, colour) bought. */
     variantId: uuid("variant_id").references(() => productVariants.id, { onDelete: "cascade" }),
+    /** Memberships: the tier joined; the people it names are `attendee_names`. */
+    tierId: uuid("tier_id").references(() => membershipTiers.id, { onDelete: "cascade" }),
     quantity: integer("quantity").notNull(),
-    /** Multi-day passes: one name per ticket, in order; blank until the buyer fills them in. */
+    /**
+     * Multi-day passes: one name per ticket, in order; blank until the buyer fills them in.
+     * Family memberships: the people it names besides the member.
+     */
     attendeeNames: text("attendee_names").array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -129,6 +137,7 @@ export const cartItems = pgTable(
     uniqueIndex("cart_items_cart_draw_bundle_key").on(table.cartId, table.drawId, table.entriesPerUnit),
     uniqueIndex("cart_items_cart_application_key").on(table.cartId, table.applicationId),
     uniqueIndex("cart_items_cart_variant_key").on(table.cartId, table.variantId),
+    uniqueIndex("cart_items_cart_tier_key").on(table.cartId, table.tierId),
     index("cart_items_variant_idx").on(table.variantId),
     index("cart_items_ticket_type_idx").on(table.ticketTypeId),
     index("cart_items_draw_idx").on(table.drawId),
@@ -144,6 +153,7 @@ export const cartItems = pgTable(
       sql`(${table.kind} = 'application') = (${table.applicationId} is not null)`,
     ),
     check("cart_items_merch_reference", sql`(${table.kind} = 'merch') = (${table.variantId} is not null)`),
+    check("cart_items_membership_reference", sql`(${table.kind} = 'membership') = (${table.tierId} is not null)`),
   ],
 );
 
@@ -245,6 +255,8 @@ export const orderItems = pgTable(
     pickedNumbers: integer("picked_numbers").array().notNull().default(sql`'{}'::integer[]`),
     /** Merch: the variant sold; its stock was taken at settlement and goes back on refund. */
     variantId: uuid("variant_id").references(() => productVariants.id, { onDelete: "restrict" }),
+    /** Memberships: the tier joined or renewed. */
+    tierId: uuid("tier_id").references(() => membershipTiers.id, { onDelete: "restrict" }),
     /** "Summer Sunday Meet — Weekend pass". */
     description: text("description").notNull(),
     unitPrice: integer("unit_price").notNull(),
@@ -259,6 +271,7 @@ export const orderItems = pgTable(
     index("order_items_draw_idx").on(table.drawId),
     index("order_items_application_idx").on(table.applicationId),
     index("order_items_variant_idx").on(table.variantId),
+    index("order_items_tier_idx").on(table.tierId),
     check("order_items_unit_price_non_negative", sql`${table.unitPrice} >= 0`),
     check("order_items_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
     check(
@@ -279,6 +292,7 @@ export const orderItems = pgTable(
     ),
     check("order_items_entries_per_unit_positive", sql`${table.entriesPerUnit} > 0`),
     check("order_items_merch_reference", sql`(${table.kind} = 'merch') = (${table.variantId} is not null)`),
+    check("order_items_membership_reference", sql`(${table.kind} = 'membership') = (${table.tierId} is not null)`),
   ],
 );
 
@@ -302,6 +316,8 @@ export const holds = pgTable(
     drawId: uuid("draw_id").references(() => draws.id, { onDelete: "restrict" }),
     /** Merch: the variant whose stock is set aside. */
     variantId: uuid("variant_id").references(() => productVariants.id, { onDelete: "restrict" }),
+    /** Memberships: the tier whose place is set aside (a tier with a cap on members). */
+    tierId: uuid("tier_id").references(() => membershipTiers.id, { onDelete: "restrict" }),
     quantity: integer("quantity").notNull(),
     /** Entries: numbers chosen by the buyer, kept from everyone else while the hold lasts. */
     pickedNumbers: integer("picked_numbers").array().notNull().default(sql`'{}'::integer[]`),
@@ -317,6 +333,7 @@ export const holds = pgTable(
     index("holds_active_event_idx").on(table.eventId).where(sql`${table.status} = 'active'`),
     index("holds_active_draw_idx").on(table.drawId).where(sql`${table.status} = 'active'`),
     index("holds_active_variant_idx").on(table.variantId).where(sql`${table.status} = 'active'`),
+    index("holds_active_tier_idx").on(table.tierId).where(sql`${table.status} = 'active'`),
     index("holds_active_expiry_idx").on(table.expiresAt).where(sql`${table.status} = 'active'`),
     check("holds_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
     check(
@@ -325,6 +342,7 @@ export const holds = pgTable(
     ),
     check("holds_entry_reference", sql`(${table.kind} = 'entry') = (${table.drawId} is not null)`),
     check("holds_merch_reference", sql`(${table.kind} = 'merch') = (${table.variantId} is not null)`),
+    check("holds_membership_reference", sql`(${table.kind} = 'membership') = (${table.tierId} is not null)`),
   ],
 );
 
@@ -396,6 +414,53 @@ export const exhibitorPasses = pgTable(
     uniqueIndex("exhibitor_passes_application_key").on(table.applicationId),
     index("exhibitor_passes_event_idx").on(table.eventId),
     index("exhibitor_passes_user_idx").on(table.userId),
+  ],
+);
+
+/**
+ * A member's club membership (docs/membership.md): what a membership line's payment issues, and
+ * what each renewal extends. One row per member: joining again after a membership ended starts
+ * the row afresh. `paid_until` is the end of the last period paid for; what the membership is at
+ * a moment (active, in grace, lapsed, ended) follows from it, `renews` and `ended_at` by the
+ * membership rules. `ended_at` is set when it was stopped before its end (a cooling-off refund, a
+ * refund by staff). `card_code` is the member card's code, unguessable like a ticket's, signed
+ * in its QR.
+ */
+export const memberships = pgTable(
+  "memberships",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tierId: uuid("tier_id")
+      .notNull()
+      .references(() => membershipTiers.id, { onDelete: "restrict" }),
+    /** Family memberships: the people it names besides the member. */
+    people: text("people").array().notNull().default(sql`'{}'::text[]`),
+    joinedAt: timestamp("joined_at", { withTimezone: true }).notNull(),
+    /** The period last paid for: from `period_starts_at` until just before `paid_until`. */
+    periodStartsAt: timestamp("period_starts_at", { withTimezone: true }).notNull(),
+    paidUntil: timestamp("paid_until", { withTimezone: true }).notNull(),
+    /** The order that paid for the current period, what it cost and when it was paid. */
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    paidPence: integer("paid_pence").notNull(),
+    paidAt: timestamp("paid_at", { withTimezone: true }).notNull(),
+    /** Whether the next period will be charged; the member can turn it off (and on) at any time. */
+    renews: boolean("renews").notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    endReason: text("end_reason"),
+    cardCode: text("card_code").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("memberships_user_key").on(table.userId),
+    uniqueIndex("memberships_card_code_key").on(table.cardCode),
+    index("memberships_tier_idx").on(table.tierId, table.paidUntil),
+    index("memberships_order_idx").on(table.orderId),
+    check("memberships_period_order", sql`${table.periodStartsAt} < ${table.paidUntil}`),
+    check("memberships_paid_non_negative", sql`${table.paidPence} >= 0`),
   ],
 );
 

@@ -7,6 +7,7 @@ export * from "./draw-entries";
 export * from "./draws";
 export * from "./events";
 export * from "./garage";
+export * from "./membership";
 export * from "./order-emails";
 export * from "./play";
 export * from "./shop";

@@ -45,6 +45,10 @@ export const CartActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("update-merch"), variantId, quantity: merchQuantity }),
   z.object({ intent: z.literal("remove-merch"), variantId }),
   z.object({
+    intent: z.literal("remove-membership"),
+    tierId: z.uuid({ message: "That membership is no longer in your cart" }),
+  }),
+  z.object({
     intent: z.literal("pay"),
     idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Refresh the page and press Pay again"),
     // Only sent when the cart holds merch; the address fields are read and checked on their own.
@@ -73,6 +77,7 @@ export function cartFormValues(formData: FormData) {
     bundle: text(formData.get("bundle")),
     applicationId: text(formData.get("applicationId")),
     variantId: text(formData.get("variantId")),
+    tierId: text(formData.get("tierId")),
     shippingMethod: text(formData.get("shippingMethod")) || undefined,
     collectionEventId: text(formData.get("collectionEventId")) || undefined,
   };

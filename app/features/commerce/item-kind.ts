@@ -4,7 +4,7 @@ import type { cartItems, holds, orderItems } from "../../../db/schema";
 
 /**
  * One kind of thing the site sells (a ticket, a prize-draw entry, merch, a show-car application
- * fee), as the commerce core sees it. The core owns the flow every kind shares — cart, checkout
+ * fee, a membership), as the commerce core sees it. The core owns the flow every kind shares — cart, checkout
  * with its holds, the order, settlement, refunds — and asks each kind, through this interface,
  * only what differs: which stock rows to lock, whether a line can be sold, what paying for it
  * writes, what refunding it gives back, and how its lines show in the cart. The composition root
@@ -100,6 +100,7 @@ export const LINE_COLUMNS = [
   "pickedNumbers",
   "applicationId",
   "variantId",
+  "tierId",
   "quantity",
   "attendeeNames",
 ] as const;
@@ -115,8 +116,11 @@ export type OrderRow = Pick<
   LineColumn | "eventId" | "description" | "unitPrice" | "refundedQuantity"
 >;
 
+/** What settlement reads of an order's live holds: its kind, every kind's reference, how many. */
+export const HOLD_COLUMNS = ["kind", "ticketTypeId", "drawId", "variantId", "tierId", "quantity"] as const;
+
 /** An order's live hold, as settlement reads it. */
-export type HoldRow = Pick<typeof holds.$inferSelect, "kind" | "ticketTypeId" | "drawId" | "variantId" | "quantity">;
+export type HoldRow = Pick<typeof holds.$inferSelect, (typeof HOLD_COLUMNS)[number]>;
 
 /**
  * Why a line cannot be bought: `line` names the cart line it is about (its reference), and a kind

@@ -17,7 +17,7 @@ import {
   type PaymentProvider,
   transactions,
 } from "../../../db/schema";
-import type { HoldRow, ItemKind, KindSettlement, OrderRow } from "./item-kind";
+import { HOLD_COLUMNS, type HoldRow, type ItemKind, type KindSettlement, type OrderRow } from "./item-kind";
 import { kindsOf, lineColumnsOf, linesOfKind } from "./kind-lines";
 import { paidRows } from "./paid-rows.server";
 
@@ -359,8 +359,10 @@ async function lockAndReadOrder(tx: Db, orderId: string, input: SettleInput) {
       // Live holds already count these places as taken; without them, the places must still be free.
       liveHolds: sql<HoldRow[]>`
         coalesce((
-          select json_agg(json_build_object('kind', ${holds.kind}, 'ticketTypeId', ${holds.ticketTypeId},
-            'drawId', ${holds.drawId}, 'variantId', ${holds.variantId}, 'quantity', ${holds.quantity}))
+          select json_agg(json_build_object(${sql.join(
+            HOLD_COLUMNS.map((column) => sql`${sql.raw(`'${column}'`)}, ${holds[column]}`),
+            sql`, `,
+          )}))
           from ${holds}
           where ${and(eq(holds.orderId, orderId), eq(holds.status, "active"), gt(holds.expiresAt, input.now))}
         ), '[]'::json)`,

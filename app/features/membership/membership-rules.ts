@@ -41,7 +41,7 @@ const REMINDER_WINDOW = { earliestDays: 28, latestDays: 3 };
 /** A renewal whose payment failed is tried again this many days after the renewal date. */
 const RETRY_DAYS = [1, 3, 5] as const;
 /** How long a membership whose renewal has not been paid keeps its benefits. */
-const GRACE_DAYS = 7;
+export const GRACE_DAYS = 7;
 
 type Wall = { year: number; month: number; day: number; hour: number; minute: number };
 
@@ -193,4 +193,44 @@ export function coolingOffRefund(payment: { paidPence: number; paidAt: Date; per
   const used = Math.min(length, Math.max(0, cancelledAt.getTime() - period.startsAt.getTime()));
   const valueUsedPence = Math.ceil((paidPence * used) / length);
   return { refundPence: paidPence - valueUsedPence, valueUsedPence };
+}
+
+/** The most characters in the name of a person a family membership names. */
+export const PERSON_NAME_MAX = 80;
+
+export type JoinProblem = { code: "closed" | "full" | "member" | "people"; message: string };
+
+/**
+ * Why a member cannot join `tier` now, or null when they can: the tier must be on sale and have a
+ * place left (`placesLeft` null: no cap), the member must not hold a membership with its benefits
+ * already (a member renews, or joins another tier once theirs ends), and a family membership
+ * names no more people than the tier allows besides the member.
+ */
+export function joinProblem(input: {
+  tier: { name: string; onSale: boolean; people: number };
+  placesLeft: number | null;
+  current: MembershipStatus | null;
+  people: readonly string[];
+  formatDate: (date: Date) => string;
+}): JoinProblem | null {
+  const { tier, current } = input;
+  if (!tier.onSale) return { code: "closed", message: `${tier.name} is not open to new members` };
+  if (current && hasBenefits(current)) {
+    const until = current.state === "grace" ? current.lapsesAt : current.until;
+    return { code: "member", message: `You are already a member, until ${input.formatDate(until)}` };
+  }
+  if (input.placesLeft !== null && input.placesLeft < 1) {
+    return { code: "full", message: `${tier.name} is full: every place has been taken` };
+  }
+  const others = tier.people - 1;
+  if (input.people.length > others) {
+    return {
+      code: "people",
+      message:
+        others === 0
+          ? `${tier.name} is for one person`
+          : `${tier.name} names up to ${others} ${others === 1 ? "person" : "people"} besides you`,
+    };
+  }
+  return null;
 }

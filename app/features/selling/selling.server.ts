@@ -6,16 +6,17 @@ import type { ItemKind } from "~/features/commerce/item-kind";
 import * as refunds from "~/features/commerce/refund.server";
 import { settlementFor } from "~/features/commerce/settle.server";
 import { entryKind } from "~/features/draws/entry-kind.server";
+import { membershipKind } from "~/features/membership/membership-kind.server";
 import { merchKind } from "~/features/shop/merch-kind.server";
 import { ticketKind } from "~/features/tickets/ticket-kind.server";
 import type { Db } from "~/server/db/client.server";
 
 /**
  * Everything the site sells, in the one order their stock rows are locked (ADR 0007): events
- * and their ticket types, draws, merch variants; application fees lock their applications after
- * the order row. The commerce core knows no kind by name: this list is where a new kind joins.
+ * and their ticket types, draws, merch variants, membership tiers; application fees lock their
+ * applications after the order row. The commerce core knows no kind by name: this list is where a new kind joins.
  */
-export const SOLD_KINDS: readonly ItemKind[] = [ticketKind, entryKind, merchKind, applicationFeeKind];
+export const SOLD_KINDS: readonly ItemKind[] = [ticketKind, entryKind, merchKind, membershipKind, applicationFeeKind];
 
 const settlement = settlementFor(SOLD_KINDS);
 

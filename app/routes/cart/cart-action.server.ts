@@ -6,6 +6,7 @@ import { cartHasLine } from "~/features/cart/cart-page.server";
 import { followUpPayments } from "~/features/checkout/payment-jobs.server";
 import { startOrderPayment } from "~/features/checkout/start-payment.server";
 import { removeEntryLine, setEntryLineQuantity } from "~/features/draws/cart-entries.server";
+import { removeMembershipLine } from "~/features/membership/cart-membership.server";
 import { startCheckout } from "~/features/selling/selling.server";
 import {
   type AddressErrors,
@@ -75,6 +76,10 @@ export async function cartAction({ request, context }: { request: Request; conte
     const change = await setEntryLineQuantity(db, { ...line, userId: user.id, quantity: form.quantity });
     if (!change.ok) return refused([{ ticketTypeId: form.drawId, message: change.problem.message }]);
     return updated();
+  }
+  if (form.intent === "remove-membership") {
+    if (cartId) await removeMembershipLine(db, { cartId, tierId: form.tierId, now });
+    return removed();
   }
   if (form.intent === "update-merch" || form.intent === "remove-merch") {
     if (!cartId) return refused([{ ticketTypeId: null, message: "That item is no longer in your cart" }]);

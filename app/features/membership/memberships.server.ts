@@ -1,0 +1,87 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { newTicketCode } from "~/features/tickets/ticket-codes.server";
+import type { Db } from "~/server/db/client.server";
+import { memberships, membershipTiers } from "../../../db/schema";
+import { hasBenefits, joiningPeriod, type MembershipStatus, membershipStatus } from "./membership-rules";
+import { type Tier, termOf } from "./tier-places.server";
+
+export type MembershipRow = typeof memberships.$inferSelect;
+
+/** What a membership is at `now`: stopped early (a refund) counts as ended from that moment. */
+export function statusOf(row: Pick<MembershipRow, "paidUntil" | "renews" | "endedAt">, now: Date): MembershipStatus {
+  if (row.endedAt && row.endedAt.getTime() <= now.getTime()) return { state: "ended", since: row.endedAt };
+  return membershipStatus({ paidUntil: row.paidUntil, renews: row.renews }, now);
+}
+
+/** The member's membership row with its tier, or null when they have never joined. */
+export async function membershipOf(db: Db, userId: string, options: { lock?: boolean } = {}) {
+  const select = db
+    .select({ membership: memberships, tier: membershipTiers })
+    .from(memberships)
+    .innerJoin(membershipTiers, eq(membershipTiers.id, memberships.tierId))
+    .where(eq(memberships.userId, userId));
+  const [row] = options.lock ? await select.for("no key update", { of: memberships }) : await select;
+  return row ?? null;
+}
+
+/** Whether the member holds a membership with its benefits at `now`, and its tier. */
+export async function currentMembership(db: Db, userId: string, now: Date) {
+  const row = await membershipOf(db, userId);
+  if (!row) return null;
+  const status = statusOf(row.membership, now);
+  return hasBenefits(status) ? { ...row, status } : null;
+}
+
+/**
+ * Issues a paid membership: the member's row starts afresh on `tier` for the period joining at
+ * `paidAt` buys (a member joins again once an earlier membership has ended, so the old row is
+ * reused), with a new card code. Renewal is on when the tier renews by itself.
+ */
+export async function issueMembership(
+  tx: Db,
+  input: { userId: string; tier: Tier; people: string[]; orderId: string; paidPence: number; paidAt: Date },
+) {
+  const { tier, paidAt } = input;
+  const period = joiningPeriod(termOf(tier), paidAt, tier.timeZone);
+  const values = {
+    tierId: tier.id,
+    people: input.people,
+    joinedAt: paidAt,
+    periodStartsAt: period.startsAt,
+    paidUntil: period.endsAt,
+    orderId: input.orderId,
+    paidPence: input.paidPence,
+    paidAt,
+    renews: tier.autoRenews,
+    endedAt: null,
+    endReason: null,
+    cardCode: newTicketCode(),
+    updatedAt: paidAt,
+  };
+  const [row] = await tx
+    .insert(memberships)
+    .values({ userId: input.userId, ...values })
+    .onConflictDoUpdate({ target: memberships.userId, set: values })
+    .returning({ id: memberships.id });
+  return row;
+}
+
+/**
+ * Turns the member's renewal off (the membership runs to the end of what was paid for) or back
+ * on. Only a membership with its benefits, of a tier that renews by itself, can be changed.
+ */
+export async function setRenewal(db: Db, input: { userId: string; renews: boolean; now: Date }) {
+  const row = await membershipOf(db, input.userId);
+  if (!row) return { ok: false as const, message: "You do not have a membership" };
+  if (!hasBenefits(statusOf(row.membership, input.now))) {
+    return { ok: false as const, message: "Your membership has ended: join again from the membership page" };
+  }
+  if (input.renews && !row.tier.autoRenews) {
+    return { ok: false as const, message: `${row.tier.name} does not renew by itself` };
+  }
+  await db
+    .update(memberships)
+    .set({ renews: input.renews, updatedAt: input.now })
+    .where(and(eq(memberships.id, row.membership.id), isNull(memberships.endedAt)));
+  return { ok: true as const, tier: row.tier.name, paidUntil: row.membership.paidUntil };
+}
