@@ -11,6 +11,7 @@ import { demoArticlesSeeder } from "./demo/demo-articles.server";
 import { demoCarsSeeder } from "./demo/demo-cars.server";
 import { demoDrawsSeeder } from "./demo/demo-draws.server";
 import { demoEventsSeeder } from "./demo/demo-events.server";
+import { demoMembershipSeeder } from "./demo/demo-membership.server";
 import { demoPartnersSeeder } from "./demo/demo-partners.server";
 import { demoProductsSeeder } from "./demo/demo-products.server";
 import { accountMessages } from "./features/accounts/auth-messages.server";
@@ -68,6 +69,7 @@ const seeders: Seeder[] = [
   demoApplicationsSeeder,
   demoDrawsSeeder,
   demoProductsSeeder,
+  demoMembershipSeeder,
   demoPartnersSeeder,
   demoArticlesSeeder,
 ];

@@ -11,7 +11,7 @@ const PAGES_SHOWING: Record<string, readonly string[]> = {
   events: ["/", "/events", "/community"],
   ticket_types: ["/", "/events"],
   // A sale or a refund moves places left, % sold and stock on every kind of page that sells.
-  orders: ["/", "/events", "/giveaways", "/shop"],
+  orders: ["/", "/events", "/giveaways", "/shop", "/membership"],
   draws: ["/", "/giveaways"],
   draw_entries: ["/", "/giveaways"],
   play_settings: ["/giveaways", "/responsible-play"],
@@ -24,6 +24,7 @@ const PAGES_SHOWING: Record<string, readonly string[]> = {
   product_variants: ["/", "/shop"],
   articles: ["/", "/blog"],
   partners: ["/"],
+  membership_tiers: ["/membership"],
   site_pages: ["*"],
 };
 

@@ -58,6 +58,8 @@ export default [
     route("shop", "routes/shop/list.tsx"),
     route("shop/:slug", "routes/shop/product.tsx"),
 
+    route("membership", "routes/membership/tiers.tsx"),
+
     route("blog", "routes/blog/list.tsx"),
     route("blog/:slug", "routes/blog/article.tsx"),
 
@@ -113,6 +115,9 @@ export default [
       route("articles/editor", "routes/admin/articles/editor.ts"),
       route("articles/:articleId", "routes/admin/articles/edit.tsx"),
       route("partners", "routes/admin/partners.tsx"),
+      route("membership", "routes/admin/membership/list.tsx"),
+      route("membership/new", "routes/admin/membership/new.tsx"),
+      route("membership/:tierId", "routes/admin/membership/tier.tsx"),
     ]),
     route("fulfilment/packing-list", "routes/admin/fulfilment/packing-list.tsx"),
     route("events/:eventId/attendees.csv", "routes/admin/events/attendees-csv.ts"),
@@ -129,6 +134,8 @@ export default [
     route("members/garage", "routes/members/garage/list.tsx"),
     route("members/newGarage", "routes/members/garage/new.tsx"),
     route("members/garage/:carId", "routes/members/garage/edit.tsx"),
+    route("members/membership", "routes/members/membership.tsx"),
+    route("members/card", "routes/members/card.tsx"),
     route("transactions", "routes/members/transactions.tsx"),
     route("transactions/:orderId", "routes/members/receipt.tsx"),
   ]),

@@ -10,7 +10,8 @@ export function Footer() {
     {
       title: "Club",
       links: [
-        { to: "/signUp", label: "Join" },
+        { to: "/membership", label: "Membership" },
+        { to: "/signUp", label: "Create an account" },
         { to: "/login", label: "Sign in" },
         { to: "/privacy", label: "Privacy" },
         { to: "/terms", label: "Terms" },

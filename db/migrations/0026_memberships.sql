@@ -70,4 +70,8 @@ CREATE INDEX "holds_active_tier_idx" ON "holds" USING btree ("tier_id") WHERE "h
 CREATE INDEX "order_items_tier_idx" ON "order_items" USING btree ("tier_id");--> statement-breakpoint
 ALTER TABLE "cart_items" ADD CONSTRAINT "cart_items_membership_reference" CHECK (("cart_items"."kind" = 'membership') = ("cart_items"."tier_id" is not null));--> statement-breakpoint
 ALTER TABLE "holds" ADD CONSTRAINT "holds_membership_reference" CHECK (("holds"."kind" = 'membership') = ("holds"."tier_id" is not null));--> statement-breakpoint
-ALTER TABLE "order_items" ADD CONSTRAINT "order_items_membership_reference" CHECK (("order_items"."kind" = 'membership') = ("order_items"."tier_id" is not null));
+ALTER TABLE "order_items" ADD CONSTRAINT "order_items_membership_reference" CHECK (("order_items"."kind" = 'membership') = ("order_items"."tier_id" is not null));--> statement-breakpoint
+-- The membership page shows the tiers on sale: a change to one is announced to the page cache,
+-- like every table a public page shows (migration 0016).
+CREATE TRIGGER page_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON membership_tiers
+  FOR EACH STATEMENT EXECUTE FUNCTION pitlane_page_changed();

@@ -6,8 +6,8 @@ import { refundOrder, settleOrder, startCheckout } from "~/features/selling/sell
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { cartItems, holds, memberships, orders } from "../../../db/schema";
 import { addMembershipToCart } from "./cart-membership.server";
-import { TIER_FULL_REASON } from "./membership-kind.server";
-import { currentMembership } from "./memberships.server";
+import { ALREADY_MEMBER_REASON, TIER_FULL_REASON } from "./membership-kind.server";
+import { currentMembership, issueMembership } from "./memberships.server";
 import { readTierPlaces } from "./tier-places.server";
 import { createTestTier } from "./tiers.test-support";
 
@@ -124,5 +124,19 @@ describe("a membership in the cart, through checkout, settlement and refunds", (
     const [order] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, first.order.id));
     expect(order?.status).toBe("expired");
     expect(await currentMembership(db, late!.id, later)).toBeNull();
+  });
+
+  it("refunds a payment that arrives when the member already holds a membership another way", async () => {
+    const { db } = database();
+    const tier = await createTestTier(db);
+    const [buyer] = await createBuyers(db, 1);
+    const checkout = await join(db, buyer!, tier.id);
+    if (!checkout.ok) throw new Error(JSON.stringify(checkout.problems));
+    // Staff record the member's membership (an import, say) while the payment is on its way.
+    await issueMembership(db, { userId: buyer!.id, tier, people: [], orderId: null, paidPence: 0, paidAt: NOW });
+    const settled = await settleOrder(db, paidInFull(checkout.order));
+    expect(settled).toMatchObject({ kind: "refund_required", amount: 3000, reason: ALREADY_MEMBER_REASON });
+    const [order] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, checkout.order.id));
+    expect(order?.status).toBe("cancelled");
   });
 });

@@ -1,6 +1,5 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { CartRow, CheckoutProblem, ItemKind, NewOrderLine, OrderRow } from "~/features/commerce/item-kind";
-import { LATE_SOLD_OUT_REASON } from "~/features/commerce/settle.server";
 import { cartItems, memberships } from "../../../db/schema";
 import { membershipCart } from "./cart-membership.server";
 import { membershipDate } from "./membership-labels";

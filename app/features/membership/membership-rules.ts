@@ -33,9 +33,9 @@ export type Period = { startsAt: Date; endsAt: Date };
 
 const DAY = 24 * 60 * 60 * 1000;
 
-const COOLING_OFF_DAYS = 14;
+export const COOLING_OFF_DAYS = 14;
 /** The renewal reminder goes this many days before the renewal… */
-const REMINDER_DAYS = 14;
+export const REMINDER_DAYS = 14;
 /** …which must be within this window. */
 const REMINDER_WINDOW = { earliestDays: 28, latestDays: 3 };
 /** A renewal whose payment failed is tried again this many days after the renewal date. */

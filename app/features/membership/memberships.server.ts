@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { newTicketCode } from "~/features/tickets/ticket-codes.server";
+import { newTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import { memberships, membershipTiers } from "../../../db/schema";
 import { hasBenefits, joiningPeriod, type MembershipStatus, membershipStatus } from "./membership-rules";
@@ -39,7 +39,7 @@ export async function currentMembership(db: Db, userId: string, now: Date) {
  */
 export async function issueMembership(
   tx: Db,
-  input: { userId: string; tier: Tier; people: string[]; orderId: string; paidPence: number; paidAt: Date },
+  input: { userId: string; tier: Tier; people: string[]; orderId: string | null; paidPence: number; paidAt: Date },
 ) {
   const { tier, paidAt } = input;
   const period = joiningPeriod(termOf(tier), paidAt, tier.timeZone);
@@ -84,4 +84,56 @@ export async function setRenewal(db: Db, input: { userId: string; renews: boolea
     .set({ renews: input.renews, updatedAt: input.now })
     .where(and(eq(memberships.id, row.membership.id), isNull(memberships.endedAt)));
   return { ok: true as const, tier: row.tier.name, paidUntil: row.membership.paidUntil };
+}
+
+/** The member's membership as their account shows it: the tier, where it stands, the dates. */
+export type MyMembership = {
+  tierName: string;
+  people: string[];
+  state: MembershipStatus["state"];
+  /** The end of what was paid for. */
+  paidUntil: Date;
+  renews: boolean;
+  /** Whether the tier renews by itself, so renewal can be turned back on. */
+  tierRenews: boolean;
+  /** The price the next renewal charges, when it renews. */
+  renewalPrice: number | null;
+  /** Until when benefits go on while a renewal's payment is awaited. */
+  lapsesAt: Date | null;
+  endedEarly: boolean;
+};
+
+export async function myMembership(db: Db, userId: string, now: Date): Promise<MyMembership | null> {
+  const row = await membershipOf(db, userId);
+  if (!row) return null;
+  const { membership, tier } = row;
+  const status = statusOf(membership, now);
+  return {
+    tierName: tier.name,
+    people: membership.people,
+    state: status.state,
+    paidUntil: membership.paidUntil,
+    renews: membership.renews && !membership.endedAt,
+    tierRenews: tier.autoRenews,
+    renewalPrice: membership.renews && hasBenefits(status) ? tier.price : null,
+    lapsesAt: status.state === "grace" ? status.lapsesAt : null,
+    endedEarly: membership.endedAt !== null,
+  };
+}
+
+/** What the member card shows: who, which tier, until when, and the signed code its QR carries. */
+export async function memberCard(db: Db, input: { userId: string; now: Date; secret: string }) {
+  const row = await membershipOf(db, input.userId);
+  if (!row) return null;
+  const status = statusOf(row.membership, input.now);
+  return {
+    tierName: row.tier.name,
+    people: row.membership.people,
+    state: status.state,
+    valid: hasBenefits(status),
+    validUntil: status.state === "grace" ? status.lapsesAt : row.membership.paidUntil,
+    memberSince: row.membership.joinedAt,
+    admitsToMembersEvents: row.tier.admitsToMembersEvents,
+    qrPayload: hasBenefits(status) ? signTicketCode(row.membership.cardCode, input.secret) : null,
+  };
 }

@@ -1,4 +1,4 @@
-import { CarFront, type LucideIcon, Receipt, Settings, Ticket, UserRound } from "lucide-react";
+import { CarFront, IdCard, type LucideIcon, Receipt, Settings, Ticket, UserRound } from "lucide-react";
 import { Outlet, redirect, useRouteError, useRouteLoaderData } from "react-router";
 import { requireUser } from "~/server/auth/session.server";
 import { DashboardShell } from "~/ui/dashboard";
@@ -11,6 +11,7 @@ const icons: Record<(typeof memberAreas)[number]["to"], LucideIcon> = {
   "/members": UserRound,
   "/members/events": Ticket,
   "/members/garage": CarFront,
+  "/members/membership": IdCard,
   "/transactions": Receipt,
   "/settings": Settings,
 };

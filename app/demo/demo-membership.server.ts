@@ -1,0 +1,80 @@
+import { eq } from "drizzle-orm";
+import { addMonths } from "~/features/membership/membership-rules";
+import { newTicketCode } from "~/features/tickets/ticket-codes.server";
+import type { Db } from "~/server/db/client.server";
+import type { Seeder } from "~/server/seed.server";
+import { memberships, membershipTiers, users } from "../../db/schema";
+
+const TIME_ZONE = "Europe/London";
+
+/**
+ * Two tiers to try joining, and the demo member holding the family tier, which renews next month
+ * (so its reminder and renewal can be tried on the test clock).
+ */
+const DEMO_TIERS = [
+  {
+    slug: "annual",
+    name: "Annual",
+    summary: "One member for the club year, January to December.",
+    benefits: [
+      "Member card: entry to members' meets",
+      "Member prices on tickets and club merch",
+      "Tickets to big shows before general sale",
+      "A vote at the annual general meeting",
+    ].join("\n"),
+    price: 3500,
+    period: "season" as const,
+    seasonStartMonth: 1,
+    seasonStartDay: 1,
+    lateJoinMonth: 7,
+    lateJoinDay: 1,
+    people: 1,
+  },
+  {
+    slug: "family",
+    name: "Family",
+    summary: "Two adults and up to three children, a year from the day you join.",
+    benefits: [
+      "Everything in Annual, for everyone it names",
+      "One member card that admits the family",
+      "Free entry for the children at club meets",
+    ].join("\n"),
+    price: 6000,
+    period: "rolling" as const,
+    rollingMonths: 12,
+    people: 5,
+    capacity: 100,
+  },
+];
+
+export const demoMembershipSeeder: Seeder = {
+  name: "demo-membership",
+  demo: true,
+  async run(db: Db) {
+    const now = new Date();
+    const ids = new Map<string, string>();
+    for (const [position, tier] of DEMO_TIERS.entries()) {
+      const [row] = await db
+        .insert(membershipTiers)
+        .values({ ...tier, timeZone: TIME_ZONE, onSale: true, position })
+        .returning({ id: membershipTiers.id });
+      ids.set(tier.slug, row!.id);
+    }
+    const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, "member@pitlane.test"));
+    const familyId = ids.get("family");
+    if (!member || !familyId) return;
+    const joinedAt = addMonths(now, -11, TIME_ZONE);
+    await db.insert(memberships).values({
+      userId: member.id,
+      tierId: familyId,
+      people: ["Alex Cole", "Robin Cole"],
+      joinedAt,
+      periodStartsAt: joinedAt,
+      paidUntil: addMonths(joinedAt, 12, TIME_ZONE),
+      paidPence: 6000,
+      paidAt: joinedAt,
+      renews: true,
+      cardCode: newTicketCode(),
+    });
+  },
+};
