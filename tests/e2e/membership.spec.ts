@@ -1,0 +1,113 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { joinAsMember, newMember, saveStaffSession, signIn } from "./accounts-helpers";
+import { expect, test, visit } from "./fixtures";
+
+/**
+ * Joining the club, as people see it: a visitor reads the tiers and their key terms, is asked to
+ * sign in to join, joins the annual tier through the cart and the test checkout, and finds the
+ * member card with its QR; then turns renewal off in two clicks. An organizer adds a tier, which
+ * shows on the membership page at once. Each step needs the one before.
+ */
+test.describe.configure({ mode: "serial", timeout: 60_000 });
+
+const member = newMember("joiner");
+const adminSession = path.resolve("test-results/e2e/membership-organizer.json");
+
+test.beforeAll(async ({ browser }) => {
+  mkdirSync(path.dirname(adminSession), { recursive: true });
+  await saveStaffSession(browser, "organizer", adminSession);
+});
+
+test("a visitor reads the tiers and their key terms, and is asked to sign in to join", async ({ page }) => {
+  await page.goto("/membership");
+  await expect(page.getByRole("heading", { level: 1, name: /^Join / })).toBeVisible();
+  const annual = page.getByRole("article", { name: "Annual" });
+  await expect(annual.getByRole("region", { name: "Key terms of Annual" })).toContainText(
+    "Within 14 days of joining or renewing you can cancel for a refund",
+  );
+  const family = page.getByRole("article", { name: "Family" });
+  await expect(family.getByLabel("Person 5's name")).toBeVisible();
+  // The page is plain HTML and CSS: its forms need none of the app's scripts.
+  await expect(page.locator('script[type="module"]')).toHaveCount(0);
+
+  await annual.getByRole("button", { name: "Join Annual" }).click();
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fmembership/);
+  await expect(page.getByRole("status").filter({ hasText: "Sign in, or create an account, to join" })).toBeVisible();
+});
+
+test("a member joins the annual tier, pays, and sees the card with its QR", async ({ page }) => {
+  await joinAsMember(page, member);
+  await page.goto("/membership");
+  await page.getByRole("article", { name: "Annual" }).getByRole("button", { name: "Join Annual" }).click();
+  await expect(page).toHaveURL(/\/cart$/);
+  await expect(page.getByRole("status").filter({ hasText: "Annual membership is in your cart" })).toBeVisible();
+  await expect(page.getByRole("main").getByRole("listitem", { name: "Annual membership" })).toBeVisible();
+
+  await page
+    .getByRole("region", { name: "Order summary" })
+    .getByRole("button", { name: /^Pay £/ })
+    .click();
+  await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("table", { name: "What you are paying for" })).toContainText("Annual membership");
+  await page.getByRole("button", { name: /^Pay £/ }).click();
+  await expect(page).toHaveURL(/\/success\?order=/);
+  await expect(page.getByText("Annual membership")).toBeVisible();
+
+  await visit(page, "/members/card");
+  const card = page.getByRole("article", { name: /member card$/ });
+  await expect(card).toContainText(member.name);
+  await expect(card).toContainText("Annual");
+  await expect(card).toContainText("Valid");
+  await expect(card.getByRole("img", { name: "QR code of your member card" })).toBeVisible();
+
+  // Joining again while a member is refused, on the tier it was about.
+  await page.goto("/membership");
+  await page.getByRole("article", { name: "Family" }).getByRole("button", { name: "Join Family" }).click();
+  await expect(page.getByRole("article", { name: "Family" })).toContainText("You are already a member, until");
+});
+
+test("the member turns renewal off in two clicks, and can turn it back on", async ({ page }) => {
+  await signIn(page, member.email, member.password, "/login?redirectTo=/members");
+  await page.waitForURL((url) => url.pathname === "/members");
+  await page.getByRole("navigation", { name: "Members" }).getByRole("link", { name: "Membership" }).click();
+  await expect(page.getByRole("heading", { name: "Annual" })).toBeVisible();
+  await expect(page.getByText(/^Renews on /)).toBeVisible();
+
+  await page.getByRole("link", { name: "Turn off renewal" }).click();
+  await page.getByRole("button", { name: "Yes, turn renewal off" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Renewal is off." })).toBeVisible();
+  await expect(page.getByText(/^Off: your membership ends on /)).toBeVisible();
+
+  await page.getByRole("button", { name: "Turn renewal back on" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Renewal is back on" })).toBeVisible();
+});
+
+test.describe("the organizer", () => {
+  test.use({ storageState: adminSession });
+
+  test("adds a tier, with a clear message for a mistake, and it shows on the membership page", async ({ page }) => {
+    await visit(page, "/admin/membership");
+    await page.getByRole("link", { name: "New tier" }).click();
+    await page.getByLabel("Name").fill("Junior");
+    await page.getByLabel("Price (£)", { exact: true }).fill("twelve");
+    await page.getByLabel("Club year starts: day").fill("31");
+    await page.getByLabel("Club year starts: month").selectOption("2");
+    await page.getByRole("button", { name: "Save tier" }).click();
+    await expect(page.getByText("Enter an amount like 12.50 in £ (0 for free)")).toBeVisible();
+    await page.getByLabel("Price (£)", { exact: true }).fill("12");
+    await page.getByRole("button", { name: "Save tier" }).click();
+    await expect(page.getByText("That month has fewer days")).toBeVisible();
+    await page.getByLabel("Club year starts: day").fill("1");
+    await page.getByLabel("Benefits").fill("Entry to junior track days\nA club cap");
+    await page.getByLabel("On sale: shown on the membership page, open to join").check();
+    await page.getByRole("button", { name: "Save tier" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Junior is saved and on sale." })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Junior" })).toBeVisible();
+
+    await page.goto("/membership");
+    const junior = page.getByRole("article", { name: "Junior" });
+    await expect(junior).toContainText("A club cap");
+    await expect(junior).toContainText("the club year from 1 February");
+  });
+});
