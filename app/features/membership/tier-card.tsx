@@ -70,7 +70,9 @@ export function TierCard({
             {tier.joiningPrice !== tier.price ? ` (${today} if you join today)` : ""}
           </dd>
           <dt className="font-semibold">Runs</dt>
-          <dd>{periodWords(tier)}</dd>
+          <dd>
+            {periodWords(tier)}: joining today, until {tier.joiningUntil}
+          </dd>
           <dt className="font-semibold">Renewal</dt>
           <dd>
             {tier.autoRenews

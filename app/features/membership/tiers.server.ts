@@ -5,7 +5,8 @@ import { gone, type NotFound, refuse } from "~/features/forms/refusal";
 import { numberedSlug, slugify } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
 import { memberships, membershipTiers } from "../../../db/schema";
-import { joiningPrice } from "./membership-rules";
+import { membershipDate } from "./membership-labels";
+import { joiningPeriod, joiningPrice } from "./membership-rules";
 import type { TierInput } from "./schemas";
 import { holdingPlace, placesLeft, readTierPlaces, type Tier, termOf } from "./tier-places.server";
 
@@ -19,6 +20,8 @@ export type PublicTier = {
   benefits: string[];
   price: number;
   joiningPrice: number;
+  /** The last day a membership joined today is paid for, in the tier's time zone. */
+  joiningUntil: string;
   period: Tier["period"];
   rollingMonths: number | null;
   seasonStartMonth: number | null;
@@ -56,6 +59,10 @@ export async function tiersOnSale(db: Db, now: Date): Promise<PublicTier[]> {
           .filter(Boolean),
         price: tier.price,
         joiningPrice: joiningPrice(termOf(tier), tier.price, now, tier.timeZone),
+        joiningUntil: membershipDate(
+          new Date(joiningPeriod(termOf(tier), now, tier.timeZone).endsAt.getTime() - 1),
+          tier.timeZone,
+        ),
         period: tier.period,
         rollingMonths: tier.rollingMonths,
         seasonStartMonth: tier.seasonStartMonth,

@@ -1,0 +1,34 @@
+import { chromium } from "@playwright/test";
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const base = "http://localhost:3300";
+async function shot(context, path, file, full = true) {
+  const page = await context.newPage();
+  await page.goto(base + path);
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: `/tmp/${file}.png`, fullPage: full });
+  await page.close();
+}
+const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+await shot(phone, "/membership", "m-phone");
+const desk = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+await shot(desk, "/membership", "m-desk");
+const member = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+const p = await member.newPage();
+await p.goto(base + "/login");
+await p.getByLabel("Email").fill("member@pitlane.test");
+await p.getByLabel("Password", { exact: true }).fill("pitlane-member-demo");
+await p.getByRole("button", { name: "Sign in", exact: true }).click();
+await p.waitForURL(/members|\/$/);
+await shot(member, "/members/membership", "m-mine");
+await shot(member, "/members/card", "m-card");
+const org = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+const o = await org.newPage();
+await o.goto(base + "/login?redirectTo=/admin");
+await o.getByLabel("Email").fill("organizer@pitlane.test");
+await o.getByLabel("Password", { exact: true }).fill("pitlane-organizer-demo");
+await o.getByRole("button", { name: "Sign in", exact: true }).click();
+await o.waitForTimeout(2000);
+console.log(o.url());
+await shot(org, "/admin/membership", "m-admin");
+await shot(org, "/admin/membership/new", "m-new");
+await browser.close();
