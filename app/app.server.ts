@@ -25,8 +25,10 @@ import {
 import { legalPagesSeeder } from "./features/content/legal-pages.server";
 import { drawJobs } from "./features/draws/draw-jobs.server";
 import { lowStockAlertJob } from "./features/fulfilment/stock-alerts.server";
+import { membershipClockJob } from "./features/membership/renewals.server";
 import { orderEmailJob } from "./features/orders/order-email.server";
 import { refusedPaymentEmailJob } from "./features/orders/refused-payment-email.server";
+import { settleOrder } from "./features/selling/selling.server";
 import { createAuth } from "./server/auth/auth.server";
 import { authStep } from "./server/auth/session.server";
 import { SessionCache } from "./server/auth/session-cache.server";
@@ -52,6 +54,7 @@ const jobs: AnyJobDefinition[] = [
   ...paymentJobs,
   ...drawJobs(drawRefunder),
   lowStockAlertJob,
+  membershipClockJob((db) => (input) => settleOrder(db, input)),
 ];
 
 /**

@@ -13,6 +13,12 @@ CREATE TABLE "memberships" (
 	"ended_at" timestamp with time zone,
 	"end_reason" text,
 	"card_code" text NOT NULL,
+	"payment_method" text,
+	"reminded_for" timestamp with time zone,
+	"reminded_at" timestamp with time zone,
+	"renewal_failures" integer DEFAULT 0 NOT NULL,
+	"retry_at" timestamp with time zone,
+	"lapse_notice_for" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "memberships_period_order" CHECK ("memberships"."period_starts_at" < "memberships"."paid_until"),
@@ -53,6 +59,7 @@ CREATE TABLE "membership_tiers" (
 ALTER TABLE "cart_items" ADD COLUMN "tier_id" uuid;--> statement-breakpoint
 ALTER TABLE "holds" ADD COLUMN "tier_id" uuid;--> statement-breakpoint
 ALTER TABLE "order_items" ADD COLUMN "tier_id" uuid;--> statement-breakpoint
+ALTER TABLE "order_items" ADD COLUMN "renews_membership_id" uuid;--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_tier_id_membership_tiers_id_fk" FOREIGN KEY ("tier_id") REFERENCES "public"."membership_tiers"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
@@ -60,11 +67,13 @@ CREATE UNIQUE INDEX "memberships_user_key" ON "memberships" USING btree ("user_i
 CREATE UNIQUE INDEX "memberships_card_code_key" ON "memberships" USING btree ("card_code");--> statement-breakpoint
 CREATE INDEX "memberships_tier_idx" ON "memberships" USING btree ("tier_id","paid_until");--> statement-breakpoint
 CREATE INDEX "memberships_order_idx" ON "memberships" USING btree ("order_id");--> statement-breakpoint
+CREATE INDEX "memberships_renewing_idx" ON "memberships" USING btree ("paid_until") WHERE "memberships"."ended_at" is null and "memberships"."renews";--> statement-breakpoint
 CREATE UNIQUE INDEX "membership_tiers_slug_key" ON "membership_tiers" USING btree ("slug");--> statement-breakpoint
 CREATE INDEX "membership_tiers_listing_idx" ON "membership_tiers" USING btree ("on_sale","position");--> statement-breakpoint
 ALTER TABLE "cart_items" ADD CONSTRAINT "cart_items_tier_id_membership_tiers_id_fk" FOREIGN KEY ("tier_id") REFERENCES "public"."membership_tiers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "holds" ADD CONSTRAINT "holds_tier_id_membership_tiers_id_fk" FOREIGN KEY ("tier_id") REFERENCES "public"."membership_tiers"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "order_items" ADD CONSTRAINT "order_items_tier_id_membership_tiers_id_fk" FOREIGN KEY ("tier_id") REFERENCES "public"."membership_tiers"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "order_items" ADD CONSTRAINT "order_items_renews_membership_id_memberships_id_fk" FOREIGN KEY ("renews_membership_id") REFERENCES "public"."memberships"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "cart_items_cart_tier_key" ON "cart_items" USING btree ("cart_id","tier_id");--> statement-breakpoint
 CREATE INDEX "holds_active_tier_idx" ON "holds" USING btree ("tier_id") WHERE "holds"."status" = 'active';--> statement-breakpoint
 CREATE INDEX "order_items_tier_idx" ON "order_items" USING btree ("tier_id");--> statement-breakpoint

@@ -257,6 +257,10 @@ export const orderItems = pgTable(
     variantId: uuid("variant_id").references(() => productVariants.id, { onDelete: "restrict" }),
     /** Memberships: the tier joined or renewed. */
     tierId: uuid("tier_id").references(() => membershipTiers.id, { onDelete: "restrict" }),
+    /** Memberships: the membership a renewal extends (null when joining). */
+    renewsMembershipId: uuid("renews_membership_id").references((): AnyPgColumn => memberships.id, {
+      onDelete: "set null",
+    }),
     /** "Summer Sunday Meet — Weekend pass". */
     description: text("description").notNull(),
     unitPrice: integer("unit_price").notNull(),
@@ -451,6 +455,19 @@ export const memberships = pgTable(
     endedAt: timestamp("ended_at", { withTimezone: true }),
     endReason: text("end_reason"),
     cardCode: text("card_code").notNull(),
+    /**
+     * How renewals are paid: the payment provider's saved card or mandate ("test:card" with the
+     * test checkout, "test:declined" for one the test clock makes fail); null when none is saved.
+     */
+    paymentMethod: text("payment_method"),
+    /** The renewal date (a `paid_until`) whose reminder has gone, and when it went. */
+    remindedFor: timestamp("reminded_for", { withTimezone: true }),
+    remindedAt: timestamp("reminded_at", { withTimezone: true }),
+    /** Failed tries at charging the renewal due at `paid_until`, and when to try again. */
+    renewalFailures: integer("renewal_failures").notNull().default(0),
+    retryAt: timestamp("retry_at", { withTimezone: true }),
+    /** The renewal date whose lapse the member was told about. */
+    lapseNoticeFor: timestamp("lapse_notice_for", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -459,6 +476,8 @@ export const memberships = pgTable(
     uniqueIndex("memberships_card_code_key").on(table.cardCode),
     index("memberships_tier_idx").on(table.tierId, table.paidUntil),
     index("memberships_order_idx").on(table.orderId),
+    // The membership clock's reads: renewing memberships by the date they renew.
+    index("memberships_renewing_idx").on(table.paidUntil).where(sql`${table.endedAt} is null and ${table.renews}`),
     check("memberships_period_order", sql`${table.periodStartsAt} < ${table.paidUntil}`),
     check("memberships_paid_non_negative", sql`${table.paidPence} >= 0`),
   ],

@@ -1,6 +1,6 @@
 import type { Placeholder, SQL } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import type { cartItems, holds, orderItems } from "../../../db/schema";
+import type { cartItems, holds, orderItems, PaymentProvider } from "../../../db/schema";
 
 /**
  * One kind of thing the site sells (a ticket, a prize-draw entry, merch, a show-car application
@@ -113,7 +113,7 @@ export type CartRow = Pick<typeof cartItems.$inferSelect, LineColumn>;
 /** An order line as settlement and refunds read it: the line, its event, and its price and refunds. */
 export type OrderRow = Pick<
   typeof orderItems.$inferSelect,
-  LineColumn | "eventId" | "description" | "unitPrice" | "refundedQuantity"
+  LineColumn | "eventId" | "description" | "unitPrice" | "refundedQuantity" | "renewsMembershipId"
 >;
 
 /** What settlement reads of an order's live holds: its kind, every kind's reference, how many. */
@@ -151,6 +151,8 @@ export type ReleasedHold = Pick<typeof holds.$inferSelect, "kind" | "ticketTypeI
 type SettleContext = {
   order: { id: string; userId: string | null };
   now: Date;
+  /** Who took the payment: a kind that saves a way to pay again (a membership's renewals) asks. */
+  provider: PaymentProvider;
 };
 
 /** A payment that cannot be honoured: the reason, and whether the order ends expired or cancelled. */

@@ -99,6 +99,7 @@ const lineColumns = {
   description: orderItems.description,
   unitPrice: orderItems.unitPrice,
   refundedQuantity: orderItems.refundedQuantity,
+  renewsMembershipId: orderItems.renewsMembershipId,
 };
 
 /** An order's lines, oldest first, as every kind reads them. */
@@ -284,7 +285,10 @@ export function settlementFor(kinds: readonly ItemKind[]) {
     const lines = await readOrderLines(tx, order.id);
     const sessions: { kind: ItemKind; session: KindSettlement }[] = [];
     for (const kind of kindsOf(kinds, lines)) {
-      sessions.push({ kind, session: await kind.settle(tx, linesOfKind(lines, kind), { order, now }) });
+      sessions.push({
+        kind,
+        session: await kind.settle(tx, linesOfKind(lines, kind), { order, now, provider: input.provider }),
+      });
     }
     const seen = await lockAndReadOrder(tx, order.id, input);
     if (SETTLED_STATUSES.includes(seen.status) && seen.paymentId === input.paymentReference) {

@@ -4,7 +4,8 @@ import { cartItems, memberships } from "../../../db/schema";
 import { membershipCart } from "./cart-membership.server";
 import { membershipDate } from "./membership-labels";
 import { hasBenefits, joiningPrice, joinProblem } from "./membership-rules";
-import { issueMembership, membershipOf, statusOf } from "./memberships.server";
+import { extendMembership, issueMembership, membershipOf, statusOf } from "./memberships.server";
+import { TEST_CARD } from "./renewals.server";
 import { placesLeft, readTierPlaces, termOf } from "./tier-places.server";
 
 /** A membership line: joining one tier, naming the people a family tier covers besides the member. */
@@ -18,6 +19,7 @@ function membershipLine(row: CartRow | OrderRow): MembershipLine {
 
 export const TIER_FULL_REASON = "The payment arrived after the last place on the membership tier was taken";
 export const ALREADY_MEMBER_REASON = "The member already held a membership when the payment arrived";
+export const ENDED_BEFORE_RENEWAL_REASON = "The membership had ended when its renewal was paid";
 
 /**
  * A club membership (docs/membership.md): one place on a tier, held while the member pays (a tier
@@ -80,36 +82,42 @@ export const membershipKind: ItemKind = {
     };
   },
 
-  async settle(tx, rows, { order, now }) {
-    const lines = rows.map(membershipLine);
+  async settle(tx, rows, { order, now, provider }) {
+    const joining = rows.filter((row) => !row.renewsMembershipId).map(membershipLine);
+    const renewals = rows.filter((row) => row.renewsMembershipId);
     // The tier's places are counted under this lock; this order's own live holds are counted in
-    // `held` and given back in `short`, like ticket places.
+    // `held` and given back in `short`, like ticket places. A renewal holds no place: the member
+    // keeps theirs while the renewal is paid.
     const places = await readTierPlaces(
       tx,
-      lines.map((line) => line.tierId),
+      rows.map((row) => membershipLine(row).tierId),
       now,
       { lock: true },
     );
     return {
       short(held) {
-        const short = lines.some((line) => !held.some((hold) => hold.tierId === line.tierId));
+        const short = joining.some((line) => !held.some((hold) => hold.tierId === line.tierId));
         for (const hold of held) if (hold.tierId) places.take(hold.tierId, -hold.quantity);
         return short;
       },
       // A late payment is honoured only if a place is still free; a member who meanwhile joined
-      // by another order is not charged twice.
+      // by another order is not charged twice; a renewal is refused once its membership has ended.
       async refusal(tx, { late }) {
-        for (const line of lines) {
+        for (const line of joining) {
           const tier = places.tiers.get(line.tierId);
           const left = tier ? placesLeft(tier) : 0;
           if (left !== null && left < 1 && late) return { reason: TIER_FULL_REASON, outcome: "expired" };
           places.take(line.tierId, 1);
         }
-        if (order.userId) {
-          const own = await membershipOf(tx, order.userId, { lock: true });
-          if (own && own.membership.orderId !== order.id && hasBenefits(statusOf(own.membership, now))) {
-            return { reason: ALREADY_MEMBER_REASON, outcome: "cancelled" };
-          }
+        if (!order.userId) return null;
+        const own = await membershipOf(tx, order.userId, { lock: true });
+        const status = own ? statusOf(own.membership, now) : null;
+        const live = own !== null && status !== null && hasBenefits(status);
+        if (joining.length > 0 && status?.state === "active" && own?.membership.orderId !== order.id) {
+          return { reason: ALREADY_MEMBER_REASON, outcome: "cancelled" };
+        }
+        if (renewals.some((row) => !live || own?.membership.id !== row.renewsMembershipId)) {
+          return { reason: ENDED_BEFORE_RENEWAL_REASON, outcome: "cancelled" };
         }
         return null;
       },
@@ -119,14 +127,14 @@ export const membershipKind: ItemKind = {
         for (const row of rows) {
           const tier = places.tiers.get(membershipLine(row).tierId);
           if (!tier) continue;
-          await issueMembership(tx, {
-            userId: order.userId,
-            tier,
-            people: row.attendeeNames,
-            orderId: order.id,
-            paidPence: row.unitPrice,
-            paidAt: now,
-          });
+          const paid = { tier, orderId: order.id, paidPence: row.unitPrice, paidAt: now };
+          if (row.renewsMembershipId) await extendMembership(tx, { membershipId: row.renewsMembershipId, ...paid });
+          else {
+            // The test checkout's card can be charged again for renewals; Stripe's saved cards are
+            // not kept yet, so those renewals are paid by the member (docs/membership.md).
+            const paymentMethod = provider === "test" ? TEST_CARD : null;
+            await issueMembership(tx, { userId: order.userId, people: row.attendeeNames, paymentMethod, ...paid });
+          }
           issued += 1;
         }
         return { issued };

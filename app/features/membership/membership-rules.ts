@@ -202,8 +202,8 @@ export type JoinProblem = { code: "closed" | "full" | "member" | "people"; messa
 
 /**
  * Why a member cannot join `tier` now, or null when they can: the tier must be on sale and have a
- * place left (`placesLeft` null: no cap), the member must not hold a membership with its benefits
- * already (a member renews, or joins another tier once theirs ends), and a family membership
+ * place left (`placesLeft` null: no cap), the member must not hold an active membership already
+ * (one whose renewal is unpaid may join again, which renews it by hand), and a family membership
  * names no more people than the tier allows besides the member.
  */
 export function joinProblem(input: {
@@ -215,9 +215,9 @@ export function joinProblem(input: {
 }): JoinProblem | null {
   const { tier, current } = input;
   if (!tier.onSale) return { code: "closed", message: `${tier.name} is not open to new members` };
-  if (current && hasBenefits(current)) {
-    const until = current.state === "grace" ? current.lapsesAt : current.until;
-    return { code: "member", message: `You are already a member, until ${input.formatDate(until)}` };
+  // A member whose renewal is unpaid (in grace) may pay by joining again.
+  if (current?.state === "active") {
+    return { code: "member", message: `You are already a member, until ${input.formatDate(current.until)}` };
   }
   if (input.placesLeft !== null && input.placesLeft < 1) {
     return { code: "full", message: `${tier.name} is full: every place has been taken` };

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { newTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import { memberships, membershipTiers } from "../../../db/schema";
-import { hasBenefits, joiningPeriod, type MembershipStatus, membershipStatus } from "./membership-rules";
+import { hasBenefits, joiningPeriod, type MembershipStatus, membershipStatus, renewalPeriod } from "./membership-rules";
 import { type Tier, termOf } from "./tier-places.server";
 
 export type MembershipRow = typeof memberships.$inferSelect;
@@ -39,7 +39,15 @@ export async function currentMembership(db: Db, userId: string, now: Date) {
  */
 export async function issueMembership(
   tx: Db,
-  input: { userId: string; tier: Tier; people: string[]; orderId: string | null; paidPence: number; paidAt: Date },
+  input: {
+    userId: string;
+    tier: Tier;
+    people: string[];
+    orderId: string | null;
+    paidPence: number;
+    paidAt: Date;
+    paymentMethod?: string | null;
+  },
 ) {
   const { tier, paidAt } = input;
   const period = joiningPeriod(termOf(tier), paidAt, tier.timeZone);
@@ -56,6 +64,12 @@ export async function issueMembership(
     endedAt: null,
     endReason: null,
     cardCode: newTicketCode(),
+    paymentMethod: input.paymentMethod ?? null,
+    remindedFor: null,
+    remindedAt: null,
+    renewalFailures: 0,
+    retryAt: null,
+    lapseNoticeFor: null,
     updatedAt: paidAt,
   };
   const [row] = await tx
@@ -64,6 +78,37 @@ export async function issueMembership(
     .onConflictDoUpdate({ target: memberships.userId, set: values })
     .returning({ id: memberships.id });
   return row;
+}
+
+/**
+ * A paid renewal: the membership runs on for the period after the one paid for, from the order
+ * that paid it, and the renewal's failed tries are forgotten.
+ */
+export async function extendMembership(
+  tx: Db,
+  input: { membershipId: string; tier: Tier; orderId: string; paidPence: number; paidAt: Date },
+) {
+  const [row] = await tx.select().from(memberships).where(eq(memberships.id, input.membershipId)).for("no key update");
+  if (!row) throw new Error(`Membership ${input.membershipId} went away while its renewal was paid`);
+  const next = renewalPeriod(
+    termOf(input.tier),
+    { startsAt: row.periodStartsAt, endsAt: row.paidUntil },
+    input.tier.timeZone,
+    row.joinedAt,
+  );
+  await tx
+    .update(memberships)
+    .set({
+      periodStartsAt: next.startsAt,
+      paidUntil: next.endsAt,
+      orderId: input.orderId,
+      paidPence: input.paidPence,
+      paidAt: input.paidAt,
+      renewalFailures: 0,
+      retryAt: null,
+      updatedAt: input.paidAt,
+    })
+    .where(eq(memberships.id, row.id));
 }
 
 /**
