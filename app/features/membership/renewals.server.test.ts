@@ -51,22 +51,22 @@ async function member(db: Db, price = 3000) {
   return { buyer: buyer!, tier, renewsAt: row!.membership.paidUntil };
 }
 
-const after = (date: Date, days: number) => new Date(date.getTime() + days * DAY);
+const daysFrom = (date: Date, days: number) => new Date(date.getTime() + days * DAY);
 
 describe("the membership clock", () => {
   it("reminds in the window with the price, date and a one-click stop link, then renews by charging the card", async () => {
     const { db } = database();
     const { buyer, renewsAt } = await member(db);
     const { sent, at } = clock(db);
-    expect(await at(after(renewsAt, -20))).toEqual({ reminded: 0, renewed: 0, lapsed: 0 });
-    expect(await at(after(renewsAt, -14))).toMatchObject({ reminded: 1 });
-    expect(await at(after(renewsAt, -13))).toMatchObject({ reminded: 0 });
+    expect(await at(daysFrom(renewsAt, -20))).toEqual({ reminded: 0, renewed: 0, lapsed: 0 });
+    expect(await at(daysFrom(renewsAt, -14))).toMatchObject({ reminded: 1 });
+    expect(await at(daysFrom(renewsAt, -13))).toMatchObject({ reminded: 0 });
     const [reminder] = sent;
     expect(reminder).toMatchObject({ to: buyer.email, subject: "Your Annual membership renews on 1 May 2028" });
     expect(reminder!.text).toContain("£30.00");
-    expect(reminderInWindow(after(renewsAt, -14), renewsAt)).toBe(true);
+    expect(reminderInWindow(daysFrom(renewsAt, -14), renewsAt)).toBe(true);
 
-    expect(await at(after(renewsAt, 0.01))).toMatchObject({ renewed: 1 });
+    expect(await at(daysFrom(renewsAt, 0.01))).toMatchObject({ renewed: 1 });
     const row = await membershipOf(db, buyer.id);
     expect(row!.membership.paidUntil.toISOString()).toBe("2029-05-01T10:00:00.000Z");
     expect(row!.membership.periodStartsAt.toISOString()).toBe(renewsAt.toISOString());
@@ -74,46 +74,46 @@ describe("the membership clock", () => {
     expect(renewal).toMatchObject({ status: "paid", total: 3000, provider: "test" });
     expect(sent.at(-1)?.subject).toBe("Your Annual membership is renewed");
     // Run again at the same moment: nothing more is charged.
-    expect(await at(after(renewsAt, 0.02))).toMatchObject({ renewed: 0 });
+    expect(await at(daysFrom(renewsAt, 0.02))).toMatchObject({ renewed: 0 });
   });
 
   it("tries a failed renewal again on the retry days and recovers, keeping benefits meanwhile", async () => {
     const { db } = database();
     const { buyer, renewsAt } = await member(db);
     const { sent, at } = clock(db);
-    await at(after(renewsAt, -14));
+    await at(daysFrom(renewsAt, -14));
     await db.update(memberships).set({ paymentMethod: TEST_DECLINED_CARD }).where(eq(memberships.userId, buyer.id));
-    expect(await at(after(renewsAt, 0.01))).toMatchObject({ renewed: 0 });
+    expect(await at(daysFrom(renewsAt, 0.01))).toMatchObject({ renewed: 0 });
     expect(sent.at(-1)).toMatchObject({ subject: "We could not renew your Annual membership" });
     expect(sent.at(-1)!.text).toContain("We will try again on 2 May 2028");
     const failed = await membershipOf(db, buyer.id);
-    expect(statusOf(failed!.membership, after(renewsAt, 0.5))).toMatchObject({ state: "grace" });
+    expect(statusOf(failed!.membership, daysFrom(renewsAt, 0.5))).toMatchObject({ state: "grace" });
     expect(failed!.membership.renewalFailures).toBe(1);
 
     // Not before the retry day; the card is fixed; the retry renews.
-    expect(await at(after(renewsAt, 0.5))).toMatchObject({ renewed: 0 });
+    expect(await at(daysFrom(renewsAt, 0.5))).toMatchObject({ renewed: 0 });
     await db.update(memberships).set({ paymentMethod: "test:card" }).where(eq(memberships.userId, buyer.id));
-    expect(await at(after(renewsAt, 1.01))).toMatchObject({ renewed: 1 });
+    expect(await at(daysFrom(renewsAt, 1.01))).toMatchObject({ renewed: 1 });
     const renewed = await membershipOf(db, buyer.id);
     expect(renewed!.membership).toMatchObject({ renewalFailures: 0, retryAt: null });
-    expect(statusOf(renewed!.membership, after(renewsAt, 2))).toMatchObject({ state: "active" });
+    expect(statusOf(renewed!.membership, daysFrom(renewsAt, 2))).toMatchObject({ state: "active" });
   });
 
   it("lapses a renewal that keeps failing, after the retries and the grace days, and says so once", async () => {
     const { db } = database();
     const { buyer, renewsAt } = await member(db);
     const { sent, at } = clock(db);
-    await at(after(renewsAt, -14));
+    await at(daysFrom(renewsAt, -14));
     await db.update(memberships).set({ paymentMethod: TEST_DECLINED_CARD }).where(eq(memberships.userId, buyer.id));
-    for (const day of [0.01, 1.01, 3.01, 5.01, 6]) await at(after(renewsAt, day));
+    for (const day of [0.01, 1.01, 3.01, 5.01, 6]) await at(daysFrom(renewsAt, day));
     const failures = sent.filter((email) => email.subject === "We could not renew your Annual membership");
     expect(failures).toHaveLength(4);
     expect(failures.at(-1)!.text).toContain("We will not try again");
-    expect(await at(after(renewsAt, 7.01))).toMatchObject({ lapsed: 1 });
-    expect(await at(after(renewsAt, 8))).toMatchObject({ lapsed: 0 });
+    expect(await at(daysFrom(renewsAt, 7.01))).toMatchObject({ lapsed: 1 });
+    expect(await at(daysFrom(renewsAt, 8))).toMatchObject({ lapsed: 0 });
     expect(sent.at(-1)).toMatchObject({ subject: "Your Annual membership has lapsed" });
     const row = await membershipOf(db, buyer.id);
-    expect(statusOf(row!.membership, after(renewsAt, 7.01))).toMatchObject({ state: "lapsed" });
+    expect(statusOf(row!.membership, daysFrom(renewsAt, 7.01))).toMatchObject({ state: "lapsed" });
     // Four tries, four cancelled orders, no money taken.
     const tries = await db.select({ status: orders.status }).from(orders).where(eq(orders.userId, buyer.id));
     expect(tries.map((order) => order.status).sort()).toEqual([
@@ -129,23 +129,23 @@ describe("the membership clock", () => {
     const { db } = database();
     const { buyer, renewsAt } = await member(db);
     const { sent, at } = clock(db);
-    expect(await setRenewal(db, { userId: buyer.id, renews: false, now: after(renewsAt, -30) })).toMatchObject({
+    expect(await setRenewal(db, { userId: buyer.id, renews: false, now: daysFrom(renewsAt, -30) })).toMatchObject({
       ok: true,
     });
     for (const day of [-14, 0.01, 8])
-      expect(await at(after(renewsAt, day))).toEqual({ reminded: 0, renewed: 0, lapsed: 0 });
+      expect(await at(daysFrom(renewsAt, day))).toEqual({ reminded: 0, renewed: 0, lapsed: 0 });
     expect(sent).toEqual([]);
     const row = await membershipOf(db, buyer.id);
-    expect(statusOf(row!.membership, after(renewsAt, 0.01))).toMatchObject({ state: "ended" });
+    expect(statusOf(row!.membership, daysFrom(renewsAt, 0.01))).toMatchObject({ state: "ended" });
   });
 
   it("never charges without three days' notice: a late reminder pushes the charge back", async () => {
     const { db } = database();
     const { renewsAt } = await member(db);
     const { sent, at } = clock(db);
-    expect(await at(after(renewsAt, -1))).toMatchObject({ reminded: 1 });
-    expect(await at(after(renewsAt, 0.01))).toMatchObject({ renewed: 0 });
-    expect(await at(after(renewsAt, 2.01))).toMatchObject({ renewed: 1 });
+    expect(await at(daysFrom(renewsAt, -1))).toMatchObject({ reminded: 1 });
+    expect(await at(daysFrom(renewsAt, 0.01))).toMatchObject({ renewed: 0 });
+    expect(await at(daysFrom(renewsAt, 2.01))).toMatchObject({ renewed: 1 });
     expect(sent.map((email) => email.subject)).toEqual([
       "Your Annual membership renews on 1 May 2028",
       "Your Annual membership is renewed",
@@ -156,7 +156,7 @@ describe("the membership clock", () => {
     const { db } = database();
     const { buyer, renewsAt } = await member(db);
     const { sent, at } = clock(db);
-    await at(after(renewsAt, -14));
+    await at(daysFrom(renewsAt, -14));
     const link = sent[0]!.text.match(/https:\/\/club\.example\/membership\/renewal\/(\S+)/)![1]!;
     expect(await stopRenewalByLink(db, { token: `${link.slice(0, -1)}x`, secret: SECRET, now: NOW })).toMatchObject({
       ok: false,
@@ -168,6 +168,6 @@ describe("the membership clock", () => {
     });
     const row = await membershipOf(db, buyer.id);
     expect(row!.membership.renews).toBe(false);
-    expect(await at(after(renewsAt, 0.01))).toMatchObject({ renewed: 0 });
+    expect(await at(daysFrom(renewsAt, 0.01))).toMatchObject({ renewed: 0 });
   });
 });
