@@ -59,6 +59,7 @@ export default [
     route("shop/:slug", "routes/shop/product.tsx"),
 
     route("membership", "routes/membership/tiers.tsx"),
+    route("membership/renewal/:token", "routes/membership/renewal-link.tsx"),
 
     route("blog", "routes/blog/list.tsx"),
     route("blog/:slug", "routes/blog/article.tsx"),

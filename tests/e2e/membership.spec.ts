@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { joinAsMember, newMember, saveStaffSession, signIn } from "./accounts-helpers";
+import type { Page } from "@playwright/test";
+import { joinAsMember, latestMessage, newMember, saveStaffSession, signIn } from "./accounts-helpers";
 import { expect, test, visit } from "./fixtures";
 
 /**
@@ -81,6 +82,44 @@ test("the member turns renewal off in two clicks, and can turn it back on", asyn
 
   await page.getByRole("button", { name: "Turn renewal back on" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Renewal is back on" })).toBeVisible();
+});
+
+/** Time passes for the signed-in member's membership on the test clock, and the clock runs. */
+async function clock(page: Page, fields: { daysBeforeRenewal: string; card?: string }) {
+  const response = await page.request.post("/dev/fixtures/membership-clock", {
+    headers: { Origin: new URL(test.info().project.use.baseURL!).origin },
+    form: fields,
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  // The fixture sends the browser on to the membership page with what the clock did.
+  return Object.fromEntries(new URL(response.url()).searchParams);
+}
+
+test("the reminder comes before the renewal; a declined renewal sends the grace email; then the card says lapsed", async ({
+  page,
+}) => {
+  await signIn(page, member.email, member.password, "/login?redirectTo=/members");
+  await page.waitForURL((url) => url.pathname === "/members");
+
+  expect(await clock(page, { daysBeforeRenewal: "10" })).toMatchObject({ reminded: "1", renewed: "0" });
+  const reminder = await latestMessage(page.request, member.email, /Your Annual membership renews on/);
+  expect(reminder.text).toMatch(/Turn off renewal: http:\/\/localhost:\d+\/membership\/renewal\//);
+  expect(reminder.text).toContain("charged to the card you paid with");
+
+  expect(await clock(page, { daysBeforeRenewal: "-0.05", card: "declined" })).toMatchObject({ renewed: "0" });
+  const failed = await latestMessage(page.request, member.email, /We could not renew your Annual membership/);
+  expect(failed.text).toContain("We will try again on");
+  await visit(page, "/members/membership");
+  await expect(page.getByText("Renewal not paid")).toBeVisible();
+  await visit(page, "/members/card");
+  await expect(page.getByRole("article", { name: /member card$/ })).toContainText("Valid: renewal not paid yet");
+
+  expect(await clock(page, { daysBeforeRenewal: "-8" })).toMatchObject({ lapsed: "1" });
+  await latestMessage(page.request, member.email, /Your Annual membership has lapsed/);
+  await visit(page, "/members/card");
+  const card = page.getByRole("article", { name: /member card$/ });
+  await expect(card).toContainText("Lapsed");
+  await expect(card.getByRole("img", { name: "QR code of your member card" })).toHaveCount(0);
 });
 
 test.describe("the organizer", () => {

@@ -19,7 +19,7 @@ function membershipLine(row: CartRow | OrderRow): MembershipLine {
 
 export const TIER_FULL_REASON = "The payment arrived after the last place on the membership tier was taken";
 export const ALREADY_MEMBER_REASON = "The member already held a membership when the payment arrived";
-export const ENDED_BEFORE_RENEWAL_REASON = "The membership had ended when its renewal was paid";
+const ENDED_BEFORE_RENEWAL_REASON = "The membership had ended when its renewal was paid";
 
 /**
  * A club membership (docs/membership.md): one place on a tier, held while the member pays (a tier

@@ -27,7 +27,7 @@ export const TEST_DECLINED_CARD = "test:declined";
 /** A renewal is charged only once its reminder has been out this long, however late it went. */
 const NOTICE_BEFORE_CHARGE_DAYS = 3;
 
-export type RenewalCharge =
+type RenewalCharge =
   | { ok: true; provider: "test" | "stripe"; paymentReference: string }
   | { ok: false; reason: string };
 
@@ -85,14 +85,14 @@ function from(db: Db) {
 type Due = Awaited<ReturnType<ReturnType<typeof from>["where"]>>[number];
 
 /** The signed part of a one-click "turn renewal off" link: the membership and its renewal date. */
-function renewalToken(membershipId: string, paidUntil: Date, secret: string) {
+export function renewalToken(membershipId: string, paidUntil: Date, secret: string) {
   const key = createHmac("sha256", secret).update("pitlane membership renewal links v1").digest();
   const mac = createHmac("sha256", key).update(`${membershipId}.${paidUntil.toISOString()}`).digest("base64url");
   return `${membershipId}.${paidUntil.getTime().toString(36)}.${mac.slice(0, 32)}`;
 }
 
 /** The membership a renewal link names, when its signature is right; null otherwise. */
-export function readRenewalToken(token: string, secret: string) {
+function readRenewalToken(token: string, secret: string) {
   const [membershipId, time, mac] = token.split(".");
   if (!membershipId || !time || !mac || !/^[0-9a-f-]{36}$/.test(membershipId)) return null;
   const paidUntil = new Date(Number.parseInt(time, 36));
@@ -308,6 +308,18 @@ export async function runMembershipClock(services: MembershipClockServices, now:
  * The one-click "turn renewal off" of the reminder email: the link names the membership and the
  * renewal it was sent for, signed, so it works without signing in and only for that membership.
  */
+/** What the link's page asks about: the membership it names, when the link is right. */
+export async function renewalLinkMembership(db: Db, input: { token: string; secret: string }) {
+  const named = readRenewalToken(input.token, input.secret);
+  if (!named) return null;
+  const [row] = await db
+    .select({ tierName: membershipTiers.name, renews: memberships.renews })
+    .from(memberships)
+    .innerJoin(membershipTiers, eq(membershipTiers.id, memberships.tierId))
+    .where(and(eq(memberships.id, named.membershipId), isNull(memberships.endedAt)));
+  return row ?? null;
+}
+
 export async function stopRenewalByLink(db: Db, input: { token: string; secret: string; now: Date }) {
   const named = readRenewalToken(input.token, input.secret);
   if (!named) return { ok: false as const, message: "This link is not valid: turn renewal off from your account" };

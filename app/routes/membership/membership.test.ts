@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { findCart } from "~/features/cart/cart.server";
 import { issueMembership } from "~/features/membership/memberships.server";
+import { renewalToken } from "~/features/membership/renewals.server";
 import { createTestTier } from "~/features/membership/tiers.test-support";
 import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
@@ -11,8 +12,10 @@ import { auditLog, cartItems, memberships, membershipTiers } from "../../../db/s
 import { loader as staffListLoader } from "../admin/membership/list";
 import { action as newTierAction, loader as newTierLoader } from "../admin/membership/new";
 import { action as tierAction, loader as tierLoader } from "../admin/membership/tier";
+import { action as cartAction } from "../cart/cart";
 import { loader as cardLoader } from "../members/card";
 import { action as mineAction, loader as mineLoader } from "../members/membership";
+import { action as renewalAction, loader as renewalLoader } from "./renewal-link";
 import { action as joinAction, loader as tiersLoader } from "./tiers";
 
 // The membership routes, called as React Router calls them, for a visitor and each role: the
@@ -219,5 +222,57 @@ describe("/admin/membership", () => {
       "membership_tier.update",
       "membership_tier.update",
     ]);
+  });
+});
+
+describe("/membership/renewal/:token", () => {
+  it("turns renewal off for whoever holds the reminder's link, signed in or not, and refuses a made-up one", async () => {
+    const { db } = database();
+    const tier = await createTestTier(db, { name: "Link tier" });
+    for (const { name, user } of await everyone()) {
+      const holder = await testAccount(db, "member", `Holder for ${name}`);
+      const paidAt = new Date();
+      await issueMembership(db, { userId: holder.id, tier, people: [], orderId: null, paidPence: 3000, paidAt });
+      const [row] = await db.select().from(memberships).where(eq(memberships.userId, holder.id));
+      const token = renewalToken(row!.id, row!.paidUntil, ENV.AUTH_SECRET);
+      const path = `/membership/renewal/${token}`;
+
+      const page = await answerOf(() => renewalLoader(argsFor(user, path, { token })));
+      expect(page.data!.membership, name).toEqual({ tierName: "Link tier", renews: true });
+      const stopped = await answerOf(() => renewalAction(argsFor(user, path, { token }, {})));
+      expect(stopped, name).toMatchObject({ status: 200, data: { ok: true, tierName: "Link tier" } });
+      const [after] = await db
+        .select({ renews: memberships.renews })
+        .from(memberships)
+        .where(eq(memberships.id, row!.id));
+      expect(after?.renews, name).toBe(false);
+
+      const forged = `${token.slice(0, -2)}zz`;
+      expect(
+        (await answerOf(() => renewalLoader(argsFor(user, path, { token: forged })))).data!.membership,
+        name,
+      ).toBeNull();
+      const refused = await answerOf(() => renewalAction(argsFor(user, path, { token: forged }, {})));
+      expect(refused.status, name).toBe(400);
+    }
+  });
+});
+
+describe("/cart remove-membership", () => {
+  it("takes the tier out of the member's cart", async () => {
+    const { db } = database();
+    const tier = await createTestTier(db, { name: "Cart tier" });
+    const member = await testAccount(db, "member");
+    await answerOf(() => joinAction(argsFor(member, "/membership", {}, { tierId: tier.id })));
+    const removed = await answerOf(() =>
+      cartAction(argsFor(member, "/cart", {}, { intent: "remove-membership", tierId: tier.id })),
+    );
+    expect(removed).toMatchObject({ status: 302, location: "/cart" });
+    const cartId = await findCart(db, { userId: member.id });
+    expect(await db.select().from(cartItems).where(eq(cartItems.cartId, cartId!))).toEqual([]);
+    const visitor = await answerOf(() =>
+      cartAction(argsFor(null, "/cart", {}, { intent: "remove-membership", tierId: tier.id })),
+    );
+    expect(visitor.status).toBe(302);
   });
 });
