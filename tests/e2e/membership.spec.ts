@@ -122,6 +122,31 @@ test("the reminder comes before the renewal; a declined renewal sends the grace 
   await expect(card.getByRole("img", { name: "QR code of your member card" })).toHaveCount(0);
 });
 
+test("a member who changes their mind within 14 days cancels in two clicks and is refunded", async ({ page }) => {
+  await joinAsMember(page, newMember("cooling"));
+  await page.goto("/membership");
+  const family = page.getByRole("article", { name: "Family" });
+  await family.getByLabel("Person 2's name").fill("Alex Driver");
+  await family.getByRole("button", { name: "Join Family" }).click();
+  await expect(page.getByRole("main").getByRole("listitem", { name: "Family membership" })).toContainText(
+    "With Alex Driver",
+  );
+  await page.getByRole("region", { name: "Order summary" }).getByRole("button", { name: "Pay £60.00" }).click();
+  await page.getByRole("button", { name: "Pay £60.00" }).click();
+  await expect(page).toHaveURL(/\/success\?order=/);
+
+  await visit(page, "/members/membership");
+  await expect(page.getByText(/you can cancel and get £60\.00 back\. Your membership/)).toBeVisible();
+  await page.getByRole("link", { name: "Cancel my membership" }).click();
+  await page.getByRole("button", { name: "Yes, cancel and refund £60.00" }).click();
+  await expect(
+    page
+      .getByRole("status")
+      .filter({ hasText: "Your membership is cancelled. £60.00 is on its way back to your card." }),
+  ).toBeVisible();
+  await expect(page.getByText("Ended", { exact: true })).toBeVisible();
+});
+
 test.describe("the organizer", () => {
   test.use({ storageState: adminSession });
 

@@ -23,6 +23,11 @@ export type RefundInput = {
    * never refunds twice.
    */
   refundedBefore?: number;
+  /**
+   * Money kept back from what the chosen units cost, with the words the refund shows for it: the
+   * value of a membership's days already had, when it is cancelled within its cooling-off days.
+   */
+  keepBack?: { amount: number; description: string };
 };
 
 export type RefundedLine = { description: string; quantity: number; amount: number };
@@ -117,6 +122,14 @@ async function refundIn(tx: Db, kinds: readonly ItemKind[], input: RefundInput):
   // Nothing left of the order: its shipping goes back too, once (the order ends refunded).
   if (remaining === 0 && order.shipping > 0) {
     refundedLines.push({ description: "Shipping", quantity: 1, amount: order.shipping });
+  }
+  if (input.keepBack && input.keepBack.amount > 0) {
+    const due = refundedLines.reduce((sum, line) => sum + line.amount, 0);
+    refundedLines.push({
+      description: input.keepBack.description,
+      quantity: 1,
+      amount: -Math.min(due, input.keepBack.amount),
+    });
   }
   const amount = refundedLines.reduce((sum, line) => sum + line.amount, 0);
   const transactionId = amount > 0 ? await recordRefund(tx, order, amount, input) : null;

@@ -197,7 +197,8 @@ describe("cancelling within the cooling-off period", () => {
 
   it("ends 14 days after the payment", () => {
     const last = new Date(paidAt.getTime() + 14 * DAY - 1);
-    expect(coolingOffRefund({ paidPence: 3000, paidAt, period }, last)?.refundPence).toBe(1600);
+    // 13 whole days had, the 14th not yet over.
+    expect(coolingOffRefund({ paidPence: 3000, paidAt, period }, last)?.refundPence).toBe(1700);
     expect(coolingOffRefund({ paidPence: 3000, paidAt, period }, new Date(paidAt.getTime() + 14 * DAY))).toBeNull();
   });
 

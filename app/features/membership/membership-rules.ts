@@ -183,14 +183,16 @@ export function hasBenefits(status: MembershipStatus) {
 /**
  * What a member who cancels at `cancelledAt` gets back of a payment of `paidPence` made at `paidAt`
  * for `period`: within the cooling-off days after the payment, the payment less the value of the
- * days of the period already had (a renewal paid before its period starts has used nothing);
+ * whole days of the period already had (a renewal paid before its period starts has used nothing);
  * after them, null (the membership runs to its end instead).
  */
 export function coolingOffRefund(payment: { paidPence: number; paidAt: Date; period: Period }, cancelledAt: Date) {
   const { paidPence, paidAt, period } = payment;
   if (cancelledAt.getTime() >= paidAt.getTime() + COOLING_OFF_DAYS * DAY) return null;
   const length = period.endsAt.getTime() - period.startsAt.getTime();
-  const used = Math.min(length, Math.max(0, cancelledAt.getTime() - period.startsAt.getTime()));
+  // Whole days had: a member who cancels an hour after paying keeps every penny.
+  const days = Math.floor(Math.max(0, cancelledAt.getTime() - period.startsAt.getTime()) / DAY);
+  const used = Math.min(length, days * DAY);
   const valueUsedPence = Math.ceil((paidPence * used) / length);
   return { refundPence: paidPence - valueUsedPence, valueUsedPence };
 }

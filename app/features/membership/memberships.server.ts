@@ -1,8 +1,16 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { newTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
-import { memberships, membershipTiers } from "../../../db/schema";
-import { hasBenefits, joiningPeriod, type MembershipStatus, membershipStatus, renewalPeriod } from "./membership-rules";
+import { memberships, membershipTiers, orderItems } from "../../../db/schema";
+import {
+  COOLING_OFF_DAYS,
+  coolingOffRefund,
+  hasBenefits,
+  joiningPeriod,
+  type MembershipStatus,
+  membershipStatus,
+  renewalPeriod,
+} from "./membership-rules";
 import { type Tier, termOf } from "./tier-places.server";
 
 export type MembershipRow = typeof memberships.$inferSelect;
@@ -180,5 +188,37 @@ export async function memberCard(db: Db, input: { userId: string; now: Date; sec
     memberSince: row.membership.joinedAt,
     admitsToMembersEvents: row.tier.admitsToMembersEvents,
     qrPayload: hasBenefits(status) ? signTicketCode(row.membership.cardCode, input.secret) : null,
+  };
+}
+
+/**
+ * What cancelling now within the cooling-off days would give back: the order line that paid for
+ * the current period (joining or a renewal), the refund and the value of the days already had.
+ * Null when the cooling-off days are over, the membership has ended, or that payment was refunded.
+ */
+export async function coolingOffQuote(db: Db, userId: string, now: Date) {
+  const row = await membershipOf(db, userId);
+  const orderId = row?.membership.orderId;
+  if (!row || !orderId || row.membership.endedAt) return null;
+  const { membership } = row;
+  const quote = coolingOffRefund(
+    {
+      paidPence: membership.paidPence,
+      paidAt: membership.paidAt,
+      period: { startsAt: membership.periodStartsAt, endsAt: membership.paidUntil },
+    },
+    now,
+  );
+  if (!quote) return null;
+  const [line] = await db
+    .select({ id: orderItems.id, refundedQuantity: orderItems.refundedQuantity })
+    .from(orderItems)
+    .where(and(eq(orderItems.orderId, orderId), eq(orderItems.kind, "membership")));
+  if (!line || line.refundedQuantity > 0) return null;
+  return {
+    orderId,
+    orderItemId: line.id,
+    ...quote,
+    until: new Date(membership.paidAt.getTime() + COOLING_OFF_DAYS * 24 * 60 * 60 * 1000),
   };
 }

@@ -2,14 +2,14 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { findCart } from "~/features/cart/cart.server";
 import { checkoutFor, createBuyers, NOW, paidInFull } from "~/features/checkout/stock.test-support";
-import { settleOrder, startCheckout } from "~/features/selling/selling.server";
+import { refundOrder, settleOrder, startCheckout } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { OutboundEmail } from "~/server/mail/mail.server";
 import { memberships, orders } from "../../../db/schema";
 import { addMembershipToCart } from "./cart-membership.server";
 import { reminderInWindow } from "./membership-rules";
-import { membershipOf, setRenewal, statusOf } from "./memberships.server";
+import { coolingOffQuote, membershipOf, setRenewal, statusOf } from "./memberships.server";
 import {
   chargeTestCard,
   type MembershipClockServices,
@@ -169,5 +169,37 @@ describe("the membership clock", () => {
     const row = await membershipOf(db, buyer.id);
     expect(row!.membership.renews).toBe(false);
     expect(await at(daysFrom(renewsAt, 0.01))).toMatchObject({ renewed: 0 });
+  });
+
+  it("lets a member cancel within 14 days of a renewal for its price less the days had, ending the membership", async () => {
+    const { db } = database();
+    const { buyer, renewsAt } = await member(db, 3660);
+    const { at } = clock(db);
+    await at(daysFrom(renewsAt, -14));
+    await at(daysFrom(renewsAt, 0));
+    // The renewal year (1 May 2028 to 1 May 2029) has 365 days: three of them are kept back.
+    const cancelAt = daysFrom(renewsAt, 3);
+    const quote = await coolingOffQuote(db, buyer.id, cancelAt);
+    expect(quote).toMatchObject({ refundPence: 3660 - 31, valueUsedPence: 31 });
+    const refunded = await refundOrder(db, {
+      orderId: quote!.orderId,
+      items: [{ orderItemId: quote!.orderItemId, quantity: 1 }],
+      actorId: buyer.id,
+      reason: "Cancelled within the cooling-off period",
+      now: cancelAt,
+      keepBack: { amount: quote!.valueUsedPence, description: "Less the days already had" },
+    });
+    expect(refunded).toMatchObject({
+      ok: true,
+      amount: 3629,
+      lines: [
+        { description: "Annual membership renewal", quantity: 1, amount: 3660 },
+        { description: "Less the days already had", quantity: 1, amount: -31 },
+      ],
+    });
+    const row = await membershipOf(db, buyer.id);
+    expect(statusOf(row!.membership, cancelAt)).toMatchObject({ state: "ended" });
+    // Past the 14 days there is nothing to cancel for a refund.
+    expect(await coolingOffQuote(db, buyer.id, daysFrom(renewsAt, 15))).toBeNull();
   });
 });

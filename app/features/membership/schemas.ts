@@ -104,7 +104,7 @@ export const joinSchema = z.object({
     .pipe(z.array(line(PERSON_NAME_MAX, "Enter the person's name"))),
 });
 
-/** Turning renewal off or back on, from the member's membership page. */
+/** Turning renewal off or back on, or cancelling within the cooling-off days, from the member's membership page. */
 export const renewalSchema = z.object({
-  intent: z.enum(["stop-renewal", "resume-renewal"], { error: "Reload the page and try again" }),
+  intent: z.enum(["stop-renewal", "resume-renewal", "cancel-membership"], { error: "Reload the page and try again" }),
 });

@@ -1,11 +1,15 @@
 import { IdCard } from "lucide-react";
 import { data, Form, Link } from "react-router";
+import { queueRefunds } from "~/features/checkout/payment-jobs.server";
 import { membershipDate } from "~/features/membership/membership-labels";
-import { myMembership, setRenewal } from "~/features/membership/memberships.server";
+import { coolingOffQuote, myMembership, setRenewal } from "~/features/membership/memberships.server";
 import { renewalSchema } from "~/features/membership/schemas";
+import { refundEmail } from "~/features/orders/refund-email.server";
+import { refundOrder } from "~/features/selling/selling.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import { getLog } from "~/server/log.server";
 import { Badge, type BadgeTone } from "~/ui/badge";
 import { Card } from "~/ui/card";
 import { FieldErrors, SubmitButton } from "~/ui/form";
@@ -18,9 +22,17 @@ import type { Route } from "./+types/membership";
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
   const { db } = context.get(runtimeContext);
-  const membership = await myMembership(db, user.id, new Date());
-  // ?confirm=stop asks before renewal is turned off: the second of the two clicks.
-  return { membership, confirmStop: url.searchParams.get("confirm") === "stop" };
+  const now = new Date();
+  const membership = await myMembership(db, user.id, now);
+  const quote = membership ? await coolingOffQuote(db, user.id, now) : null;
+  // ?confirm=… asks before renewal is turned off or the membership cancelled: the second click.
+  const confirm = url.searchParams.get("confirm");
+  return {
+    membership,
+    coolingOff: quote ? { refund: quote.refundPence, used: quote.valueUsedPence, until: quote.until } : null,
+    confirmStop: confirm === "stop",
+    confirmCancel: confirm === "cancel",
+  };
 }
 
 /** Turn renewal off (the membership runs to its paid end) or back on. */
@@ -29,6 +41,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const { db, env } = context.get(runtimeContext);
   const parsed = renewalSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return data({ error: parsed.error.issues[0]?.message ?? "Reload the page" }, { status: 400 });
+  if (parsed.data.intent === "cancel-membership") return cancelInCoolingOff(context, user.id);
   const renews = parsed.data.intent === "resume-renewal";
   const outcome = await setRenewal(db, { userId: user.id, renews, now: new Date() });
   if (!outcome.ok) return data({ error: outcome.message }, { status: 400 });
@@ -38,6 +51,50 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     message: renews
       ? `Renewal is back on: ${outcome.tier} renews on ${until}.`
       : `Renewal is off. Your ${outcome.tier} membership runs until ${until} and will not be charged again.`,
+  });
+}
+
+/**
+ * Cancelling within the 14 days after joining or a renewal: the payment for the current period is
+ * refunded less the days already had, the membership ends now, and the refund is sent.
+ */
+async function cancelInCoolingOff(context: Route.ActionArgs["context"], userId: string) {
+  const { db, env, jobs, outbox } = context.get(runtimeContext);
+  const now = new Date();
+  const quote = await coolingOffQuote(db, userId, now);
+  if (!quote) {
+    return data({ error: "The 14 days to cancel for a refund are over: turn renewal off instead" }, { status: 400 });
+  }
+  const reason = "Cancelled by the member within the cooling-off period";
+  const outcome = await refundOrder(db, {
+    orderId: quote.orderId,
+    items: [{ orderItemId: quote.orderItemId, quantity: 1 }],
+    actorId: userId,
+    reason,
+    now,
+    keepBack: { amount: quote.valueUsedPence, description: "Less the days already had" },
+  });
+  if (!outcome.ok) return data({ error: outcome.problem }, { status: 409 });
+  await queueRefunds(jobs).catch((error: unknown) =>
+    getLog().warn({ err: error }, "could not queue the refund job; its sweep will send the refund"),
+  );
+  await outbox.sendEmail(
+    refundEmail(
+      { siteName: env.SITE_NAME, siteUrl: env.SITE_URL },
+      {
+        to: outcome.email,
+        number: outcome.number,
+        currency: outcome.currency,
+        amount: outcome.amount,
+        lines: outcome.lines,
+        reason,
+        whole: outcome.status === "refunded",
+      },
+    ),
+  );
+  return redirectWithFlash("/members/membership", {
+    kind: "success",
+    message: `Your membership is cancelled. ${formatMoney(outcome.amount, outcome.currency)} is on its way back to your card.`,
   });
 }
 
@@ -51,7 +108,7 @@ const STATES: Record<string, { label: string; tone: BadgeTone }> = {
 };
 
 export default function MyMembershipPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { membership, confirmStop } = loaderData;
+  const { membership, confirmStop, confirmCancel, coolingOff } = loaderData;
   const { currency, timeZone } = useSite();
   const date = (value: Date | string) => membershipDate(value, timeZone);
   return (
@@ -110,6 +167,43 @@ export default function MyMembershipPage({ loaderData, actionData }: Route.Compo
             </Link>
           )}
           <RenewalControls membership={membership} confirmStop={confirmStop} error={actionData?.error ?? null} />
+          {coolingOff ? (
+            <section aria-labelledby="cancel-title" className="space-y-3 border-t border-line pt-5">
+              <h2 id="cancel-title" className="text-lg font-bold">
+                Cancel for a refund
+              </h2>
+              <p>
+                {`Until ${date(coolingOff.until)} you can cancel and get ${formatMoney(coolingOff.refund, currency)} back`}
+                {coolingOff.used > 0
+                  ? ` (${formatMoney(coolingOff.used, currency)} is kept for the days you have had)`
+                  : ""}
+                . Your membership and card stop at once.
+              </p>
+              {confirmCancel ? (
+                <div className="flex flex-wrap gap-3 rounded-xl bg-surface-sunken p-4">
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="cancel-membership" />
+                    <SubmitButton fit pendingLabel="Cancelling…">
+                      Yes, cancel and refund {formatMoney(coolingOff.refund, currency)}
+                    </SubmitButton>
+                  </Form>
+                  <Link
+                    to="/members/membership"
+                    className="inline-flex items-center px-4 font-semibold text-link underline"
+                  >
+                    Keep my membership
+                  </Link>
+                </div>
+              ) : (
+                <Link
+                  to="/members/membership?confirm=cancel"
+                  className="inline-flex rounded-full px-5 py-3 font-bold ring-1 ring-line hover:bg-surface-sunken"
+                >
+                  Cancel my membership
+                </Link>
+              )}
+            </section>
+          ) : null}
         </Card>
       )}
     </div>

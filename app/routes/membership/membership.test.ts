@@ -1,14 +1,17 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { findCart } from "~/features/cart/cart.server";
+import { checkoutFor, paidInFull } from "~/features/checkout/stock.test-support";
+import { addMembershipToCart } from "~/features/membership/cart-membership.server";
 import { issueMembership } from "~/features/membership/memberships.server";
 import { renewalToken } from "~/features/membership/renewals.server";
 import { createTestTier } from "~/features/membership/tiers.test-support";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
 import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { TEST_ROLES, testAccount } from "~/server/session-user.test-support";
-import { answerOf, type FormFields, routeArgs } from "~/web/route-calls.test-support";
-import { auditLog, cartItems, memberships, membershipTiers } from "../../../db/schema";
+import { answerOf, type FormFields, recordingOutbox, routeArgs } from "~/web/route-calls.test-support";
+import { auditLog, cartItems, memberships, membershipTiers, transactions } from "../../../db/schema";
 import { loader as staffListLoader } from "../admin/membership/list";
 import { action as newTierAction, loader as newTierLoader } from "../admin/membership/new";
 import { action as tierAction, loader as tierLoader } from "../admin/membership/tier";
@@ -29,6 +32,8 @@ const ENV = {
   AUTH_SECRET: "a-secret-of-at-least-thirty-two-characters",
   STAFF_TWO_FACTOR: "optional",
 };
+
+const TEN_DAYS_AGO = new Date(Date.now() - 10 * 24 * 60 * 60 * 1000);
 
 const argsFor = (who: SessionUser | null, path: string, params: Record<string, string> = {}, body?: FormFields) =>
   routeArgs({ db: database().db, env: ENV, who, path, params, body });
@@ -274,5 +279,65 @@ describe("/cart remove-membership", () => {
       cartAction(argsFor(null, "/cart", {}, { intent: "remove-membership", tierId: tier.id })),
     );
     expect(visitor.status).toBe(302);
+  });
+});
+
+describe("cancelling within the cooling-off days, from /members/membership", () => {
+  it("refunds each member the payment less the days had, ends the membership, and emails the refund", async () => {
+    const { db } = database();
+    const tier = await createTestTier(db, { name: "Cooling tier", price: 3650 });
+    for (const { name, user } of await everyone()) {
+      const { outbox, sent } = recordingOutbox();
+      const jobs = { enqueue: async () => "job" };
+      const post = (who: SessionUser | null) =>
+        answerOf(() =>
+          mineAction(
+            routeArgs({
+              db,
+              env: ENV,
+              who,
+              path: "/members/membership",
+              body: { intent: "cancel-membership" },
+              runtime: { outbox, jobs },
+            }),
+          ),
+        );
+      if (!user) {
+        expect((await post(null)).location).toContain("/login");
+        continue;
+      }
+      expect(await post(user), name).toMatchObject({ status: 400 });
+      // Joined and paid ten days ago: ten days of the year are kept back.
+      await addMembershipToCart(db, { userId: user.id, tierId: tier.id, people: [], now: TEN_DAYS_AGO });
+      const checkout = await startCheckout(
+        db,
+        checkoutFor(user, (await findCart(db, { userId: user.id }))!, TEN_DAYS_AGO),
+      );
+      if (!checkout.ok) throw new Error(JSON.stringify(checkout.problems));
+      await settleOrder(db, paidInFull(checkout.order, TEN_DAYS_AGO));
+
+      const page = await answerOf(() => mineLoader(argsFor(user, "/members/membership?confirm=cancel")));
+      expect(page.data, name).toMatchObject({ confirmCancel: true });
+      // Ten days (and the moments since) of a 365-day year of £36.50, rounded up to the penny.
+      const { used, refund: due } = page.data!.coolingOff as { used: number; refund: number };
+      expect([100, 101], name).toContain(used);
+      expect(due, name).toBe(3650 - used);
+      const cancelled = await post(user);
+      expect(cancelled, name).toMatchObject({ status: 302, location: "/members/membership" });
+      const [refund] = await db
+        .select({ amount: transactions.amount, status: transactions.status })
+        .from(transactions)
+        .where(and(eq(transactions.orderId, checkout.order.id), eq(transactions.kind, "refund")));
+      expect(refund?.status, name).toBe("pending");
+      expect([3550, 3549], name).toContain(refund?.amount);
+      expect(
+        sent.map((email) => email.subject),
+        name,
+      ).toEqual([expect.stringMatching(/^Refund for order PL-/)]);
+      expect(sent[0]!.text, name).toContain("Less the days already had");
+      const card = await answerOf(() => cardLoader(argsFor(user, "/members/card")));
+      expect(card.data!.card, name).toMatchObject({ state: "ended", valid: false });
+      expect(await post(user), name).toMatchObject({ status: 400 });
+    }
   });
 });
