@@ -10,7 +10,8 @@
 // lists exactly these in the `assets` export of build/server/index.js (they become the page's
 // <link rel="modulepreload"> tags); this script follows the chunks' own static imports as well,
 // in case a chunk imports one the manifest left out. Each file counts once per page, compressed
-// with gzip level 9. Lazily imported chunks (import()) do not count.
+// with gzip level 9. Lazily imported chunks (import()) do not count. A page whose route opts out of
+// scripts (`handle = { hydrate: false }`) counts none.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -42,7 +43,7 @@ function routeChain(routes, routeId) {
  */
 export async function measureFirstLoadJs({ buildDir = BUILD_DIR, pages = PUBLIC_PAGES, budget = BUDGET_BYTES } = {}) {
   const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
-  const { assets, publicPath = "/" } = build;
+  const { assets, publicPath = "/", routes } = build;
   const clientDir = path.join(buildDir, "client");
   const sizes = new Map();
 
@@ -64,8 +65,11 @@ export async function measureFirstLoadJs({ buildDir = BUILD_DIR, pages = PUBLIC_
       );
     }
     const chain = routeChain(assets.routes, routeId);
-    const listed = [assets.entry.module, ...assets.entry.imports];
-    for (const id of chain) listed.push(assets.routes[id].module, ...(assets.routes[id].imports ?? []));
+    // A route whose handle says `hydrate: false` sends its page as HTML and CSS alone: no scripts.
+    const scriptless = chain.some((id) => routes?.[id]?.module?.handle?.hydrate === false);
+    const listed = scriptless ? [] : [assets.entry.module, ...assets.entry.imports];
+    if (!scriptless)
+      for (const id of chain) listed.push(assets.routes[id].module, ...(assets.routes[id].imports ?? []));
 
     // Deduplicate, then follow static imports the manifest did not list.
     const files = [...new Set(listed)];

@@ -19,6 +19,8 @@ export const PUBLIC_PAGES = [
   { path: "/shop", routeId: "routes/shop/list" },
   // The demo club T-shirt: two options (size and colour), a gallery and a size guide.
   { path: "/shop/club-tee", routeId: "routes/shop/product" },
+  // Membership tiers and their key terms: plain HTML and CSS, no scripts.
+  { path: "/membership", routeId: "routes/membership/tiers" },
   { path: "/blog", routeId: "routes/blog/list" },
   // The demo night-meet report: headings, a table, a quote and links in its body.
   { path: "/blog/night-meet-at-the-old-airfield", routeId: "routes/blog/article" },

@@ -14,7 +14,16 @@ describe("the sitemap", () => {
     const draft = await createTestDraw(db, { status: "draft" });
 
     const paths = (await sitemapEntries(db)).map((entry) => entry.path);
-    for (const page of ["/", "/events", "/giveaways", "/responsible-play", "/community", "/shop", "/blog"]) {
+    for (const page of [
+      "/",
+      "/events",
+      "/giveaways",
+      "/responsible-play",
+      "/community",
+      "/shop",
+      "/membership",
+      "/blog",
+    ]) {
       expect(paths).toContain(page);
     }
     expect(paths).toContain(`/giveaways/${live.slug}`);

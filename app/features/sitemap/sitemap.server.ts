@@ -41,6 +41,7 @@ export async function sitemapEntries(db: Db): Promise<SitemapEntry[]> {
       path: `/community/cars/${car.id}`,
       lastModified: car.updatedAt.toISOString().slice(0, 10),
     })),
+    { path: "/membership" },
     { path: "/blog" },
     ...blog.map((article) => ({
       path: `/blog/${article.slug}`,

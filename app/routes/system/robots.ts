@@ -6,7 +6,10 @@ export function loader({ context }: Route.LoaderArgs) {
   const body = [
     "User-agent: *",
     "Disallow: /admin",
-    "Disallow: /members",
+    // The members' area, but not /membership, which "/members" alone would also match.
+    "Disallow: /members/",
+    "Disallow: /members$",
+    "Disallow: /membership/renewal/",
     "Disallow: /cart",
     "Disallow: /dev",
     "Disallow: /api",
