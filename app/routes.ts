@@ -118,11 +118,13 @@ export default [
       route("partners", "routes/admin/partners.tsx"),
       route("membership", "routes/admin/membership/list.tsx"),
       route("membership/new", "routes/admin/membership/new.tsx"),
+      route("membership/members", "routes/admin/membership/members.tsx"),
       route("membership/:tierId", "routes/admin/membership/tier.tsx"),
     ]),
     route("fulfilment/packing-list", "routes/admin/fulfilment/packing-list.tsx"),
     route("events/:eventId/attendees.csv", "routes/admin/events/attendees-csv.ts"),
     route("draws/:drawId/entries.csv", "routes/admin/draws/entries-csv.ts"),
+    route("membership/members.csv", "routes/admin/membership/members-csv.ts"),
   ]),
 
   // The members' area: signed in and onboarded (garage, tickets and orders join it later).

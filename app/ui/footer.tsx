@@ -10,7 +10,7 @@ export function Footer() {
     {
       title: "Club",
       links: [
-        { to: "/membership", label: "Membership" },
+        { to: "/membership", label: "Join the club" },
         { to: "/signUp", label: "Create an account" },
         { to: "/login", label: "Sign in" },
         { to: "/privacy", label: "Privacy" },

@@ -173,5 +173,13 @@ test.describe("the organizer", () => {
     const junior = page.getByRole("article", { name: "Junior" });
     await expect(junior).toContainText("A club cap");
     await expect(junior).toContainText("the club year from 1 February");
+
+    // The member list finds the joiner, whose membership lapsed on the test clock.
+    await visit(page, "/admin/membership/members");
+    await page.getByLabel("Name or email").fill(member.email);
+    await page.getByRole("button", { name: "Search" }).click();
+    const row = page.getByRole("listitem").filter({ hasText: member.email });
+    await expect(row).toContainText("Lapsed");
+    await expect(row).toContainText("Annual");
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { attendeesCsv, csvCell, toCsv } from "~/features/gate/attendees-csv";
+import { attendeesCsv } from "~/features/gate/attendees-csv";
+import { csvCell, toCsv } from "~/ui/csv-download";
 
 describe("csvCell", () => {
   it("quotes commas, quotes and line breaks", () => {

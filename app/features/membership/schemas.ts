@@ -1,6 +1,18 @@
 import { z } from "zod";
-import { checkbox, line, MESSAGES, moneyField, optionalLine, prose, wholeNumber } from "~/features/forms/fields";
+import {
+  checkbox,
+  line,
+  listPage,
+  listSearch,
+  listView,
+  MESSAGES,
+  moneyField,
+  optionalLine,
+  prose,
+  wholeNumber,
+} from "~/features/forms/fields";
 import { MAX_MEMBERSHIP_PEOPLE } from "../../../db/schema";
+import { MEMBER_VIEWS } from "./member-views";
 import { PERSON_NAME_MAX } from "./membership-rules";
 
 const TIER_LIMITS = { name: 60, summary: 160, benefits: 2000, capacity: 1_000_000 } as const;
@@ -107,4 +119,11 @@ export const joinSchema = z.object({
 /** Turning renewal off or back on, or cancelling within the cooling-off days, from the member's membership page. */
 export const renewalSchema = z.object({
   intent: z.enum(["stop-renewal", "resume-renewal", "cancel-membership"], { error: "Reload the page and try again" }),
+});
+
+/** The staff member list's address: a search, a view by state, a page. */
+export const MembersQuerySchema = z.object({
+  q: listSearch,
+  show: listView(MEMBER_VIEWS, "all"),
+  page: listPage,
 });

@@ -13,6 +13,8 @@ import { TEST_ROLES, testAccount } from "~/server/session-user.test-support";
 import { answerOf, type FormFields, recordingOutbox, routeArgs } from "~/web/route-calls.test-support";
 import { auditLog, cartItems, memberships, membershipTiers, transactions } from "../../../db/schema";
 import { loader as staffListLoader } from "../admin/membership/list";
+import { loader as membersLoader } from "../admin/membership/members";
+import { loader as membersCsvLoader } from "../admin/membership/members-csv";
 import { action as newTierAction, loader as newTierLoader } from "../admin/membership/new";
 import { action as tierAction, loader as tierLoader } from "../admin/membership/tier";
 import { action as cartAction } from "../cart/cart";
@@ -338,6 +340,41 @@ describe("cancelling within the cooling-off days, from /members/membership", () 
       const card = await answerOf(() => cardLoader(argsFor(user, "/members/card")));
       expect(card.data!.card, name).toMatchObject({ state: "ended", valid: false });
       expect(await post(user), name).toMatchObject({ status: 400 });
+    }
+  });
+});
+
+describe("/admin/membership/members and its CSV", () => {
+  it("list members by state and search for organizers and admins, and refuse everyone else", async () => {
+    const { db } = database();
+    const tier = await createTestTier(db, { name: "List tier" });
+    const holder = await testAccount(db, "member", "Morgan Listed");
+    await issueMembership(db, {
+      userId: holder.id,
+      tier,
+      people: ["Kit"],
+      orderId: null,
+      paidPence: 3000,
+      paidAt: new Date(),
+    });
+    for (const { name, user } of await everyone()) {
+      const staff = name === "organizer" || name === "admin";
+      const list = await answerOf(() => membersLoader(argsFor(user, "/admin/membership/members?q=morgan&show=active")));
+      const csv = await answerOf(() => membersCsvLoader(argsFor(user, "/admin/membership/members.csv?q=morgan")));
+      if (!staff) {
+        expect([list.status, csv.status], name).toEqual(user ? [403, 403] : [302, 302]);
+        continue;
+      }
+      expect(list.data!.members, name).toMatchObject([
+        { name: "Morgan Listed", tier: "List tier", state: "active", people: ["Kit"] },
+      ]);
+      const lapsed = await answerOf(() =>
+        membersLoader(argsFor(user, "/admin/membership/members?q=morgan&show=lapsed")),
+      );
+      expect(lapsed.data!.members, name).toEqual([]);
+      expect(csv.headers?.get("Content-Type"), name).toBe("text/csv; charset=utf-8");
+      expect(csv.text, name).toContain("Morgan Listed,");
+      expect(csv.text, name).toContain(",List tier,Kit,Active,");
     }
   });
 });

@@ -1,4 +1,4 @@
-import { toCsv } from "~/features/gate/attendees-csv";
+import { toCsv } from "~/ui/csv-download";
 import type { EntrySource } from "../../../../db/schema";
 
 /** One entry as the CSV needs it; dates already as text in the site's zone. */

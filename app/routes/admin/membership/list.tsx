@@ -1,3 +1,4 @@
+import { Users } from "lucide-react";
 import { Link } from "react-router";
 import { periodWords } from "~/features/membership/membership-labels";
 import { tiersForStaff } from "~/features/membership/tiers.server";
@@ -27,6 +28,14 @@ export default function AdminMembership({ loaderData }: Route.ComponentProps) {
         title="Membership"
         intro="The tiers members join: their price, how their year runs, what they give. Members keep the terms they paid for; changes apply to joining and renewals from now on."
         create={{ to: "/admin/membership/new", label: "New tier" }}
+        actions={
+          <Link
+            to="/admin/membership/members"
+            className="inline-flex items-center gap-2 rounded-full px-5 py-3 font-bold ring-1 ring-line hover:bg-surface-sunken"
+          >
+            <Users aria-hidden className="size-5" /> Members
+          </Link>
+        }
       />
       {tiers.length === 0 ? (
         <Card variant="empty" className="mt-8 p-10">
