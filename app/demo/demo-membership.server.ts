@@ -3,13 +3,16 @@ import { addMonths } from "~/features/membership/membership-rules";
 import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import type { Seeder } from "~/server/seed.server";
-import { memberships, membershipTiers, users } from "../../db/schema";
+import { events, memberships, membershipTiers, users } from "../../db/schema";
 
 const TIME_ZONE = "Europe/London";
+/** The demo event whose gate lets member cards in. */
+export const MEMBERS_EVENT = "castle-combe-night-meet";
 
 /**
- * Two tiers to try joining, and the demo member holding the family tier, which renews next month
- * (so its reminder and renewal can be tried on the test clock).
+ * Two tiers to try joining, the demo member holding the family tier, which renews next month (so
+ * its reminder and renewal can be tried on the test clock), and a members' event where member
+ * cards are let in at the gate.
  */
 const DEMO_TIERS = [
   {
@@ -60,6 +63,7 @@ export const demoMembershipSeeder: Seeder = {
         .returning({ id: membershipTiers.id });
       ids.set(tier.slug, row!.id);
     }
+    await db.update(events).set({ membersEvent: true }).where(eq(events.slug, MEMBERS_EVENT));
     const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, "member@pitlane.test"));
     const familyId = ids.get("family");
     if (!member || !familyId) return;

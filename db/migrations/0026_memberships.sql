@@ -1,3 +1,11 @@
+CREATE TABLE "member_check_ins" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"membership_id" uuid NOT NULL,
+	"event_id" uuid NOT NULL,
+	"checked_in_at" timestamp with time zone NOT NULL,
+	"checked_in_by" text
+);
+--> statement-breakpoint
 CREATE TABLE "memberships" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"user_id" text NOT NULL,
@@ -60,9 +68,14 @@ ALTER TABLE "cart_items" ADD COLUMN "tier_id" uuid;--> statement-breakpoint
 ALTER TABLE "holds" ADD COLUMN "tier_id" uuid;--> statement-breakpoint
 ALTER TABLE "order_items" ADD COLUMN "tier_id" uuid;--> statement-breakpoint
 ALTER TABLE "order_items" ADD COLUMN "renews_membership_id" uuid;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "members_event" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "member_check_ins" ADD CONSTRAINT "member_check_ins_membership_id_memberships_id_fk" FOREIGN KEY ("membership_id") REFERENCES "public"."memberships"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "member_check_ins" ADD CONSTRAINT "member_check_ins_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "member_check_ins" ADD CONSTRAINT "member_check_ins_checked_in_by_users_id_fk" FOREIGN KEY ("checked_in_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_tier_id_membership_tiers_id_fk" FOREIGN KEY ("tier_id") REFERENCES "public"."membership_tiers"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "member_check_ins_membership_event_key" ON "member_check_ins" USING btree ("membership_id","event_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "memberships_user_key" ON "memberships" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "memberships_card_code_key" ON "memberships" USING btree ("card_code");--> statement-breakpoint
 CREATE INDEX "memberships_tier_idx" ON "memberships" USING btree ("tier_id","paid_until");--> statement-breakpoint

@@ -484,6 +484,26 @@ export const memberships = pgTable(
 );
 
 /**
+ * A member card let in at a members' event's gate: once per membership and event, so a second
+ * scan is told when and by whom it was first let in.
+ */
+export const memberCheckIns = pgTable(
+  "member_check_ins",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    membershipId: uuid("membership_id")
+      .notNull()
+      .references(() => memberships.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    checkedInAt: timestamp("checked_in_at", { withTimezone: true }).notNull(),
+    checkedInBy: text("checked_in_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (table) => [uniqueIndex("member_check_ins_membership_event_key").on(table.membershipId, table.eventId)],
+);
+
+/**
  * Money that moved, or is due to move: a charge when a payment arrives, a refund when money goes
  * back. A refund is recorded as pending in the same transaction as the decision to make it, and
  * the payments job sends it to the provider and fills in the reference; that way a crash between

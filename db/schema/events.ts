@@ -39,6 +39,8 @@ export const events = pgTable(
     status: text("status", { enum: EVENT_STATUSES }).notNull().default("draft"),
     /** A headline event leads the home page's hero while it is the next one. */
     headline: boolean("headline").notNull().default(false),
+    /** A members' event: a valid member card whose tier admits to members' events is let in at the gate. */
+    membersEvent: boolean("members_event").notNull().default(false),
     startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
     endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
     timeZone: text("time_zone").notNull(),

@@ -13,6 +13,7 @@ import { expect, test, visit } from "./fixtures";
 test.describe.configure({ mode: "serial", timeout: 60_000 });
 
 const member = newMember("joiner");
+const journey = { cardCode: "" };
 const adminSession = path.resolve("test-results/e2e/membership-organizer.json");
 
 test.beforeAll(async ({ browser }) => {
@@ -61,11 +62,40 @@ test("a member joins the annual tier, pays, and sees the card with its QR", asyn
   await expect(card).toContainText("Annual");
   await expect(card).toContainText("Valid");
   await expect(card.getByRole("img", { name: "QR code of your member card" })).toBeVisible();
+  const codeLine = card.locator("p").filter({ hasText: /^Card code / });
+  journey.cardCode = ((await codeLine.textContent()) ?? "").replace("Card code ", "").trim();
 
   // Joining again while a member is refused, on the tier it was about.
   await page.goto("/membership");
   await page.getByRole("article", { name: "Family" }).getByRole("button", { name: "Join Family" }).click();
   await expect(page.getByRole("article", { name: "Family" })).toContainText("You are already a member, until");
+});
+
+test("the gate lets the member card in at a members' event once, and says so at another event", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: adminSession });
+  const page = await context.newPage();
+  const checkIn = async (title: string) => {
+    await visit(page, "/admin/check-in");
+    await page.getByLabel("Find an event by title, venue or town").fill(title);
+    await page.getByRole("button", { name: "Search" }).click();
+    await page
+      .getByRole("link", { name: new RegExp(title) })
+      .first()
+      .click();
+    await page.getByLabel("Ticket code").fill(journey.cardCode);
+    await page.getByRole("button", { name: "Check in" }).click();
+  };
+  expect(journey.cardCode).toMatch(/^[0-9A-Z]{4}( [0-9A-Z]{1,4}){6}$/);
+  await checkIn("Castle Combe night meet");
+  await expect(page.getByRole("status").filter({ hasText: `Member: ${member.name}, Annual` })).toBeVisible();
+  await page.getByLabel("Ticket code").fill(journey.cardCode);
+  await page.getByRole("button", { name: "Check in" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Already checked in" })).toContainText(
+    `Member: ${member.name}`,
+  );
+  await checkIn("Japanese Performance Day");
+  await expect(page.getByRole("status").filter({ hasText: "Member, not valid for entry" })).toBeVisible();
+  await context.close();
 });
 
 test("the member turns renewal off in two clicks, and can turn it back on", async ({ page }) => {

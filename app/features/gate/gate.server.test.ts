@@ -2,11 +2,13 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
 import { admitAtGate, gateCounts, gateTime, listAttendees, NOT_A_TICKET } from "~/features/gate/gate.server";
+import { issueMembership } from "~/features/membership/memberships.server";
+import { createTestTier } from "~/features/membership/tiers.test-support";
 import { paidOrder } from "~/features/orders/paid-orders.test-support";
 import { refundOrder } from "~/features/selling/selling.server";
 import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { tickets, users } from "../../../db/schema";
+import { events, memberships, tickets, users } from "../../../db/schema";
 
 const database = freshDatabasePerFile();
 const secret = "gate-secret-gate-secret-gate-secret-0123";
@@ -106,5 +108,58 @@ describe("gateTime", () => {
   it("shows the event's local time, with the day when it was not today", () => {
     expect(gateTime(at, "Europe/London", at)).toBe("10:42");
     expect(gateTime(at, "Europe/London", new Date("2027-06-13T09:00:00Z"))).toBe("Sat 12 Jun, 10:42");
+  });
+});
+
+describe("a member card at the gate", () => {
+  it("lets a valid member into a members' event once, and nowhere else; a lapsed card is refused", async () => {
+    const { db } = database();
+    const tier = await createTestTier(db, { name: "Family", people: 3 });
+    const [holder, lapsedHolder] = await createBuyers(db, 2);
+    await issueMembership(db, {
+      userId: holder!.id,
+      tier,
+      people: ["Alex"],
+      orderId: null,
+      paidPence: 3000,
+      paidAt: at,
+    });
+    const [card] = await db.select().from(memberships).where(eq(memberships.userId, holder!.id));
+    const [steward] = await db.insert(users).values({ id: "kim", name: "Kim", email: "kim@example.test" }).returning();
+    const meet = await createTestEvent(db, { title: "Members' meet", types: [{ name: "Day ticket" }] });
+    await db.update(events).set({ membersEvent: true }).where(eq(events.id, meet.eventId));
+    const show = await createTestEvent(db, { title: "Open show", types: [{ name: "Day ticket" }] });
+    const [named] = await db.select({ name: users.name }).from(users).where(eq(users.id, holder!.id));
+    const value = signTicketCode(card!.cardCode, secret);
+
+    const atMeet = { eventId: meet.eventId, staffId: steward!.id, secret, now: at, value };
+    expect(await admitAtGate(db, atMeet)).toEqual({
+      tone: "admitted",
+      headline: `Member: ${named!.name}, Family`,
+      detail: "Also covers Alex",
+    });
+    expect(await admitAtGate(db, atMeet)).toMatchObject({
+      tone: "warning",
+      headline: "Already checked in at 10:42 by Kim",
+    });
+    expect(await admitAtGate(db, { ...atMeet, eventId: show.eventId })).toMatchObject({
+      tone: "refused",
+      headline: "Member, not valid for entry",
+    });
+
+    // Paid until a year ago and never renewed: lapsed.
+    await issueMembership(db, {
+      userId: lapsedHolder!.id,
+      tier,
+      people: [],
+      orderId: null,
+      paidPence: 3000,
+      paidAt: new Date(at.getTime() - 400 * 24 * 60 * 60 * 1000),
+    });
+    const [old] = await db.select().from(memberships).where(eq(memberships.userId, lapsedHolder!.id));
+    expect(await admitAtGate(db, { ...atMeet, value: signTicketCode(old!.cardCode, secret) })).toMatchObject({
+      tone: "refused",
+      headline: "Membership lapsed",
+    });
   });
 });

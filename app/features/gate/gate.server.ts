@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { checkInPass } from "~/features/applications/passes.server";
 import { localDate, parseLocalDateTime } from "~/features/dates/time-zones";
 import { eventSearch } from "~/features/events/organizer/queries.server";
+import { checkInMember } from "~/features/membership/member-gate.server";
 import { checkInTicket } from "~/features/tickets/check-in.server";
 import { normaliseTicketCode, verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
@@ -58,6 +59,13 @@ export async function admitAtGate(
     // Not a ticket: an exhibitor pass shares the code format and the signing key.
     const pass = await admitPass(db, { code, eventId: input.eventId, staffId: input.staffId, now: input.now }, event);
     if (pass) return pass;
+    // Nor a pass: a member card shares them too.
+    const member = await admitMember(
+      db,
+      { code, eventId: input.eventId, staffId: input.staffId, now: input.now },
+      event,
+    );
+    if (member) return member;
     // checkInTicket cannot tell a stranger's code from another event's ticket; the gate can.
     const [elsewhere] = await db
       .select({ title: events.title })
@@ -130,6 +138,40 @@ async function admitPass(
         car: { label: outcome.carLabel, coverHash: outcome.coverHash },
       };
   }
+}
+
+/** The gate's answer for a member card, or null when the code is no member card at all. */
+async function admitMember(
+  db: Db,
+  input: { code: string; eventId: string; staffId: string; now: Date },
+  event: { timeZone: string },
+): Promise<GateResult | null> {
+  const outcome = await checkInMember(db, input);
+  if (outcome.kind === "not_found") return null;
+  const who = `${outcome.holder}, ${outcome.tier}`;
+  switch (outcome.kind) {
+    case "not_for_entry":
+      return {
+        tone: "refused",
+        headline: "Member, not valid for entry",
+        detail: `${who}. A member card does not admit to this event.`,
+      };
+    case "not_valid":
+      return { tone: "refused", headline: `Membership ${outcome.state}`, detail: `${who}. Do not admit.` };
+    case "checked_in":
+      return { tone: "admitted", headline: `Member: ${who}`, detail: alsoCovers(outcome.people) };
+    case "already_checked_in":
+      return {
+        tone: "warning",
+        headline: alreadyCheckedIn(outcome, event.timeZone, input.now),
+        detail: `Member: ${who}`,
+      };
+  }
+}
+
+/** The other people a family membership names, for the steward: "Also covers Sam, Alex". */
+function alsoCovers(people: string[]) {
+  return people.length > 0 ? `Also covers ${people.join(", ")}` : null;
 }
 
 /** The ticket's attendee, else its buyer's name, else the order's email. */

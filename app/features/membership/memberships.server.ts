@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { newTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
+import { formatTicketCode, newTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import { memberships, membershipTiers, orderItems } from "../../../db/schema";
 import {
@@ -188,6 +188,8 @@ export async function memberCard(db: Db, input: { userId: string; now: Date; sec
     memberSince: row.membership.joinedAt,
     admitsToMembersEvents: row.tier.admitsToMembersEvents,
     qrPayload: hasBenefits(status) ? signTicketCode(row.membership.cardCode, input.secret) : null,
+    /** What a steward may type at the gate when the QR will not scan. */
+    code: hasBenefits(status) ? formatTicketCode(row.membership.cardCode) : null,
   };
 }
 

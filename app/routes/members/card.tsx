@@ -84,6 +84,10 @@ export default function MemberCardPage({ loaderData }: Route.ComponentProps) {
                 className="size-56 rounded-lg bg-white p-1"
                 dangerouslySetInnerHTML={{ __html: card.qrSvg }}
               />
+              <p className="text-center font-mono text-xs tracking-wider tabular">
+                <span className="sr-only">Card code </span>
+                {card.code}
+              </p>
               <p className="text-center text-sm text-muted">
                 {card.admitsToMembersEvents
                   ? "Show this at the gate of members' events."

@@ -174,9 +174,12 @@ export function EventForm({
         />
       </FormSection>
 
-      <FormSection id="promotion" title="Home page">
+      <FormSection id="promotion" title="Home page and members">
         <Checkbox meta={fields.headline}>
           Headline event: leads the home page while it is the next one coming up
+        </Checkbox>
+        <Checkbox meta={fields.membersEvent}>
+          Members' event: a valid member card (of a tier that admits to members' events) lets its holder in at the gate
         </Checkbox>
       </FormSection>
     </RecordForm>

@@ -154,6 +154,7 @@ export async function getEventFormValues(db: Db, eventId: string) {
     "description",
     "type",
     "headline",
+    "membersEvent",
     "timeZone",
     "startsAt",
     "endsAt",
@@ -178,6 +179,7 @@ export async function getEventFormValues(db: Db, eventId: string) {
   return {
     ...event,
     headline: checked(event.headline),
+    membersEvent: checked(event.membersEvent),
     startsAt: localValue(event.startsAt, zone),
     endsAt: localValue(event.endsAt, zone),
     latitude: numberValue(event.latitude),

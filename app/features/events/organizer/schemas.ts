@@ -173,6 +173,7 @@ export function eventFormFields(options: { currency: string }) {
     description: prose(LIMITS.description),
     type: z.enum(eventTypes, { error: "Choose the kind of event" }),
     headline: checkbox,
+    membersEvent: checkbox,
     timeZone: z
       .string({ error: "Choose the time zone the event happens in" })
       .max(64, "Choose a time zone from the list")
