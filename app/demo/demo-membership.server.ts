@@ -7,7 +7,7 @@ import { events, memberships, membershipTiers, users } from "../../db/schema";
 
 const TIME_ZONE = "Europe/London";
 /** The demo event whose gate lets member cards in. */
-export const MEMBERS_EVENT = "castle-combe-night-meet";
+const MEMBERS_EVENT = "castle-combe-night-meet";
 
 /**
  * Two tiers to try joining, the demo member holding the family tier, which renews next month (so

@@ -69,6 +69,9 @@ ALTER TABLE "holds" ADD COLUMN "tier_id" uuid;--> statement-breakpoint
 ALTER TABLE "order_items" ADD COLUMN "tier_id" uuid;--> statement-breakpoint
 ALTER TABLE "order_items" ADD COLUMN "renews_membership_id" uuid;--> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "members_event" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "ticket_types" ADD COLUMN "member_price" integer;--> statement-breakpoint
+ALTER TABLE "ticket_types" ADD COLUMN "members_only" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "ticket_types" ADD COLUMN "member_sales_start_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "member_check_ins" ADD CONSTRAINT "member_check_ins_membership_id_memberships_id_fk" FOREIGN KEY ("membership_id") REFERENCES "public"."memberships"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "member_check_ins" ADD CONSTRAINT "member_check_ins_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "member_check_ins" ADD CONSTRAINT "member_check_ins_checked_in_by_users_id_fk" FOREIGN KEY ("checked_in_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
@@ -93,6 +96,7 @@ CREATE INDEX "order_items_tier_idx" ON "order_items" USING btree ("tier_id");-->
 ALTER TABLE "cart_items" ADD CONSTRAINT "cart_items_membership_reference" CHECK (("cart_items"."kind" = 'membership') = ("cart_items"."tier_id" is not null));--> statement-breakpoint
 ALTER TABLE "holds" ADD CONSTRAINT "holds_membership_reference" CHECK (("holds"."kind" = 'membership') = ("holds"."tier_id" is not null));--> statement-breakpoint
 ALTER TABLE "order_items" ADD CONSTRAINT "order_items_membership_reference" CHECK (("order_items"."kind" = 'membership') = ("order_items"."tier_id" is not null));--> statement-breakpoint
+ALTER TABLE "ticket_types" ADD CONSTRAINT "ticket_types_member_price" CHECK ("ticket_types"."member_price" is null or "ticket_types"."member_price" >= 0);--> statement-breakpoint
 -- The membership page shows the tiers on sale: a change to one is announced to the page cache,
 -- like every table a public page shows (migration 0016).
 CREATE TRIGGER page_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON membership_tiers

@@ -121,6 +121,12 @@ export const ticketTypes = pgTable(
     salesEndAt: timestamp("sales_end_at", { withTimezone: true }),
     sortOrder: integer("sort_order").notNull().default(0),
     hidden: boolean("hidden").notNull().default(false),
+    /** What members (a membership with its benefits) pay; null: the same as everyone. */
+    memberPrice: integer("member_price"),
+    /** Only members may buy this type. */
+    membersOnly: boolean("members_only").notNull().default(false),
+    /** Members may buy from this moment, before the general sale opens (a presale). */
+    memberSalesStartAt: timestamp("member_sales_start_at", { withTimezone: true }),
     sold: integer("sold").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -128,6 +134,7 @@ export const ticketTypes = pgTable(
   (table) => [
     index("ticket_types_event_idx").on(table.eventId, table.sortOrder),
     check("ticket_types_price_non_negative", sql`${table.price} >= 0`),
+    check("ticket_types_member_price", sql`${table.memberPrice} is null or ${table.memberPrice} >= 0`),
     check("ticket_types_capacity_positive", sql`${table.capacity} is null or ${table.capacity} > 0`),
     check("ticket_types_max_per_order_positive", sql`${table.maxPerOrder} > 0`),
     check(

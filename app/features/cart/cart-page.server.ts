@@ -42,7 +42,7 @@ export type AddToCartResult =
  */
 export async function addToCart(
   db: Db,
-  input: { owner: CartOwner; eventId: string; ticketTypeId: string; quantity: number; now: Date },
+  input: { owner: CartOwner; eventId: string; ticketTypeId: string; quantity: number; now: Date; member?: boolean },
 ): Promise<AddToCartResult> {
   const { ticketTypeId } = input;
   const refuse = (message: string) => ({ ok: false as const, ticketTypeId, message });
@@ -81,6 +81,7 @@ export async function addToCart(
         attendeeNames: line?.attendeeNames,
         now: input.now,
         userId,
+        member: input.member,
       });
       if (!change.ok) throw new Refused(change.problem.message);
       return { ok: true as const, quantity: input.quantity, name: type.name, cartId };
@@ -136,6 +137,8 @@ export type CartPage = {
   /** The sections that have lines. */
   sections: CartPageSection[];
   subtotal: number;
+  /** What the buyer's membership saves on the cart's lines, in minor units (0 for a non-member). */
+  memberSaving: number;
   /** What the delivered lines (merch) come to: free delivery is judged on it; null when there are none. */
   deliveredSubtotal: number | null;
   /** Events the cart's tickets admit to (merch can be collected there). */
@@ -143,7 +146,14 @@ export type CartPage = {
   payable: boolean;
 };
 
-const EMPTY_CART_PAGE: CartPage = { sections: [], subtotal: 0, deliveredSubtotal: null, eventIds: [], payable: false };
+const EMPTY_CART_PAGE: CartPage = {
+  sections: [],
+  subtotal: 0,
+  memberSaving: 0,
+  deliveredSubtotal: null,
+  eventIds: [],
+  payable: false,
+};
 
 /** The cart by its id, or by its owner (one query less than finding the cart first). */
 export type CartSelector = { cartId: string | null } | { owner: CartOwner | null };
@@ -156,7 +166,7 @@ export type CartSelector = { cartId: string | null } | { owner: CartOwner | null
 export async function loadCartPage(
   db: Db,
   kinds: readonly ItemKind[],
-  input: CartSelector & { userId?: string; now: Date },
+  input: CartSelector & { userId?: string; now: Date; member?: boolean },
 ): Promise<CartPage> {
   const where =
     "cartId" in input ? input.cartId && eq(cartItems.cartId, input.cartId) : input.owner && ownerCondition(input.owner);
@@ -169,7 +179,7 @@ export async function loadCartPage(
     .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
   const cartId = rows[0]?.cartId;
   if (!cartId) return EMPTY_CART_PAGE;
-  const context = { cartId, userId: input.userId, now: input.now };
+  const context = { cartId, userId: input.userId, now: input.now, member: input.member ?? false };
   const read = await Promise.all(
     kindsOf(kinds, rows).map(async (kind) => ({
       kind,
@@ -189,6 +199,7 @@ export async function loadCartPage(
   return {
     sections,
     subtotal: totalOf(all),
+    memberSaving: all.reduce((sum, line) => sum + (line.memberSaving ?? 0), 0),
     deliveredSubtotal: delivered.length > 0 ? totalOf(delivered) : null,
     eventIds: [...new Set(all.flatMap((line) => (line.admitsTo ? [line.admitsTo] : [])))],
     payable: all.length > 0 && all.every((line) => !line.problem),

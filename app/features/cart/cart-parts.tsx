@@ -146,6 +146,18 @@ function CartLine({ line, message, currency }: { line: CartLineView; message?: s
   return (
     <li className="space-y-4 p-5 sm:p-6" aria-label={line.label}>
       <LineHeader {...line.header} unitPrice={line.unitPrice} quantity={line.quantity} price={price} />
+      {line.memberSaving ? (
+        <p className="text-sm font-semibold text-emerald-800 dark:text-emerald-300">
+          Member price: you save {price(line.memberSaving)}
+        </p>
+      ) : line.memberPrice !== undefined ? (
+        <p className="text-sm text-muted">
+          Members pay {price(line.memberPrice)} each.{" "}
+          <Link to="/membership" className="font-semibold text-link underline">
+            Join the club
+          </Link>
+        </p>
+      ) : null}
       {problem ? <LineProblem id={line.problemId} message={problem} closed={!message && line.closed} /> : null}
       <Form method="post" className="space-y-4">
         {Object.entries(line.target).map(([name, value]) => (
@@ -347,6 +359,7 @@ function PayButton({
 /** Subtotal, total and the way to pay, which depends on who is looking. */
 export function CartPayment({
   subtotal,
+  memberSaving = 0,
   currency,
   viewer,
   payable,
@@ -355,6 +368,8 @@ export function CartPayment({
   shipping = null,
 }: {
   subtotal: number;
+  /** What membership saves on this cart, shown under the subtotal. */
+  memberSaving?: number;
   currency: string;
   viewer: CartViewer;
   payable: boolean;
@@ -377,6 +392,12 @@ export function CartPayment({
           <dt>Subtotal</dt>
           <dd className="tabular">{formatMoney(subtotal, currency)}</dd>
         </div>
+        {memberSaving > 0 ? (
+          <div className="flex justify-between gap-4 text-emerald-300">
+            <dt>Membership saved you</dt>
+            <dd className="tabular">{formatMoney(memberSaving, currency)}</dd>
+          </div>
+        ) : null}
         {shipping && fee ? (
           <div className="flex justify-between gap-4">
             <dt>

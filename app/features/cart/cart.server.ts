@@ -63,6 +63,8 @@ export type CartLineInput = {
   now: Date;
   /** The member the cart belongs to: their own unpaid order's holds do not count against them. */
   userId?: string;
+  /** They hold a club membership with its benefits: members-only types and presales are open to them. */
+  member?: boolean;
 };
 
 export type CartChange = { ok: true; quantity: number } | { ok: false; problem: LineProblem };
@@ -87,8 +89,9 @@ export async function setCartItem(db: Db, input: CartLineInput): Promise<CartCha
   const type = stock.types.get(ticketTypeId)!;
   const names = normaliseAttendeeNames(type, input.quantity, input.attendeeNames ?? []);
   const problem =
-    ticketLineProblem(event, type, stock.typesOfEvent(event.id), input.quantity, input.now) ??
-    attendeeNamesProblem(type, names, false);
+    ticketLineProblem(event, type, stock.typesOfEvent(event.id), input.quantity, input.now, {
+      member: input.member ?? false,
+    }) ?? attendeeNamesProblem(type, names, false);
   if (problem) return { ok: false, problem };
 
   await db

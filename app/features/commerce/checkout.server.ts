@@ -53,6 +53,8 @@ export type CheckoutInput = {
   idempotencyKey?: string;
   /** How merch reaches the buyer; needed when the cart holds merch, ignored otherwise. */
   shipping?: ShippingChoice;
+  /** The buyer holds a club membership with its benefits now: member prices and presales apply. */
+  member?: boolean;
 };
 
 export const SUPERSEDED_REASON = "Replaced by a newer checkout";
@@ -114,7 +116,7 @@ async function checkoutIn(
     .where(eq(cartItems.cartId, cart.id))
     .orderBy(cartItems.createdAt, cartItems.id);
   if (rows.length === 0) throw new Refused([{ code: "empty_cart", message: "Your cart is empty" }]);
-  const context = { userId: input.userId, currency: input.currency, now };
+  const context = { userId: input.userId, currency: input.currency, now, member: input.member ?? false };
   const sessions: { kind: ItemKind; session: KindCheckout }[] = [];
   for (const kind of kindsOf(kinds, rows)) {
     sessions.push({ kind, session: await kind.checkout(tx, linesOfKind(rows, kind), context) });

@@ -54,7 +54,11 @@ export interface KindCart {
    * The cart's lines of this kind, in the cart's order, with today's prices and whatever stands in
    * the way of paying for each. `rows` are never empty.
    */
-  lines(db: Db, rows: CartRow[], context: { cartId: string; userId?: string; now: Date }): Promise<CartLineView[]>;
+  lines(
+    db: Db,
+    rows: CartRow[],
+    context: { cartId: string; userId?: string; now: Date; member?: boolean },
+  ): Promise<CartLineView[]>;
 }
 
 export type CartSection = { id: string; title: string; intro?: string };
@@ -84,6 +88,10 @@ export type CartLineView = {
   attendeeNames?: string[];
   /** The event a ticket admits to: merch in the same cart may be collected there. */
   admitsTo?: string;
+  /** What a member price saves on the line, in minor units (the cart adds them up). */
+  memberSaving?: number;
+  /** The price members pay, shown to a buyer who is not one ("£12.00 for members"). */
+  memberPrice?: number;
 };
 
 /**
@@ -128,7 +136,13 @@ export type HoldRow = Pick<typeof holds.$inferSelect, (typeof HOLD_COLUMNS)[numb
  */
 export type CheckoutProblem = { code: string; message: string; line?: string; [detail: string]: unknown };
 
-type CheckoutContext = { userId: string; currency: string; now: Date };
+type CheckoutContext = {
+  userId: string;
+  currency: string;
+  now: Date;
+  /** The buyer holds a club membership with its benefits: member prices and presales are theirs. */
+  member: boolean;
+};
 
 /** A checked line of the order being made, with what it holds while the buyer pays. */
 export type NewOrderLine = {

@@ -6,7 +6,16 @@ import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";
 import { holds } from "../../../db/schema/commerce";
 import { type EventType, events, ticketTypes } from "../../../db/schema/events";
-import { eventSalesSummary, type SalesEvent, type SalesTicketType, ticketSalesState } from "./sales";
+import {
+  type Buyer,
+  eventSalesSummary,
+  inPresale,
+  mayBuy,
+  type SalesEvent,
+  type SalesTicketType,
+  ticketPrice,
+  ticketSalesState,
+} from "./sales";
 
 /**
  * The public catalogue: what visitors can see of events (the list, an event's page, the
@@ -358,6 +367,9 @@ export const ticketTypeSalesColumns = {
   salesStartAt: ticketTypes.salesStartAt,
   salesEndAt: ticketTypes.salesEndAt,
   hidden: ticketTypes.hidden,
+  memberPrice: ticketTypes.memberPrice,
+  membersOnly: ticketTypes.membersOnly,
+  memberSalesStartAt: ticketTypes.memberSalesStartAt,
   sold: ticketTypes.sold,
 };
 
@@ -399,6 +411,13 @@ export type EventPageTicket = {
   state: TicketState;
   /** When this type's sales open, if it has a window (for search engines' offers). */
   validFrom: string | null;
+  /** What members pay, shown to a buyer who is not one; null when it is the same or they are one. */
+  memberPrice: number | null;
+  /** The buyer pays the member price. */
+  memberPriced: boolean;
+  membersOnly: boolean;
+  /** Members can buy now while everyone else waits (a presale). */
+  presale: boolean;
 };
 
 export type EventPage = NonNullable<Awaited<ReturnType<typeof getEventPage>>>;
@@ -407,7 +426,7 @@ export type EventPage = NonNullable<Awaited<ReturnType<typeof getEventPage>>>;
  * Everything the event page shows, or null when there is no such public event (drafts are
  * not found). Two queries: the event, then its ticket types.
  */
-export async function getEventPage(db: Db, idOrSlug: string, now: Date) {
+export async function getEventPage(db: Db, idOrSlug: string, now: Date, buyer: Buyer = { member: false }) {
   const found = publicEventAt(idOrSlug);
   if (!found) return null;
   // The event and its ticket types (found by the same condition) are read at the same time.
@@ -448,14 +467,19 @@ export async function getEventPage(db: Db, idOrSlug: string, now: Date) {
   const dates = eventDateLabels(event.startsAt, event.endsAt, zone);
   const summary = eventSalesSummary(event, types, now);
   const tickets: EventPageTicket[] = types
-    .filter((type) => !type.hidden)
+    .filter((type) => !type.hidden && mayBuy(type, buyer))
     .map((type) => {
-      const state = ticketSalesState(event, type, types, now);
+      const state = ticketSalesState(event, type, types, now, buyer);
+      const price = ticketPrice(type, buyer);
       return {
         id: type.id,
         name: type.name,
         description: type.description,
-        price: type.price,
+        price,
+        memberPrice: !buyer.member && type.memberPrice !== null ? type.memberPrice : null,
+        memberPriced: price !== type.price,
+        membersOnly: type.membersOnly,
+        presale: inPresale(event, type, now),
         maxPerOrder: type.maxPerOrder,
         days: dates.multiDay ? [...type.days].sort().map(formatLocalDay) : [],
         state:

@@ -2,10 +2,13 @@ import { describe, expect, it } from "vitest";
 import {
   eventRemaining,
   eventSalesSummary,
+  inPresale,
   isFewLeft,
+  mayBuy,
   type SalesEvent,
   type SalesTicketType,
   salesWindow,
+  ticketPrice,
   ticketRemaining,
   ticketSalesState,
 } from "./sales";
@@ -232,5 +235,40 @@ describe("event sales summary", () => {
     expect(eventSalesSummary(event(), [low, lowToo], now).fewLeft).toBe(true);
     expect(eventSalesSummary(event(), [low, soldOut], now).fewLeft).toBe(true);
     expect(eventSalesSummary(event(), [soldOut], now).fewLeft).toBe(false);
+  });
+});
+
+describe("member prices, members-only tickets and presales", () => {
+  const member = { member: true };
+  const everyone = { member: false };
+
+  it("charges members the member price and everyone else the price", () => {
+    const type = ticket({ price: 1500, memberPrice: 1000 });
+    expect(ticketPrice(type, member)).toBe(1000);
+    expect(ticketPrice(type, everyone)).toBe(1500);
+    expect(ticketPrice(type)).toBe(1500);
+    expect(ticketPrice(ticket({ memberPrice: null }), member)).toBe(1500);
+  });
+
+  it("sells a members-only type to members alone, and leaves it out of the public summary", () => {
+    const crew = ticket({ membersOnly: true, price: 500 });
+    expect(mayBuy(crew, member)).toBe(true);
+    expect(mayBuy(crew, everyone)).toBe(false);
+    expect(eventSalesSummary(event(), [crew, ticket({ price: 2000 })], now).fromPrice).toBe(2000);
+  });
+
+  it("opens a presale to members before the general sale, and only to them", () => {
+    const e = event({ salesStartAt: at("2027-06-05T09:00:00Z") });
+    const type = ticket({ memberSalesStartAt: at("2027-05-25T09:00:00Z") });
+    expect(salesWindow(e, type, member).opensAt).toEqual(type.memberSalesStartAt);
+    expect(salesWindow(e, type, everyone).opensAt).toEqual(e.salesStartAt);
+    expect(ticketSalesState(e, type, [type], now, member).kind).toBe("on_sale");
+    expect(ticketSalesState(e, type, [type], now, everyone)).toEqual({ kind: "not_yet", opensAt: e.salesStartAt });
+    expect(inPresale(e, type, now)).toBe(true);
+    expect(inPresale(e, type, at("2027-06-06T00:00:00Z"))).toBe(false);
+    expect(inPresale(e, type, at("2027-05-20T00:00:00Z"))).toBe(false);
+    // A presale date after the general sale changes nothing.
+    const late = ticket({ memberSalesStartAt: at("2027-06-08T00:00:00Z") });
+    expect(salesWindow(e, late, member).opensAt).toEqual(e.salesStartAt);
   });
 });

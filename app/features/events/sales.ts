@@ -25,7 +25,28 @@ export type SalesTicketType = {
   salesStartAt: Date | null;
   salesEndAt: Date | null;
   hidden: boolean;
+  /** What members pay (null or absent: the same as everyone). */
+  memberPrice?: number | null;
+  /** Only members may buy it. */
+  membersOnly?: boolean;
+  /** Members may buy from here, before the general sale (a presale). */
+  memberSalesStartAt?: Date | null;
 };
+
+/** Whether the buyer holds a membership with its benefits: member prices and presales are theirs. */
+export type Buyer = { member: boolean };
+
+const EVERYONE: Buyer = { member: false };
+
+/** What `buyer` pays for one ticket of `type`. */
+export function ticketPrice(type: Pick<SalesTicketType, "price" | "memberPrice">, buyer: Buyer = EVERYONE) {
+  return buyer.member && type.memberPrice !== null && type.memberPrice !== undefined ? type.memberPrice : type.price;
+}
+
+/** Whether `buyer` may buy `type` at all (a members-only type is for members). */
+export function mayBuy(type: Pick<SalesTicketType, "membersOnly">, buyer: Buyer = EVERYONE) {
+  return !type.membersOnly || buyer.member;
+}
 
 export type TicketSalesState =
   | { kind: "on_sale"; remaining: number | null; fewLeft: boolean }
@@ -34,12 +55,28 @@ export type TicketSalesState =
   | { kind: "sold_out" }
   | { kind: "cancelled" };
 
-/** When a ticket type's sales open and close, falling back to the event's window and its end. */
-export function salesWindow(event: SalesEvent, type: Pick<SalesTicketType, "salesStartAt" | "salesEndAt">) {
+/**
+ * When a ticket type's sales open and close, falling back to the event's window and its end. For
+ * a member, a members' presale opens it earlier.
+ */
+export function salesWindow(
+  event: SalesEvent,
+  type: Pick<SalesTicketType, "salesStartAt" | "salesEndAt" | "memberSalesStartAt">,
+  buyer: Buyer = EVERYONE,
+) {
+  const general = type.salesStartAt ?? event.salesStartAt;
+  const presale = buyer.member ? (type.memberSalesStartAt ?? null) : null;
   return {
-    opensAt: type.salesStartAt ?? event.salesStartAt,
+    opensAt: presale && (!general || presale < general) ? presale : general,
     closesAt: type.salesEndAt ?? event.salesEndAt ?? event.endsAt,
   };
+}
+
+/** Whether members can buy `type` now while everyone else must still wait (its presale is on). */
+export function inPresale(event: SalesEvent, type: SalesTicketType, now: Date) {
+  const general = salesWindow(event, type).opensAt;
+  const members = salesWindow(event, type, { member: true }).opensAt;
+  return Boolean(general && now < general && members && now >= members);
 }
 
 /** Places left at event level (null: no event-level limit). */
@@ -69,9 +106,10 @@ export function ticketSalesState(
   type: SalesTicketType,
   types: SalesTicketType[],
   now: Date,
+  buyer: Buyer = EVERYONE,
 ): TicketSalesState {
   if (event.status === "cancelled") return { kind: "cancelled" };
-  const { opensAt, closesAt } = salesWindow(event, type);
+  const { opensAt, closesAt } = salesWindow(event, type, buyer);
   if (now >= closesAt) return { kind: "ended" };
   const remaining = ticketRemaining(event, type, types);
   if (remaining === 0) return { kind: "sold_out" };
@@ -91,7 +129,8 @@ export type EventSalesSummary = {
 };
 
 export function eventSalesSummary(event: SalesEvent, types: SalesTicketType[], now: Date): EventSalesSummary {
-  const visible = types.filter((type) => !type.hidden);
+  // What everyone can see: members-only types are not counted in the public summary.
+  const visible = types.filter((type) => !type.hidden && !type.membersOnly);
   const states = visible.map((type) => ({ type, state: ticketSalesState(event, type, types, now) }));
   const live = states.filter(({ state }) => state.kind === "on_sale" || state.kind === "not_yet");
   const prices = (live.length > 0 ? live : states).map(({ type }) => type.price);

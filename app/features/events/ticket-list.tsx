@@ -1,5 +1,5 @@
 import { CircleCheck, Clock } from "lucide-react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
 import type { EventPageTicket as CatalogueTicket, TicketState } from "./catalogue.server";
@@ -78,6 +78,26 @@ function AddToCart({ ticket, problem }: { ticket: EventPageTicket; problem?: str
   );
 }
 
+/** What membership changes for this ticket: the price a member pays, or a presale they are in. */
+function MemberOffer({ ticket, price }: { ticket: EventPageTicket; price: (minor: number) => string }) {
+  if (ticket.memberPriced) {
+    return <p className="text-sm font-semibold text-emerald-800 dark:text-emerald-300">Member price</p>;
+  }
+  if (ticket.memberPrice === null && !(ticket.presale && ticket.state.kind === "not_yet")) return null;
+  const offers = [
+    ticket.presale && ticket.state.kind === "not_yet" ? "Members can buy now, in the members' presale." : null,
+    ticket.memberPrice !== null ? `Members pay ${price(ticket.memberPrice)}.` : null,
+  ].filter(Boolean);
+  return (
+    <p className="text-sm">
+      {offers.join(" ")}{" "}
+      <Link to="/membership" className="font-semibold text-link underline">
+        Join the club
+      </Link>
+    </p>
+  );
+}
+
 /**
  * The event page's tickets: every ticket type a visitor may buy, its price, the days a pass covers,
  * whether it can be had now and, when it can, a quantity and Add to cart.
@@ -105,7 +125,10 @@ export function TicketList({
         return (
           <li key={ticket.id} className="grid gap-4 p-5 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:p-6">
             <div className="min-w-0 space-y-1.5">
-              <h3 className="text-lg font-bold">{ticket.name}</h3>
+              <h3 className="flex flex-wrap items-center gap-2 text-lg font-bold">
+                {ticket.name}
+                {ticket.membersOnly ? <Badge tone="accent">Members only</Badge> : null}
+              </h3>
               {ticket.description ? <p className="text-muted">{ticket.description}</p> : null}
               {ticket.days.length > 0 ? (
                 <p className="text-sm">
@@ -114,6 +137,7 @@ export function TicketList({
                 </p>
               ) : null}
               <Availability state={ticket.state} />
+              <MemberOffer ticket={ticket} price={price} />
             </div>
             <div className="grid gap-3 sm:min-w-40 sm:justify-items-end">
               <p className={`wide tabular text-2xl font-black ${unavailable ? "text-muted" : ""}`}>

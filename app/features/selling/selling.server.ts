@@ -7,6 +7,7 @@ import * as refunds from "~/features/commerce/refund.server";
 import { settlementFor } from "~/features/commerce/settle.server";
 import { entryKind } from "~/features/draws/entry-kind.server";
 import { membershipKind } from "~/features/membership/membership-kind.server";
+import { currentMembership } from "~/features/membership/memberships.server";
 import { merchKind } from "~/features/shop/merch-kind.server";
 import { ticketKind } from "~/features/tickets/ticket-kind.server";
 import type { Db } from "~/server/db/client.server";
@@ -20,9 +21,13 @@ export const SOLD_KINDS: readonly ItemKind[] = [ticketKind, entryKind, merchKind
 
 const settlement = settlementFor(SOLD_KINDS);
 
-/** Starts paying for a member's cart: see the commerce core's `startCheckout`. */
-export function startCheckout(db: Db, input: checkout.CheckoutInput) {
-  return checkout.startCheckout(db, SOLD_KINDS, input);
+/**
+ * Starts paying for a member's cart: see the commerce core's `startCheckout`. Whether the buyer is
+ * a member (member prices, presales) is read now: a membership that has just ended loses them.
+ */
+export async function startCheckout(db: Db, input: checkout.CheckoutInput) {
+  const member = input.member ?? (await currentMembership(db, input.userId, input.now)) !== null;
+  return checkout.startCheckout(db, SOLD_KINDS, { ...input, member });
 }
 
 /** Turns a payment into a paid order, exactly once: see the commerce core's `settlementFor`. */
@@ -38,7 +43,8 @@ export function refundOrder(db: Db, input: refunds.RefundInput) {
   return refunds.refundOrder(db, SOLD_KINDS, input);
 }
 
-/** The cart page: every kind's lines with today's prices and what stands in the way of paying. */
-export function loadCart(db: Db, input: CartSelector & { userId?: string; now: Date }) {
-  return loadCartPage(db, SOLD_KINDS, input);
+/** The cart page: every kind's lines with today's prices (a member's own) and what stands in the way of paying. */
+export async function loadCart(db: Db, input: CartSelector & { userId?: string; now: Date }) {
+  const member = input.userId ? (await currentMembership(db, input.userId, input.now)) !== null : false;
+  return loadCartPage(db, SOLD_KINDS, { ...input, member });
 }

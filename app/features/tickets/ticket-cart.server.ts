@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import type { CartLineView, CartRow, KindCart } from "~/features/commerce/item-kind";
 import { formatLocalDay } from "~/features/dates/event-dates";
-import { ticketSalesState } from "~/features/events/sales";
+import { ticketPrice, ticketSalesState } from "~/features/events/sales";
 import type { Db } from "~/server/db/client.server";
 import { events, ticketTypes } from "../../../db/schema";
 import { attendeeNamesProblem, normaliseAttendeeNames, ticketLineProblem } from "./ticket-lines";
@@ -28,8 +28,9 @@ export const ticketCart: KindCart = {
 async function ticketCartLines(
   db: Db,
   rows: CartRow[],
-  context: { userId?: string; now: Date },
+  context: { userId?: string; now: Date; member?: boolean },
 ): Promise<CartLineView[]> {
+  const buyer = { member: context.member ?? false };
   const lines = rows.flatMap((row) => (row.ticketTypeId ? [{ ...row, ticketTypeId: row.ticketTypeId }] : []));
   if (lines.length === 0) return [];
   const typeEvents = await db
@@ -53,11 +54,13 @@ async function ticketCartLines(
     // A ticket type deleted with its event leaves the cart with it (the foreign key cascades).
     if (!type || !event) return [];
     const types = stock.typesOfEvent(event.id);
-    const state = ticketSalesState(event, type, types, context.now);
+    const state = ticketSalesState(event, type, types, context.now, buyer);
     const remaining = state.kind === "on_sale" ? state.remaining : null;
     const names = normaliseAttendeeNames(type, line.quantity, line.attendeeNames);
     const problem =
-      ticketLineProblem(event, type, types, line.quantity, context.now) ?? attendeeNamesProblem(type, names, true);
+      ticketLineProblem(event, type, types, line.quantity, context.now, buyer) ??
+      attendeeNamesProblem(type, names, true);
+    const price = ticketPrice(type, buyer);
     const closed = CLOSED_PROBLEMS.includes(problem?.code ?? "");
     const multiDay = type.days.length > 1;
     const days = [...type.days].sort().map(formatLocalDay);
@@ -72,8 +75,10 @@ async function ticketCartLines(
           name: type.name,
           detail: days.length > 0 ? days.join(" · ") : null,
         },
-        unitPrice: type.price,
+        unitPrice: price,
         quantity: line.quantity,
+        memberSaving: (type.price - price) * line.quantity,
+        memberPrice: !buyer.member && type.memberPrice !== null ? (type.memberPrice ?? undefined) : undefined,
         target: { ticketTypeId: type.id },
         problem: problem?.message ?? null,
         problemId: `line-problem-${type.id}`,

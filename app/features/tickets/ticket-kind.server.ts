@@ -9,7 +9,7 @@ import type {
 } from "~/features/commerce/item-kind";
 import { paidRows } from "~/features/commerce/paid-rows.server";
 import { LATE_SOLD_OUT_REASON } from "~/features/commerce/settle.server";
-import { ticketRemaining } from "~/features/events/sales";
+import { ticketPrice, ticketRemaining } from "~/features/events/sales";
 import { checkoutTurnProblems } from "~/features/waiting-room/waiting-room.server";
 import { cartItems, events, holds, orderItems, tickets, ticketTypes } from "../../../db/schema";
 import { ticketCart } from "./ticket-cart.server";
@@ -59,7 +59,7 @@ export const ticketKind: ItemKind = {
   unit: { one: "ticket", other: "tickets" },
   cart: ticketCart,
 
-  async checkout(tx, rows, { userId, now }) {
+  async checkout(tx, rows, { userId, now, member }) {
     const lines = rows.map(cartLine);
     const typeIds = lines.map((line) => line.ticketTypeId);
     const typeEvents =
@@ -99,7 +99,7 @@ export const ticketKind: ItemKind = {
           }
           const names = normaliseAttendeeNames(type, line.quantity, line.attendeeNames);
           const problem =
-            ticketLineProblem(event, type, stock.typesOfEvent(event.id), line.quantity, now) ??
+            ticketLineProblem(event, type, stock.typesOfEvent(event.id), line.quantity, now, { member }) ??
             attendeeNamesProblem(type, names, true);
           if (problem) {
             problems.push({ ...problem, line: type.id });
@@ -111,7 +111,7 @@ export const ticketKind: ItemKind = {
               ticketTypeId: type.id,
               eventId: event.id,
               description: `${event.title} — ${type.name}`,
-              unitPrice: type.price,
+              unitPrice: ticketPrice(type, { member }),
               quantity: line.quantity,
               attendeeNames: names,
             },

@@ -1,5 +1,5 @@
 import { formatEventInstant } from "~/features/dates/event-dates";
-import { type SalesEvent, type SalesTicketType, ticketSalesState } from "~/features/events/sales";
+import { type Buyer, mayBuy, type SalesEvent, type SalesTicketType, ticketSalesState } from "~/features/events/sales";
 import { plural } from "~/ui/plural";
 
 /**
@@ -28,6 +28,7 @@ export type LineProblem = {
     | "not_yet"
     | "ended"
     | "cancelled"
+    | "members_only"
     | "attendee_names";
   message: string;
   ticketTypeId: string;
@@ -86,6 +87,7 @@ export function ticketLineProblem(
   types: LineTicketType[],
   quantity: number,
   now: Date,
+  buyer: Buyer = { member: false },
 ): LineProblem | null {
   if (!isLineQuantity(quantity, Number.MAX_SAFE_INTEGER)) {
     return problem(type, "quantity", `Choose how many ${type.name} tickets you want`);
@@ -93,7 +95,10 @@ export function ticketLineProblem(
   if (event.status === "draft" || type.hidden) {
     return problem(type, "not_on_sale", `${type.name} tickets for ${event.title} are not on sale`);
   }
-  const state = ticketSalesState(event, type, types, now);
+  if (!mayBuy(type, buyer)) {
+    return problem(type, "members_only", `${type.name} tickets for ${event.title} are for members only`);
+  }
+  const state = ticketSalesState(event, type, types, now, buyer);
   switch (state.kind) {
     case "cancelled":
       return problem(type, "cancelled", `${event.title} has been cancelled`);

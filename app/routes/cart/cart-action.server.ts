@@ -7,6 +7,7 @@ import { followUpPayments } from "~/features/checkout/payment-jobs.server";
 import { startOrderPayment } from "~/features/checkout/start-payment.server";
 import { removeEntryLine, setEntryLineQuantity } from "~/features/draws/cart-entries.server";
 import { removeMembershipLine } from "~/features/membership/cart-membership.server";
+import { currentMembership } from "~/features/membership/memberships.server";
 import { startCheckout } from "~/features/selling/selling.server";
 import {
   type AddressErrors,
@@ -114,6 +115,7 @@ export async function cartAction({ request, context }: { request: Request; conte
     attendeeNames: form.attendeeNames,
     now,
     userId: memberId,
+    member: memberId ? (await currentMembership(db, memberId, now)) !== null : false,
   });
   if (!change.ok) return refused([{ ticketTypeId: form.ticketTypeId, message: change.problem.message }]);
   return updated();

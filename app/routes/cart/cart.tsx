@@ -129,6 +129,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
           </div>
           <CartPayment
             subtotal={loaderData.subtotal}
+            memberSaving={loaderData.memberSaving}
             currency={currency}
             viewer={loaderData.viewer}
             payable={loaderData.payable}

@@ -2,6 +2,7 @@ import { data, type RouterContextProvider } from "react-router";
 import { AddToCartSchema, cartFormValues, firstIssue } from "~/features/cart/cart-forms.server";
 import { addToCart } from "~/features/cart/cart-page.server";
 import { eventHasTicketType, publicEventRef } from "~/features/events/catalogue.server";
+import { currentMembership } from "~/features/membership/memberships.server";
 import { addToCartTurnProblem } from "~/features/waiting-room/waiting-room.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -53,7 +54,9 @@ export async function addToCartFromEventPage(args: {
   if (turn) return refused(event.slug, { ticketTypeId: parsed.data.ticketTypeId, message: turn.message });
   const cookie = existing ? null : newVisitorCookie(env.SITE_URL);
   const owner = existing ?? { visitorToken: cookie!.token };
-  const result = await addToCart(db, { owner, eventId: event.id, ...parsed.data, now: new Date() });
+  const now = new Date();
+  const member = userId ? (await currentMembership(db, userId, now)) !== null : false;
+  const result = await addToCart(db, { owner, eventId: event.id, ...parsed.data, now, member });
   if (!result.ok) return refused(event.slug, result);
   // Back to the ticket list, where the buyer was, with or without JavaScript.
   return redirectWithFlash(
