@@ -1,13 +1,15 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { addMonths } from "~/features/membership/membership-rules";
 import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import type { Seeder } from "~/server/seed.server";
-import { events, memberships, membershipTiers, users } from "../../db/schema";
+import { events, memberships, membershipTiers, ticketTypes, users } from "../../db/schema";
 
 const TIME_ZONE = "Europe/London";
 /** The demo event whose gate lets member cards in. */
 const MEMBERS_EVENT = "castle-combe-night-meet";
+const PRESALE_EVENT = "oulton-park-novice-track-evening";
+const DAY = 24 * 60 * 60 * 1000;
 
 /**
  * Two tiers to try joining, the demo member holding the family tier, which renews next month (so
@@ -63,7 +65,25 @@ export const demoMembershipSeeder: Seeder = {
         .returning({ id: membershipTiers.id });
       ids.set(tier.slug, row!.id);
     }
-    await db.update(events).set({ membersEvent: true }).where(eq(events.slug, MEMBERS_EVENT));
+    // The members' event: member cards let in at the gate, its tickets for members alone.
+    const [meet] = await db
+      .update(events)
+      .set({ membersEvent: true })
+      .where(eq(events.slug, MEMBERS_EVENT))
+      .returning({ id: events.id });
+    if (meet) await db.update(ticketTypes).set({ membersOnly: true }).where(eq(ticketTypes.eventId, meet.id));
+    // A member price and a members' presale: the novice evening's places go to members a week early.
+    const [novice] = await db.select({ id: events.id }).from(events).where(eq(events.slug, PRESALE_EVENT));
+    if (novice) {
+      await db
+        .update(ticketTypes)
+        .set({
+          memberPrice: 12900,
+          memberSalesStartAt: new Date(now.getTime() - 2 * DAY),
+          salesStartAt: new Date(now.getTime() + 5 * DAY),
+        })
+        .where(and(eq(ticketTypes.eventId, novice.id), eq(ticketTypes.name, "Novice driver with instructor")));
+    }
     const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, "member@pitlane.test"));
     const familyId = ids.get("family");
     if (!member || !familyId) return;

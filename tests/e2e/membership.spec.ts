@@ -33,7 +33,16 @@ test("a visitor reads the tiers and their key terms, and is asked to sign in to 
   // The page is plain HTML and CSS: its forms need none of the app's scripts.
   await expect(page.locator('script[type="module"]')).toHaveCount(0);
 
-  await annual.getByRole("button", { name: "Join Annual" }).click();
+  // Members' offers on event pages: a presale and a member price, and an event for members alone.
+  await visit(page, "/events/oulton-park-novice-track-evening");
+  const novice = noviceTicket(page);
+  await expect(novice).toContainText("Members can buy now, in the members' presale. Members pay £129.");
+  await expect(novice.getByRole("button", { name: /^Add to cart/ })).toHaveCount(0);
+  await visit(page, "/events/castle-combe-night-meet");
+  await expect(page.getByText("Tickets for this event are for club members only.")).toBeVisible();
+
+  await page.goto("/membership");
+  await page.getByRole("article", { name: "Annual" }).getByRole("button", { name: "Join Annual" }).click();
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fmembership/);
   await expect(page.getByRole("status").filter({ hasText: "Sign in, or create an account, to join" })).toBeVisible();
 });
@@ -64,6 +73,20 @@ test("a member joins the annual tier, pays, and sees the card with its QR", asyn
   await expect(card.getByRole("img", { name: "QR code of your member card" })).toBeVisible();
   const codeLine = card.locator("p").filter({ hasText: /^Card code / });
   journey.cardCode = ((await codeLine.textContent()) ?? "").replace("Card code ", "").trim();
+
+  // In the presale, at the member price, with what membership saved.
+  await visit(page, "/events/oulton-park-novice-track-evening");
+  const novice = noviceTicket(page);
+  await expect(novice).toContainText("Member price");
+  await expect(novice).toContainText("Price: £129");
+  await novice.getByLabel("Quantity").selectOption("1");
+  await novice.getByRole("button", { name: "Add to cart: Novice driver with instructor" }).click();
+  await visit(page, "/cart");
+  const summary = page.getByRole("region", { name: "Order summary" });
+  await expect(summary).toContainText("Membership saved you£20.00");
+  await summary.getByRole("button", { name: "Pay £129.00" }).click();
+  await page.getByRole("button", { name: "Pay £129.00" }).click();
+  await expect(page).toHaveURL(/\/success\?order=/);
 
   // Joining again while a member is refused, on the tier it was about.
   await page.goto("/membership");
@@ -113,6 +136,14 @@ test("the member turns renewal off in two clicks, and can turn it back on", asyn
   await page.getByRole("button", { name: "Turn renewal back on" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Renewal is back on" })).toBeVisible();
 });
+
+/** The novice evening's driver ticket, on its event page. */
+function noviceTicket(page: Page) {
+  return page
+    .getByRole("region", { name: "Tickets" })
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { name: /^Novice driver with instructor/ }) });
+}
 
 /** Time passes for the signed-in member's membership on the test clock, and the clock runs. */
 async function clock(page: Page, fields: { daysBeforeRenewal: string; card?: string }) {

@@ -529,6 +529,8 @@ export async function getEventPage(db: Db, idOrSlug: string, now: Date, buyer: B
       opensLabel: summary.opensAt ? formatEventInstant(summary.opensAt, zone) : null,
     },
     tickets,
+    /** Ticket types only members may buy, left out of `tickets` for a buyer who is not one. */
+    membersOnlyHidden: types.some((type) => !type.hidden && !mayBuy(type, buyer)),
     applications: applicationsOpen
       ? {
           deadlineLabel: event.applicationsDeadline ? formatEventInstant(event.applicationsDeadline, zone) : null,

@@ -105,12 +105,27 @@ function MemberOffer({ ticket, price }: { ticket: EventPageTicket; price: (minor
 export function TicketList({
   tickets,
   problems,
+  membersOnlyHidden = false,
 }: {
   tickets: EventPageTicket[];
+  /** Some tickets are for club members only, and the buyer is not one. */
+  membersOnlyHidden?: boolean;
   /** A refused Add to cart's message, by the ticket type it is about. */
   problems?: Record<string, string>;
 }) {
   const price = usePrice();
+  const membersNote = membersOnlyHidden ? (
+    <p className="rounded-2xl bg-surface-sunken p-5">
+      {tickets.length === 0
+        ? "Tickets for this event are for club members only."
+        : "More tickets are for club members."}{" "}
+      <Link to="/membership" className="font-semibold text-link underline">
+        Join the club
+      </Link>{" "}
+      or sign in as a member to buy them.
+    </p>
+  ) : null;
+  if (tickets.length === 0 && membersNote) return membersNote;
   if (tickets.length === 0) {
     return (
       <p className="rounded-2xl border border-dashed border-line bg-surface-raised p-6 text-muted">
@@ -119,36 +134,39 @@ export function TicketList({
     );
   }
   return (
-    <Card as="ul" variant="list" className="overflow-hidden">
-      {tickets.map((ticket) => {
-        const unavailable = ticket.state.kind !== "on_sale" && ticket.state.kind !== "not_yet";
-        return (
-          <li key={ticket.id} className="grid gap-4 p-5 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:p-6">
-            <div className="min-w-0 space-y-1.5">
-              <h3 className="flex flex-wrap items-center gap-2 text-lg font-bold">
-                {ticket.name}
-                {ticket.membersOnly ? <Badge tone="accent">Members only</Badge> : null}
-              </h3>
-              {ticket.description ? <p className="text-muted">{ticket.description}</p> : null}
-              {ticket.days.length > 0 ? (
-                <p className="text-sm">
-                  <span className="font-semibold">{ticket.days.length > 1 ? "Covers " : "Admits on "}</span>
-                  {listDays(ticket.days)}
+    <div className="space-y-4">
+      <Card as="ul" variant="list" className="overflow-hidden">
+        {tickets.map((ticket) => {
+          const unavailable = ticket.state.kind !== "on_sale" && ticket.state.kind !== "not_yet";
+          return (
+            <li key={ticket.id} className="grid gap-4 p-5 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:p-6">
+              <div className="min-w-0 space-y-1.5">
+                <h3 className="flex flex-wrap items-center gap-2 text-lg font-bold">
+                  {ticket.name}
+                  {ticket.membersOnly ? <Badge tone="accent">Members only</Badge> : null}
+                </h3>
+                {ticket.description ? <p className="text-muted">{ticket.description}</p> : null}
+                {ticket.days.length > 0 ? (
+                  <p className="text-sm">
+                    <span className="font-semibold">{ticket.days.length > 1 ? "Covers " : "Admits on "}</span>
+                    {listDays(ticket.days)}
+                  </p>
+                ) : null}
+                <Availability state={ticket.state} />
+                <MemberOffer ticket={ticket} price={price} />
+              </div>
+              <div className="grid gap-3 sm:min-w-40 sm:justify-items-end">
+                <p className={`wide tabular text-2xl font-black ${unavailable ? "text-muted" : ""}`}>
+                  <span className="sr-only">Price: </span>
+                  {price(ticket.price)}
                 </p>
-              ) : null}
-              <Availability state={ticket.state} />
-              <MemberOffer ticket={ticket} price={price} />
-            </div>
-            <div className="grid gap-3 sm:min-w-40 sm:justify-items-end">
-              <p className={`wide tabular text-2xl font-black ${unavailable ? "text-muted" : ""}`}>
-                <span className="sr-only">Price: </span>
-                {price(ticket.price)}
-              </p>
-              {ticket.quantities.length > 0 ? <AddToCart ticket={ticket} problem={problems?.[ticket.id]} /> : null}
-            </div>
-          </li>
-        );
-      })}
-    </Card>
+                {ticket.quantities.length > 0 ? <AddToCart ticket={ticket} problem={problems?.[ticket.id]} /> : null}
+              </div>
+            </li>
+          );
+        })}
+      </Card>
+      {membersNote}
+    </div>
   );
 }

@@ -91,7 +91,11 @@ export default function EventDetail({ loaderData, actionData }: Route.ComponentP
               Tickets
             </h2>
             {loaderData.queue ? <QueueNotice notice={loaderData.queue} /> : null}
-            <TicketList tickets={tickets} problems={actionData && "cart" in actionData ? actionData.cart : undefined} />
+            <TicketList
+              tickets={tickets}
+              membersOnlyHidden={loaderData.membersOnlyHidden}
+              problems={actionData && "cart" in actionData ? actionData.cart : undefined}
+            />
           </section>
           {applications ? <ApplicationPanel applications={applications} /> : null}
           {loaderData.apply ? (

@@ -233,6 +233,9 @@ export async function getTicketTypesPage(db: Db, eventId: string) {
       days: ticketTypes.days,
       salesStartAt: ticketTypes.salesStartAt,
       salesEndAt: ticketTypes.salesEndAt,
+      memberPrice: ticketTypes.memberPrice,
+      membersOnly: ticketTypes.membersOnly,
+      memberSalesStartAt: ticketTypes.memberSalesStartAt,
       sortOrder: ticketTypes.sortOrder,
       hidden: ticketTypes.hidden,
       sold: ticketTypes.sold,
@@ -245,6 +248,7 @@ export async function getTicketTypesPage(db: Db, eventId: string) {
     event: { ...event, days: eventDays(event.startsAt, event.endsAt, zone) },
     ticketTypes: types.map((type) => ({
       ...type,
+      memberSalesLabel: type.memberSalesStartAt ? formatEventInstant(type.memberSalesStartAt, zone) : null,
       salesLabel: {
         opens: type.salesStartAt ? formatEventInstant(type.salesStartAt, zone) : null,
         closes: type.salesEndAt ? formatEventInstant(type.salesEndAt, zone) : null,
@@ -258,6 +262,9 @@ export async function getTicketTypesPage(db: Db, eventId: string) {
         days: type.days,
         salesStartAt: localValue(type.salesStartAt, zone),
         salesEndAt: localValue(type.salesEndAt, zone),
+        memberPrice: type.memberPrice === null ? "" : moneyInputValue(type.memberPrice),
+        membersOnly: checked(type.membersOnly),
+        memberSalesStartAt: localValue(type.memberSalesStartAt, zone),
         sortOrder: String(type.sortOrder),
         hidden: checked(type.hidden),
       },

@@ -186,6 +186,30 @@ describe("the ticket-type form", () => {
     });
   });
 
+  it("takes a member price, members only and a members' presale, and refuses a member price above the price", () => {
+    expect(
+      tickets.parse({
+        name: "Adult",
+        price: "20",
+        memberPrice: "15",
+        membersOnly: true,
+        memberSalesStartAt: "2027-05-01T09:00",
+      }),
+    ).toMatchObject({
+      memberPrice: 1500,
+      membersOnly: true,
+      memberSalesStartAt: new Date("2027-05-01T08:00:00Z"),
+    });
+    expect(tickets.parse({ name: "Adult", price: "20" })).toMatchObject({
+      memberPrice: null,
+      membersOnly: false,
+      memberSalesStartAt: null,
+    });
+    expect(errorsOf(tickets.safeParse({ name: "Adult", price: "20", memberPrice: "25" }))).toEqual({
+      memberPrice: "Make the member price no more than the price",
+    });
+  });
+
   it("refuses negative, malformed and huge prices, and capacities out of range", () => {
     expect(errorsOf(tickets.safeParse({ name: "A", price: "-1" }))).toEqual({
       price: "Enter an amount like 12.50 in £ (0 for free)",

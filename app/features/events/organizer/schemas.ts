@@ -303,6 +303,11 @@ export function ticketTypeFields(event: TicketTypeContext) {
       .refine((chosen) => chosen.every((day) => days.includes(day)), "Choose days of the event"),
     salesStartAt: optionalLocalTime,
     salesEndAt: optionalLocalTime,
+    memberPrice: moneyField(event.currency, "Enter the member price, or leave it blank")
+      .optional()
+      .transform((value) => value ?? null),
+    membersOnly: checkbox,
+    memberSalesStartAt: optionalLocalTime,
     sortOrder: wholeNumber(0, LIMITS.sortOrder, "the position")
       .optional()
       .transform((value) => value ?? 0),
@@ -327,16 +332,29 @@ export function ticketTypeSchema(event: TicketTypeContext) {
           issues.push({ path: ["salesEndAt"], message: "Sales must close by the time the event ends" });
         if (opens && opens >= event.endsAt)
           issues.push({ path: ["salesStartAt"], message: "Sales must open before the event ends" });
+        const presale = value.memberSalesStartAt
+          ? readLocalField(value.memberSalesStartAt, event.timeZone, "memberSalesStartAt", issues)
+          : null;
+        if (presale && presale >= event.endsAt)
+          issues.push({ path: ["memberSalesStartAt"], message: "Sales must open before the event ends" });
+        if (value.memberPrice !== null && value.memberPrice > value.price)
+          issues.push({ path: ["memberPrice"], message: "Make the member price no more than the price" });
         addAll(ctx, issues);
       },
-      { when: validAt(["salesStartAt", "salesEndAt"]) },
+      { when: validAt(["salesStartAt", "salesEndAt", "memberSalesStartAt", "price", "memberPrice"]) },
     )
     .transform((value) => {
       const at = (local: string | null) =>
         local ? (parseLocalDateTime(local, event.timeZone) as { instant: Date }).instant : null;
       // No day ticked: the ticket covers every day of the event (the only one, for a one-day event).
       const chosen = value.days.length > 0 ? days.filter((day) => value.days.includes(day)) : days;
-      return { ...value, days: chosen, salesStartAt: at(value.salesStartAt), salesEndAt: at(value.salesEndAt) };
+      return {
+        ...value,
+        days: chosen,
+        salesStartAt: at(value.salesStartAt),
+        salesEndAt: at(value.salesEndAt),
+        memberSalesStartAt: at(value.memberSalesStartAt),
+      };
     });
 }
 

@@ -24,6 +24,9 @@ function ticketValues(input: TicketTypeInput) {
     days: input.days,
     salesStartAt: input.salesStartAt,
     salesEndAt: input.salesEndAt,
+    memberPrice: input.memberPrice,
+    membersOnly: input.membersOnly,
+    memberSalesStartAt: input.memberSalesStartAt,
     sortOrder: input.sortOrder,
     hidden: input.hidden,
   };
@@ -39,6 +42,9 @@ const TICKET_KEY_FIELDS = new Set<keyof TicketValues>([
   "days",
   "salesStartAt",
   "salesEndAt",
+  "memberPrice",
+  "membersOnly",
+  "memberSalesStartAt",
   "sortOrder",
   "hidden",
 ]);

@@ -66,6 +66,17 @@ export function TicketTypeCard({
             </p>
           ) : null}
           {type.description ? <p className="line-clamp-2 max-w-prose text-sm text-muted">{type.description}</p> : null}
+          {type.memberPrice !== null || type.membersOnly || type.memberSalesStartAt ? (
+            <p className="text-sm">
+              {[
+                type.membersOnly ? "Members only" : null,
+                type.memberPrice !== null ? `Members pay ${formatMoney(type.memberPrice, currency)}` : null,
+                type.memberSalesLabel ? `Members' presale from ${type.memberSalesLabel}` : null,
+              ]
+                .filter(Boolean)
+                .join(" · ")}
+            </p>
+          ) : null}
         </div>
         <p className="wide tabular text-2xl font-black">
           {type.price === 0 ? "Free" : formatMoney(type.price, currency)}
@@ -233,6 +244,24 @@ export function TicketTypeForm({
           }}
           end={{ meta: fields.salesEndAt, label: "On sale until (optional)" }}
         />
+        <fieldset className="space-y-4 rounded-xl bg-surface-sunken p-4">
+          <legend className="px-1 font-semibold">Members</legend>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <InputField
+              meta={fields.memberPrice}
+              label={`Member price (${currencySymbol(currency)}, optional)`}
+              kind="money"
+              hint="What club members pay. Empty: the same as everyone."
+            />
+            <InputField
+              meta={fields.memberSalesStartAt}
+              label="Members' presale from (optional)"
+              kind="datetime-local"
+              hint={`In ${zoneName(event.timeZone)}. Members may buy from then, before the general sale.`}
+            />
+          </div>
+          <Checkbox meta={fields.membersOnly}>Members only: only club members can buy it</Checkbox>
+        </fieldset>
         <div className="grid gap-5 sm:grid-cols-2 sm:items-end">
           <InputField meta={fields.sortOrder} label="Position in the list" kind="number" hint="Lower numbers first." />
           <div className="pb-2">
