@@ -10,8 +10,8 @@ export function Footer() {
     {
       title: "Club",
       links: [
-        { to: "/membership", label: "Join the club" },
-        { to: "/signUp", label: "Create an account" },
+        { to: "/membership", label: "Membership" },
+        { to: "/signUp", label: "Join" },
         { to: "/login", label: "Sign in" },
         { to: "/privacy", label: "Privacy" },
         { to: "/terms", label: "Terms" },

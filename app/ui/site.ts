@@ -64,7 +64,7 @@ export const memberAreas = [
   { to: "/members", label: "My account", end: true },
   { to: "/members/events", label: "My tickets" },
   { to: "/members/garage", label: "My garage" },
-  { to: "/members/membership", label: "Membership" },
+  { to: "/members/membership", label: "My membership" },
   { to: "/transactions", label: "Orders" },
   { to: "/settings", label: "Settings" },
 ] as const;

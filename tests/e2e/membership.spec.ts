@@ -124,7 +124,7 @@ test("the gate lets the member card in at a members' event once, and says so at 
 test("the member turns renewal off in two clicks, and can turn it back on", async ({ page }) => {
   await signIn(page, member.email, member.password, "/login?redirectTo=/members");
   await page.waitForURL((url) => url.pathname === "/members");
-  await page.getByRole("navigation", { name: "Members" }).getByRole("link", { name: "Membership" }).click();
+  await page.getByRole("navigation", { name: "Members" }).getByRole("link", { name: "My membership" }).click();
   await expect(page.getByRole("heading", { name: "Annual" })).toBeVisible();
   await expect(page.getByText(/^Renews on /)).toBeVisible();
 

@@ -213,7 +213,7 @@ test.describe("layout and content", () => {
       await expect(main.getByRole("link", { name: area, exact: true })).toHaveAttribute("href", /^\//);
     }
     const footer = page.getByRole("contentinfo");
-    for (const name of ["Privacy", "Terms", "Join the club", "Create an account", "Sign in", "Events", "Shop"]) {
+    for (const name of ["Privacy", "Terms", "Membership", "Join", "Sign in", "Events", "Shop"]) {
       await expect(footer.getByRole("link", { name, exact: true })).toBeVisible();
     }
   });
