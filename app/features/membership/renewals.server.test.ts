@@ -202,4 +202,16 @@ describe("the membership clock", () => {
     // Past the 14 days there is nothing to cancel for a refund.
     expect(await coolingOffQuote(db, buyer.id, daysFrom(renewsAt, 15))).toBeNull();
   });
+
+  it("charges a renewal once when two runs of the clock meet", async () => {
+    const { db } = database();
+    const { buyer, renewsAt } = await member(db);
+    const first = clock(db);
+    const second = clock(db);
+    await first.at(daysFrom(renewsAt, -14));
+    const [a, b] = await Promise.all([first.at(daysFrom(renewsAt, 0.01)), second.at(daysFrom(renewsAt, 0.01))]);
+    expect(a.renewed + b.renewed).toBe(1);
+    const paid = await db.select({ status: orders.status }).from(orders).where(eq(orders.userId, buyer.id));
+    expect(paid.map((order) => order.status)).toEqual(["paid", "paid"]);
+  });
 });

@@ -26,6 +26,8 @@ export const TEST_CARD = "test:card";
 export const TEST_DECLINED_CARD = "test:declined";
 /** A renewal is charged only once its reminder has been out this long, however late it went. */
 const NOTICE_BEFORE_CHARGE_DAYS = 3;
+/** How long a run's claim on a renewal it is charging lasts. */
+const CLAIM_MS = 60 * 60 * 1000;
 
 type RenewalCharge =
   | { ok: true; provider: "test" | "stripe"; paymentReference: string }
@@ -212,6 +214,22 @@ async function chargeRenewals(services: MembershipClockServices, now: Date) {
   );
   let renewed = 0;
   for (const row of due) {
+    // Claimed first, so that two runs at once (the job on two servers, the test clock beside the
+    // job) never charge one renewal twice: the claim is a lease, given up by the charge's outcome,
+    // or run out an hour later if this process stopped halfway.
+    const [claimed] = await db
+      .update(memberships)
+      .set({ retryAt: new Date(now.getTime() + CLAIM_MS), updatedAt: now })
+      .where(
+        and(
+          eq(memberships.id, row.id),
+          eq(memberships.paidUntil, row.paidUntil),
+          eq(memberships.renewalFailures, row.renewalFailures),
+          sql`(${memberships.retryAt} is null or ${memberships.retryAt} <= ${now.toISOString()}::timestamptz)`,
+        ),
+      )
+      .returning({ id: memberships.id });
+    if (!claimed) continue;
     const order = await renewalOrder(db, row, services.brand.currency, now);
     const charge: RenewalCharge = row.paymentMethod
       ? await services.charge({ paymentMethod: row.paymentMethod, amount: row.price, orderId: order })
@@ -227,6 +245,9 @@ async function chargeRenewals(services: MembershipClockServices, now: Date) {
       if (settled.kind === "settled") {
         renewed += 1;
         await services.sendEmail(renewedEmail(services, row));
+      } else {
+        // Paid but not honoured (the membership ended meanwhile): the core recorded the refund.
+        await db.update(memberships).set({ retryAt: null, updatedAt: now }).where(eq(memberships.id, row.id));
       }
       continue;
     }
