@@ -81,6 +81,9 @@ test("a member joins the annual tier, pays, and sees the card with its QR", asyn
   await expect(novice).toContainText("Price: £129");
   await novice.getByLabel("Quantity").selectOption("1");
   await novice.getByRole("button", { name: "Add to cart: Novice driver with instructor" }).click();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Added 1 × Novice driver with instructor to your cart." }),
+  ).toBeVisible();
   await visit(page, "/cart");
   const summary = page.getByRole("region", { name: "Order summary" });
   await expect(summary).toContainText("Membership saved you£20.00");

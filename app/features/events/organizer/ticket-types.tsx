@@ -249,7 +249,7 @@ export function TicketTypeForm({
           <div className="grid gap-5 sm:grid-cols-2">
             <InputField
               meta={fields.memberPrice}
-              label={`Member price (${currencySymbol(currency)}, optional)`}
+              label={`What members pay (${currencySymbol(currency)}, optional)`}
               kind="money"
               hint="What club members pay. Empty: the same as everyone."
             />
