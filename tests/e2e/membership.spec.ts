@@ -88,6 +88,8 @@ test("a member joins the annual tier, pays, and sees the card with its QR", asyn
   const summary = page.getByRole("region", { name: "Order summary" });
   await expect(summary).toContainText("Membership saved you£20.00");
   await summary.getByRole("button", { name: "Pay £129.00" }).click();
+  // The cart's Pay button has the same name: wait for the test checkout before pressing its own.
+  await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
   await page.getByRole("button", { name: "Pay £129.00" }).click();
   await expect(page).toHaveURL(/\/success\?order=/);
 
@@ -196,6 +198,7 @@ test("a member who changes their mind within 14 days cancels in two clicks and i
     "With Alex Driver",
   );
   await page.getByRole("region", { name: "Order summary" }).getByRole("button", { name: "Pay £60.00" }).click();
+  await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
   await page.getByRole("button", { name: "Pay £60.00" }).click();
   await expect(page).toHaveURL(/\/success\?order=/);
 
