@@ -2,6 +2,7 @@ import { IdCard } from "lucide-react";
 import { data, Form, Link } from "react-router";
 import { queueRefunds } from "~/features/checkout/payment-jobs.server";
 import { membershipDate } from "~/features/membership/membership-labels";
+import { MembershipStateBadge } from "~/features/membership/membership-state-badge";
 import { coolingOffQuote, myMembership, setRenewal } from "~/features/membership/memberships.server";
 import { renewalSchema } from "~/features/membership/schemas";
 import { refundEmail } from "~/features/orders/refund-email.server";
@@ -10,7 +11,6 @@ import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { getLog } from "~/server/log.server";
-import { Badge, type BadgeTone } from "~/ui/badge";
 import { Card } from "~/ui/card";
 import { FieldErrors, SubmitButton } from "~/ui/form";
 import { formatMoney } from "~/ui/money";
@@ -100,13 +100,6 @@ async function cancelInCoolingOff(context: Route.ActionArgs["context"], userId: 
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
-const STATES: Record<string, { label: string; tone: BadgeTone }> = {
-  active: { label: "Active", tone: "success" },
-  grace: { label: "Renewal not paid", tone: "warning" },
-  lapsed: { label: "Lapsed", tone: "danger" },
-  ended: { label: "Ended", tone: "quiet" },
-};
-
 export default function MyMembershipPage({ loaderData, actionData }: Route.ComponentProps) {
   const { membership, confirmStop, confirmCancel, coolingOff } = loaderData;
   const { currency, timeZone } = useSite();
@@ -128,7 +121,7 @@ export default function MyMembershipPage({ loaderData, actionData }: Route.Compo
         <Card className="space-y-5 p-6">
           <div className="flex flex-wrap items-center gap-3">
             <h2 className="wide text-2xl font-extrabold">{membership.tierName}</h2>
-            <Badge tone={STATES[membership.state]?.tone ?? "quiet"}>{STATES[membership.state]?.label}</Badge>
+            <MembershipStateBadge state={membership.state} />
           </div>
           <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
             <dt className="font-semibold">Paid until</dt>

@@ -1,12 +1,11 @@
 import { listMembers } from "~/features/membership/member-list.server";
+import { MEMBER_VIEWS } from "~/features/membership/member-views";
 import { membershipDate } from "~/features/membership/membership-labels";
 import { MembersQuerySchema } from "~/features/membership/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { csvDownload, toCsv } from "~/ui/csv-download";
 import type { Route } from "./+types/members-csv";
-
-const STATE_WORDS = { active: "Active", grace: "Renewal not paid", lapsed: "Lapsed", ended: "Ended" };
 
 /** The member list (or its search and view) as CSV, every match. */
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -23,7 +22,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
         member.email,
         member.tier,
         member.people.join("; "),
-        STATE_WORDS[member.state],
+        MEMBER_VIEWS[member.state],
         membershipDate(member.joinedAt, env.TIME_ZONE),
         membershipDate(member.paidUntil, env.TIME_ZONE),
         member.renews && !member.endedAt ? "Yes" : "No",

@@ -2,10 +2,10 @@ import { Download } from "lucide-react";
 import { listMembers } from "~/features/membership/member-list.server";
 import { MEMBER_VIEWS } from "~/features/membership/member-views";
 import { membershipDate } from "~/features/membership/membership-labels";
+import { MembershipStateBadge } from "~/features/membership/membership-state-badge";
 import { MembersQuerySchema } from "~/features/membership/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
-import { Badge, type BadgeTone } from "~/ui/badge";
 import { dashboardMeta } from "~/ui/dashboard-meta";
 import { ListPageHeader, ListResults, listHref } from "~/ui/list-page";
 import { ListFilter, ListSearch } from "~/ui/list-search";
@@ -26,13 +26,6 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     show: query.show,
   };
 }
-
-const STATES: Record<string, { label: string; tone: BadgeTone }> = {
-  active: { label: "Active", tone: "success" },
-  grace: { label: "Renewal not paid", tone: "warning" },
-  lapsed: { label: "Lapsed", tone: "danger" },
-  ended: { label: "Ended", tone: "quiet" },
-};
 
 export default function Members({ loaderData }: Route.ComponentProps) {
   const { members, total, page, pageCount, q, show } = loaderData;
@@ -70,7 +63,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
             <div className="min-w-0 flex-1 space-y-1">
               <p className="flex flex-wrap items-center gap-2">
                 <span className="font-semibold">{member.name}</span>
-                <Badge tone={STATES[member.state]?.tone ?? "quiet"}>{STATES[member.state]?.label}</Badge>
+                <MembershipStateBadge state={member.state} />
               </p>
               <p className="truncate text-sm text-muted">
                 {member.email}
