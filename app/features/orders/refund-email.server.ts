@@ -1,6 +1,6 @@
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
 import { formatOrderNumber } from "~/features/commerce/order-number";
-import type { RefundedLine } from "~/features/commerce/refund.server";
+import type { RefundedLine, RefundOutcome } from "~/features/commerce/refund.server";
 import type { OutboundEmail } from "~/server/mail/mail.server";
 import { formatMoney } from "~/ui/money";
 
@@ -14,6 +14,19 @@ export type RefundNotice = {
   /** The whole order is refunded, not only some tickets. */
   whole: boolean;
 };
+
+/** The notice of a refund `refundOrder` just recorded, with the reason given for it. */
+export function refundNoticeOf(outcome: Extract<RefundOutcome, { ok: true }>, reason: string): RefundNotice {
+  return {
+    to: outcome.email,
+    number: outcome.number,
+    currency: outcome.currency,
+    amount: outcome.amount,
+    lines: outcome.lines,
+    reason,
+    whole: outcome.status === "refunded",
+  };
+}
 
 /**
  * Tells the buyer what was refunded and that the tickets no longer work. Sent once for each

@@ -5,7 +5,7 @@ import { membershipDate } from "~/features/membership/membership-labels";
 import { MembershipStateBadge } from "~/features/membership/membership-state-badge";
 import { coolingOffQuote, myMembership, setRenewal } from "~/features/membership/memberships.server";
 import { renewalSchema } from "~/features/membership/schemas";
-import { refundEmail } from "~/features/orders/refund-email.server";
+import { refundEmail, refundNoticeOf } from "~/features/orders/refund-email.server";
 import { refundOrder } from "~/features/selling/selling.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
@@ -79,19 +79,9 @@ async function cancelInCoolingOff(context: Route.ActionArgs["context"], userId: 
     getLog().warn({ err: error }, "could not queue the refund job; its sweep will send the refund"),
   );
   await outbox.sendEmail(
-    refundEmail(
-      { siteName: env.SITE_NAME, siteUrl: env.SITE_URL },
-      {
-        to: outcome.email,
-        number: outcome.number,
-        currency: outcome.currency,
-        amount: outcome.amount,
-        lines: outcome.lines,
-        reason,
-        whole: outcome.status === "refunded",
-      },
-    ),
+    refundEmail({ siteName: env.SITE_NAME, siteUrl: env.SITE_URL }, refundNoticeOf(outcome, reason)),
   );
+
   return redirectWithFlash("/members/membership", {
     kind: "success",
     message: `Your membership is cancelled. ${formatMoney(outcome.amount, outcome.currency)} is on its way back to your card.`,

@@ -8,7 +8,7 @@ import type { RefundErrors, RefundReview } from "~/features/orders/admin-order-p
 import type { OrderDetail } from "~/features/orders/admin-orders.server";
 import { RefundFormSchema } from "~/features/orders/admin-schemas";
 import { refundEventHolders } from "~/features/orders/bulk-refunds.server";
-import { refundEmail } from "~/features/orders/refund-email.server";
+import { refundEmail, refundNoticeOf } from "~/features/orders/refund-email.server";
 import { refundOrder } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -43,17 +43,7 @@ async function emailRefund(
   outcome: Extract<RefundOutcome, { ok: true }>,
   reason: string,
 ) {
-  await outbox.sendEmail(
-    refundEmail(brand, {
-      to: outcome.email,
-      number: outcome.number,
-      currency: outcome.currency,
-      amount: outcome.amount,
-      lines: outcome.lines,
-      reason,
-      whole: outcome.status === "refunded",
-    }),
-  );
+  await outbox.sendEmail(refundEmail(brand, refundNoticeOf(outcome, reason)));
 }
 
 /**
