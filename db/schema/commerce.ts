@@ -20,6 +20,7 @@ import { draws } from "./draws";
 import { events, ticketTypes } from "./events";
 import { membershipTiers } from "./membership";
 import { productVariants } from "./shop";
+import { vouchers } from "./vouchers";
 
 /**
  * What a cart line, an order line or a hold is for. One cart, one order and one hold flow serve
@@ -86,6 +87,8 @@ export const carts = pgTable(
     id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
     visitorTokenHash: text("visitor_token_hash"),
+    /** The voucher or discount code entered in the cart, applied at checkout. */
+    voucherId: uuid("voucher_id").references(() => vouchers.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -174,6 +177,10 @@ export const orders = pgTable(
     currency: text("currency").notNull(),
     subtotal: integer("subtotal").notNull(),
     shipping: integer("shipping").notNull().default(0),
+    /** Taken off by the order's voucher: the sum of its lines' `discount`. */
+    discount: integer("discount").notNull().default(0),
+    /** The voucher's code as entered, shown on the order and its receipt. */
+    voucherCode: text("voucher_code"),
     total: integer("total").notNull(),
     /** When the places held for this order are given back if it is still unpaid. */
     holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }),
@@ -223,8 +230,11 @@ export const orders = pgTable(
       .on(table.fulfilmentStatus, table.paidAt)
       .where(sql`${table.fulfilmentStatus} is not null`),
     index("orders_bank_payment_due_idx").on(table.bankPaymentDueBy).where(sql`${table.bankPaymentDueBy} is not null`),
-    check("orders_amounts_non_negative", sql`${table.subtotal} >= 0 and ${table.shipping} >= 0`),
-    check("orders_total_adds_up", sql`${table.total} = ${table.subtotal} + ${table.shipping}`),
+    check(
+      "orders_amounts_non_negative",
+      sql`${table.subtotal} >= 0 and ${table.shipping} >= 0 and ${table.discount} between 0 and ${table.subtotal}`,
+    ),
+    check("orders_total_adds_up", sql`${table.total} = ${table.subtotal} - ${table.discount} + ${table.shipping}`),
     check(
       "orders_shipping_destination",
       sql`${table.shippingMethod} is null or (${table.shippingMethod} = 'delivery') = (${table.shippingAddress} is not null and ${table.collectionEventId} is null) and (${table.shippingMethod} = 'collection') = (${table.collectionEventId} is not null)`,
@@ -265,6 +275,11 @@ export const orderItems = pgTable(
     description: text("description").notNull(),
     unitPrice: integer("unit_price").notNull(),
     quantity: integer("quantity").notNull(),
+    /**
+     * What the order's voucher took off the whole line, in pence (the same off each unit, so a
+     * refund of some units gives back their share of it and no more).
+     */
+    discount: integer("discount").notNull().default(0),
     attendeeNames: text("attendee_names").array().notNull().default(sql`'{}'::text[]`),
     refundedQuantity: integer("refunded_quantity").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -277,6 +292,10 @@ export const orderItems = pgTable(
     index("order_items_variant_idx").on(table.variantId),
     index("order_items_tier_idx").on(table.tierId),
     check("order_items_unit_price_non_negative", sql`${table.unitPrice} >= 0`),
+    check(
+      "order_items_discount_within_price",
+      sql`${table.discount} between 0 and ${table.unitPrice} * ${table.quantity}`,
+    ),
     check("order_items_quantity_range", sql`${table.quantity} between 1 and ${sql.raw(String(MAX_LINE_QUANTITY))}`),
     check(
       "order_items_refunded_within_quantity",
@@ -347,6 +366,34 @@ export const holds = pgTable(
     check("holds_entry_reference", sql`(${table.kind} = 'entry') = (${table.drawId} is not null)`),
     check("holds_merch_reference", sql`(${table.kind} = 'merch') = (${table.variantId} is not null)`),
     check("holds_membership_reference", sql`(${table.kind} = 'membership') = (${table.tierId} is not null)`),
+  ],
+);
+
+/**
+ * An order's use of a voucher: how many of its items the voucher priced (`units`, each one use)
+ * and what it took off. A use counts while its order is paid, part-refunded or pending with its
+ * hold running; a cancelled, expired or wholly refunded order gives its uses back. Written by
+ * checkout under the voucher's row lock, which is where the limits are checked.
+ */
+export const voucherUses = pgTable(
+  "voucher_uses",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    voucherId: uuid("voucher_id")
+      .notNull()
+      .references(() => vouchers.id, { onDelete: "restrict" }),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    units: integer("units").notNull(),
+    amount: integer("amount").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("voucher_uses_order_key").on(table.orderId),
+    index("voucher_uses_voucher_idx").on(table.voucherId, table.userId),
+    check("voucher_uses_units_positive", sql`${table.units} > 0 and ${table.amount} >= 0`),
   ],
 );
 

@@ -12,4 +12,5 @@ export * from "./order-emails";
 export * from "./play";
 export * from "./shop";
 export * from "./site";
+export * from "./vouchers";
 export * from "./waiting-room";

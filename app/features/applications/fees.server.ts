@@ -174,6 +174,7 @@ async function applicationCartLines(db: Db, input: { cartId: string; now: Date }
       unitPrice: row.fee,
       quantity: 1,
       target: { applicationId: row.applicationId },
+      item: { kind: "application" },
       problem,
       problemId: `application-problem-${row.applicationId}`,
       closed: problem !== null,

@@ -56,6 +56,15 @@ export const CartActionSchema = z.discriminatedUnion("intent", [
     collectionEventId: z.uuid({ message: "Choose the event to collect at" }).optional(),
   }),
   z.object({ intent: z.literal("resume"), orderId: z.uuid({ message: "That order could not be found" }) }),
+  z.object({
+    intent: z.literal("apply-code"),
+    code: z
+      .string({ message: "Enter a discount code" })
+      .min(1, "Enter a discount code")
+      .max(64, "That is not a code we issue: check it and try again"),
+  }),
+  z.object({ intent: z.literal("remove-code") }),
+  z.object({ intent: z.literal("add-unlocked"), ticketTypeId }),
 ]);
 
 export type CartAction = z.infer<typeof CartActionSchema>;
@@ -78,6 +87,7 @@ export function cartFormValues(formData: FormData) {
     applicationId: text(formData.get("applicationId")),
     variantId: text(formData.get("variantId")),
     tierId: text(formData.get("tierId")),
+    code: text(formData.get("code")),
     shippingMethod: text(formData.get("shippingMethod")) || undefined,
     collectionEventId: text(formData.get("collectionEventId")) || undefined,
   };

@@ -1,10 +1,12 @@
-import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, type SQL, sql } from "drizzle-orm";
 import type { CartLineView, CartSection, ItemKind } from "~/features/commerce/item-kind";
 import { cartRowColumns, kindsOf, linesOfKind } from "~/features/commerce/kind-lines";
 import { addVariantToCart, type MerchCartChange } from "~/features/shop/cart-merch.server";
+import { type UnlockedTicket, unlockedTicketTypes } from "~/features/tickets/ticket-cart.server";
 import { maxPerOrderMessage } from "~/features/tickets/ticket-lines";
+import { previewVoucher } from "~/features/vouchers/voucher-uses.server";
 import type { Db } from "~/server/db/client.server";
-import { cartItems, carts, events, MAX_LINE_QUANTITY, orders, ticketTypes } from "../../../db/schema";
+import { cartItems, carts, events, MAX_LINE_QUANTITY, orders, ticketTypes, vouchers } from "../../../db/schema";
 import { type CartOwner, getOrCreateCart, hashVisitorToken, setCartItem } from "./cart.server";
 
 /**
@@ -143,8 +145,14 @@ export type CartPage = {
   deliveredSubtotal: number | null;
   /** Events the cart's tickets admit to (merch can be collected there). */
   eventIds: string[];
+  /** The code entered: what it takes off, or why it cannot be used now. */
+  voucher: CartPageVoucher | null;
+  /** Hidden ticket types the code lets the buyer add. */
+  unlocked: UnlockedTicket[];
   payable: boolean;
 };
+
+export type CartPageVoucher = { code: string; discount: number; problem: string | null };
 
 const EMPTY_CART_PAGE: CartPage = {
   sections: [],
@@ -152,6 +160,8 @@ const EMPTY_CART_PAGE: CartPage = {
   memberSaving: 0,
   deliveredSubtotal: null,
   eventIds: [],
+  voucher: null,
+  unlocked: [],
   payable: false,
 };
 
@@ -166,20 +176,36 @@ export type CartSelector = { cartId: string | null } | { owner: CartOwner | null
 export async function loadCartPage(
   db: Db,
   kinds: readonly ItemKind[],
-  input: CartSelector & { userId?: string; now: Date; member?: boolean },
+  input: CartSelector & {
+    userId?: string;
+    now: Date;
+    member?: boolean;
+    /** For the code's messages (its minimum basket, its dates): the site's currency and time zone. */
+    currency?: string;
+    timeZone?: string;
+  },
 ): Promise<CartPage> {
   const where =
     "cartId" in input ? input.cartId && eq(cartItems.cartId, input.cartId) : input.owner && ownerCondition(input.owner);
-  if (!where) return EMPTY_CART_PAGE;
+  const cart = "cartId" in input ? input.cartId && eq(carts.id, input.cartId) : where;
+  if (!where || !cart) return EMPTY_CART_PAGE;
   const rows = await db
-    .select({ cartId: cartItems.cartId, ...cartRowColumns })
+    .select({
+      cartId: cartItems.cartId,
+      ...cartRowColumns,
+      voucherId: carts.voucherId,
+      voucherTypes: vouchers.ticketTypeIds,
+    })
     .from(cartItems)
     .innerJoin(carts, eq(carts.id, cartItems.cartId))
+    .leftJoin(vouchers, eq(vouchers.id, carts.voucherId))
     .where(where)
     .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
-  const cartId = rows[0]?.cartId;
-  if (!cartId) return EMPTY_CART_PAGE;
-  const context = { cartId, userId: input.userId, now: input.now, member: input.member ?? false };
+  const first = rows[0];
+  if (!first) return emptyCartWithCode(db, cart, input.now);
+  const { cartId } = first;
+  const voucher = first.voucherId ? { id: first.voucherId, ticketTypeIds: first.voucherTypes ?? [] } : null;
+  const context = { cartId, userId: input.userId, now: input.now, member: input.member ?? false, voucher };
   const read = await Promise.all(
     kindsOf(kinds, rows).map(async (kind) => ({
       kind,
@@ -196,14 +222,69 @@ export async function loadCartPage(
   );
   const all = read.flatMap(({ lines }) => lines);
   const delivered = read.filter(({ kind }) => kind.delivered).flatMap(({ lines }) => lines);
+  const [voucherView, unlocked] = voucher
+    ? await Promise.all([
+        cartVoucherView(db, voucher.id, all, {
+          ...input,
+          currency: input.currency ?? "GBP",
+          timeZone: input.timeZone ?? "Europe/London",
+        }),
+        unlockedTicketTypes(db, voucher.ticketTypeIds, {
+          inCart: new Set(all.flatMap((line) => (line.item.ticketTypeId ? [line.item.ticketTypeId] : []))),
+          now: input.now,
+        }),
+      ])
+    : [null, []];
   return {
     sections,
     subtotal: totalOf(all),
     memberSaving: all.reduce((sum, line) => sum + (line.memberSaving ?? 0), 0),
     deliveredSubtotal: delivered.length > 0 ? totalOf(delivered) : null,
     eventIds: [...new Set(all.flatMap((line) => (line.admitsTo ? [line.admitsTo] : [])))],
-    payable: all.length > 0 && all.every((line) => !line.problem),
+    voucher: voucherView,
+    unlocked,
+    payable: all.length > 0 && all.every((line) => !line.problem) && !voucherView?.problem,
   };
+}
+
+/**
+ * A cart with no lines may still hold a code: one that unlocks hidden tickets shows them, so a
+ * `?voucher=` link to a crew ticket works from an empty cart.
+ */
+async function emptyCartWithCode(db: Db, cart: SQL, now: Date): Promise<CartPage> {
+  const [found] = await db
+    .select({ id: carts.voucherId, code: vouchers.code, ticketTypeIds: vouchers.ticketTypeIds })
+    .from(carts)
+    .innerJoin(vouchers, eq(vouchers.id, carts.voucherId))
+    .where(cart);
+  if (!found) return EMPTY_CART_PAGE;
+  const unlocked = await unlockedTicketTypes(db, found.ticketTypeIds, { inCart: new Set(), now });
+  const problem = `Add something the code ${found.code} is for to use it`;
+  return { ...EMPTY_CART_PAGE, voucher: { code: found.code, discount: 0, problem }, unlocked };
+}
+
+/** What the cart's code would take off these lines, or why it cannot be used now (read without locks). */
+async function cartVoucherView(
+  db: Db,
+  voucherId: string,
+  lines: CartLineView[],
+  input: { userId?: string; now: Date; currency: string; timeZone: string },
+): Promise<CartPageVoucher | null> {
+  const preview = await previewVoucher(db, {
+    voucherId,
+    userId: input.userId,
+    lines: lines.map((line, index) => ({
+      ...line.item,
+      ref: String(index),
+      unitPrice: line.unitPrice,
+      quantity: line.quantity,
+    })),
+    now: input.now,
+    currency: input.currency,
+    timeZone: input.timeZone,
+  });
+  if (!preview) return null;
+  return { code: preview.code, discount: preview.pricing?.amount ?? 0, problem: preview.problem };
 }
 
 function totalOf(lines: CartLineView[]) {

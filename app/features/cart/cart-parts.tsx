@@ -359,6 +359,8 @@ function PayButton({
 /** Subtotal, total and the way to pay, which depends on who is looking. */
 export function CartPayment({
   subtotal,
+  discount = 0,
+  code = null,
   memberSaving = 0,
   currency,
   viewer,
@@ -368,6 +370,9 @@ export function CartPayment({
   shipping = null,
 }: {
   subtotal: number;
+  /** What the cart's code takes off, and the code. */
+  discount?: number;
+  code?: string | null;
   /** What membership saves on this cart, shown under the subtotal. */
   memberSaving?: number;
   currency: string;
@@ -377,7 +382,7 @@ export function CartPayment({
   held: { expiresAt: string; secondsLeft: number; orderId: string } | null;
   shipping?: SummaryShipping | null;
 }) {
-  const price = <Total subtotal={subtotal} shipping={shipping} currency={currency} />;
+  const price = <Total subtotal={subtotal - discount} shipping={shipping} currency={currency} />;
   const fee = shipping ? (shipping.deliveryFee === 0 ? "Free" : formatMoney(shipping.deliveryFee, currency)) : null;
   return (
     <section
@@ -396,6 +401,14 @@ export function CartPayment({
           <div className="flex justify-between gap-4 text-emerald-300">
             <dt>Membership saved you</dt>
             <dd className="tabular">{formatMoney(memberSaving, currency)}</dd>
+          </div>
+        ) : null}
+        {code && discount > 0 ? (
+          <div className="flex justify-between gap-4 text-emerald-300">
+            <dt>
+              Code <span className="font-mono">{code}</span>
+            </dt>
+            <dd className="tabular">−{formatMoney(discount, currency)}</dd>
           </div>
         ) : null}
         {shipping && fee ? (

@@ -10,6 +10,7 @@ import {
   ticketLineProblem,
 } from "~/features/tickets/ticket-lines";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
+import { cartVoucher } from "~/features/vouchers/voucher-uses.server";
 import type { Db } from "~/server/db/client.server";
 import { cartItems, carts, events, MAX_LINE_QUANTITY, ticketTypes } from "../../../db/schema";
 
@@ -84,13 +85,20 @@ export async function setCartItem(db: Db, input: CartLineInput): Promise<CartCha
     .where(eq(ticketTypes.id, ticketTypeId));
   if (!found) return { ok: false, problem: notFound(ticketTypeId) };
 
-  const stock = await readTicketStock(db, [found.eventId], input.now, { lock: false, exceptUserId: input.userId });
+  // The cart's code may let a hidden type be bought, and its kept places are the buyer's.
+  const voucher = await cartVoucher(db, input.cartId);
+  const stock = await readTicketStock(db, [found.eventId], input.now, {
+    lock: false,
+    exceptUserId: input.userId,
+    voucherId: voucher?.id,
+  });
   const event = stock.events.get(found.eventId)!;
   const type = stock.types.get(ticketTypeId)!;
   const names = normaliseAttendeeNames(type, input.quantity, input.attendeeNames ?? []);
   const problem =
     ticketLineProblem(event, type, stock.typesOfEvent(event.id), input.quantity, input.now, {
       member: input.member ?? false,
+      unlocked: voucher?.ticketTypeIds ?? [],
     }) ?? attendeeNamesProblem(type, names, false);
   if (problem) return { ok: false, problem };
 
@@ -170,7 +178,7 @@ export async function mergeVisitorCartIntoMember(
 ): Promise<{ cartId: string | null; adjustments: MergeAdjustment[] }> {
   return db.transaction(async (tx) => {
     const [visitorCart] = await tx
-      .select({ id: carts.id })
+      .select({ id: carts.id, voucherId: carts.voucherId })
       .from(carts)
       .where(eq(carts.visitorTokenHash, hashVisitorToken(input.visitorToken)))
       .for("update");
@@ -192,12 +200,17 @@ export async function mergeVisitorCartIntoMember(
       .from(cartItems)
       .where(and(eq(cartItems.cartId, visitorCart.id), eq(cartItems.kind, "merch")))
       .limit(1);
-    if (visitorLines.length === 0 && !visitorMerch) {
+    if (visitorLines.length === 0 && !visitorMerch && !visitorCart.voucherId) {
       await tx.delete(carts).where(eq(carts.id, visitorCart.id));
       return { cartId: await findCart(tx, { userId: input.userId }), adjustments: [] };
     }
 
     const cartId = await getOrCreateCart(tx, { userId: input.userId });
+    // A code entered before signing in is the one the visitor meant to use.
+    if (visitorCart.voucherId) {
+      await tx.update(carts).set({ voucherId: visitorCart.voucherId }).where(eq(carts.id, cartId));
+    }
+    const voucher = await cartVoucher(tx, cartId);
     const merchAdjustments: MergeAdjustment[] = visitorMerch
       ? await mergeVisitorMerch(tx, {
           visitorCartId: visitorCart.id,
@@ -223,7 +236,7 @@ export async function mergeVisitorCartIntoMember(
       tx,
       visitorLines.map((line) => line.eventId),
       input.now,
-      { lock: false, exceptUserId: input.userId },
+      { lock: false, exceptUserId: input.userId, voucherId: voucher?.id },
     );
 
     const adjustments: MergeAdjustment[] = [];
@@ -236,7 +249,10 @@ export async function mergeVisitorCartIntoMember(
       // The most that passes every rule: the per-order maximum, then what is left.
       let quantity = Math.min(wanted, type.maxPerOrder);
       let reason = quantity < wanted ? maxPerOrderMessage(type) : null;
-      const problem = ticketLineProblem(event, type, stock.typesOfEvent(event.id), quantity, input.now);
+      const problem = ticketLineProblem(event, type, stock.typesOfEvent(event.id), quantity, input.now, {
+        member: false,
+        unlocked: voucher?.ticketTypeIds ?? [],
+      });
       if (problem) {
         quantity = problem.code === "not_enough" ? problem.remaining! : 0;
         reason = problem.message;

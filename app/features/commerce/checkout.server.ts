@@ -4,6 +4,8 @@ import { recordOrderChanges } from "~/features/commerce/order-history.server";
 import { checkDeliveryAddress } from "~/features/shipping/address";
 import { type ShippingChoice, shippingFee } from "~/features/shipping/rates";
 import { collectionEvents, readShippingSettings } from "~/features/shipping/shipping.server";
+import type { PricedLine } from "~/features/vouchers/voucher-rules";
+import { type AppliedVoucher, applyVoucher, recordUse } from "~/features/vouchers/voucher-uses.server";
 import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation, transactionWithRetry } from "~/server/db/retry.server";
 import {
@@ -17,6 +19,7 @@ import {
   type PaymentProvider,
   type ShippingAddress,
   type ShippingMethod,
+  vouchers,
 } from "../../../db/schema";
 import type { CheckoutProblem, ItemKind, KindCheckout, NewOrderLine, ReleasedHold } from "./item-kind";
 import { cartRowColumns, kindsOf, linesOfKind } from "./kind-lines";
@@ -55,6 +58,8 @@ export type CheckoutInput = {
   shipping?: ShippingChoice;
   /** The buyer holds a club membership with its benefits now: member prices and presales apply. */
   member?: boolean;
+  /** The club's time zone, for the dates in a voucher's messages. */
+  timeZone?: string;
 };
 
 export const SUPERSEDED_REASON = "Replaced by a newer checkout";
@@ -106,8 +111,9 @@ async function checkoutIn(
 ): Promise<CheckoutResult> {
   const { now } = input;
   const [cart] = await tx
-    .select({ id: carts.id })
+    .select({ id: carts.id, voucherId: carts.voucherId, revealed: vouchers.ticketTypeIds })
     .from(carts)
+    .leftJoin(vouchers, eq(vouchers.id, carts.voucherId))
     .where(and(eq(carts.id, input.cartId), eq(carts.userId, input.userId)));
   if (!cart) throw new Refused([{ code: "cart_not_found", message: "Your cart could not be found" }]);
   const rows = await tx
@@ -116,7 +122,8 @@ async function checkoutIn(
     .where(eq(cartItems.cartId, cart.id))
     .orderBy(cartItems.createdAt, cartItems.id);
   if (rows.length === 0) throw new Refused([{ code: "empty_cart", message: "Your cart is empty" }]);
-  const context = { userId: input.userId, currency: input.currency, now, member: input.member ?? false };
+  const voucher = cart.voucherId ? { id: cart.voucherId, ticketTypeIds: cart.revealed ?? [] } : null;
+  const context = { userId: input.userId, currency: input.currency, now, member: input.member ?? false, voucher };
   const sessions: { kind: ItemKind; session: KindCheckout }[] = [];
   for (const kind of kindsOf(kinds, rows)) {
     sessions.push({ kind, session: await kind.checkout(tx, linesOfKind(rows, kind), context) });
@@ -149,15 +156,18 @@ async function checkoutIn(
   if (delivery && "problem" in delivery) problems.push({ code: "shipping", message: delivery.problem });
   if (problems.length > 0) throw new Refused(problems);
   const shipping = delivery && !("problem" in delivery) ? delivery : null;
+  const applied = cart.voucherId ? await voucherFor(tx, cart.voucherId, lines, input) : null;
 
   const subtotal = sumOf(lines);
-  const total = subtotal + (shipping?.fee ?? 0);
+  const discount = applied?.amount ?? 0;
+  const total = subtotal - discount + (shipping?.fee ?? 0);
   if (total > MAX_ORDER_TOTAL) {
     throw new Refused([{ code: "total_too_large", message: "This order is too large to pay in one payment" }]);
   }
 
   const holdExpiresAt = new Date(now.getTime() + holdMinutes * 60_000);
-  const order = await writeOrder(tx, { input, lines, subtotal, total, shipping, holdExpiresAt });
+  const order = await writeOrder(tx, { input, lines, subtotal, applied, total, shipping, holdExpiresAt });
+  if (applied) await recordUse(tx, { applied, orderId: order.id, userId: input.userId, now });
   await recordOrderChanges(tx, [
     { orderId: order.id, fromStatus: null, toStatus: "pending", note: "Checkout started", at: now },
   ]);
@@ -175,12 +185,13 @@ async function writeOrder(
     input: CheckoutInput;
     lines: (NewOrderLine & { kind: string })[];
     subtotal: number;
+    applied: AppliedVoucher | null;
     total: number;
     shipping: Shipping | null;
     holdExpiresAt: Date;
   },
 ) {
-  const { input, lines, shipping, holdExpiresAt } = made;
+  const { input, lines, shipping, holdExpiresAt, applied } = made;
   const { now } = input;
   const [order] = await tx
     .insert(orders)
@@ -191,6 +202,8 @@ async function writeOrder(
       currency: input.currency,
       subtotal: made.subtotal,
       shipping: shipping?.fee ?? 0,
+      discount: applied?.amount ?? 0,
+      voucherCode: applied?.code ?? null,
       total: made.total,
       shippingMethod: shipping?.method ?? null,
       shippingAddress: shipping?.address ?? null,
@@ -203,11 +216,15 @@ async function writeOrder(
     })
     .returning({ id: orders.id, number: orders.number });
   if (!order) throw new Error("The new order was not written");
-  await tx
-    .insert(orderItems)
-    .values(
-      lines.map((line) => ({ ...line.values, kind: line.kind as ItemKindName, orderId: order.id, createdAt: now })),
-    );
+  await tx.insert(orderItems).values(
+    lines.map((line, index) => ({
+      ...line.values,
+      discount: applied?.discounts.get(String(index)) ?? 0,
+      kind: line.kind as ItemKindName,
+      orderId: order.id,
+      createdAt: now,
+    })),
+  );
   const held = lines.flatMap((line) => (line.hold ? [{ ...line.hold, kind: line.kind as ItemKindName }] : []));
   if (held.length > 0) {
     await tx
@@ -217,6 +234,40 @@ async function writeOrder(
       );
   }
   return order;
+}
+
+/**
+ * The cart's voucher, checked under its row lock after every stock row (ADR 0007), and what it
+ * takes off each line (by the line's place in the order); a code that cannot be used refuses the
+ * checkout, saying why, rather than charging more than the cart showed.
+ */
+async function voucherFor(
+  tx: Db,
+  voucherId: string,
+  lines: readonly (NewOrderLine & { kind: string })[],
+  input: CheckoutInput,
+): Promise<AppliedVoucher> {
+  const priced = lines.map((line, index): PricedLine & { variantId: string | null } => ({
+    ref: String(index),
+    kind: line.kind,
+    eventId: line.values.eventId ?? null,
+    ticketTypeId: line.values.ticketTypeId ?? null,
+    tierId: line.values.tierId ?? null,
+    drawId: line.values.drawId ?? null,
+    variantId: line.values.variantId ?? null,
+    unitPrice: line.values.unitPrice,
+    quantity: line.values.quantity,
+  }));
+  const result = await applyVoucher(tx, {
+    voucherId,
+    userId: input.userId,
+    lines: priced,
+    now: input.now,
+    currency: input.currency,
+    timeZone: input.timeZone ?? "Europe/London",
+  });
+  if (!result.ok) throw new Refused([{ code: "voucher", message: result.problem }]);
+  return result.applied;
 }
 
 function sumOf(lines: readonly NewOrderLine[]) {

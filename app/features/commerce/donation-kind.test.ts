@@ -31,6 +31,7 @@ const donationKind: ItemKind = {
         unitPrice: 100,
         quantity: row.quantity,
         target: { donationId: row.id },
+        item: { kind: "donation" },
         problem: null,
         problemId: `donation-problem-${row.id}`,
         closed: false,

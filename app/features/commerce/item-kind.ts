@@ -57,9 +57,19 @@ export interface KindCart {
   lines(
     db: Db,
     rows: CartRow[],
-    context: { cartId: string; userId?: string; now: Date; member?: boolean },
+    context: { cartId: string; userId?: string; now: Date; member?: boolean; voucher?: CartVoucher | null },
   ): Promise<CartLineView[]>;
 }
+
+export type CartItemRef = {
+  /** The kind's name. */
+  kind: string;
+  eventId?: string;
+  ticketTypeId?: string;
+  variantId?: string;
+  tierId?: string;
+  drawId?: string;
+};
 
 export type CartSection = { id: string; title: string; intro?: string };
 
@@ -76,6 +86,8 @@ export type CartLineView = {
   quantity: number;
   /** The hidden fields that name the line in its forms. */
   target: Record<string, string>;
+  /** What the line is, for a voucher deciding whether it applies: its kind and what it belongs to. */
+  item: CartItemRef;
   /** Why the line cannot be paid for now (null when it can), and the id of the element saying so. */
   problem: string | null;
   problemId: string;
@@ -121,7 +133,7 @@ export type CartRow = Pick<typeof cartItems.$inferSelect, LineColumn>;
 /** An order line as settlement and refunds read it: the line, its event, and its price and refunds. */
 export type OrderRow = Pick<
   typeof orderItems.$inferSelect,
-  LineColumn | "eventId" | "description" | "unitPrice" | "refundedQuantity" | "renewsMembershipId"
+  LineColumn | "eventId" | "description" | "unitPrice" | "discount" | "refundedQuantity" | "renewsMembershipId"
 >;
 
 /** What settlement reads of an order's live holds: its kind, every kind's reference, how many. */
@@ -142,7 +154,12 @@ type CheckoutContext = {
   now: Date;
   /** The buyer holds a club membership with its benefits: member prices and presales are theirs. */
   member: boolean;
+  /** The code in the cart: it may let hidden ticket types be bought, and take the places it keeps. */
+  voucher: CartVoucher | null;
 };
+
+/** A cart's voucher as the kinds see it: the ticket types it names (hidden ones among them may be bought). */
+export type CartVoucher = { id: string; ticketTypeIds: readonly string[] };
 
 /** A checked line of the order being made, with what it holds while the buyer pays. */
 export type NewOrderLine = {

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
 import { recordOrderChanges } from "~/features/commerce/order-history.server";
 import { formatOrderNumber } from "~/features/commerce/order-number";
+import { refundedDiscount } from "~/features/vouchers/voucher-rules";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
 import { countOf } from "~/ui/plural";
@@ -57,7 +58,7 @@ export const REFUNDABLE_ORDER_STATUSES: OrderStatus[] = ["paid", "fulfilled", "p
  * refunding gives places and stock back and changes the order's status. Units already used
  * (tickets checked in at the gate) or frozen (entries in a closed draw's list) are never
  * refunded. Money back is the price paid (the line's unit price snapshot) times the units
- * refunded, recorded as a pending refund that the payments job sends to the provider; when a
+ * refunded, less those units' share of the line's voucher discount, recorded as a pending refund that the payments job sends to the provider; when a
  * refund leaves nothing of the order unrefunded, its shipping goes back with it (docs/shop.md).
  */
 export async function refundOrder(db: Db, kinds: readonly ItemKind[], input: RefundInput): Promise<RefundOutcome> {
@@ -111,10 +112,11 @@ async function refundIn(tx: Db, kinds: readonly ItemKind[], input: RefundInput):
       .update(orderItems)
       .set({ refundedQuantity: sql`${orderItems.refundedQuantity} + ${units.length}` })
       .where(eq(orderItems.id, line.id));
+    // A voucher's discount comes back with the units, each unit's share of it and no more.
     refundedLines.push({
       description: line.description,
       quantity: units.length,
-      amount: line.unitPrice * units.length,
+      amount: line.unitPrice * units.length - refundedDiscount(line, units.length),
     });
   }
   const refundedNow = (line: Line) => chosen.find((choice) => choice.line.id === line.id)?.units.length ?? 0;

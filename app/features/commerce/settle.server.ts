@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, is, type Placeholder, type SQL, type SQLWrap
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { releaseHolds } from "~/features/commerce/holds.server";
 import { orderChangeRows, recordOrderChanges } from "~/features/commerce/order-history.server";
+import { lateUseRefusal } from "~/features/vouchers/voucher-uses.server";
 import { builtOnce, builtOnceEach } from "~/server/db/built-once.server";
 import type { Db } from "~/server/db/client.server";
 import { jsonObject } from "~/server/db/json-object";
@@ -98,6 +99,7 @@ const lineColumns = {
   eventId: orderItems.eventId,
   description: orderItems.description,
   unitPrice: orderItems.unitPrice,
+  discount: orderItems.discount,
   refundedQuantity: orderItems.refundedQuantity,
   renewsMembershipId: orderItems.renewsMembershipId,
 };
@@ -315,6 +317,8 @@ export function settlementFor(kinds: readonly ItemKind[]) {
       const refusal = await session.refusal(tx, { late, cardFunding: input.cardFunding });
       if (refusal) return refuse(tx, order, status, input, refusal.reason, refusal.outcome);
     }
+    const voucherRefusal = late ? await lateUseRefusal(tx, order.id, now) : null;
+    if (voucherRefusal) return refuse(tx, order, status, input, voucherRefusal, "expired");
 
     const paid = await paidStatement(
       tx,

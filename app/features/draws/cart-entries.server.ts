@@ -291,6 +291,7 @@ async function entryCartLines(db: Db, input: { cartId: string; userId?: string; 
       unitPrice: bundleFor(draw, row.entriesPerUnit)?.price ?? 0,
       quantity: row.quantity,
       target: { drawId: row.drawId, bundle: String(row.entriesPerUnit) },
+      item: { kind: "entry", drawId: row.drawId },
       problem: problem?.message ?? null,
       problemId: `entry-problem-${key}`,
       closed,

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, inArray, lte, ne, or, type SQL, sql } from "dri
 import { heldQuantity, liveHolds } from "~/features/commerce/live-holds.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import { eventDateLabels, formatEventInstant, formatLocalDay } from "~/features/dates/event-dates";
+import { placesKeptForVouchers } from "~/features/vouchers/voucher-uses.server";
 import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";
 import { holds } from "../../../db/schema/commerce";
@@ -424,13 +425,13 @@ export type EventPage = NonNullable<Awaited<ReturnType<typeof getEventPage>>>;
 
 /**
  * Everything the event page shows, or null when there is no such public event (drafts are
- * not found). Two queries: the event, then its ticket types.
+ * not found). The event and its ticket types at once, then the places vouchers keep.
  */
 export async function getEventPage(db: Db, idOrSlug: string, now: Date, buyer: Buyer = { member: false }) {
   const found = publicEventAt(idOrSlug);
   if (!found) return null;
   // The event and its ticket types (found by the same condition) are read at the same time.
-  const [[event], types] = await Promise.all([
+  const [[event], heldTypes] = await Promise.all([
     db
       .select({
         ...whenAndWhereColumns,
@@ -462,6 +463,13 @@ export async function getEventPage(db: Db, idOrSlug: string, now: Date, buyer: B
       .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.createdAt), asc(ticketTypes.id)),
   ]);
   if (!event) return null;
+  // Places kept for the holders of vouchers that hold places are gone for everyone else.
+  const kept = await placesKeptForVouchers(
+    db,
+    heldTypes.map((type) => type.id),
+    now,
+  );
+  const types = heldTypes.map((type) => ({ ...type, held: type.held + (kept.get(type.id) ?? 0) }));
 
   const zone = event.timeZone;
   const dates = eventDateLabels(event.startsAt, event.endsAt, zone);

@@ -34,7 +34,11 @@ export type SalesTicketType = {
 };
 
 /** Whether the buyer holds a membership with its benefits: member prices and presales are theirs. */
-export type Buyer = { member: boolean };
+export type Buyer = {
+  member: boolean;
+  /** Hidden ticket types the code in the buyer's cart lets them buy (a crew ticket). */
+  unlocked?: readonly string[];
+};
 
 const EVERYONE: Buyer = { member: false };
 

@@ -101,6 +101,7 @@ async function membershipCartLines(
         unitPrice: joiningPrice(termOf(tier), tier.price, now, tier.timeZone),
         quantity: 1,
         target: { tierId: tier.id },
+        item: { kind: "membership", tierId: tier.id },
         problem: problem?.message ?? null,
         problemId: `membership-problem-${tier.id}`,
         closed: !tier.onSale,

@@ -127,7 +127,9 @@ export const membershipKind: ItemKind = {
         for (const row of rows) {
           const tier = places.tiers.get(membershipLine(row).tierId);
           if (!tier) continue;
-          const paid = { tier, orderId: order.id, paidPence: row.unitPrice, paidAt: now };
+          // What the member paid, after any voucher: a cooling-off refund is reckoned from it.
+          const paidPence = row.unitPrice - row.discount / row.quantity;
+          const paid = { tier, orderId: order.id, paidPence, paidAt: now };
           if (row.renewsMembershipId) await extendMembership(tx, { membershipId: row.renewsMembershipId, ...paid });
           else {
             // The test checkout's card can be charged again for renewals; Stripe's saved cards are

@@ -44,7 +44,10 @@ export function refundOrder(db: Db, input: refunds.RefundInput) {
 }
 
 /** The cart page: every kind's lines with today's prices (a member's own) and what stands in the way of paying. */
-export async function loadCart(db: Db, input: CartSelector & { userId?: string; now: Date }) {
+export async function loadCart(
+  db: Db,
+  input: CartSelector & { userId?: string; now: Date; currency?: string; timeZone?: string },
+) {
   const member = input.userId ? (await currentMembership(db, input.userId, input.now)) !== null : false;
   return loadCartPage(db, SOLD_KINDS, { ...input, member });
 }

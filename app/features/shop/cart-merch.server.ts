@@ -234,6 +234,7 @@ async function merchCartLines(
         unitPrice: variant.price,
         quantity: line.quantity,
         target: { variantId: variant.id },
+        item: { kind: "merch", variantId: variant.id },
         problem: problem?.message ?? null,
         problemId: `merch-problem-${variant.id}`,
         closed,

@@ -1,5 +1,5 @@
-import { eq, inArray } from "drizzle-orm";
-import type { CartLineView, CartRow, KindCart } from "~/features/commerce/item-kind";
+import { and, asc, eq, gt, inArray } from "drizzle-orm";
+import type { CartLineView, CartRow, CartVoucher, KindCart } from "~/features/commerce/item-kind";
 import { formatLocalDay } from "~/features/dates/event-dates";
 import { ticketPrice, ticketSalesState } from "~/features/events/sales";
 import type { Db } from "~/server/db/client.server";
@@ -28,9 +28,9 @@ export const ticketCart: KindCart = {
 async function ticketCartLines(
   db: Db,
   rows: CartRow[],
-  context: { userId?: string; now: Date; member?: boolean },
+  context: { userId?: string; now: Date; member?: boolean; voucher?: CartVoucher | null },
 ): Promise<CartLineView[]> {
-  const buyer = { member: context.member ?? false };
+  const buyer = { member: context.member ?? false, unlocked: context.voucher?.ticketTypeIds ?? [] };
   const lines = rows.flatMap((row) => (row.ticketTypeId ? [{ ...row, ticketTypeId: row.ticketTypeId }] : []));
   if (lines.length === 0) return [];
   const typeEvents = await db
@@ -47,6 +47,7 @@ async function ticketCartLines(
   const stock = await readTicketStock(db, [...slugOf.keys()], context.now, {
     lock: false,
     exceptUserId: context.userId,
+    voucherId: context.voucher?.id,
   });
   return lines.flatMap((line) => {
     const type = stock.types.get(line.ticketTypeId);
@@ -80,6 +81,7 @@ async function ticketCartLines(
         memberSaving: (type.price - price) * line.quantity,
         memberPrice: !buyer.member && type.memberPrice !== null ? (type.memberPrice ?? undefined) : undefined,
         target: { ticketTypeId: type.id },
+        item: { kind: "ticket", ticketTypeId: type.id, eventId: event.id },
         problem: problem?.message ?? null,
         problemId: `line-problem-${type.id}`,
         closed,
@@ -97,4 +99,39 @@ async function ticketCartLines(
       },
     ];
   });
+}
+
+/** A hidden ticket type the cart's code lets the buyer add (a crew ticket), as the cart offers it. */
+export type UnlockedTicket = { id: string; name: string; eventTitle: string; eventSlug: string; price: number };
+
+/**
+ * The hidden ticket types among these (a voucher's) that can be bought now: of a published event
+ * that has not ended, and not already in the cart.
+ */
+export async function unlockedTicketTypes(
+  db: Db,
+  ticketTypeIds: readonly string[],
+  input: { inCart: ReadonlySet<string>; now: Date },
+): Promise<UnlockedTicket[]> {
+  const wanted = ticketTypeIds.filter((id) => !input.inCart.has(id));
+  if (wanted.length === 0) return [];
+  return db
+    .select({
+      id: ticketTypes.id,
+      name: ticketTypes.name,
+      eventTitle: events.title,
+      eventSlug: events.slug,
+      price: ticketTypes.price,
+    })
+    .from(ticketTypes)
+    .innerJoin(events, eq(events.id, ticketTypes.eventId))
+    .where(
+      and(
+        inArray(ticketTypes.id, wanted),
+        eq(ticketTypes.hidden, true),
+        eq(events.status, "published"),
+        gt(events.endsAt, input.now),
+      ),
+    )
+    .orderBy(asc(events.startsAt), asc(ticketTypes.sortOrder));
 }

@@ -10,6 +10,7 @@ import type {
 import { paidRows } from "~/features/commerce/paid-rows.server";
 import { LATE_SOLD_OUT_REASON } from "~/features/commerce/settle.server";
 import { ticketPrice, ticketRemaining } from "~/features/events/sales";
+import { voucherOfOrder } from "~/features/vouchers/voucher-uses.server";
 import { checkoutTurnProblems } from "~/features/waiting-room/waiting-room.server";
 import { cartItems, events, holds, orderItems, tickets, ticketTypes } from "../../../db/schema";
 import { ticketCart } from "./ticket-cart.server";
@@ -59,7 +60,7 @@ export const ticketKind: ItemKind = {
   unit: { one: "ticket", other: "tickets" },
   cart: ticketCart,
 
-  async checkout(tx, rows, { userId, now, member }) {
+  async checkout(tx, rows, { userId, now, member, voucher }) {
     const lines = rows.map(cartLine);
     const typeIds = lines.map((line) => line.ticketTypeId);
     const typeEvents =
@@ -70,7 +71,8 @@ export const ticketKind: ItemKind = {
             .from(ticketTypes)
             .where(inArray(ticketTypes.id, typeIds));
     const eventOf = new Map(typeEvents.map((type) => [type.id, type.eventId]));
-    const stock = await readTicketStock(tx, [...eventOf.values()], now, { lock: true });
+    const stock = await readTicketStock(tx, [...eventOf.values()], now, { lock: true, voucherId: voucher?.id });
+    const buyer = { member, unlocked: voucher?.ticketTypeIds ?? [] };
     return {
       released(holds) {
         for (const hold of holds) {
@@ -99,7 +101,7 @@ export const ticketKind: ItemKind = {
           }
           const names = normaliseAttendeeNames(type, line.quantity, line.attendeeNames);
           const problem =
-            ticketLineProblem(event, type, stock.typesOfEvent(event.id), line.quantity, now, { member }) ??
+            ticketLineProblem(event, type, stock.typesOfEvent(event.id), line.quantity, now, buyer) ??
             attendeeNamesProblem(type, names, true);
           if (problem) {
             problems.push({ ...problem, line: type.id });
@@ -124,13 +126,15 @@ export const ticketKind: ItemKind = {
     };
   },
 
-  async settle(tx, rows, { now }) {
+  async settle(tx, rows, { now, order }) {
     const lines = rows.map(orderLine);
+    // The places the order's own voucher keeps are the order's to take.
+    const voucher = await voucherOfOrder(tx, order.id);
     const stock = await readTicketStock(
       tx,
       lines.map((line) => line.eventId),
       now,
-      { lock: true },
+      { lock: true, voucherId: voucher?.voucherId },
     );
     return {
       short(held) {

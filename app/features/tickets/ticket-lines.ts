@@ -92,7 +92,7 @@ export function ticketLineProblem(
   if (!isLineQuantity(quantity, Number.MAX_SAFE_INTEGER)) {
     return problem(type, "quantity", `Choose how many ${type.name} tickets you want`);
   }
-  if (event.status === "draft" || type.hidden) {
+  if (event.status === "draft" || (type.hidden && !buyer.unlocked?.includes(type.id))) {
     return problem(type, "not_on_sale", `${type.name} tickets for ${event.title} are not on sale`);
   }
   if (!mayBuy(type, buyer)) {

@@ -1,24 +1,36 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { heldQuantity, liveHolds } from "~/features/commerce/live-holds.server";
 import { eventSalesColumns, ticketTypeSalesColumns } from "~/features/events/catalogue.server";
+import { placesKeptForVouchers } from "~/features/vouchers/voucher-uses.server";
 import type { Db } from "~/server/db/client.server";
 import { events, holds, ticketTypes } from "../../../db/schema";
 import type { LineEvent, LineTicketType } from "./ticket-lines";
 
-/** Ticket stock: places sold (`ticket_types.sold`) and held (the live holds, `liveHolds`). */
+/**
+ * Ticket stock: places sold (`ticket_types.sold`) and held: by buyers paying now (the live
+ * holds, `liveHolds`) and kept for the holders of vouchers that hold places.
+ */
 export type TicketAvailability = { sold: number; held: number };
 
+type StockOptions = {
+  /** Leaves out the holds of that member's own unpaid orders. */
+  exceptUserId?: string;
+  /** Leaves out the holds of the order being settled. */
+  exceptOrderId?: string;
+  /** The buyer's own voucher: the places it keeps are theirs to take. */
+  voucherId?: string | null;
+};
+
 /**
- * Sold and actively held places for each ticket type, in one query, for the event page and the
- * cart to pass to the pure sales functions (`held`). `exceptUserId` leaves out the holds of that
- * member's own unpaid orders: starting checkout again replaces that order, so its places are
- * theirs to choose again.
+ * Sold and held places for each ticket type, for the event page and the cart to pass to the pure
+ * sales functions (`held`). `exceptUserId` leaves out the holds of that member's own unpaid
+ * orders: starting checkout again replaces that order, so its places are theirs to choose again.
  */
 export async function availabilityByTicketType(
   db: Db,
   ticketTypeIds: readonly string[],
   now: Date,
-  options: { exceptUserId?: string } = {},
+  options: StockOptions = {},
 ): Promise<Map<string, TicketAvailability>> {
   const result = new Map<string, TicketAvailability>();
   if (ticketTypeIds.length === 0) return result;
@@ -28,7 +40,8 @@ export async function availabilityByTicketType(
     .leftJoin(holds, and(eq(holds.ticketTypeId, ticketTypes.id), liveHolds(db, now, options)))
     .where(inArray(ticketTypes.id, [...ticketTypeIds]))
     .groupBy(ticketTypes.id);
-  for (const row of rows) result.set(row.id, { sold: row.sold, held: row.held });
+  const kept = await placesKeptForVouchers(db, ticketTypeIds, now, { exceptVoucherId: options.voucherId });
+  for (const row of rows) result.set(row.id, { sold: row.sold, held: row.held + (kept.get(row.id) ?? 0) });
   return result;
 }
 
@@ -59,7 +72,7 @@ export async function readTicketStock(
   db: Db,
   eventIds: readonly string[],
   now: Date,
-  options: { lock: boolean; exceptUserId?: string },
+  options: StockOptions & { lock: boolean },
 ): Promise<TicketStock> {
   const ids = [...new Set(eventIds)].sort();
   const eventQuery = db.select(lineEventColumns).from(events).where(inArray(events.id, ids)).orderBy(asc(events.id));

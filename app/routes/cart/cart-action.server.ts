@@ -1,6 +1,7 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { removeFeeFromCart } from "~/features/applications/fees.server";
 import { findCart, removeCartItem, setCartItem } from "~/features/cart/cart.server";
+import { enterCode, removeCode } from "~/features/cart/cart-code.server";
 import { type CartAction, CartActionSchema, cartFormValues, firstIssue } from "~/features/cart/cart-forms.server";
 import { cartHasLine } from "~/features/cart/cart-page.server";
 import { followUpPayments } from "~/features/checkout/payment-jobs.server";
@@ -18,7 +19,7 @@ import {
 import type { ShippingChoice } from "~/features/shipping/rates";
 import { readShippingSettings } from "~/features/shipping/shipping.server";
 import { removeMerchLine, setMerchLineQuantity } from "~/features/shop/cart-merch.server";
-import { runtimeContext, userContext } from "~/server/context.server";
+import { requestContext, runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { cartOwner } from "~/web/cart-step.server";
 
@@ -27,6 +28,9 @@ import { cartOwner } from "~/web/cart-step.server";
  * a draw's for entries), or above the cart.
  */
 export type CartProblem = { ticketTypeId: string | null; message: string };
+
+/** What a refused code's message is shown beside: the code field, not a line. */
+export const CODE_FIELD = "code";
 
 /** The Pay form's shipping part as it was sent, shown again with a message per field. */
 export type ShippingForm = {
@@ -62,6 +66,30 @@ export async function cartAction({ request, context }: { request: Request; conte
   const cartId = owner ? await findCart(db, owner) : null;
   const memberId = owner && "userId" in owner ? owner.userId : undefined;
   const now = new Date();
+  if (form.intent === "apply-code") {
+    if (!owner)
+      return refused([{ ticketTypeId: CODE_FIELD, message: "Add something to your cart before entering a code" }]);
+    const entered = await enterCode(db, { owner, typed: form.code, ip: context.get(requestContext).ip, now });
+    if (!entered.ok) return refused([{ ticketTypeId: CODE_FIELD, message: entered.message }]);
+    return redirectWithFlash("/cart", { kind: "success", message: `Code ${entered.code} added to your cart.` });
+  }
+  if (form.intent === "remove-code") {
+    if (cartId) await removeCode(db, { cartId, now });
+    return redirectWithFlash("/cart", { kind: "success", message: "The code was removed from your cart." });
+  }
+  if (form.intent === "add-unlocked") {
+    if (!cartId) return refused([{ ticketTypeId: null, message: "Enter the code again to add these tickets" }]);
+    const change = await setCartItem(db, {
+      cartId,
+      ticketTypeId: form.ticketTypeId,
+      quantity: 1,
+      now,
+      userId: memberId,
+      member: memberId ? (await currentMembership(db, memberId, now)) !== null : false,
+    });
+    if (!change.ok) return refused([{ ticketTypeId: null, message: change.problem.message }]);
+    return redirectWithFlash("/cart", { kind: "success", message: "Added to your cart." });
+  }
   if (form.intent === "remove-application") {
     if (cartId) await removeFeeFromCart(db, { cartId, applicationId: form.applicationId, now });
     return removed();
@@ -173,6 +201,7 @@ async function pay(
     // The configured provider: Stripe when STRIPE_SECRET_KEY is set, otherwise the test checkout.
     provider: payments.provider,
     holdMinutes: env.HOLD_MINUTES,
+    timeZone: env.TIME_ZONE,
     idempotencyKey: `${user.id}:${form.idempotencyKey}`,
     shipping,
   });

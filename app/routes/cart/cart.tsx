@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Ticket } from "lucide-react";
 import { data, Link } from "react-router";
+import { CartCode, UnlockedTickets } from "~/features/cart/cart-code";
+import { enterCode } from "~/features/cart/cart-code.server";
 import { heldOrder } from "~/features/cart/cart-page.server";
 import { CartPayBar, CartPayment, CartSections, type CartViewer } from "~/features/cart/cart-parts";
 import { PaymentProblemNotice } from "~/features/cart/payment-problem-notice";
@@ -10,13 +12,15 @@ import { formatEventInstant } from "~/features/dates/event-dates";
 import { loadCart } from "~/features/selling/selling.server";
 import { CartShipping } from "~/features/shipping/cart-shipping";
 import { cartShippingOptions } from "~/features/shipping/shipping.server";
-import { runtimeContext, userContext } from "~/server/context.server";
+import { requestContext, runtimeContext, userContext } from "~/server/context.server";
+import { redirectWithFlash } from "~/server/flash.server";
 import { Card } from "~/ui/card";
 import { Notice } from "~/ui/form";
 import { pageTitle } from "~/ui/page-title";
 import { cartOwner } from "~/web/cart-step.server";
+import { newVisitorCookie } from "~/web/visitor-cookie.server";
 import type { Route } from "./+types/cart";
-import { cartAction } from "./cart-action.server";
+import { CODE_FIELD, cartAction } from "./cart-action.server";
 
 const PRIVATE = { "Cache-Control": "private, no-store" };
 
@@ -25,8 +29,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const owner = cartOwner(context, request);
   const now = new Date();
+  // A `?voucher=CODE` link puts its code in the cart, then shows the cart without it.
+  const linked = new URL(request.url).searchParams.get("voucher");
+  if (linked !== null) throw await codeFromLink(context, request, linked, now);
   const [cart, held, problem] = await Promise.all([
-    loadCart(db, { owner, userId: user?.id, now }),
+    loadCart(db, { owner, userId: user?.id, now, currency: env.CURRENCY, timeZone: env.TIME_ZONE }),
     user ? heldOrder(db, user.id, now) : null,
     user ? lastPaymentProblem(db, user.id) : null,
   ]);
@@ -71,6 +78,21 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   );
 }
 
+async function codeFromLink(context: Route.LoaderArgs["context"], request: Request, typed: string, now: Date) {
+  const { db, env } = context.get(runtimeContext);
+  const existing = cartOwner(context, request);
+  // A first-time visitor gets their cart's cookie with the code in it.
+  const cookie = existing ? null : newVisitorCookie(env.SITE_URL);
+  const owner = existing ?? { visitorToken: cookie!.token };
+  const entered = await enterCode(db, { owner, typed, ip: context.get(requestContext).ip, now });
+  if (!entered.ok) return redirectWithFlash("/cart", { kind: "error", message: entered.message });
+  return redirectWithFlash(
+    "/cart",
+    { kind: "success", message: `Code ${entered.code} added to your cart.` },
+    cookie ? { headers: { "Set-Cookie": cookie.header } } : undefined,
+  );
+}
+
 export function action({ request, context }: Route.ActionArgs) {
   return cartAction({ request, context });
 }
@@ -88,9 +110,13 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
   const messages = new Map(
     problems.flatMap((problem) => (problem.ticketTypeId ? [[problem.ticketTypeId, problem.message]] : [])),
   );
-  // A message about no line on the page is shown above them all.
-  const refs = new Set(sections.flatMap((section) => section.lines.map((line) => line.ref)));
+  // A message about no line on the page is shown above them all, and one about the code by its field.
+  const refs = new Set([CODE_FIELD, ...sections.flatMap((section) => section.lines.map((line) => line.ref))]);
   const general = problems.filter((problem) => !problem.ticketTypeId || !refs.has(problem.ticketTypeId));
+  const codeProblem = messages.get(CODE_FIELD) ?? null;
+  const discount = loaderData.voucher?.problem ? 0 : (loaderData.voucher?.discount ?? 0);
+  const code = <CartCode voucher={loaderData.voucher} currency={currency} problem={codeProblem} />;
+  const unlocked = <UnlockedTickets tickets={loaderData.unlocked} currency={currency} />;
   const summaryShipping = shipping
     ? { deliveryFee: shipping.deliveryFee, canCollect: shipping.collectionEvents.length > 0 }
     : null;
@@ -119,16 +145,26 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
             </Link>
           </p>
         </Card>
+      ) : null}
+      {empty ? (
+        <div className="max-w-xl space-y-8">
+          {unlocked}
+          {code}
+        </div>
       ) : (
         <div className="grid gap-10 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
           <div className="min-w-0 space-y-10">
             <CartSections sections={sections} currency={currency} messages={messages} />
+            {unlocked}
+            {code}
             {shipping && loaderData.viewer === "member" ? (
               <CartShipping options={shipping} currency={currency} sent={actionData?.shipping ?? null} />
             ) : null}
           </div>
           <CartPayment
             subtotal={loaderData.subtotal}
+            discount={discount}
+            code={loaderData.voucher?.code ?? null}
             memberSaving={loaderData.memberSaving}
             currency={currency}
             viewer={loaderData.viewer}
@@ -141,7 +177,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
       )}
       {!empty ? (
         <CartPayBar
-          subtotal={loaderData.subtotal}
+          subtotal={loaderData.subtotal - discount}
           currency={currency}
           viewer={loaderData.viewer}
           payable={loaderData.payable}
