@@ -3,18 +3,21 @@ import { addMonths } from "~/features/membership/membership-rules";
 import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import type { Seeder } from "~/server/seed.server";
-import { events, memberships, membershipTiers, ticketTypes, users } from "../../db/schema";
+import { events, memberships, membershipTiers, ticketTypes, users, vouchers } from "../../db/schema";
 
 const TIME_ZONE = "Europe/London";
 /** The demo event whose gate lets member cards in. */
 const MEMBERS_EVENT = "castle-combe-night-meet";
 const PRESALE_EVENT = "oulton-park-novice-track-evening";
+/** The demo event with a hidden crew ticket that a code unlocks. */
+const CREW_EVENT = "silverstone-festival-of-speed";
 const DAY = 24 * 60 * 60 * 1000;
 
 /**
  * Two tiers to try joining, the demo member holding the family tier, which renews next month (so
  * its reminder and renewal can be tried on the test clock), and a members' event where member
- * cards are let in at the gate.
+ * cards are let in at the gate. Two codes: money off joining, and a crew code that unlocks a
+ * hidden free ticket and keeps its places.
  */
 const DEMO_TIERS = [
   {
@@ -84,6 +87,7 @@ export const demoMembershipSeeder: Seeder = {
         })
         .where(and(eq(ticketTypes.eventId, novice.id), eq(ticketTypes.name, "Novice driver with instructor")));
     }
+    await seedVouchers(db);
     const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, "member@pitlane.test"));
     const familyId = ids.get("family");
     if (!member || !familyId) return;
@@ -102,3 +106,43 @@ export const demoMembershipSeeder: Seeder = {
     });
   },
 };
+
+/**
+ * WELCOME10 takes 10% off joining, once per member; CREW2027 unlocks the festival's hidden crew
+ * ticket at no charge and keeps its 12 places for the crew until they are used.
+ */
+async function seedVouchers(db: Db) {
+  await db.insert(vouchers).values({
+    code: "WELCOME10",
+    label: "Joining offer",
+    effect: "percent_off",
+    value: 10,
+    kinds: ["membership"],
+    maxUsesPerMember: 1,
+  });
+  const [festival] = await db.select({ id: events.id }).from(events).where(eq(events.slug, CREW_EVENT));
+  if (!festival) return;
+  const [crew] = await db
+    .insert(ticketTypes)
+    .values({
+      eventId: festival.id,
+      name: "Crew",
+      description: "Marshals, volunteers and club crew. Bring your crew code.",
+      price: 2500,
+      capacity: 12,
+      maxPerOrder: 1,
+      hidden: true,
+      sortOrder: 99,
+    })
+    .returning({ id: ticketTypes.id });
+  await db.insert(vouchers).values({
+    code: "CREW2027",
+    label: "Festival crew",
+    effect: "set_price",
+    value: 0,
+    ticketTypeIds: [crew!.id],
+    maxUses: 12,
+    maxUsesPerMember: 1,
+    holdsPlaces: true,
+  });
+}

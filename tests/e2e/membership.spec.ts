@@ -6,7 +6,8 @@ import { expect, test, visit } from "./fixtures";
 
 /**
  * Joining the club, as people see it: a visitor reads the tiers and their key terms, is asked to
- * sign in to join, joins the annual tier through the cart and the test checkout, and finds the
+ * sign in to join, follows a joining-offer link, joins the annual tier with its code through the
+ * cart and the test checkout, and finds the
  * member card with its QR; then turns renewal off in two clicks. An organizer adds a tier, which
  * shows on the membership page at once. Each step needs the one before.
  */
@@ -47,20 +48,28 @@ test("a visitor reads the tiers and their key terms, and is asked to sign in to 
   await expect(page.getByRole("status").filter({ hasText: "Sign in, or create an account, to join" })).toBeVisible();
 });
 
-test("a member joins the annual tier, pays, and sees the card with its QR", async ({ page }) => {
+test("a visitor with a joining code joins the annual tier, pays less, and sees the card with its QR", async ({
+  page,
+}) => {
+  // The club's joining offer, by link: the code waits in the visitor's cart and comes with them.
+  await page.goto("/cart?voucher=welcome10");
+  await expect(page).toHaveURL(/\/cart$/);
+  await expect(page.getByRole("status").filter({ hasText: "Code WELCOME10 added to your cart." })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Discount code" })).toContainText("WELCOME10");
   await joinAsMember(page, member);
   await page.goto("/membership");
   await page.getByRole("article", { name: "Annual" }).getByRole("button", { name: "Join Annual" }).click();
   await expect(page).toHaveURL(/\/cart$/);
   await expect(page.getByRole("status").filter({ hasText: "Annual membership is in your cart" })).toBeVisible();
   await expect(page.getByRole("main").getByRole("listitem", { name: "Annual membership" })).toBeVisible();
+  const summary = page.getByRole("region", { name: "Order summary" });
+  await expect(summary).toContainText("Code WELCOME10");
+  await expect(page.getByRole("region", { name: "Discount code" })).toContainText(/Takes £\d+\.\d\d off this order/);
 
-  await page
-    .getByRole("region", { name: "Order summary" })
-    .getByRole("button", { name: /^Pay £/ })
-    .click();
+  await summary.getByRole("button", { name: /^Pay £/ }).click();
   await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("table", { name: "What you are paying for" })).toContainText("Annual membership");
+  await expect(page.getByRole("table", { name: "What you are paying for" })).toContainText("Code WELCOME10");
   await page.getByRole("button", { name: /^Pay £/ }).click();
   await expect(page).toHaveURL(/\/success\?order=/);
   await expect(page.getByText("Annual membership")).toBeVisible();
@@ -85,7 +94,8 @@ test("a member joins the annual tier, pays, and sees the card with its QR", asyn
     page.getByRole("status").filter({ hasText: "Added 1 × Novice driver with instructor to your cart." }),
   ).toBeVisible();
   await visit(page, "/cart");
-  const summary = page.getByRole("region", { name: "Order summary" });
+  // The joining code left the cart with the order that used it.
+  await expect(page.getByRole("region", { name: "Discount code" })).not.toContainText("WELCOME10");
   await expect(summary).toContainText("Membership saved you£20.00");
   await summary.getByRole("button", { name: "Pay £129.00" }).click();
   // The cart's Pay button has the same name: wait for the test checkout before pressing its own.

@@ -26,6 +26,8 @@ export async function sandboxCheckoutOrder(db: Db, input: { orderId: string; use
       status: orders.status,
       total: orders.total,
       shipping: orders.shipping,
+      discount: orders.discount,
+      voucherCode: orders.voucherCode,
       shippingMethod: orders.shippingMethod,
       currency: orders.currency,
       holdExpiresAt: orders.holdExpiresAt,

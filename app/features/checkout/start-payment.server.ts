@@ -78,11 +78,17 @@ export async function startOrderPayment(
     return state.status === "open" && state.redirectUrl ? { ...back, url: state.redirectUrl } : back;
   }
 
-  const lines = await db
-    .select({ description: orderItems.description, unitAmount: orderItems.unitPrice, quantity: orderItems.quantity })
+  const rows = await db
+    .select({
+      description: orderItems.description,
+      unitPrice: orderItems.unitPrice,
+      quantity: orderItems.quantity,
+      discount: orderItems.discount,
+    })
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id))
     .orderBy(asc(orderItems.createdAt), asc(orderItems.id));
+  const lines = rows.map(providerLine);
   // Shipping is a line of its own, so what the provider charges adds up to the order's total.
   if (order.shipping > 0) {
     lines.push({
@@ -117,4 +123,24 @@ export async function startOrderPayment(
   if (current?.sessionId === session.sessionId) return { ...back, url: session.redirectUrl };
   await gateway.expirePayment(session.sessionId).catch(() => undefined);
   return back;
+}
+
+/**
+ * An order line as the provider is asked to charge it, after its voucher discount, so the lines
+ * add up to the order's total: the discounted unit price when the discount is the same on every
+ * unit (as vouchers make it), otherwise the whole line as one.
+ */
+function providerLine(line: { description: string; unitPrice: number; quantity: number; discount: number }) {
+  if (line.discount % line.quantity === 0) {
+    return {
+      description: line.description,
+      unitAmount: line.unitPrice - line.discount / line.quantity,
+      quantity: line.quantity,
+    };
+  }
+  return {
+    description: `${line.description} (× ${line.quantity})`,
+    unitAmount: line.unitPrice * line.quantity - line.discount,
+    quantity: 1,
+  };
 }

@@ -17,6 +17,7 @@ import {
   orders,
   type PaymentProvider,
   transactions,
+  voucherUses,
 } from "../../../db/schema";
 import { HOLD_COLUMNS, type HoldRow, type ItemKind, type KindSettlement, type OrderRow } from "./item-kind";
 import { kindsOf, lineColumnsOf, linesOfKind } from "./kind-lines";
@@ -469,6 +470,21 @@ function paidOrderStatements(kinds: readonly ItemKind[]) {
                 kinds.map((kind) => kind.paid.boughtInCart(kindValue(kind))),
                 sql` or `,
               )})`,
+              ifPaid,
+            ),
+          )
+          .getSQL(),
+        // So does the code it used: the next order starts without it.
+        db
+          .update(carts)
+          .set({ voucherId: null })
+          .where(
+            and(
+              eq(carts.userId, sql`${value("userId")}`),
+              inArray(
+                carts.voucherId,
+                db.select({ id: voucherUses.voucherId }).from(voucherUses).where(eq(voucherUses.orderId, orderId)),
+              ),
               ifPaid,
             ),
           )

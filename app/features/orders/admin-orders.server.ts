@@ -82,6 +82,8 @@ export async function getOrderDetail(db: Db, orderId: string) {
       currency: orders.currency,
       subtotal: orders.subtotal,
       shipping: orders.shipping,
+      discount: orders.discount,
+      voucherCode: orders.voucherCode,
       total: orders.total,
       provider: orders.provider,
       createdAt: orders.createdAt,

@@ -17,6 +17,8 @@ export const orderSummaryColumns = {
   currency: orders.currency,
   subtotal: orders.subtotal,
   shipping: orders.shipping,
+  discount: orders.discount,
+  voucherCode: orders.voucherCode,
   total: orders.total,
 };
 

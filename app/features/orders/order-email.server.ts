@@ -85,6 +85,7 @@ export async function orderEmail(brand: Brand, order: ConfirmationView): Promise
     ...order.items.map(
       (item) => `${item.description}  ${item.quantity} × ${money(item.unitPrice)} = ${money(item.lineTotal)}`,
     ),
+    ...(order.discount > 0 ? [`Code ${order.voucherCode ?? ""}  −${money(order.discount)}`] : []),
     ...(order.shipping > 0 ? [`Shipping  ${money(order.shipping)}`] : []),
     `Total  ${money(order.total)}`,
     ...(order.delivery ? ["", `${order.delivery.heading}:`, ...order.delivery.lines.map((line) => `  ${line}`)] : []),
@@ -133,6 +134,11 @@ ${ticket.attendeeName ? `<div>Attendee: <strong>${escapeHtml(ticket.attendeeName
       (item) =>
         `<tr><td style="${cell}">${escapeHtml(item.description)}<br><span style="color:#4b5058">${item.quantity} × ${escapeHtml(money(item.unitPrice))}</span></td><td align="right" style="${cell};white-space:nowrap">${escapeHtml(money(item.lineTotal))}</td></tr>`,
     ),
+    ...(order.discount > 0
+      ? [
+          `<tr><td style="${cell}">Code ${escapeHtml(order.voucherCode ?? "")}</td><td align="right" style="${cell};white-space:nowrap">−${escapeHtml(money(order.discount))}</td></tr>`,
+        ]
+      : []),
     ...(order.shipping > 0
       ? [
           `<tr><td style="${cell}">Shipping</td><td align="right" style="${cell}">${escapeHtml(money(order.shipping))}</td></tr>`,

@@ -38,6 +38,14 @@ export function OrderLines({ order, caption }: { order: OrderView; caption: stri
           ))}
         </tbody>
         <tfoot>
+          {order.discount > 0 ? (
+            <tr>
+              <th scope="row" colSpan={3} className="pt-3 pr-3 text-right font-normal text-muted">
+                Code <span className="font-mono">{order.voucherCode}</span>
+              </th>
+              <td className="pt-3 text-right tabular">−{money(order.discount)}</td>
+            </tr>
+          ) : null}
           {order.shipping > 0 ? (
             <tr>
               <th scope="row" colSpan={3} className="pt-3 pr-3 text-right font-normal text-muted">

@@ -98,6 +98,9 @@ export type OrderView = {
   currency: string;
   subtotal: number;
   shipping: number;
+  /** What the order's voucher took off, and its code (null without one). */
+  discount: number;
+  voucherCode: string | null;
   total: number;
   placedAt: string;
   paidAt: string | null;
@@ -269,6 +272,8 @@ async function loadOrder(
     currency: order.currency,
     subtotal: order.subtotal,
     shipping: order.shipping,
+    discount: order.discount,
+    voucherCode: order.voucherCode,
     total: order.total,
     placedAt: formatEventInstant(order.createdAt, siteTimeZone),
     paidAt: order.paidAt ? formatEventInstant(order.paidAt, siteTimeZone) : null,

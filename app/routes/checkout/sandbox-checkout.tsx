@@ -52,6 +52,11 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
       unitPrice: formatMoney(line.unitPrice, order.currency),
       amount: formatMoney(line.unitPrice * line.quantity, order.currency),
     })),
+    // The order's code: what it took off the total.
+    discount:
+      order.discount > 0
+        ? { label: `Code ${order.voucherCode ?? ""}`, amount: `−${formatMoney(order.discount, order.currency)}` }
+        : null,
     // Merch posted to the buyer: the shipping the order's total includes.
     shipping:
       order.shipping > 0
@@ -84,7 +89,7 @@ export async function action({ request, context, params, url }: Route.ActionArgs
 }
 
 export default function TestCheckout({ loaderData, actionData }: Route.ComponentProps) {
-  const { number, total, lines, shipping, holdEnds, holdOver } = loaderData;
+  const { number, total, lines, discount, shipping, holdEnds, holdOver } = loaderData;
   return (
     <main id="main" className="mx-auto w-full max-w-2xl px-4 py-10 sm:px-6 sm:py-16">
       <div
@@ -136,6 +141,12 @@ export default function TestCheckout({ loaderData, actionData }: Route.Component
                 <td className="tabular py-3 text-right align-top font-semibold">{line.amount}</td>
               </tr>
             ))}
+            {discount ? (
+              <tr>
+                <td className="py-3 pr-4 font-semibold">{discount.label}</td>
+                <td className="tabular py-3 text-right font-semibold">{discount.amount}</td>
+              </tr>
+            ) : null}
             {shipping ? (
               <tr>
                 <td className="py-3 pr-4 font-semibold">{shipping.label}</td>

@@ -94,6 +94,14 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                 </li>
               ))}
             </ul>
+            {order.discount > 0 ? (
+              <p className="flex justify-between gap-2 border-t border-line pt-3">
+                <span>
+                  Code <span className="font-mono">{order.voucherCode}</span>
+                </span>
+                <span className="tabular font-bold">−{money(order.discount)}</span>
+              </p>
+            ) : null}
             {order.shipping > 0 ? (
               <p className="flex justify-between gap-2 border-t border-line pt-3">
                 <span>{loaderData.delivery?.heading === "Collect at" ? "Collection" : "Shipping"}</span>
