@@ -6,6 +6,9 @@ import { inputClass } from "~/ui/form";
 import { formatMoney } from "~/ui/money";
 import type { CartPageVoucher } from "./cart-page.server";
 
+/** What a refused code's message is shown beside, among the cart's messages: the code field. */
+export const CODE_FIELD = "code";
+
 const button =
   "inline-flex h-11 shrink-0 items-center gap-2 rounded-full border border-line px-4 text-sm font-bold hover:bg-surface-sunken focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent";
 

@@ -1,6 +1,7 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { removeFeeFromCart } from "~/features/applications/fees.server";
 import { findCart, removeCartItem, setCartItem } from "~/features/cart/cart.server";
+import { CODE_FIELD } from "~/features/cart/cart-code";
 import { enterCode, removeCode } from "~/features/cart/cart-code.server";
 import { type CartAction, CartActionSchema, cartFormValues, firstIssue } from "~/features/cart/cart-forms.server";
 import { cartHasLine } from "~/features/cart/cart-page.server";
@@ -28,9 +29,6 @@ import { cartOwner } from "~/web/cart-step.server";
  * a draw's for entries), or above the cart.
  */
 export type CartProblem = { ticketTypeId: string | null; message: string };
-
-/** What a refused code's message is shown beside: the code field, not a line. */
-export const CODE_FIELD = "code";
 
 /** The Pay form's shipping part as it was sent, shown again with a message per field. */
 export type ShippingForm = {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Ticket } from "lucide-react";
 import { data, Link } from "react-router";
-import { CartCode, UnlockedTickets } from "~/features/cart/cart-code";
+import { CartCode, CODE_FIELD, UnlockedTickets } from "~/features/cart/cart-code";
 import { enterCode } from "~/features/cart/cart-code.server";
 import { heldOrder } from "~/features/cart/cart-page.server";
 import { CartPayBar, CartPayment, CartSections, type CartViewer } from "~/features/cart/cart-parts";
@@ -20,7 +20,7 @@ import { pageTitle } from "~/ui/page-title";
 import { cartOwner } from "~/web/cart-step.server";
 import { newVisitorCookie } from "~/web/visitor-cookie.server";
 import type { Route } from "./+types/cart";
-import { CODE_FIELD, cartAction } from "./cart-action.server";
+import { cartAction } from "./cart-action.server";
 
 const PRIVATE = { "Cache-Control": "private, no-store" };
 
