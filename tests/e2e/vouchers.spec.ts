@@ -23,7 +23,7 @@ test("a crew link unlocks the hidden crew ticket, which the code makes free", as
 
   await joinAsMember(page, crew);
   await visit(page, "/cart");
-  await page.getByRole("button", { name: "Add a Crew ticket for Silverstone Festival of Speed" }).click();
+  await page.getByRole("button", { name: "Add to cart: Crew, Silverstone Festival of Speed" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Added to your cart." })).toBeVisible();
   await expect(
     page.getByRole("main").getByRole("listitem", { name: /Silverstone Festival of Speed, Crew/ }),
@@ -34,12 +34,13 @@ test("a crew link unlocks the hidden crew ticket, which the code makes free", as
   await expect(page).toHaveURL(/\/success\?order=/);
   await expect(page.getByRole("main")).toContainText("Crew");
 
-  await visit(page, "/members/orders");
+  // The receipt names the code and what it took off.
+  await visit(page, "/transactions");
   await page
-    .getByRole("link", { name: /^Order PL-/ })
+    .getByRole("link", { name: /^Receipt for PL-/ })
     .first()
     .click();
-  await expect(page.getByRole("table")).toContainText("Code CREW2027");
+  await expect(page.getByRole("table")).toContainText("Code CREW2027−£25.00");
 });
 
 test("a code we never issued is refused by its field; one for something else is shown and taken out", async ({

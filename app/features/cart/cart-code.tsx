@@ -107,7 +107,7 @@ export function UnlockedTickets({ tickets, currency }: { tickets: UnlockedTicket
                 type="submit"
                 name="intent"
                 value="add-unlocked"
-                aria-label={`Add a ${ticket.name} ticket for ${ticket.eventTitle}`}
+                aria-label={`Add to cart: ${ticket.name}, ${ticket.eventTitle}`}
                 className={button}
               >
                 <TicketPlus aria-hidden className="size-4" />
