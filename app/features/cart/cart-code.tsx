@@ -42,8 +42,10 @@ export function CartCode({
               <p id="cart-code-problem" className="text-sm font-medium text-red-700 dark:text-red-300">
                 {voucher.problem}
               </p>
-            ) : (
+            ) : voucher.discount > 0 ? (
               <p className="text-sm text-muted">Takes {formatMoney(voucher.discount, currency)} off this order.</p>
+            ) : (
+              <p className="text-sm text-muted">Add what the code is for to your cart to use it.</p>
             )}
           </div>
           <Form method="post">

@@ -152,6 +152,7 @@ export type CartPage = {
   payable: boolean;
 };
 
+/** The cart's code: what it takes off (0 in an empty cart), or why it cannot be used now. */
 export type CartPageVoucher = { code: string; discount: number; problem: string | null };
 
 const EMPTY_CART_PAGE: CartPage = {
@@ -259,8 +260,7 @@ async function emptyCartWithCode(db: Db, cart: SQL, now: Date): Promise<CartPage
     .where(cart);
   if (!found) return EMPTY_CART_PAGE;
   const unlocked = await unlockedTicketTypes(db, found.ticketTypeIds, { inCart: new Set(), now });
-  const problem = `Add something the code ${found.code} is for to use it`;
-  return { ...EMPTY_CART_PAGE, voucher: { code: found.code, discount: 0, problem }, unlocked };
+  return { ...EMPTY_CART_PAGE, voucher: { code: found.code, discount: 0, problem: null }, unlocked };
 }
 
 /** What the cart's code would take off these lines, or why it cannot be used now (read without locks). */
