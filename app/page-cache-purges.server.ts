@@ -25,6 +25,8 @@ const PAGES_SHOWING: Record<string, readonly string[]> = {
   articles: ["/", "/blog"],
   partners: ["/"],
   membership_tiers: ["/membership"],
+  // A code that keeps places takes them from the places left that event pages show.
+  vouchers: ["/", "/events"],
   site_pages: ["*"],
 };
 

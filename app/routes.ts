@@ -120,11 +120,15 @@ export default [
       route("membership/new", "routes/admin/membership/new.tsx"),
       route("membership/members", "routes/admin/membership/members.tsx"),
       route("membership/:tierId", "routes/admin/membership/tier.tsx"),
+      route("vouchers", "routes/admin/vouchers/list.tsx"),
+      route("vouchers/new", "routes/admin/vouchers/new.tsx"),
+      route("vouchers/:voucherId", "routes/admin/vouchers/voucher.tsx"),
     ]),
     route("fulfilment/packing-list", "routes/admin/fulfilment/packing-list.tsx"),
     route("events/:eventId/attendees.csv", "routes/admin/events/attendees-csv.ts"),
     route("draws/:drawId/entries.csv", "routes/admin/draws/entries-csv.ts"),
     route("membership/members.csv", "routes/admin/membership/members-csv.ts"),
+    route("vouchers/batches/:batchId/codes.csv", "routes/admin/vouchers/batch-csv.ts"),
   ]),
 
   // The members' area: signed in and onboarded (garage, tickets and orders join it later).

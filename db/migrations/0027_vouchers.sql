@@ -46,6 +46,7 @@ ALTER TABLE "carts" ADD COLUMN "voucher_id" uuid;--> statement-breakpoint
 ALTER TABLE "order_items" ADD COLUMN "discount" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "discount" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "voucher_code" text;--> statement-breakpoint
+ALTER TABLE "product_variants" ADD COLUMN "member_price" integer;--> statement-breakpoint
 ALTER TABLE "voucher_uses" ADD CONSTRAINT "voucher_uses_voucher_id_vouchers_id_fk" FOREIGN KEY ("voucher_id") REFERENCES "public"."vouchers"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "voucher_uses" ADD CONSTRAINT "voucher_uses_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "voucher_uses" ADD CONSTRAINT "voucher_uses_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
@@ -58,4 +59,9 @@ CREATE INDEX "vouchers_holding_idx" ON "vouchers" USING btree ("holds_places") W
 ALTER TABLE "carts" ADD CONSTRAINT "carts_voucher_id_vouchers_id_fk" FOREIGN KEY ("voucher_id") REFERENCES "public"."vouchers"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "order_items" ADD CONSTRAINT "order_items_discount_within_price" CHECK ("order_items"."discount" between 0 and "order_items"."unit_price" * "order_items"."quantity");--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_amounts_non_negative" CHECK ("orders"."subtotal" >= 0 and "orders"."shipping" >= 0 and "orders"."discount" between 0 and "orders"."subtotal");--> statement-breakpoint
-ALTER TABLE "orders" ADD CONSTRAINT "orders_total_adds_up" CHECK ("orders"."total" = "orders"."subtotal" - "orders"."discount" + "orders"."shipping");
+ALTER TABLE "orders" ADD CONSTRAINT "orders_total_adds_up" CHECK ("orders"."total" = "orders"."subtotal" - "orders"."discount" + "orders"."shipping");--> statement-breakpoint
+ALTER TABLE "product_variants" ADD CONSTRAINT "product_variants_member_price" CHECK ("product_variants"."member_price" is null or "product_variants"."member_price" >= 0);--> statement-breakpoint
+-- A code that keeps places changes the places left that event pages show: a change to one is
+-- announced to the page cache, like every table a public page shows (migration 0016).
+CREATE TRIGGER page_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON vouchers
+  FOR EACH STATEMENT EXECUTE FUNCTION pitlane_page_changed();

@@ -74,6 +74,8 @@ export const productVariants = pgTable(
     /** One value per product option name, in the same order: ["M", "Black"]. */
     options: text("options").array().notNull().default(sql`'{}'::text[]`),
     price: integer("price").notNull(),
+    /** What members (a membership with its benefits) pay; null: the same as everyone. */
+    memberPrice: integer("member_price"),
     stock: integer("stock").notNull().default(0),
     /** Most of this variant one order may carry. */
     maxPerOrder: integer("max_per_order").notNull().default(10),
@@ -88,6 +90,7 @@ export const productVariants = pgTable(
     uniqueIndex("product_variants_product_options_key").on(table.productId, table.options),
     index("product_variants_product_idx").on(table.productId, table.position),
     check("product_variants_price_non_negative", sql`${table.price} >= 0`),
+    check("product_variants_member_price", sql`${table.memberPrice} is null or ${table.memberPrice} >= 0`),
     check("product_variants_stock_non_negative", sql`${table.stock} >= 0`),
     check("product_variants_max_per_order_positive", sql`${table.maxPerOrder} > 0`),
   ],

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
-import type { ItemKind } from "./commerce";
+import type { ItemKind } from "./item-kinds";
 
 /**
  * What a voucher does to each item it applies to: takes an amount off its price, takes a

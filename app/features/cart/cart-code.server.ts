@@ -11,7 +11,7 @@ import { type CartOwner, getOrCreateCart } from "./cart.server";
  * Codes typed into carts from one network: plenty for a family trying a few, far too few to guess
  * a batch's codes by trying them.
  */
-export const CODE_TRIES_BY_IP: AttemptRule = { max: 20, windowSeconds: 10 * 60 };
+const CODE_TRIES_BY_IP: AttemptRule = { max: 20, windowSeconds: 10 * 60 };
 
 export type CodeEntry = { ok: true; code: string } | { ok: false; message: string };
 

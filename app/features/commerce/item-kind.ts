@@ -61,7 +61,7 @@ export interface KindCart {
   ): Promise<CartLineView[]>;
 }
 
-export type CartItemRef = {
+type CartItemRef = {
   /** The kind's name. */
   kind: string;
   eventId?: string;

@@ -18,7 +18,7 @@ export type Voucher = typeof vouchers.$inferSelect;
  * or waiting for payment with their hold still running. A cancelled, expired or refunded order
  * has given its uses back.
  */
-function countingOrder(now: Date) {
+export function countingOrder(now: Date) {
   return or(
     inArray(orders.status, ["paid", "fulfilled", "partly_refunded"]),
     and(eq(orders.status, "pending"), gt(orders.holdExpiresAt, now)),
