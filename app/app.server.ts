@@ -22,17 +22,18 @@ import {
   PAYMENT_EVENTS_CHANNEL,
   rememberProcessedPaymentEvent,
 } from "./features/checkout/payment-notifications.server";
+import { answerPaymentNotification as answerNotification } from "./features/checkout/payment-webhook.server";
 import { legalPagesSeeder } from "./features/content/legal-pages.server";
 import { drawJobs } from "./features/draws/draw-jobs.server";
 import { lowStockAlertJob } from "./features/fulfilment/stock-alerts.server";
-import { membershipClockJob } from "./features/membership/renewals.server";
+import { applyBillingEvent, membershipClockJob, membershipClockServices } from "./features/membership/renewals.server";
 import { orderEmailJob } from "./features/orders/order-email.server";
 import { refusedPaymentEmailJob } from "./features/orders/refused-payment-email.server";
 import { settleOrder } from "./features/selling/selling.server";
 import { createAuth } from "./server/auth/auth.server";
 import { authStep } from "./server/auth/session.server";
 import { SessionCache } from "./server/auth/session-cache.server";
-import { openPglite, openPostgres, runMigrations } from "./server/db/client.server";
+import { type Db, openPglite, openPostgres, runMigrations } from "./server/db/client.server";
 import { getEnv } from "./server/env.server";
 import { type AnyJobDefinition, startJobQueue } from "./server/jobs/queue.server";
 import { getLog } from "./server/log.server";
@@ -43,8 +44,23 @@ import { runSeeders, type Seeder } from "./server/seed.server";
 import { storageFor } from "./server/storage/storage.server";
 
 export { demoSignIns } from "./demo/demo-accounts.server";
-export { answerPaymentNotification } from "./features/checkout/payment-webhook.server";
+
 export { createLoadContext } from "./server/context.server";
+
+const settleRenewal = (db: Db) => (input: Parameters<typeof settleOrder>[1]) => settleOrder(db, input);
+
+/**
+ * The payment provider's notifications: orders' payments, and subscription notifications (Stripe
+ * Billing), which memberships act on.
+ */
+export function answerPaymentNotification(
+  runtime: Runtime,
+  request: { rawBody: Uint8Array; signature: string | null },
+) {
+  return answerNotification(runtime, request, (event, now) =>
+    applyBillingEvent(membershipClockServices(runtime, settleRenewal), event, now),
+  );
+}
 
 /** Every background job of every area; each is defined beside the rules it runs. */
 const jobs: AnyJobDefinition[] = [
@@ -54,7 +70,7 @@ const jobs: AnyJobDefinition[] = [
   ...paymentJobs,
   ...drawJobs(drawRefunder),
   lowStockAlertJob,
-  membershipClockJob((db) => (input) => settleOrder(db, input)),
+  membershipClockJob(settleRenewal),
 ];
 
 /**

@@ -9,6 +9,7 @@ import type { OrderToSettle } from "~/features/commerce/settle.server";
 import { isOrderId } from "~/features/orders/order-id";
 import type { Db } from "~/server/db/client.server";
 import {
+  type BillingEvent,
   type PaymentGateway,
   type PaymentNotification,
   WebhookSignatureError,
@@ -30,8 +31,11 @@ export type NotificationResult =
   | { kind: "refused"; message: string }
   /** Handled to the end before: acknowledged, no effect. */
   | { kind: "duplicate"; eventId: string }
-  /** A type the order flow does not act on, or a session that is not one of this site's orders. */
-  | { kind: "ignored"; eventId: string; type: string }
+  /**
+   * A type the order flow does not act on, or a session that is not one of this site's orders;
+   * `billing` carries a subscription notification, for memberships to act on.
+   */
+  | { kind: "ignored"; eventId: string; type: string; billing?: BillingEvent }
   | { kind: "handled"; eventId: string; type: string; outcome: PaymentStateOutcome; followUps: PaymentFollowUps };
 
 /**
@@ -59,8 +63,8 @@ export async function handlePaymentNotification(
     if (error instanceof WebhookSignatureError) return { kind: "refused", message: error.message };
     throw error;
   }
-  const { id: eventId, type, payment } = notification;
-  if (!payment) return { kind: "ignored", eventId, type };
+  const { id: eventId, type, payment, billing } = notification;
+  if (!payment) return billing ? { kind: "ignored", eventId, type, billing } : { kind: "ignored", eventId, type };
 
   // Another delivery of this very event is being handled in this process: wait for it and answer
   // as a duplicate, instead of doing the same work beside it. If that one fails, this one fails

@@ -1,4 +1,5 @@
 import { getLog } from "~/server/log.server";
+import type { BillingEvent } from "~/server/payments/payments.server";
 import { followUpPayments, type PaymentServices } from "./payment-jobs.server";
 import { handlePaymentNotification } from "./payment-notifications.server";
 
@@ -14,12 +15,20 @@ export type NotificationAnswer = { status: 200 | 400; body: { received: true; re
 export async function answerPaymentNotification(
   services: PaymentServices,
   request: { rawBody: Uint8Array; signature: string | null },
+  /** What memberships do with a subscription notification (Stripe Billing), from the composition root. */
+  onBilling?: (event: BillingEvent, now: Date) => Promise<unknown>,
 ): Promise<NotificationAnswer> {
-  const result = await handlePaymentNotification(services.db, services.payments, { ...request, now: new Date() });
+  const now = new Date();
+  const result = await handlePaymentNotification(services.db, services.payments, { ...request, now });
   const log = getLog();
   if (result.kind === "refused") {
     log.warn({ reason: result.message }, "payment notification refused: bad signature");
     return { status: 400, body: { error: "Invalid signature" } };
+  }
+  // Safe to receive again: an error answers 500 below and Stripe sends it once more.
+  if (result.kind === "ignored" && result.billing && onBilling) {
+    await onBilling(result.billing, now);
+    log.info({ event: result.eventId, type: result.type }, "subscription notification handled");
   }
   if (result.kind === "handled") {
     log.info({ event: result.eventId, type: result.type, outcome: result.outcome }, "payment notification handled");

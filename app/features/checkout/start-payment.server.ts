@@ -5,7 +5,7 @@ import { orderEntriesPlayProblem } from "~/features/play/order-play.server";
 import { settleOrder } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import type { PaymentGateway } from "~/server/payments/payments.server";
-import { orderItems, orders } from "../../../db/schema";
+import { membershipTiers, orderItems, orders } from "../../../db/schema";
 import { followUpsOf, NO_FOLLOW_UPS, type PaymentFollowUps } from "./payment-follow-ups";
 
 export type StartOrderPaymentResult =
@@ -89,6 +89,7 @@ export async function startOrderPayment(
     .where(eq(orderItems.orderId, order.id))
     .orderBy(asc(orderItems.createdAt), asc(orderItems.id));
   const lines = rows.map(providerLine);
+  const saveCard = await joinsRenewingMembership(db, order.id);
   // Shipping is a line of its own, so what the provider charges adds up to the order's total.
   if (order.shipping > 0) {
     lines.push({
@@ -106,6 +107,7 @@ export async function startOrderPayment(
     cancelUrl: `${site}${returnPath(order.id, "&cancelled=1")}`,
     expiresAt: order.holdExpiresAt ?? new Date(input.now.getTime() + 15 * 60_000),
     idempotencyKey: `checkout:${order.id}`,
+    saveCard,
   });
   const stored = await db
     .update(orders)
@@ -143,4 +145,22 @@ function providerLine(line: { description: string; unitPrice: number; quantity: 
     unitAmount: line.unitPrice * line.quantity - line.discount,
     quantity: 1,
   };
+}
+
+/** Whether the order joins a tier that renews by itself: the paying card is then kept for its renewals. */
+async function joinsRenewingMembership(db: Db, orderId: string) {
+  const [found] = await db
+    .select({ id: orderItems.id })
+    .from(orderItems)
+    .innerJoin(membershipTiers, eq(membershipTiers.id, orderItems.tierId))
+    .where(
+      and(
+        eq(orderItems.orderId, orderId),
+        eq(orderItems.kind, "membership"),
+        isNull(orderItems.renewsMembershipId),
+        eq(membershipTiers.autoRenews, true),
+      ),
+    )
+    .limit(1);
+  return found !== undefined;
 }

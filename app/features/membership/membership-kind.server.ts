@@ -5,7 +5,7 @@ import { membershipCart } from "./cart-membership.server";
 import { membershipDate } from "./membership-labels";
 import { hasBenefits, joiningPrice, joinProblem } from "./membership-rules";
 import { extendMembership, issueMembership, membershipOf, statusOf } from "./memberships.server";
-import { TEST_CARD } from "./renewals.server";
+import { STRIPE_PENDING, TEST_CARD } from "./renewals.server";
 import { placesLeft, readTierPlaces, termOf } from "./tier-places.server";
 
 /** A membership line: joining one tier, naming the people a family tier covers besides the member. */
@@ -132,9 +132,10 @@ export const membershipKind: ItemKind = {
           const paid = { tier, orderId: order.id, paidPence, paidAt: now };
           if (row.renewsMembershipId) await extendMembership(tx, { membershipId: row.renewsMembershipId, ...paid });
           else {
-            // The test checkout's card can be charged again for renewals; Stripe's saved cards are
-            // not kept yet, so those renewals are paid by the member (docs/membership.md).
-            const paymentMethod = provider === "test" ? TEST_CARD : null;
+            // The test checkout's card is charged again for renewals by the membership clock; with
+            // Stripe, the card the joining payment saved gets a Stripe Billing subscription, made
+            // by the clock's next run (docs/membership.md).
+            const paymentMethod = provider === "test" ? TEST_CARD : tier.autoRenews ? STRIPE_PENDING : null;
             await issueMembership(tx, { userId: order.userId, people: row.attendeeNames, paymentMethod, ...paid });
           }
           issued += 1;

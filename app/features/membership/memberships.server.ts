@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { formatTicketCode, newTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
+import type { MembershipBilling } from "~/server/payments/payments.server";
 import { memberships, membershipTiers, orderItems } from "../../../db/schema";
 import {
   COOLING_OFF_DAYS,
@@ -11,6 +12,7 @@ import {
   membershipStatus,
   renewalPeriod,
 } from "./membership-rules";
+import { PROVIDER_UNREACHABLE, renewalOnProvider } from "./renewals.server";
 import { type Tier, termOf } from "./tier-places.server";
 
 export type MembershipRow = typeof memberships.$inferSelect;
@@ -123,7 +125,10 @@ export async function extendMembership(
  * Turns the member's renewal off (the membership runs to the end of what was paid for) or back
  * on. Only a membership with its benefits, of a tier that renews by itself, can be changed.
  */
-export async function setRenewal(db: Db, input: { userId: string; renews: boolean; now: Date }) {
+export async function setRenewal(
+  db: Db,
+  input: { userId: string; renews: boolean; now: Date; billing?: MembershipBilling },
+) {
   const row = await membershipOf(db, input.userId);
   if (!row) return { ok: false as const, message: "You do not have a membership" };
   if (!hasBenefits(statusOf(row.membership, input.now))) {
@@ -131,6 +136,9 @@ export async function setRenewal(db: Db, input: { userId: string; renews: boolea
   }
   if (input.renews && !row.tier.autoRenews) {
     return { ok: false as const, message: `${row.tier.name} does not renew by itself` };
+  }
+  if (!(await renewalOnProvider(input.billing, row.membership.paymentMethod, input.renews))) {
+    return { ok: false as const, message: PROVIDER_UNREACHABLE };
   }
   await db
     .update(memberships)

@@ -1,11 +1,18 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, eq, isNull, lte, sql } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, like, lte, sql } from "drizzle-orm";
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
 import type { Db } from "~/server/db/client.server";
 import type { Env } from "~/server/env.server";
 import { defineJob } from "~/server/jobs/queue.server";
+import { getLog } from "~/server/log.server";
 import type { OutboundEmail } from "~/server/mail/mail.server";
 import type { Outbox } from "~/server/messages.server";
+import {
+  type BillingEvent,
+  type MembershipBilling,
+  type PaymentGateway,
+  PermanentPaymentError,
+} from "~/server/payments/payments.server";
 import { formatMoney } from "~/ui/money";
 import { memberships, membershipTiers, orderItems, orders, users } from "../../../db/schema";
 import { membershipDate } from "./membership-labels";
@@ -24,6 +31,10 @@ const DAY = 24 * 60 * 60 * 1000;
 export const TEST_CARD = "test:card";
 /** A test card the test clock has made decline. */
 export const TEST_DECLINED_CARD = "test:declined";
+/** Paid by Stripe, its renewals' subscription not made yet (the clock makes it). */
+export const STRIPE_PENDING = "stripe:pending";
+/** Renewed by a Stripe Billing subscription: `stripe:sub_…`. */
+export const STRIPE_SUBSCRIPTION = "stripe:sub_";
 /** A renewal is charged only once its reminder has been out this long, however late it went. */
 const NOTICE_BEFORE_CHARGE_DAYS = 3;
 /** How long a run's claim on a renewal it is charging lasts. */
@@ -55,6 +66,8 @@ export type MembershipClockServices = {
   brand: Branding & { currency: string; secret: string };
   charge: ChargeRenewal;
   settle: SettleRenewal;
+  /** The provider's subscriptions (Stripe Billing), when it has them. */
+  billing?: MembershipBilling;
 };
 
 const renewing = and(isNull(memberships.endedAt), eq(memberships.renews, true), eq(membershipTiers.autoRenews, true));
@@ -73,6 +86,7 @@ const rowColumns = {
   tierId: membershipTiers.id,
   tierName: membershipTiers.name,
   price: membershipTiers.price,
+  months: sql<number>`coalesce(${membershipTiers.rollingMonths}, 12)`.mapWith(Number),
   timeZone: membershipTiers.timeZone,
 };
 
@@ -184,6 +198,9 @@ async function sendReminders(services: MembershipClockServices, now: Date) {
     ),
   );
   for (const row of due) {
+    // The price the reminder names is the one the subscription will charge; if Stripe cannot be
+    // told now, the reminder waits for the next run rather than name a price not yet set.
+    if (!(await priceSubscription(services, row))) continue;
     // Queued first and recorded after: a crash in between sends the reminder again, never none.
     await services.sendEmail(reminderEmail(services, row));
     await db
@@ -210,6 +227,8 @@ async function chargeRenewals(services: MembershipClockServices, now: Date) {
       sql`${memberships.paidUntil} + make_interval(days => ${GRACE_DAYS}) > ${now.toISOString()}::timestamptz`,
       sql`(${memberships.retryAt} is null or ${memberships.retryAt} <= ${now.toISOString()}::timestamptz)`,
       sql`not (${memberships.renewalFailures} > 0 and ${memberships.retryAt} is null)`,
+      // Stripe Billing charges its subscriptions itself; the clock hears how it went (billing.server.ts).
+      sql`(${memberships.paymentMethod} is null or ${memberships.paymentMethod} not like ${`${STRIPE_SUBSCRIPTION}%`})`,
     ),
   );
   let renewed = 0;
@@ -266,8 +285,11 @@ async function chargeRenewals(services: MembershipClockServices, now: Date) {
   return renewed;
 }
 
-/** A pending order for one renewal of `row`, at the tier's price today; answers its id. */
-async function renewalOrder(db: Db, row: Due, currency: string, now: Date) {
+/**
+ * A pending order for one renewal of `row`, at the tier's price today (or what the provider
+ * charged, for a subscription's renewal); answers its id.
+ */
+async function renewalOrder(db: Db, row: Due, currency: string, now: Date, amount = row.price) {
   return db.transaction(async (tx) => {
     const [order] = await tx
       .insert(orders)
@@ -275,8 +297,8 @@ async function renewalOrder(db: Db, row: Due, currency: string, now: Date) {
         userId: row.userId,
         email: row.email,
         currency,
-        subtotal: row.price,
-        total: row.price,
+        subtotal: amount,
+        total: amount,
         provider: row.paymentMethod?.startsWith("test:") ? "test" : "stripe",
         createdAt: now,
         updatedAt: now,
@@ -288,7 +310,7 @@ async function renewalOrder(db: Db, row: Due, currency: string, now: Date) {
       tierId: row.tierId,
       renewsMembershipId: row.id,
       description: `${row.tierName} membership renewal`,
-      unitPrice: row.price,
+      unitPrice: amount,
       quantity: 1,
       createdAt: now,
     });
@@ -317,8 +339,9 @@ async function sendLapses(services: MembershipClockServices, now: Date) {
   return due.length;
 }
 
-/** One tick of the membership clock at `now`: reminders, renewals and retries, lapse notices. */
+/** One tick of the membership clock at `now`: subscriptions, reminders, renewals and retries, lapse notices. */
 export async function runMembershipClock(services: MembershipClockServices, now: Date) {
+  await syncSubscriptions(services, now);
   const reminded = await sendReminders(services, now);
   const renewed = await chargeRenewals(services, now);
   const lapsed = await sendLapses(services, now);
@@ -341,7 +364,13 @@ export async function renewalLinkMembership(db: Db, input: { token: string; secr
   return row ?? null;
 }
 
-export async function stopRenewalByLink(db: Db, input: { token: string; secret: string; now: Date }) {
+export const PROVIDER_UNREACHABLE =
+  "We could not reach the payment provider to change your renewal: nothing changed. Try again in a minute.";
+
+export async function stopRenewalByLink(
+  db: Db,
+  input: { token: string; secret: string; now: Date; billing?: MembershipBilling },
+) {
   const named = readRenewalToken(input.token, input.secret);
   if (!named) return { ok: false as const, message: "This link is not valid: turn renewal off from your account" };
   const [row] = await db
@@ -350,11 +379,15 @@ export async function stopRenewalByLink(db: Db, input: { token: string; secret: 
       tierName: membershipTiers.name,
       paidUntil: memberships.paidUntil,
       timeZone: membershipTiers.timeZone,
+      paymentMethod: memberships.paymentMethod,
     })
     .from(memberships)
     .innerJoin(membershipTiers, eq(membershipTiers.id, memberships.tierId))
     .where(and(eq(memberships.id, named.membershipId), isNull(memberships.endedAt)));
   if (!row) return { ok: false as const, message: "This membership has ended: there is nothing to turn off" };
+  if (!(await renewalOnProvider(input.billing, row.paymentMethod, false))) {
+    return { ok: false as const, message: PROVIDER_UNREACHABLE };
+  }
   await db.update(memberships).set({ renews: false, updatedAt: input.now }).where(eq(memberships.id, row.id));
   return { ok: true as const, tierName: row.tierName, until: membershipDate(row.paidUntil, row.timeZone) };
 }
@@ -370,23 +403,183 @@ export const chargeTestCard: ChargeRenewal = async ({ paymentMethod, orderId }) 
   return { ok: true, provider: "test", paymentReference: `test_renewal_${orderId}` };
 };
 
+/**
+ * Stripe Billing (docs/membership.md, "Payment providers"): a membership paid for with Stripe on
+ * a tier that renews gets a subscription on the card its payment saved, first charging on the
+ * day its paid period ends. Stripe charges and retries; the site keeps its own rules and records:
+ * the reminder (with the subscription's price brought up to the tier's first), the renewal's
+ * order when Stripe reports a renewal paid, the failed-payment email, grace and lapse as for any
+ * renewal, and the subscription stopped when the membership ends.
+ */
+async function syncSubscriptions(services: MembershipClockServices, now: Date) {
+  const { db, billing } = services;
+  if (!billing) return;
+  const joining = await db
+    .select({
+      id: memberships.id,
+      paidUntil: memberships.paidUntil,
+      paymentReference: orders.providerPaymentId,
+      tierName: membershipTiers.name,
+      price: membershipTiers.price,
+      months: sql<number>`coalesce(${membershipTiers.rollingMonths}, 12)`.mapWith(Number),
+    })
+    .from(memberships)
+    .innerJoin(membershipTiers, eq(membershipTiers.id, memberships.tierId))
+    .innerJoin(orders, eq(orders.id, memberships.orderId))
+    .where(and(renewing, eq(memberships.paymentMethod, STRIPE_PENDING), gt(memberships.paidUntil, now)));
+  for (const row of joining) {
+    const paymentMethod = await subscriptionFor(billing, row, services.brand.currency);
+    await db
+      .update(memberships)
+      .set({ paymentMethod, updatedAt: now })
+      .where(and(eq(memberships.id, row.id), eq(memberships.paymentMethod, STRIPE_PENDING)));
+  }
+  // A membership that ended early (cancelled in its cooling-off days, refunded by staff) stops
+  // its subscription, so nothing more is charged.
+  const ended = await db
+    .select({ id: memberships.id, paymentMethod: memberships.paymentMethod })
+    .from(memberships)
+    .where(and(isNotNull(memberships.endedAt), like(memberships.paymentMethod, `${STRIPE_SUBSCRIPTION}%`)));
+  for (const row of ended) {
+    await billing.cancel(subscriptionOf(row.paymentMethod!)!);
+    await db.update(memberships).set({ paymentMethod: null, updatedAt: now }).where(eq(memberships.id, row.id));
+  }
+}
+
+/** The subscription for a membership just paid for by Stripe, or none when its payment saved no card. */
+async function subscriptionFor(
+  billing: MembershipBilling,
+  row: {
+    id: string;
+    paidUntil: Date;
+    paymentReference: string | null;
+    tierName: string;
+    price: number;
+    months: number;
+  },
+  currency: string,
+) {
+  if (!row.paymentReference?.startsWith("pi_")) return null;
+  try {
+    const { subscriptionId } = await billing.subscribe({
+      membershipId: row.id,
+      paymentReference: row.paymentReference,
+      price: { description: `${row.tierName} membership`, amount: row.price, currency, months: row.months },
+      firstChargeAt: row.paidUntil,
+    });
+    return `stripe:${subscriptionId}`;
+  } catch (error) {
+    // No card to charge: the member renews by paying, asked by the clock when renewal is due.
+    if (error instanceof PermanentPaymentError) return null;
+    throw error;
+  }
+}
+
+function subscriptionOf(paymentMethod: string | null) {
+  return paymentMethod?.startsWith(STRIPE_SUBSCRIPTION) ? paymentMethod.slice("stripe:".length) : null;
+}
+
+/** Brings a subscription's price to the tier's before its reminder names it; false when Stripe could not be told. */
+async function priceSubscription(services: MembershipClockServices, row: Due) {
+  const subscription = subscriptionOf(row.paymentMethod);
+  if (!subscription || !services.billing) return true;
+  try {
+    await services.billing.setPrice(subscription, {
+      description: `${row.tierName} membership`,
+      amount: row.price,
+      currency: services.brand.currency,
+      months: row.months,
+    });
+    return true;
+  } catch (error) {
+    getLog().warn({ err: error, membership: row.id }, "could not set a renewal's price on Stripe; reminding later");
+    return false;
+  }
+}
+
+/**
+ * Renewal turned off or on, on the provider as well: Stripe stops (or goes on) charging at the
+ * end of the paid period. Answers false when the provider could not be told, and nothing changed.
+ */
+export async function renewalOnProvider(
+  billing: MembershipBilling | undefined,
+  paymentMethod: string | null,
+  renews: boolean,
+) {
+  const subscription = subscriptionOf(paymentMethod);
+  if (!subscription || !billing) return true;
+  try {
+    await billing.setRenewing(subscription, renews);
+    return true;
+  } catch (error) {
+    getLog().warn({ err: error }, "could not change a subscription's renewal on Stripe");
+    return false;
+  }
+}
+
+/**
+ * What a Stripe Billing notification does to its membership. Each is safe to receive twice: a
+ * renewal is one order per payment, a failure is counted once per next attempt, an end is a state.
+ */
+export async function applyBillingEvent(services: MembershipClockServices, event: BillingEvent, now: Date) {
+  const { db } = services;
+  const [row] = await from(db).where(eq(memberships.paymentMethod, `stripe:${event.subscriptionId}`));
+  if (!row) return { applied: false as const };
+  if (event.kind === "subscription_ended") {
+    await db.update(memberships).set({ paymentMethod: null, updatedAt: now }).where(eq(memberships.id, row.id));
+    return { applied: true as const };
+  }
+  if (event.kind === "renewal_failed") {
+    if (row.retryAt?.getTime() === event.nextAttemptAt?.getTime() && row.renewalFailures > 0) {
+      return { applied: false as const };
+    }
+    await db
+      .update(memberships)
+      .set({ renewalFailures: row.renewalFailures + 1, retryAt: event.nextAttemptAt, updatedAt: now })
+      .where(eq(memberships.id, row.id));
+    await services.sendEmail(failedEmail(services, row, event.nextAttemptAt));
+    return { applied: true as const };
+  }
+  const reference =
+    event.paymentReference ?? (await services.billing?.invoicePayment(event.invoiceId)) ?? event.invoiceId;
+  const [known] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.provider, "stripe"), eq(orders.providerPaymentId, reference)));
+  if (known) return { applied: false as const };
+  const order = await renewalOrder(db, row, event.currency, now, event.amount);
+  const settled = await services.settle({
+    orderId: order,
+    provider: "stripe",
+    paymentReference: reference,
+    amount: event.amount,
+    now,
+  });
+  if (settled.kind !== "settled") return { applied: false as const };
+  await services.sendEmail(renewedEmail(services, { ...row, price: event.amount }));
+  return { applied: true as const };
+}
+
 type ClockJobServices = {
   db: Db;
+  payments?: Pick<PaymentGateway, "billing">;
   env: Pick<Env, "SITE_NAME" | "SITE_URL" | "CURRENCY" | "AUTH_SECRET">;
   outbox: Pick<Outbox, "sendEmail">;
 };
 
 /** The clock's services from the runtime's; `settle` is the commerce core's, from the composition root. */
 export function membershipClockServices(
-  { db, env, outbox }: ClockJobServices,
+  { db, env, outbox, payments }: ClockJobServices,
   settle: (db: Db) => SettleRenewal,
 ): MembershipClockServices {
+  const billing = payments?.billing;
   return {
     db,
     sendEmail: (email) => outbox.sendEmail(email),
     brand: { siteName: env.SITE_NAME, siteUrl: env.SITE_URL, currency: env.CURRENCY, secret: env.AUTH_SECRET },
     charge: chargeTestCard,
     settle: settle(db),
+    billing,
   };
 }
 

@@ -38,12 +38,12 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 /** Turn renewal off (the membership runs to its paid end) or back on. */
 export async function action({ request, context, url }: Route.ActionArgs) {
   const user = requireUser({ context, url });
-  const { db, env } = context.get(runtimeContext);
+  const { db, env, payments } = context.get(runtimeContext);
   const parsed = renewalSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return data({ error: parsed.error.issues[0]?.message ?? "Reload the page" }, { status: 400 });
   if (parsed.data.intent === "cancel-membership") return cancelInCoolingOff(context, user.id);
   const renews = parsed.data.intent === "resume-renewal";
-  const outcome = await setRenewal(db, { userId: user.id, renews, now: new Date() });
+  const outcome = await setRenewal(db, { userId: user.id, renews, now: new Date(), billing: payments?.billing });
   if (!outcome.ok) return data({ error: outcome.message }, { status: 400 });
   const until = membershipDate(outcome.paidUntil, env.TIME_ZONE);
   return redirectWithFlash("/members/membership", {

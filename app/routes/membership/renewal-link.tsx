@@ -17,8 +17,13 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ context, params }: Route.ActionArgs) {
-  const { db, env } = context.get(runtimeContext);
-  const outcome = await stopRenewalByLink(db, { token: params.token, secret: env.AUTH_SECRET, now: new Date() });
+  const { db, env, payments } = context.get(runtimeContext);
+  const outcome = await stopRenewalByLink(db, {
+    token: params.token,
+    secret: env.AUTH_SECRET,
+    now: new Date(),
+    billing: payments?.billing,
+  });
   return data(outcome, { status: outcome.ok ? 200 : 400 });
 }
 

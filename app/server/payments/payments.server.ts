@@ -14,6 +14,11 @@ export type StartPaymentInput = {
   expiresAt: Date;
   /** The same key for a repeated request about the same order attempt, so it makes one session. */
   idempotencyKey: string;
+  /**
+   * Keep the paying card for later charges the buyer agreed to: the order joins a membership that
+   * renews by itself.
+   */
+  saveCard?: boolean;
 };
 
 type PaymentSession = { redirectUrl: string; sessionId: string };
@@ -43,6 +48,55 @@ export type PaymentNotification = {
   type: string;
   /** For the checkout-session notifications this site acts on; null for any other type. */
   payment: PaymentState | null;
+  /** For the subscription notifications memberships act on (Stripe Billing); absent otherwise. */
+  billing?: BillingEvent | null;
+};
+
+/**
+ * What the provider's subscriptions tell memberships: a renewal was paid, a renewal's payment
+ * failed (the provider tries again at `nextAttemptAt`, or has given up when null), or the
+ * subscription ended (the member stopped it, or the provider gave up on its payments).
+ */
+export type BillingEvent =
+  | {
+      kind: "renewal_paid";
+      subscriptionId: string;
+      invoiceId: string;
+      /** The payment to refund it by, when the notification names it. */
+      paymentReference: string | null;
+      amount: number;
+      currency: string;
+    }
+  | { kind: "renewal_failed"; subscriptionId: string; invoiceId: string; nextAttemptAt: Date | null }
+  | { kind: "subscription_ended"; subscriptionId: string };
+
+/** A recurring price: `amount` every `months` months. */
+type RecurringPrice = { description: string; amount: number; currency: string; months: number };
+
+/**
+ * Memberships' renewals through the provider's subscriptions (Stripe Billing). The site keeps
+ * the rules (reminders, grace, lapse, cooling-off) and its own records; the provider keeps the
+ * card and charges it on the renewal dates, trying failed payments again by its own schedule.
+ */
+export type MembershipBilling = {
+  /**
+   * Starts renewals for a membership just paid for, charging the card that paid
+   * (`paymentReference`) `price` from `firstChargeAt` (the membership's paid-until) on.
+   */
+  subscribe(input: {
+    membershipId: string;
+    paymentReference: string;
+    price: RecurringPrice;
+    firstChargeAt: Date;
+  }): Promise<{ subscriptionId: string }>;
+  /** Whether the subscription charges again at the end of its period (renewal on or off). */
+  setRenewing(subscriptionId: string, renewing: boolean): Promise<void>;
+  /** The price of the renewals from the next one on. */
+  setPrice(subscriptionId: string, price: RecurringPrice): Promise<void>;
+  /** Ends the subscription now: nothing more is charged. */
+  cancel(subscriptionId: string): Promise<void>;
+  /** The payment that paid an invoice, to refund a renewal by. */
+  invoicePayment(invoiceId: string): Promise<string | null>;
 };
 
 type RefundInput = {
@@ -70,6 +124,8 @@ export type PaymentGateway = {
    * docs/responsible-play.md).
    */
   cardFunding?(paymentReference: string): Promise<string | null>;
+  /** Renewals by the provider's subscriptions; absent for a provider without them (the test checkout). */
+  billing?: MembershipBilling;
   /** Verifies and reads a notification; throws WebhookSignatureError when it cannot be trusted. */
   parseWebhook(rawBody: string | Uint8Array, signature: string | null): PaymentNotification;
 };

@@ -179,3 +179,174 @@ describe("the Stripe adapter", () => {
     expect(() => paymentGatewayFor({ ...site, PAYMENTS: "stripe", STRIPE_SECRET_KEY: undefined })).toThrow(/PAYMENTS/);
   });
 });
+
+/**
+ * Stripe Billing's notifications as Stripe sends them (API 2026-10-28), signed with the endpoint's
+ * secret the way Stripe signs them, and the requests the adapter makes for a membership's renewals.
+ */
+describe("the Stripe adapter's subscriptions", () => {
+  const SECRET = "whsec_x";
+  const signed = (event: object) => {
+    const payload = JSON.stringify(event);
+    return { payload, header: Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }) };
+  };
+  const invoice = (fields: Record<string, unknown>) => ({
+    id: "in_1Q2w3E4r5T6y7U8i",
+    object: "invoice",
+    amount_due: 3500,
+    amount_paid: 3500,
+    attempt_count: 1,
+    billing_reason: "subscription_cycle",
+    currency: "gbp",
+    customer: "cus_RnWq1x2y3z",
+    next_payment_attempt: null,
+    parent: {
+      type: "subscription_details",
+      quote_details: null,
+      subscription_details: {
+        metadata: { membershipId: "9b1d0c55-3f0e-4a43-9d0c-1f6f4c1a7e21" },
+        subscription: "sub_1Q2w3E",
+      },
+    },
+    period_end: 1_830_592_800,
+    period_start: 1_799_056_800,
+    status: "paid",
+    ...fields,
+  });
+  const event = (type: string, object: object) => ({
+    id: `evt_${type.replace(/\W/g, "_")}`,
+    object: "event",
+    api_version: "2026-10-28.endive",
+    created: 1_830_592_900,
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  });
+
+  it("reads a renewal paid, a renewal's failed try, and a subscription that ended", () => {
+    const { gateway } = stripeAnswering(() => ({ body: {} }));
+    const paid = signed(event("invoice.paid", invoice({})));
+    expect(gateway.parseWebhook(paid.payload, paid.header)).toEqual({
+      id: "evt_invoice_paid",
+      type: "invoice.paid",
+      payment: null,
+      billing: {
+        kind: "renewal_paid",
+        subscriptionId: "sub_1Q2w3E",
+        invoiceId: "in_1Q2w3E4r5T6y7U8i",
+        paymentReference: null,
+        amount: 3500,
+        currency: "GBP",
+      },
+    });
+    const failed = signed(
+      event(
+        "invoice.payment_failed",
+        invoice({ status: "open", amount_paid: 0, attempt_count: 1, next_payment_attempt: 1_830_852_000 }),
+      ),
+    );
+    expect(gateway.parseWebhook(failed.payload, failed.header).billing).toEqual({
+      kind: "renewal_failed",
+      subscriptionId: "sub_1Q2w3E",
+      invoiceId: "in_1Q2w3E4r5T6y7U8i",
+      nextAttemptAt: new Date(1_830_852_000 * 1000),
+    });
+    const ended = signed(
+      event("customer.subscription.deleted", { id: "sub_1Q2w3E", object: "subscription", status: "canceled" }),
+    );
+    expect(gateway.parseWebhook(ended.payload, ended.header).billing).toEqual({
+      kind: "subscription_ended",
+      subscriptionId: "sub_1Q2w3E",
+    });
+  });
+
+  it("does not count the subscription's first invoice, the £0 one for the year already paid", () => {
+    const { gateway } = stripeAnswering(() => ({ body: {} }));
+    const first = signed(
+      event("invoice.paid", invoice({ billing_reason: "subscription_create", amount_due: 0, amount_paid: 0 })),
+    );
+    expect(gateway.parseWebhook(first.payload, first.header).billing).toBeNull();
+  });
+
+  it("refuses a subscription notification whose body was changed after Stripe signed it", () => {
+    const { gateway } = stripeAnswering(() => ({ body: {} }));
+    const paid = signed(event("invoice.paid", invoice({})));
+    const forged = paid.payload.replace('"amount_paid":3500', '"amount_paid":1');
+    expect(() => gateway.parseWebhook(forged, paid.header)).toThrow(WebhookSignatureError);
+  });
+
+  it("subscribes the card the joining payment saved, at a shared price, first charging at the paid period's end", async () => {
+    const { gateway, sent } = stripeAnswering((request) => {
+      if (request.path === "/v1/payment_intents/pi_join") {
+        return { body: { id: "pi_join", object: "payment_intent", customer: "cus_1", payment_method: "pm_1" } };
+      }
+      if (request.method === "GET" && request.path === "/v1/prices") {
+        return { body: { object: "list", data: [], has_more: false, url: "/v1/prices" } };
+      }
+      if (request.path === "/v1/prices") return { body: { id: "price_annual", object: "price" } };
+      return { body: { id: "sub_new", object: "subscription" } };
+    });
+    const firstChargeAt = new Date("2028-01-01T00:00:00Z");
+    const made = await gateway.billing!.subscribe({
+      membershipId: "m-1",
+      paymentReference: "pi_join",
+      price: { description: "Annual membership", amount: 3500, currency: "GBP", months: 12 },
+      firstChargeAt,
+    });
+    expect(made).toEqual({ subscriptionId: "sub_new" });
+    expect(sent.map((request) => `${request.method} ${request.path}`)).toEqual([
+      "GET /v1/payment_intents/pi_join",
+      "GET /v1/prices",
+      "POST /v1/prices",
+      "POST /v1/subscriptions",
+    ]);
+    const price = sent[2]!.params;
+    expect(Object.fromEntries(price)).toMatchObject({
+      currency: "gbp",
+      unit_amount: "3500",
+      "recurring[interval]": "year",
+      "recurring[interval_count]": "1",
+      "product_data[name]": "Annual membership",
+    });
+    const subscription = sent[3]!;
+    expect(Object.fromEntries(subscription.params)).toMatchObject({
+      customer: "cus_1",
+      default_payment_method: "pm_1",
+      "items[0][price]": "price_annual",
+      billing_cycle_anchor: String(firstChargeAt.getTime() / 1000),
+      proration_behavior: "none",
+      off_session: "true",
+      "metadata[membershipId]": "m-1",
+    });
+    expect(subscription.idempotencyKey).toBe("membership-subscription:m-1:pi_join");
+  });
+
+  it("keeps the paying card only for an order that joins a renewing membership", async () => {
+    const { gateway, sent } = stripeAnswering(() => ({ body: session() }));
+    const input = {
+      order: ORDER,
+      lines: [{ description: "Annual membership", unitAmount: 3750, quantity: 1 }],
+      successUrl: "http://localhost:3000/return",
+      cancelUrl: "http://localhost:3000/cart",
+      expiresAt: new Date(Date.now() + 15 * 60_000),
+      idempotencyKey: "checkout:1",
+    };
+    await gateway.startPayment({ ...input, saveCard: true });
+    await gateway.startPayment(input);
+    expect(sent[0]!.params.get("payment_intent_data[setup_future_usage]")).toBe("off_session");
+    expect(sent[0]!.params.get("customer_creation")).toBe("always");
+    expect(sent[1]!.params.get("payment_intent_data[setup_future_usage]")).toBeNull();
+  });
+
+  it("stops renewals at the period's end when turned off, and cancels outright", async () => {
+    const { gateway, sent } = stripeAnswering(() => ({ body: { id: "sub_1", object: "subscription" } }));
+    await gateway.billing!.setRenewing("sub_1", false);
+    await gateway.billing!.cancel("sub_1");
+    expect(sent.map((request) => `${request.method} ${request.path} ${request.params.toString()}`)).toEqual([
+      "POST /v1/subscriptions/sub_1 cancel_at_period_end=true",
+      "DELETE /v1/subscriptions/sub_1 ",
+    ]);
+  });
+});
