@@ -32,7 +32,15 @@ type Art =
   | { kind: "model"; paint: string; box: string; background: [string, string] }
   | { kind: "keyring" | "mug" | "lanyard"; colour: string; trim: string; background: [string, string] };
 
-type DemoVariant = { options: string[]; sku: string; price: number; stock: number; maxPerOrder?: number };
+type DemoVariant = {
+  options: string[];
+  sku: string;
+  price: number;
+  /** What club members pay (docs/membership.md, "Member prices…"). */
+  memberPrice?: number;
+  stock: number;
+  maxPerOrder?: number;
+};
 
 type DemoProduct = {
   slug: string;
@@ -95,7 +103,7 @@ const DEMO_PRODUCTS: DemoProduct[] = [
     variants: [
       ...sized("TEE", 2200, [12, 30, 30, 18, 8], { name: "Black", code: "BLK" }),
       ...sized("TEE", 2200, [10, 24, 2, 12, 0], { name: "White", code: "WHT" }),
-    ],
+    ].map((variant) => ({ ...variant, memberPrice: 1700 })),
     images: [
       {
         art: { kind: "tee", colour: "#16181c", trim: "#e5e7eb", background: STUDIO },
@@ -479,6 +487,7 @@ export const demoProductsSeeder: Seeder = {
           sku: variant.sku,
           options: variant.options,
           price: variant.price,
+          memberPrice: variant.memberPrice ?? null,
           stock: variant.stock,
           maxPerOrder: variant.maxPerOrder ?? 10,
           position: index,

@@ -34,8 +34,11 @@ export type EntrySource = (typeof ENTRY_SOURCES)[number];
 /** An entry is void once refunded or cancelled; void entries never go into the draw. */
 export const ENTRY_STATUSES = ["valid", "void"] as const;
 
-/** Entry bundles: `entries` for `price` minor units ("5 for £8"). */
-export type DrawBundle = { entries: number; price: number };
+/**
+ * Entry bundles: `entries` for `price` minor units ("5 for £8"), and what members (a membership
+ * with its benefits) pay for it when it differs (absent: the same as everyone).
+ */
+export type DrawBundle = { entries: number; price: number; memberPrice?: number };
 
 /** An instant win: the entry allocated `number` wins `prize` on the spot. */
 export type InstantWin = { number: number; prize: string };

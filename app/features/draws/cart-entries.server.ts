@@ -1,6 +1,7 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getOrCreateCart } from "~/features/cart/cart.server";
 import type { CartLineView, KindCart } from "~/features/commerce/item-kind";
+import { buyerPrice, memberLinePrice } from "~/features/commerce/member-price";
 import type { PlayProblem } from "~/features/play/play-rules";
 import { entryPlayProblem } from "~/features/play/play-settings.server";
 import type { Db } from "~/server/db/client.server";
@@ -86,6 +87,8 @@ export async function addEntriesToCart(
     confirmedAdult: boolean;
     /** Numbers the member chose, for a draw that allows it. */
     picks?: readonly number[];
+    /** The member holds a club membership with its benefits: they pay a bundle's member price. */
+    member?: boolean;
     now: Date;
   },
 ): Promise<AddEntriesResult> {
@@ -107,7 +110,8 @@ export async function addEntriesToCart(
       const entrant: Entrant = { ...(await entrantOf(tx, input.userId)), confirmedAdult: input.confirmedAdult };
       const notAllowed = entrantProblem(draw, entrant, input.now);
       if (notAllowed) throw new Refused(notAllowed);
-      const adding = bundleFor(draw, input.entriesPerUnit)?.price ?? 0;
+      const bundle = bundleFor(draw, input.entriesPerUnit);
+      const adding = bundle ? buyerPrice(bundle, { member: input.member ?? false }) : 0;
       const play = await entryPlayProblem(tx, { userId: input.userId, adding, now: input.now });
       if (play) throw new Refused({ ...play, drawId });
 
@@ -234,10 +238,14 @@ export const entryCart: KindCart = {
 };
 
 /**
- * The cart's entry lines with today's bundle prices and whatever stands in the way of paying. The
- * answer shows as the option chosen, as text: the right answer itself is never shown before close.
+ * The cart's entry lines with today's bundle prices (a member's own) and whatever stands in the way
+ * of paying. The answer shows as the option chosen, as text: the right answer itself is never
+ * shown before close.
  */
-async function entryCartLines(db: Db, input: { cartId: string; userId?: string; now: Date }): Promise<CartLineView[]> {
+async function entryCartLines(
+  db: Db,
+  input: { cartId: string; userId?: string; now: Date; member?: boolean },
+): Promise<CartLineView[]> {
   const rows = await db
     .select({
       drawId: draws.id,
@@ -288,7 +296,11 @@ async function entryCartLines(db: Db, input: { cartId: string; userId?: string; 
         detail: `Your answer: ${answer}${row.picks.length > 0 ? ` · Your numbers: ${row.picks.join(", ")}` : ""}`,
       },
       // The bundle's price today; the order copies it when checkout starts.
-      unitPrice: bundleFor(draw, row.entriesPerUnit)?.price ?? 0,
+      ...memberLinePrice(
+        bundleFor(draw, row.entriesPerUnit) ?? { price: 0 },
+        { member: input.member ?? false },
+        row.quantity,
+      ),
       quantity: row.quantity,
       target: { drawId: row.drawId, bundle: String(row.entriesPerUnit) },
       item: { kind: "entry", drawId: row.drawId },

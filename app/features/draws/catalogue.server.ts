@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, ne, not, sql } from "drizzle-orm";
+import { buyerPrice, memberOffer } from "~/features/commerce/member-price";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import type { Db } from "~/server/db/client.server";
+import { formatMoney } from "~/ui/money";
 import type { DrawBundle, DrawImage, DrawKind, DrawStatus, InstantWin, UndersoldPolicy } from "../../../db/schema";
 import { drawEntries, draws, holds, users } from "../../../db/schema";
 import { bundlesOf, type DrawPhase, drawPhase, maskedName, percentSold } from "./draw-rules";
@@ -155,6 +157,34 @@ export type DrawPage = {
     revealed: { number: number; prize: string; winner: string | null }[] | null;
   } | null;
 };
+
+/** A bundle as the draw page offers it to one buyer: what they pay, and a note in words. */
+export type BundleOffer = { entries: number; price: number; note: string | null };
+
+/** A draw's page as one buyer sees it: its bundles at their prices. */
+export type OfferedDrawPage = Omit<DrawPage, "bundles"> & { bundles: BundleOffer[] };
+
+/**
+ * The page's bundles at `buyer`'s prices (docs/membership.md, "Member prices…"), each noting what
+ * it saves on single entries, "Member price" for a member who pays one, and what members pay for
+ * anyone else. The words are made here, so the page's script does not grow with them.
+ */
+export function offeredTo(page: DrawPage, buyer: { member: boolean }, currency: string): OfferedDrawPage {
+  const money = (minor: number) => formatMoney(minor, currency);
+  const single = page.bundles[0] ? buyerPrice(page.bundles[0], buyer) : 0;
+  const bundles = page.bundles.map((bundle) => {
+    const price = buyerPrice(bundle, buyer);
+    const saving = single * bundle.entries - price;
+    const members = memberOffer(bundle, buyer);
+    const notes = [
+      price === bundle.price ? null : "Member price",
+      saving > 0 ? `Save ${money(saving)}` : null,
+      members === null ? null : `Members pay ${money(members)}`,
+    ].filter((note) => note !== null);
+    return { entries: bundle.entries, price, note: notes.length > 0 ? notes.join(" · ") : null };
+  });
+  return { ...page, bundles };
+}
 
 /** A public draw's id by slug, for the page's form; drafts are not public. */
 export async function publicDraw(db: Db, slug: string) {

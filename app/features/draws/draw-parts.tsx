@@ -6,8 +6,8 @@ import { formatMoney } from "~/ui/money";
 import { countOf, formatCount } from "~/ui/plural";
 import { useSite } from "~/ui/site";
 import { HeaderRow } from "~/ui/table";
-import type { DrawBundle, DrawImage } from "../../../db/schema";
-import type { DrawPage } from "./catalogue.server";
+import type { DrawImage } from "../../../db/schema";
+import type { BundleOffer, DrawPage, OfferedDrawPage } from "./catalogue.server";
 import { type EntryChoice, oddsAtFullSale } from "./draw-rules";
 import { imageCover } from "./draw-tiles";
 import type { PrizeClaim } from "./results.server";
@@ -158,7 +158,7 @@ export function EntryForm({
   choice,
   message,
 }: {
-  page: DrawPage;
+  page: OfferedDrawPage;
   viewer: "visitor" | "member";
   mine: number;
   /** The member's responsible-play state: a break that stops entries, and what is left under their limits. */
@@ -287,20 +287,19 @@ export function EntryForm({
   );
 }
 
-/** Entry bundles: "1 for £2, 5 for £8…". */
+/** Entry bundles: "1 for £2, 5 for £8…", each with its note (what it saves, a member price). */
 function PricingTable({
   bundles,
   price,
   left,
   chosen,
 }: {
-  bundles: DrawBundle[];
+  bundles: BundleOffer[];
   price: (minor: number) => string;
   left: number;
   /** The bundle chosen before signing in, if any; else the smallest. */
   chosen: number | null;
 }) {
-  const single = bundles[0]?.price ?? 0;
   const checked = bundles.some((bundle) => bundle.entries === chosen && bundle.entries <= left)
     ? chosen
     : bundles[0]?.entries;
@@ -309,7 +308,6 @@ function PricingTable({
       <legend className="font-bold">How many entries?</legend>
       <div className="grid gap-2 sm:grid-cols-2">
         {bundles.map((bundle) => {
-          const saving = single * bundle.entries - bundle.price;
           const tooMany = bundle.entries > left;
           return (
             <label
@@ -328,7 +326,7 @@ function PricingTable({
                 />
                 <span>
                   <span className="font-bold">{countOf(bundle.entries, "entry", "entries")}</span>
-                  {saving > 0 ? <span className="block text-sm text-muted">Save {price(saving)}</span> : null}
+                  {bundle.note ? <span className="block text-sm text-muted">{bundle.note}</span> : null}
                 </span>
               </span>
               <span className="wide tabular text-lg font-black">{price(bundle.price)}</span>

@@ -52,14 +52,19 @@ export type EntryProblem = {
 };
 
 /**
- * The bundles a draw sells, smallest first: always a single entry at the draw's price, then the
- * organiser's bundles. A giveaway has one free entry and nothing else.
+ * The bundles a draw sells, smallest first: always a single entry at the draw's price (for members
+ * too), then the organiser's bundles with their member prices. A giveaway has one free entry and
+ * nothing else.
  */
 export function bundlesOf(draw: Pick<DrawForEntry, "kind" | "price" | "bundles">): DrawBundle[] {
   if (draw.kind === "giveaway") return [{ entries: 1, price: 0 }];
-  const byEntries = new Map<number, number>([[1, draw.price]]);
-  for (const bundle of draw.bundles) if (bundle.entries > 1) byEntries.set(bundle.entries, bundle.price);
-  return [...byEntries].map(([entries, price]) => ({ entries, price })).sort((a, b) => a.entries - b.entries);
+  const byEntries = new Map<number, DrawBundle>([[1, { entries: 1, price: draw.price }]]);
+  for (const bundle of draw.bundles) if (bundle.entries > 1) byEntries.set(bundle.entries, bundle);
+  return [...byEntries.values()]
+    .map(({ entries, price, memberPrice }) =>
+      memberPrice === undefined ? { entries, price } : { entries, price, memberPrice },
+    )
+    .sort((a, b) => a.entries - b.entries);
 }
 
 export function bundleFor(draw: Pick<DrawForEntry, "kind" | "price" | "bundles">, entries: number) {

@@ -1,5 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { CartRow, CheckoutProblem, ItemKind, NewOrderLine, OrderRow } from "~/features/commerce/item-kind";
+import { buyerPrice } from "~/features/commerce/member-price";
 import { LATE_SOLD_OUT_REASON } from "~/features/commerce/settle.server";
 import { creditCardRefusal } from "~/features/play/credit-cards.server";
 import { orderEntriesPlayProblem } from "~/features/play/order-play.server";
@@ -48,7 +49,7 @@ export const entryKind: ItemKind = {
   unit: { one: "entry", other: "entries" },
   cart: entryCart,
 
-  async checkout(tx, rows, { userId, currency, now }) {
+  async checkout(tx, rows, { userId, currency, now, member }) {
     const lines = rows.map(entryLine);
     // The member's own unpaid order is replaced by this one, so its holds are not counted.
     const stock = await readDrawStock(
@@ -103,7 +104,8 @@ export const entryKind: ItemKind = {
               answer: line.answer,
               pickedNumbers: picks,
               description: `${draw.title} — ${countOf(line.entriesPerUnit, "entry", "entries")}`,
-              unitPrice: bundle.price,
+              // A member price changes only what the bundle costs: not the odds, nor the free route.
+              unitPrice: buyerPrice(bundle, { member }),
               quantity: line.quantity,
             },
             hold: { drawId, quantity: entriesOf(line), pickedNumbers: picks },

@@ -1,3 +1,5 @@
+import { buyerPrice } from "~/features/commerce/member-price";
+
 /**
  * Whether tickets can be bought, worked out from an event and its ticket types at a moment in
  * time (on sale, not yet on sale, sales ended, sold out, cancelled).
@@ -44,7 +46,7 @@ const EVERYONE: Buyer = { member: false };
 
 /** What `buyer` pays for one ticket of `type`. */
 export function ticketPrice(type: Pick<SalesTicketType, "price" | "memberPrice">, buyer: Buyer = EVERYONE) {
-  return buyer.member && type.memberPrice !== null && type.memberPrice !== undefined ? type.memberPrice : type.price;
+  return buyerPrice(type, buyer);
 }
 
 /** Whether `buyer` may buy `type` at all (a members-only type is for members). */

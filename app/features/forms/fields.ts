@@ -29,6 +29,7 @@ export const MESSAGES = {
   atMost: (max: number) => `Enter at most ${formatCount(max)}`,
   localTime: "Enter a date and time like 2027-06-12 09:30",
   money: (currency: string) => `Enter an amount like 12.50 in ${currencySymbol(currency)} (0 for free)`,
+  memberPriceAbove: "Make the member price no more than the price",
   slug: (example: string) => `Use lowercase letters, numbers and single hyphens, like ${example}`,
   reservedSlug: "This word is used by the site's own pages: choose another",
   idSlug: "Choose words rather than an id",
@@ -143,6 +144,13 @@ export function moneyField(currency: string, missing: string) {
       }
       return minor;
     });
+}
+
+/** What members pay (docs/membership.md), which may be left empty: the same as everyone, read as null. */
+export function memberPriceField(currency: string) {
+  return moneyField(currency, "Enter the member price, or leave it blank")
+    .optional()
+    .transform((value) => value ?? null);
 }
 
 /** A form's problems as the first message per field, keyed by field name ("options.0" for lists). */

@@ -27,7 +27,7 @@ export async function addMembershipToCart(
   const { userId, tierId, now } = input;
   const places = await readTierPlaces(db, [tierId], now, { lock: false, exceptUserId: userId });
   const tier = places.tiers.get(tierId);
-  if (!tier || !tier.onSale) {
+  if (!tier?.onSale) {
     return { ok: false, problem: { code: "not_found", message: "That membership tier is not open to new members" } };
   }
   const own = await membershipOf(db, userId);

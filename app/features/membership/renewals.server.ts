@@ -34,7 +34,7 @@ export const TEST_DECLINED_CARD = "test:declined";
 /** Paid by Stripe, its renewals' subscription not made yet (the clock makes it). */
 export const STRIPE_PENDING = "stripe:pending";
 /** Renewed by a Stripe Billing subscription: `stripe:sub_…`. */
-export const STRIPE_SUBSCRIPTION = "stripe:sub_";
+const STRIPE_SUBSCRIPTION = "stripe:sub_";
 /** A renewal is charged only once its reminder has been out this long, however late it went. */
 const NOTICE_BEFORE_CHARGE_DAYS = 3;
 /** How long a run's claim on a renewal it is charging lasts. */

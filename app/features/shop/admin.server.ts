@@ -136,6 +136,8 @@ export type AdminVariant = {
   sku: string;
   options: string[];
   price: number;
+  /** What members pay; null: the same as everyone. */
+  memberPrice: number | null;
   stock: number;
   held: number;
   maxPerOrder: number;
@@ -187,6 +189,7 @@ export async function getProductForAdmin(db: Db, productId: string, now: Date) {
     sku: variant.sku,
     options: variant.options,
     price: variant.price,
+    memberPrice: variant.memberPrice,
     stock: variant.stock,
     held: held.get(variant.id) ?? 0,
     maxPerOrder: variant.maxPerOrder,

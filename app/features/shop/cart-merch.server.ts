@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { CartLineView, CartRow, KindCart } from "~/features/commerce/item-kind";
+import { memberLinePrice } from "~/features/commerce/member-price";
 import type { Db } from "~/server/db/client.server";
 import { cartItems, carts, MAX_LINE_QUANTITY } from "../../../db/schema";
 import { type MerchProblem, merchLineProblem } from "./merch-rules";
@@ -196,11 +197,14 @@ export const merchCart: KindCart = {
   lines: merchCartLines,
 };
 
-/** The cart's merch lines (in the cart's order) with today's prices and what stands in the way of each. */
+/**
+ * The cart's merch lines (in the cart's order) with today's prices (a member's own) and what stands
+ * in the way of each.
+ */
 async function merchCartLines(
   db: Db,
   rows: CartRow[],
-  context: { userId?: string; now: Date },
+  context: { userId?: string; now: Date; member?: boolean },
 ): Promise<CartLineView[]> {
   const lines = rows.flatMap((row) => (row.variantId ? [{ variantId: row.variantId, quantity: row.quantity }] : []));
   if (lines.length === 0) return [];
@@ -231,7 +235,7 @@ async function merchCartLines(
           name: variant.productTitle,
           detail: optionsLabel || null,
         },
-        unitPrice: variant.price,
+        ...memberLinePrice(variant, { member: context.member ?? false }, line.quantity),
         quantity: line.quantity,
         target: { variantId: variant.id },
         item: { kind: "merch", variantId: variant.id },

@@ -1,6 +1,8 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { buyerPrice, memberOffer } from "~/features/commerce/member-price";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import type { Db } from "~/server/db/client.server";
+import { formatMoney } from "~/ui/money";
 import {
   PRODUCT_CATEGORIES,
   type ProductCategory,
@@ -135,7 +137,12 @@ type PageVariant = {
   id: string;
   sku: string;
   options: string[];
+  /** What the buyer pays: the member price for a member. */
   price: number;
+  /** What members pay, for a buyer who is not one; null when it is the same or they are one. */
+  memberPrice: number | null;
+  /** The buyer pays the member price. */
+  memberPriced: boolean;
   available: number;
   maxPerOrder: number;
   badge: StockBadge;
@@ -161,13 +168,15 @@ export type ProductPage = {
 
 /**
  * A product's page: on sale for everyone; a draft or archived one only when `staff` (to
- * preview). Only variants on sale are offered. Markdown is rendered here with raw HTML escaped.
+ * preview). Only variants on sale are offered, at the buyer's prices (a `member`'s own). Markdown
+ * is rendered here with raw HTML escaped.
  */
 export async function getProductPage(
   db: Db,
   slug: string,
-  input: { staff: boolean; now: Date },
+  input: { staff: boolean; now: Date; member?: boolean },
 ): Promise<ProductPage | null> {
+  const buyer = { member: input.member ?? false };
   if (!slug || slug.length > 200) return null;
   const [product] = await db.select().from(products).where(eq(products.slug, slug));
   if (!product) return null;
@@ -188,7 +197,9 @@ export async function getProductPage(
       id: row.id,
       sku: row.sku,
       options: row.options,
-      price: row.price,
+      price: buyerPrice(row, buyer),
+      memberPrice: memberOffer(row, buyer),
+      memberPriced: buyerPrice(row, buyer) !== row.price,
       available,
       maxPerOrder: row.maxPerOrder,
       badge: stockBadge(available, product.lowStockThreshold),
@@ -213,6 +224,23 @@ export async function getProductPage(
     lowStockThreshold: product.lowStockThreshold,
     updatedAt: product.updatedAt,
   };
+}
+
+/**
+ * What membership changes on a product's page, in words (docs/membership.md, "Member prices…"):
+ * "Member price" for a member who pays it; for anyone else what members pay, the lowest when
+ * variants differ, with an offer to join. Null when no variant has a member price.
+ */
+export function memberPriceNote(
+  variants: readonly Pick<PageVariant, "memberPrice" | "memberPriced">[],
+  currency: string,
+): { text: string; join: boolean } | null {
+  if (variants.some((variant) => variant.memberPriced)) return { text: "Member price", join: false };
+  const offers = variants.flatMap((variant) => (variant.memberPrice === null ? [] : [variant.memberPrice]));
+  if (offers.length === 0) return null;
+  const lowest = Math.min(...offers);
+  const one = offers.length === variants.length && offers.every((offer) => offer === lowest);
+  return { text: `Members pay ${one ? "" : "from "}${formatMoney(lowest, currency)}.`, join: true };
 }
 
 /** The product on sale (or any, for staff) a slug names, with its variants' ids and options. */

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { CartRow, CheckoutProblem, ItemKind, NewOrderLine, OrderRow } from "~/features/commerce/item-kind";
+import { buyerPrice } from "~/features/commerce/member-price";
 import { LATE_SOLD_OUT_REASON } from "~/features/commerce/settle.server";
 import { cartItems, productVariants } from "../../../db/schema";
 import { merchCart } from "./cart-merch.server";
@@ -25,7 +26,7 @@ export const merchKind: ItemKind = {
   delivered: true,
   cart: merchCart,
 
-  async checkout(tx, rows, { userId, now }) {
+  async checkout(tx, rows, { userId, now, member }) {
     const lines = rows.map(merchLine);
     // The member's own unpaid order is replaced by this one, so its holds are not counted.
     const stock = await readVariantStock(
@@ -51,7 +52,13 @@ export const merchKind: ItemKind = {
           }
           stock.take(variantId, quantity);
           checked.push({
-            values: { variantId, description: variantDescription(variant), unitPrice: variant.price, quantity },
+            values: {
+              variantId,
+              description: variantDescription(variant),
+              // The membership was read as checkout began: one that has ended since loses the price.
+              unitPrice: buyerPrice(variant, { member }),
+              quantity,
+            },
             hold: { variantId, quantity },
           });
         }

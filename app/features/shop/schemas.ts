@@ -3,6 +3,7 @@ import {
   checkbox,
   line,
   MESSAGES,
+  memberPriceField,
   moneyField,
   optionalLine,
   prose,
@@ -87,23 +88,35 @@ function optionValues(names: string[]) {
     .transform((chosen): string[] => [...chosen]);
 }
 
-/** The variant form (adding one, or changing one) of a product with these option names. */
+/**
+ * The variant form (adding one, or changing one) of a product with these option names. A member
+ * price is optional and no more than the price (docs/membership.md, "Member prices…").
+ */
 export function variantSchema(product: { optionNames: string[]; currency: string }) {
-  return z.object({
-    options: optionValues(product.optionNames),
-    sku: line(LIMITS.sku, "Enter a SKU").regex(SKU, "Use letters, numbers, dots, dashes"),
-    price: moneyField(product.currency, "Enter the price"),
-    maxPerOrder: wholeNumber(1, LIMITS.maxPerOrder, "the most per order")
-      .optional()
-      .transform((value) => value ?? 10),
-    active: checkbox,
-  });
+  return z
+    .object({
+      options: optionValues(product.optionNames),
+      sku: line(LIMITS.sku, "Enter a SKU").regex(SKU, "Use letters, numbers, dots, dashes"),
+      price: moneyField(product.currency, "Enter the price"),
+      memberPrice: memberPriceField(product.currency),
+      maxPerOrder: wholeNumber(1, LIMITS.maxPerOrder, "the most per order")
+        .optional()
+        .transform((value) => value ?? 10),
+      active: checkbox,
+    })
+    .refine((value) => value.memberPrice === null || value.memberPrice <= value.price, {
+      path: ["memberPrice"],
+      message: MESSAGES.memberPriceAbove,
+      // Checked once both amounts read, whatever else is wrong with the form.
+      when: (payload) => !payload.issues.some((issue) => ["price", "memberPrice"].includes(String(issue.path?.[0]))),
+    });
 }
 export type VariantInput = z.output<ReturnType<typeof variantSchema>>;
 export type VariantFormDefaults = {
   options?: string[];
   sku?: string;
   price?: string;
+  memberPrice?: string;
   maxPerOrder?: string;
   active?: "on";
 };

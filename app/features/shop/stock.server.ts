@@ -18,6 +18,8 @@ export type VariantStockLine = {
   options: string[];
   sku: string;
   price: number;
+  /** What members pay; null: the same as everyone. */
+  memberPrice: number | null;
   stock: number;
   maxPerOrder: number;
   active: boolean;
@@ -51,6 +53,7 @@ const variantColumns = {
   options: productVariants.options,
   sku: productVariants.sku,
   price: productVariants.price,
+  memberPrice: productVariants.memberPrice,
   stock: productVariants.stock,
   maxPerOrder: productVariants.maxPerOrder,
   active: productVariants.active,

@@ -32,7 +32,7 @@ export type EditorVariant = Omit<AdminVariant, "history"> & {
 /** The answers to one variant's forms, each given to the form it came from. */
 type VariantResults = { update?: Result; remove?: Result; stock?: Result };
 
-/** A variant's fields: one value per option, SKU, price, most per order, on sale. */
+/** A variant's fields: one value per option, SKU, price, what members pay, most per order, on sale. */
 function VariantForm({
   id,
   intent,
@@ -66,6 +66,13 @@ function VariantForm({
         )}
         <InputField meta={fields.sku} label="SKU" inputProps={{ autoCapitalize: "characters", spellCheck: false }} />
         <InputField meta={fields.price} label="Price" kind="money" prefix={currencySymbol(currency)} />
+        <InputField
+          meta={fields.memberPrice}
+          label="What members pay (optional)"
+          kind="money"
+          prefix={currencySymbol(currency)}
+          hint="What club members pay. Empty: the same as everyone."
+        />
         <InputField meta={fields.maxPerOrder} label="Most per order" kind="number" />
         <div className="flex items-end pb-3">
           <Checkbox meta={fields.active}>On sale</Checkbox>
@@ -178,6 +185,7 @@ export function VariantCard({
           <span className="tabular font-semibold">
             {variant.stock} on the shelf{variant.held > 0 ? `, ${variant.held} held` : ""} ·{" "}
             {formatMoney(variant.price, currency)}
+            {variant.memberPrice !== null ? ` · Members pay ${formatMoney(variant.memberPrice, currency)}` : ""}
           </span>
         </div>
       </div>
@@ -195,6 +203,7 @@ export function VariantCard({
               options: optionNames.map((_, index) => variant.options[index] ?? ""),
               sku: variant.sku,
               price: moneyInputValue(variant.price),
+              memberPrice: variant.memberPrice === null ? "" : moneyInputValue(variant.memberPrice),
               maxPerOrder: String(variant.maxPerOrder),
               active: variant.active ? "on" : undefined,
             }}

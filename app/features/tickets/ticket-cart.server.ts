@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import type { CartLineView, CartRow, CartVoucher, KindCart } from "~/features/commerce/item-kind";
+import { memberLinePrice } from "~/features/commerce/member-price";
 import { formatLocalDay } from "~/features/dates/event-dates";
-import { ticketPrice, ticketSalesState } from "~/features/events/sales";
+import { ticketSalesState } from "~/features/events/sales";
 import type { Db } from "~/server/db/client.server";
 import { events, ticketTypes } from "../../../db/schema";
 import { attendeeNamesProblem, normaliseAttendeeNames, ticketLineProblem } from "./ticket-lines";
@@ -61,7 +62,7 @@ async function ticketCartLines(
     const problem =
       ticketLineProblem(event, type, types, line.quantity, context.now, buyer) ??
       attendeeNamesProblem(type, names, true);
-    const price = ticketPrice(type, buyer);
+    const prices = memberLinePrice(type, buyer, line.quantity);
     const closed = CLOSED_PROBLEMS.includes(problem?.code ?? "");
     const multiDay = type.days.length > 1;
     const days = [...type.days].sort().map(formatLocalDay);
@@ -76,10 +77,8 @@ async function ticketCartLines(
           name: type.name,
           detail: days.length > 0 ? days.join(" · ") : null,
         },
-        unitPrice: price,
+        ...prices,
         quantity: line.quantity,
-        memberSaving: (type.price - price) * line.quantity,
-        memberPrice: !buyer.member && type.memberPrice !== null ? (type.memberPrice ?? undefined) : undefined,
         target: { ticketTypeId: type.id },
         item: { kind: "ticket", ticketTypeId: type.id, eventId: event.id },
         problem: problem?.message ?? null,

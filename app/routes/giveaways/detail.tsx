@@ -1,7 +1,7 @@
 import { Clock } from "lucide-react";
 import { data } from "react-router";
 import { formatEventInstant } from "~/features/dates/event-dates";
-import { drawPage, memberEntries, publicDraw } from "~/features/draws/catalogue.server";
+import { drawPage, memberEntries, offeredTo, publicDraw } from "~/features/draws/catalogue.server";
 import {
   DrawBody,
   DrawGallery,
@@ -16,6 +16,7 @@ import { SoldBar, timeLeft } from "~/features/draws/draw-tiles";
 import { drawJsonLd } from "~/features/draws/json-ld";
 import { prizeClaimFor } from "~/features/draws/results.server";
 import { serializeJsonLd } from "~/features/events/json-ld";
+import { currentMembership } from "~/features/membership/memberships.server";
 import { playStatus } from "~/features/play/play-settings.server";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext, userContext } from "~/server/context.server";
@@ -33,17 +34,19 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const now = new Date();
   const page = await drawPage(db, params.slug, now);
   if (!page) notFound();
-  const [mine, claim, play] = user
+  const [mine, claim, play, membership] = user
     ? await Promise.all([
         memberEntries(db, page.id, user.id),
         page.status === "drawn" ? prizeClaimFor(db, page.id, user.id) : null,
         page.phase === "open" ? playStatus(db, user.id, now, env.TIME_ZONE) : null,
+        // A member sees the bundles' member prices (a visitor's page is the same for every visitor).
+        page.phase === "open" ? currentMembership(db, user.id, now) : null,
       ])
-    : [[], null, null];
+    : [[], null, null, null];
   const pageUrl = `${env.SITE_URL}/giveaways/${page.slug}`;
   return data(
     {
-      page,
+      page: offeredTo(page, { member: membership !== null }, env.CURRENCY),
       mine: mine.map((entry) => entry.number),
       claim,
       play: play ? { blocked: play.blocked?.message ?? null, left: play.left } : null,

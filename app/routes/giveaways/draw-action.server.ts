@@ -4,6 +4,7 @@ import { addEntriesToCart } from "~/features/draws/cart-entries.server";
 import { entryChoiceQuery, parsePicks } from "~/features/draws/draw-rules";
 import { enterGiveaway } from "~/features/draws/enter.server";
 import { claimPrize } from "~/features/draws/results.server";
+import { currentMembership } from "~/features/membership/memberships.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { countOf } from "~/ui/plural";
@@ -109,6 +110,8 @@ export async function drawPageAction(args: {
     answer: form.answer,
     confirmedAdult: form.adult,
     picks: form.picks,
+    // Spending limits are checked on what the bundle costs this member.
+    member: (await currentMembership(db, user.id, now)) !== null,
     now,
   });
   if (!result.ok) return data({ message: result.problem.message }, { status: 400 });

@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { closeDraw, drawWinner, recordBeacon } from "~/features/draws/closing.server";
 import { createEntrants, createTestDraw, DRAW_NOW, postalEntry } from "~/features/draws/draws.test-support";
+import { issueMembership } from "~/features/membership/memberships.server";
+import { createTestTier } from "~/features/membership/tiers.test-support";
 import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { TEST_ROLES, type TestRole, testSessionUser } from "~/server/session-user.test-support";
@@ -95,6 +97,36 @@ describe("/giveaways/:slug", () => {
       const hidden = await answerOf(() => detailLoader(argsFor(who, `/giveaways/${draft.slug}`, { slug: draft.slug })));
       expect(hidden.status).toBe(404);
     }
+  });
+
+  it("offers a club member a bundle's member price, and shows everyone else what members pay", async () => {
+    const { db } = database();
+    const now = Date.now();
+    const draw = await createTestDraw(db, {
+      opensAt: new Date(now - HOUR),
+      closesAt: new Date(now + 24 * HOUR),
+      bundles: [{ entries: 5, price: 800, memberPrice: 600 }],
+    });
+    const member = await signedIn("member");
+    await issueMembership(db, {
+      userId: member.id,
+      tier: await createTestTier(db),
+      people: [],
+      orderId: null,
+      paidPence: 3000,
+      paidAt: new Date(now - HOUR),
+    });
+    const bundlesFor = async (who: SessionUser | null) => {
+      const answer = await answerOf(() => detailLoader(argsFor(who, `/giveaways/${draw.slug}`, { slug: draw.slug })));
+      return (answer.data!.page as { bundles: unknown[] }).bundles[1];
+    };
+    expect(await bundlesFor(member)).toEqual({ entries: 5, price: 600, note: "Member price · Save £4.00" });
+    expect(await bundlesFor(null)).toEqual({ entries: 5, price: 800, note: "Save £2.00 · Members pay £6.00" });
+    expect(await bundlesFor(await signedIn("member"))).toEqual({
+      entries: 5,
+      price: 800,
+      note: "Save £2.00 · Members pay £6.00",
+    });
   });
 
   it("sends a visitor to sign in with their choice kept, puts a member's bundle in the cart, and refuses staff", async () => {

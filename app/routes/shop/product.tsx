@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { serializeJsonLd } from "~/features/events/json-ld";
-import { getProductPage } from "~/features/shop/catalogue.server";
+import { currentMembership } from "~/features/membership/memberships.server";
+import { getProductPage, memberPriceNote } from "~/features/shop/catalogue.server";
 import { CATEGORY_LABELS, shopHref } from "~/features/shop/catalogue-labels";
 import { productJsonLd } from "~/features/shop/json-ld";
 import { productImageShareUrl } from "~/features/shop/product-image-urls";
@@ -22,13 +23,17 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const { db, env, storage } = context.get(runtimeContext);
   const user = context.get(userContext);
   const staff = Boolean(user && hasRole(user, "organizer"));
-  const page = await getProductPage(db, params.slug, { staff, now: new Date() });
+  const now = new Date();
+  // A member sees member prices (a visitor's page, the same for every visitor, is cached).
+  const member = user ? (await currentMembership(db, user.id, now)) !== null : false;
+  const page = await getProductPage(db, params.slug, { staff, now, member });
   if (!page) notFound("This product could not be found");
   const imageUrls = page.images.map((image) => productImageShareUrl(image.hash, env.SITE_URL, storage.publicBase));
   const pageUrl = `${env.SITE_URL}/shop/${page.slug}`;
   return {
     page,
     pageUrl,
+    memberNote: memberPriceNote(page.variants, env.CURRENCY),
     imageUrl: imageUrls[0] ?? null,
     jsonLd: serializeJsonLd(
       productJsonLd(page, { name: env.SITE_NAME, url: env.SITE_URL, currency: env.CURRENCY }, imageUrls),
@@ -44,7 +49,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export const headers: Route.HeadersFunction = () => publicPageHeaders();
 
 export default function ProductDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { page } = loaderData;
+  const { page, memberNote } = loaderData;
   const { currency } = useSite();
   const nonce = useNonce();
   const prices = page.variants.map((variant) => variant.price);
@@ -96,6 +101,23 @@ export default function ProductDetail({ loaderData, actionData }: Route.Componen
                   </Badge>
                 ) : null}
               </p>
+              {memberNote ? (
+                <p
+                  className={
+                    memberNote.join ? "text-sm" : "text-sm font-semibold text-emerald-800 dark:text-emerald-300"
+                  }
+                >
+                  {memberNote.text}
+                  {memberNote.join ? (
+                    <>
+                      {" "}
+                      <Link to="/membership" className="font-semibold text-link underline">
+                        Join the club
+                      </Link>
+                    </>
+                  ) : null}
+                </p>
+              ) : null}
               {page.summary ? <p className="text-lg leading-relaxed text-muted">{page.summary}</p> : null}
             </div>
             <section id="buy" aria-label="Buy" className="scroll-mt-24">

@@ -1,11 +1,13 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { issueMembership } from "~/features/membership/memberships.server";
+import { createTestTier } from "~/features/membership/tiers.test-support";
 import { createTestProduct } from "~/features/shop/products.test-support";
 import type { SessionUser } from "~/server/context.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { TEST_ROLES, testAccount } from "~/server/session-user.test-support";
 import { answerOf, routeArgs } from "~/web/route-calls.test-support";
-import { cartItems, carts } from "../../../db/schema";
+import { cartItems, carts, productVariants } from "../../../db/schema";
 import { loader as listLoader } from "./list";
 import { action as productAction, loader as productLoader } from "./product";
 
@@ -121,6 +123,33 @@ describe("/shop and /shop/:slug", () => {
       .where(eq(cartItems.variantId, tee.variantIds[0]!));
     expect(lines.map((line) => line.quantity)).toEqual([2, 2, 2, 2]);
     expect(await db.select().from(cartItems).where(eq(cartItems.variantId, tee.variantIds[1]!))).toEqual([]);
+  });
+
+  it("shows a club member their member price, and a visitor what members pay", async () => {
+    const { db } = database();
+    const tee = await createTestProduct(db, { title: "Member tee", slug: "member-tee", variants: [{ price: 2000 }] });
+    await db.update(productVariants).set({ memberPrice: 1500 }).where(eq(productVariants.productId, tee.id));
+    const member = await testAccount(db, "member", "A club member");
+    await issueMembership(db, {
+      userId: member.id,
+      tier: await createTestTier(db),
+      people: [],
+      orderId: null,
+      paidPence: 3000,
+      paidAt: new Date(),
+    });
+    const load = (who: SessionUser | null) =>
+      answerOf(() => productLoader(argsFor(who, "/shop/member-tee", { slug: "member-tee" })));
+
+    const theirs = await load(member);
+    expect((theirs.data!.page as { variants: { price: number }[] }).variants[0]!.price).toBe(1500);
+    expect(theirs.data!.memberNote).toEqual({ text: "Member price", join: false });
+    const everyone = await load(null);
+    expect((everyone.data!.page as { variants: { price: number }[] }).variants[0]!.price).toBe(2000);
+    expect(everyone.data!.memberNote).toEqual({ text: "Members pay £15.00.", join: true });
+    // A member without a membership is everyone else.
+    const plain = await load(await testAccount(db, "member", "Not in the club"));
+    expect(plain.data!.memberNote).toEqual({ text: "Members pay £15.00.", join: true });
   });
 
   it("answers 400, not an error, to a form it cannot read", async () => {

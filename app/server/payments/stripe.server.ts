@@ -161,7 +161,7 @@ function notificationOf(event: Stripe.Event): PaymentNotification {
  * subscription's first invoice (`subscription_create`) is the £0 one for the period already
  * paid at joining.
  */
-export function billingEventOf(event: Stripe.Event): BillingEvent | null {
+function billingEventOf(event: Stripe.Event): BillingEvent | null {
   if (event.type === "customer.subscription.deleted") {
     return { kind: "subscription_ended", subscriptionId: event.data.object.id };
   }

@@ -144,7 +144,7 @@ export function DrawForm({
           meta={fields.bundles}
           label="Bundles (optional)"
           rows={3}
-          hint="One a line: the entries, then the price. For example “5 8.00” and “10 15.00”."
+          hint="One a line: the entries, then the price, then (optional) what members pay. For example “5 8.00” and “10 15.00 members 12.00”."
           textareaProps={{ spellCheck: false, ...lockedInput }}
         />
         <div className="grid gap-5 sm:grid-cols-3">

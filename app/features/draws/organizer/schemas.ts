@@ -7,6 +7,7 @@ import {
   listPage,
   listView,
   localTime,
+  MESSAGES,
   moneyField,
   prose,
   requiredProse,
@@ -15,7 +16,7 @@ import {
   wholeNumber,
 } from "~/features/forms/fields";
 import { isUsableSlug } from "~/features/forms/slug";
-import { MAX_PRICE_MINOR, parseMoney } from "~/ui/money";
+import { MAX_PRICE_MINOR, moneyInputValue, parseMoney } from "~/ui/money";
 import {
   DRAW_KINDS,
   type DrawBundle,
@@ -84,28 +85,35 @@ const splitLines = (text: string) =>
     .filter(Boolean);
 
 /**
- * Bundles typed one a line as "entries price": "5 8.00", "5 for £8", "10 x 15". A single entry
- * is always sold at the entry price, so bundles start at 2 entries.
+ * Bundles typed one a line as "entries price", then optionally what members pay: "5 8.00",
+ * "5 for £8", "10 x 15", "5 8.00 members 6.00", "5 for £8, members £6". A single entry is always
+ * sold at the entry price, so bundles start at 2 entries.
  */
 export function parseBundles(text: string): Parsed<DrawBundle[]> {
   const rows = splitLines(text);
   if (rows.length > DRAW_LIMITS.bundles) return { ok: false, message: `Offer at most ${DRAW_LIMITS.bundles} bundles` };
   const bundles: DrawBundle[] = [];
   for (const [index, row] of rows.entries()) {
-    const match = /^(\d{1,7})\s*(?:for|x|×|:|=|@)?\s*(\S+)$/i.exec(row);
+    const match = /^(\d{1,7})\s*(?:for|x|×|:|=|@)?\s*(\S+?)(?:[\s,;]+members?(?:\s+pay)?\s*:?\s*(\S+))?$/i.exec(row);
     const where = `Line ${index + 1}`;
     if (!match) return { ok: false, message: `${where}: write the entries then the price, like “5 8.00”` };
     const entries = Number(match[1]);
     const price = parseMoney(match[2]!);
+    const memberPrice = match[3] === undefined ? undefined : parseMoney(match[3]);
     if (entries < 2) return { ok: false, message: `${where}: a bundle has 2 entries or more` };
     if (price === null || price > MAX_PRICE_MINOR) return { ok: false, message: `${where}: write the price like 8.00` };
     if (price === 0) return { ok: false, message: `${where}: a bundle needs a price above 0` };
+    if (memberPrice === null) return { ok: false, message: `${where}: write the member price like 6.00` };
+    if (memberPrice !== undefined && memberPrice > price)
+      return { ok: false, message: `${where}: ${lowerFirst(MESSAGES.memberPriceAbove)}` };
     if (bundles.some((bundle) => bundle.entries === entries))
       return { ok: false, message: `${where}: there is already a bundle of ${entries} entries` };
-    bundles.push({ entries, price });
+    bundles.push(memberPrice === undefined ? { entries, price } : { entries, price, memberPrice });
   }
   return { ok: true, value: bundles.sort((a, b) => a.entries - b.entries) };
 }
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /**
  * Instant wins typed one a line as "entry number, then the prize": "17 £50 fuel card",
@@ -139,7 +147,12 @@ export function parseInstantWins(text: string): Parsed<InstantWin[]> {
 
 /** The lines the bundles and instant-win boxes show for saved values. */
 export const bundlesText = (bundles: DrawBundle[]) =>
-  bundles.map((bundle) => `${bundle.entries} ${(bundle.price / 100).toFixed(2)}`).join("\n");
+  bundles
+    .map(
+      (bundle) =>
+        `${bundle.entries} ${moneyInputValue(bundle.price)}${bundle.memberPrice === undefined ? "" : ` members ${moneyInputValue(bundle.memberPrice)}`}`,
+    )
+    .join("\n");
 export const instantWinsText = (wins: InstantWin[]) => wins.map((win) => `${win.number} ${win.prize}`).join("\n");
 
 const listText = (max: number) =>

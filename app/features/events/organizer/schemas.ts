@@ -13,6 +13,8 @@ import {
   listSearch,
   listView,
   localTime,
+  MESSAGES,
+  memberPriceField,
   moneyField,
   optionalLine,
   optionalLocalTime as optionalLocalTimeOf,
@@ -303,9 +305,7 @@ export function ticketTypeFields(event: TicketTypeContext) {
       .refine((chosen) => chosen.every((day) => days.includes(day)), "Choose days of the event"),
     salesStartAt: optionalLocalTime,
     salesEndAt: optionalLocalTime,
-    memberPrice: moneyField(event.currency, "Enter the member price, or leave it blank")
-      .optional()
-      .transform((value) => value ?? null),
+    memberPrice: memberPriceField(event.currency),
     membersOnly: checkbox,
     memberSalesStartAt: optionalLocalTime,
     sortOrder: wholeNumber(0, LIMITS.sortOrder, "the position")
@@ -338,7 +338,7 @@ export function ticketTypeSchema(event: TicketTypeContext) {
         if (presale && presale >= event.endsAt)
           issues.push({ path: ["memberSalesStartAt"], message: "Sales must open before the event ends" });
         if (value.memberPrice !== null && value.memberPrice > value.price)
-          issues.push({ path: ["memberPrice"], message: "Make the member price no more than the price" });
+          issues.push({ path: ["memberPrice"], message: MESSAGES.memberPriceAbove });
         addAll(ctx, issues);
       },
       { when: validAt(["salesStartAt", "salesEndAt", "memberSalesStartAt", "price", "memberPrice"]) },

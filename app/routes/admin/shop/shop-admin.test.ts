@@ -202,6 +202,22 @@ describe("/admin/shop routes", () => {
       .from(productVariants)
       .where(eq(productVariants.sku, variant.sku));
     expect(rows).toEqual([{ options: ["M"], price: 2000, stock: 0 }]);
+    // What members pay: no more than the price, said on its field; saved in pence.
+    const dearer = { ...variant, "options[0]": "L", sku: `${variant.sku}-L`, memberPrice: "25" };
+    expect(await answerOf(() => productAction(argsFor(people.organizer, pathname, params, dearer)))).toMatchObject({
+      status: 400,
+      data: { result: { error: { memberPrice: ["Make the member price no more than the price"] } } },
+    });
+    expect(
+      await answerOf(() =>
+        productAction(argsFor(people.organizer, pathname, params, { ...dearer, memberPrice: "15" })),
+      ),
+    ).toMatchObject({ status: 302 });
+    const [large] = await db
+      .select({ price: productVariants.price, memberPrice: productVariants.memberPrice })
+      .from(productVariants)
+      .where(eq(productVariants.sku, dearer.sku));
+    expect(large).toEqual({ price: 2000, memberPrice: 1500 });
     // The same options again are refused on the options, named by the variant's form.
     const twice = await answerOf(() =>
       productAction(argsFor(people.organizer, pathname, params, { ...variant, sku: `${variant.sku}-2` })),
