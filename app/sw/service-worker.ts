@@ -1,8 +1,9 @@
 // The service worker served at /sw.js (root scope). scripts/build-service-worker.ts bundles it
 // after the app build and defines self.__WB_MANIFEST as the list of files to precache.
 // an offline page, and signed-in pages and money flows never come from the cache,
-// so no page (navigation) response is ever stored; only hashed assets, icons, the offline page
-// and public media images are.
+// so no page (navigation) response is stored but one: the signed-in member's own card, kept in
+// this browser for use offline (./member-card.ts). Otherwise only hashed assets, icons, the
+// offline page and public media images are.
 import { CacheableResponsePlugin } from "workbox-cacheable-response";
 import { clientsClaim, type WorkboxPlugin } from "workbox-core";
 import { ExpirationPlugin } from "workbox-expiration";
@@ -16,6 +17,18 @@ import {
 } from "workbox-precaching";
 import { registerRoute } from "workbox-routing";
 import { CacheFirst, NetworkOnly, StaleWhileRevalidate } from "workbox-strategies";
+import {
+  CARD_NETWORK_WAIT_MS,
+  cardAnswer,
+  cardFiles,
+  deletesAccount,
+  isMemberCardData,
+  isMemberCardPage,
+  MEMBER_CARD_CACHE,
+  MEMBER_CARD_PATH,
+  savedCopyOf,
+  signInEnding,
+} from "./member-card";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
 
@@ -58,9 +71,133 @@ self.addEventListener("message", (event) => {
 clientsClaim();
 navigationPreload.enable();
 
+// The member card (docs/membership.md, "The member's pages"). Its page is sent `private,
+// no-store`, which keeps every other signed-in page out of these caches (`storableOnly`); the card
+// is kept on purpose, because a member must be able to show it at a gate with no signal. The copy
+// is this browser's own (cache storage is never shared), sits in a cache of its own under its one
+// address, is written only from a 200 page that is a card, and goes when this browser signs out.
+const cardAddress = new URL(MEMBER_CARD_PATH, self.location.origin).href;
+
+/** Counts forgettings, so a copy asked for before a sign-out is never written after it. */
+let forgotten = 0;
+/** The card cache's writes, one at a time in the order asked. */
+let cardWrites: Promise<unknown> = Promise.resolve();
+
+function inTurn(write: () => Promise<unknown>) {
+  const turn = cardWrites.then(write);
+  cardWrites = turn.catch(() => undefined);
+  return turn;
+}
+
+function forgetCard() {
+  forgotten += 1;
+  return inTurn(() => caches.delete(MEMBER_CARD_CACHE));
+}
+
+function savedCard() {
+  return caches.match(cardAddress, { cacheName: MEMBER_CARD_CACHE, ignoreVary: true });
+}
+
+/** A file the copy needs, from a cache (a precached stylesheet or font) or else the network; null if neither. */
+async function cardFile(url: string) {
+  try {
+    const response = (await caches.match(url, { ignoreVary: true })) ?? (await fetch(url));
+    return response.status === 200 ? response : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps, replaces or forgets the copy after the server answered the card page asked for at `askedAt`. */
+async function readCardAnswer(response: Response, askedAt: number) {
+  const answer = cardAnswer(response);
+  if (answer === "forget") return forgetCard();
+  if (answer !== "read") return;
+  const copy = savedCopyOf(await response.text());
+  if (copy === null) return forgetCard();
+  const files = cardFiles(copy, cardAddress);
+  const fetched = await Promise.all(files.map(cardFile));
+  const headers = new Headers(response.headers);
+  // The copy is decoded text of a new length, and is matched by its address alone.
+  for (const name of ["Content-Length", "Content-Encoding", "Vary"]) headers.delete(name);
+  return inTurn(async () => {
+    if (forgotten !== askedAt) return;
+    const cache = await caches.open(MEMBER_CARD_CACHE);
+    const kept = new Set([cardAddress]);
+    for (const [index, file] of fetched.entries()) {
+      if (!file) continue;
+      await cache.put(files[index]!, file);
+      kept.add(files[index]!);
+    }
+    await cache.put(cardAddress, new Response(copy, { status: 200, statusText: "OK", headers }));
+    for (const key of await cache.keys()) if (!kept.has(key.url)) await cache.delete(key);
+  });
+}
+
+const wait = (ms: number) => new Promise<"slow">((resolve) => setTimeout(() => resolve("slow"), ms));
+
+/** Offline, a file the card's copy needs comes from the card's cache when no other cache has it. */
+const cardFilesOffline: WorkboxPlugin = {
+  handlerDidError: async ({ request }) => caches.match(request, { cacheName: MEMBER_CARD_CACHE, ignoreVary: true }),
+};
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  const origin = self.location.origin;
+  if (request.method === "GET" && isMemberCardData(new URL(request.url), origin)) {
+    // The app showed the card without a page load, so this worker saw no page: it asks for the
+    // page itself (with this browser's cookies) to keep the copy fresh.
+    const askedAt = forgotten;
+    const page = fetch(cardAddress, {
+      credentials: "same-origin",
+      redirect: "manual",
+      headers: { Accept: "text/html" },
+    });
+    event.waitUntil(page.then((response) => readCardAnswer(response, askedAt)).catch(() => undefined));
+    return;
+  }
+  const ending = signInEnding(request, origin);
+  if (ending === "sign-out") event.waitUntil(forgetCard());
+  if (ending === "settings") {
+    const form = request.clone();
+    event.waitUntil(
+      deletesAccount(form).then(
+        (deleting) => (deleting ? forgetCard() : undefined),
+        () => undefined,
+      ),
+    );
+  }
+});
+
+// The card page: the network first, so a lapsed membership shows lapsed; its saved copy when the
+// network fails, the server fails, or it keeps the member waiting at the gate. Registered before
+// the other pages' route, which would answer with the offline page.
+const network = new NetworkOnly();
+registerRoute(
+  ({ request, url }) => request.mode === "navigate" && isMemberCardPage(url, self.location.origin),
+  async (options) => {
+    const askedAt = forgotten;
+    const fromNetwork = network.handle(options);
+    options.event.waitUntil(
+      fromNetwork.then((response) => readCardAnswer(response.clone(), askedAt)).catch(() => undefined),
+    );
+    const answered = fromNetwork.then(
+      (response) => response,
+      () => null,
+    );
+    const first = await Promise.race([answered, wait(CARD_NETWORK_WAIT_MS)]);
+    if (first === "slow") {
+      const saved = await savedCard();
+      if (saved) return saved;
+    }
+    const response = first === "slow" ? await answered : first;
+    if (response && cardAnswer(response) !== "fall-back") return response;
+    return (await savedCard()) ?? response ?? (await matchPrecache(OFFLINE_PAGE)) ?? Response.error();
+  },
+);
+
 // Pages always come from the network; with no connection the cached offline page answers.
 // Registered before the precache so /offline itself is fetched live when online.
-const network = new NetworkOnly();
 registerRoute(
   ({ request }) => request.mode === "navigate",
   async (options) => {
@@ -86,6 +223,7 @@ registerRoute(
       storableOnly,
       new CacheableResponsePlugin({ statuses: [200] }),
       new ExpirationPlugin({ maxEntries: 100, purgeOnQuotaError: true }),
+      cardFilesOffline,
     ],
   }),
 );
@@ -99,6 +237,7 @@ registerRoute(
       storableOnly,
       new CacheableResponsePlugin({ statuses: [200] }),
       new ExpirationPlugin({ maxEntries: 200, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true }),
+      cardFilesOffline,
     ],
   }),
 );

@@ -13,13 +13,24 @@ import type { Route } from "./+types/card";
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
   const { db, env } = context.get(runtimeContext);
-  const card = await memberCard(db, { userId: user.id, now: new Date(), secret: env.AUTH_SECRET });
+  const now = new Date();
+  const card = await memberCard(db, { userId: user.id, now, secret: env.AUTH_SECRET });
   return {
     holder: { name: user.name, image: user.image ?? null },
     card: card ? { ...card, qrSvg: card.qrPayload ? await qrSvg(card.qrPayload) : null, qrPayload: undefined } : null,
+    // Written out here, so the page the browser keeps says when it was drawn in the club's words.
+    drawnAt: { iso: now.toISOString(), label: drawnAtLabel(now, env.TIME_ZONE) },
   };
 }
 
+/** "3 December 2026 at 20:30" in the club's time zone. */
+function drawnAtLabel(date: Date, timeZone: string) {
+  const time = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone }).format(date);
+  return `${membershipDate(date, timeZone)} at ${time}`;
+}
+
+// Never stored by the browser's or a shared HTTP cache. The service worker keeps its own copy of
+// this page for use offline, deliberately (app/sw/service-worker.ts).
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 const STATE_WORDS: Record<string, string> = {
@@ -31,7 +42,7 @@ const STATE_WORDS: Record<string, string> = {
 
 /** The member card: who, which tier, valid until, and the QR the gate scans. Prints on one page. */
 export default function MemberCardPage({ loaderData }: Route.ComponentProps) {
-  const { holder, card } = loaderData;
+  const { holder, card, drawnAt } = loaderData;
   const { name: site, timeZone } = useSite();
   if (!card) {
     return (
@@ -103,6 +114,14 @@ export default function MemberCardPage({ loaderData }: Route.ComponentProps) {
               for a new card.
             </p>
           )}
+          {/* Hidden here; the copy the service worker keeps on the phone shows it (app/sw/member-card.ts). */}
+          <p
+            data-saved-card-note=""
+            hidden
+            className="rounded-xl bg-surface-sunken p-3 text-center text-sm print:hidden"
+          >
+            Saved on this phone: last updated <time dateTime={drawnAt.iso}>{drawnAt.label}</time>
+          </p>
         </div>
       </article>
       <p className="text-center text-sm text-muted print:hidden">
