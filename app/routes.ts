@@ -119,6 +119,8 @@ export default [
       route("membership", "routes/admin/membership/list.tsx"),
       route("membership/new", "routes/admin/membership/new.tsx"),
       route("membership/members", "routes/admin/membership/members.tsx"),
+      route("membership/members/:membershipId", "routes/admin/membership/member.tsx"),
+      route("membership/import", "routes/admin/membership/import.tsx"),
       route("membership/:tierId", "routes/admin/membership/tier.tsx"),
       route("vouchers", "routes/admin/vouchers/list.tsx"),
       route("vouchers/new", "routes/admin/vouchers/new.tsx"),

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, eq, gt, isNotNull, isNull, like, lte, sql } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, like, lte, type SQL, sql } from "drizzle-orm";
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
 import type { Db } from "~/server/db/client.server";
 import type { Env } from "~/server/env.server";
@@ -35,6 +35,18 @@ export const TEST_DECLINED_CARD = "test:declined";
 export const STRIPE_PENDING = "stripe:pending";
 /** Renewed by a Stripe Billing subscription: `stripe:sub_…`. */
 const STRIPE_SUBSCRIPTION = "stripe:sub_";
+/** A subscription charging on a renewal date staff have since moved: `stripe:moved:sub_…`, made again by the clock. */
+const STRIPE_MOVED = "stripe:moved:";
+
+/**
+ * The way to pay of a membership whose paid-until date staff moved (an import, a change): a
+ * Stripe subscription charges on the old date, so it is marked to be stopped and made again for
+ * the new one by the clock's next run. Any other way to pay stays as it is.
+ */
+export function movedPaymentMethod(paymentMethod: SQL) {
+  return sql`case when ${paymentMethod} like ${`${STRIPE_SUBSCRIPTION}%`}
+    then ${STRIPE_MOVED} || substr(${paymentMethod}, ${"stripe:".length + 1}) else ${paymentMethod} end`;
+}
 /** A renewal is charged only once its reminder has been out this long, however late it went. */
 const NOTICE_BEFORE_CHARGE_DAYS = 3;
 /** How long a run's claim on a renewal it is charging lasts. */
@@ -414,6 +426,18 @@ export const chargeTestCard: ChargeRenewal = async ({ paymentMethod, orderId }) 
 async function syncSubscriptions(services: MembershipClockServices, now: Date) {
   const { db, billing } = services;
   if (!billing) return;
+  // A subscription on a renewal date staff moved stops, and is made again for the new date.
+  const moved = await db
+    .select({ id: memberships.id, paymentMethod: memberships.paymentMethod })
+    .from(memberships)
+    .where(like(memberships.paymentMethod, `${STRIPE_MOVED}%`));
+  for (const row of moved) {
+    await billing.cancel(row.paymentMethod!.slice(STRIPE_MOVED.length));
+    await db
+      .update(memberships)
+      .set({ paymentMethod: STRIPE_PENDING, updatedAt: now })
+      .where(and(eq(memberships.id, row.id), eq(memberships.paymentMethod, row.paymentMethod!)));
+  }
   const joining = await db
     .select({
       id: memberships.id,

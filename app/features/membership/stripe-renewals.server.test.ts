@@ -9,6 +9,7 @@ import type { OutboundEmail } from "~/server/mail/mail.server";
 import { type MembershipBilling, PermanentPaymentError } from "~/server/payments/payments.server";
 import { memberships, orders } from "../../../db/schema";
 import { addMembershipToCart } from "./cart-membership.server";
+import { changeMembership } from "./member-changes.server";
 import { membershipOf, setRenewal, statusOf } from "./memberships.server";
 import {
   applyBillingEvent,
@@ -240,5 +241,29 @@ describe("renewals through Stripe Billing", () => {
     const [row] = await db.select().from(memberships).where(eq(memberships.userId, buyer.id));
     expect(row).toMatchObject({ paymentMethod: null });
     expect(row!.endedAt).not.toBeNull();
+  });
+
+  it("makes the subscription again when staff move the renewal date, so Stripe charges on the new one", async () => {
+    const { db } = database();
+    const { buyer, tier } = await stripeMember(db);
+    const { billing, calls } = stripeBilling();
+    const { at } = clock(db, billing);
+    await at(daysFrom(NOW, 0.01));
+    const membership = (await membershipOf(db, buyer.id))!.membership;
+    const [staff] = await createBuyers(db, 1);
+    const outcome = await changeMembership(db, {
+      membershipId: membership.id,
+      actorId: staff!.id,
+      now: daysFrom(NOW, 1),
+      timeZone: "Europe/London",
+      change: { intent: "change", tierId: tier.id, validUntil: "2028-06-30", reason: "Paid the rest at the AGM" },
+    });
+    expect(outcome.ok).toBe(true);
+    expect(await paymentMethodOf(db, buyer.id)).toBe(`stripe:moved:sub_${membership.id}`);
+    await at(daysFrom(NOW, 1.01));
+    expect(calls.slice(-2).map((call) => call.method)).toEqual(["cancel", "subscribe"]);
+    expect(calls.at(-2)!.args).toEqual([`sub_${membership.id}`]);
+    expect(calls.at(-1)!.args[0]).toMatchObject({ firstChargeAt: new Date("2028-06-30T23:00:00.000Z") });
+    expect(await paymentMethodOf(db, buyer.id)).toBe(`stripe:sub_${membership.id}`);
   });
 });

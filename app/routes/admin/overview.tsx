@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { memberFigures, messagesSent, newestMembers } from "~/features/admin/overview.server";
 import { LowStockCard } from "~/features/fulfilment/fulfilment-parts";
 import { lowStockVariants } from "~/features/fulfilment/stock-alerts.server";
+import { membersByMonth, membersChartHtml } from "~/features/membership/members-by-month.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
@@ -14,13 +15,14 @@ import type { Route } from "./+types/overview";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireRole({ context, url }, "organizer");
-  const { db } = context.get(runtimeContext);
+  const { db, env } = context.get(runtimeContext);
   const now = new Date();
-  const [members, messages, newest, lowStock] = await Promise.all([
+  const [members, messages, newest, lowStock, byMonth] = await Promise.all([
     memberFigures(db, now),
     messagesSent(db, now),
     newestMembers(db),
     lowStockVariants(db, now, 10),
+    membersByMonth(db, { now, timeZone: env.TIME_ZONE }),
   ]);
   return {
     firstName: user.name.split(" ")[0] ?? user.name,
@@ -29,6 +31,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     messages,
     newest,
     lowStock,
+    // Drawn here, so the chart adds no script to the page.
+    membersChart: membersChartHtml(byMonth),
   };
 }
 
@@ -75,6 +79,8 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
           <LowStockCard variants={loaderData.lowStock} />
         </div>
       ) : null}
+
+      <div className="mt-10 max-w-3xl" dangerouslySetInnerHTML={{ __html: loaderData.membersChart }} />
 
       <section aria-labelledby="newest" className="mt-10 max-w-2xl">
         <div className="flex items-baseline justify-between gap-4">

@@ -320,7 +320,7 @@ describe("the Stripe adapter's subscriptions", () => {
       off_session: "true",
       "metadata[membershipId]": "m-1",
     });
-    expect(subscription.idempotencyKey).toBe("membership-subscription:m-1:pi_join");
+    expect(subscription.idempotencyKey).toBe(`membership-subscription:m-1:pi_join:${firstChargeAt.getTime() / 1000}`);
   });
 
   it("keeps the paying card only for an order that joins a renewing membership", async () => {

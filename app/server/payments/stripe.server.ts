@@ -227,17 +227,20 @@ function stripeBilling(stripe: Stripe): MembershipBilling {
       const paymentMethod = idOf(intent.payment_method);
       if (!customer || !paymentMethod)
         throw new PermanentPaymentError("The joining payment saved no card for renewals");
+      const anchor = Math.floor(firstChargeAt.getTime() / 1000);
       const subscription = await stripe.subscriptions.create(
         {
           customer,
           default_payment_method: paymentMethod,
           items: [{ price: await priceFor(price) }],
-          billing_cycle_anchor: Math.floor(firstChargeAt.getTime() / 1000),
+          billing_cycle_anchor: anchor,
           proration_behavior: "none",
           off_session: true,
           metadata: { membershipId },
         },
-        { idempotencyKey: `membership-subscription:${membershipId}:${paymentReference}` },
+        // The first charge's date is part of the key: a membership whose date staff moved gets a
+        // new subscription, not the stopped one back.
+        { idempotencyKey: `membership-subscription:${membershipId}:${paymentReference}:${anchor}` },
       );
       return { subscriptionId: subscription.id };
     },

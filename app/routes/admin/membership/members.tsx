@@ -1,4 +1,5 @@
-import { Download } from "lucide-react";
+import { Download, Upload } from "lucide-react";
+import { Link } from "react-router";
 import { listMembers } from "~/features/membership/member-list.server";
 import { MEMBER_VIEWS } from "~/features/membership/member-views";
 import { membershipDate } from "~/features/membership/membership-labels";
@@ -37,12 +38,20 @@ export default function Members({ loaderData }: Route.ComponentProps) {
         area="Membership"
         title="Members"
         actions={
-          <a
-            href={csv}
-            className="inline-flex items-center gap-2 rounded-full px-5 py-3 font-bold ring-1 ring-line hover:bg-surface-sunken"
-          >
-            <Download aria-hidden className="size-5" /> Download CSV
-          </a>
+          <>
+            <Link
+              to="/admin/membership/import"
+              className="inline-flex items-center gap-2 rounded-full px-5 py-3 font-bold ring-1 ring-line hover:bg-surface-sunken"
+            >
+              <Upload aria-hidden className="size-5" /> Import CSV
+            </Link>
+            <a
+              href={csv}
+              className="inline-flex items-center gap-2 rounded-full px-5 py-3 font-bold ring-1 ring-line hover:bg-surface-sunken"
+            >
+              <Download aria-hidden className="size-5" /> Download CSV
+            </a>
+          </>
         }
       />
       <ListSearch id="member-search" label="Name or email" q={q} resetKey={`${q}|${show}`} className="mt-8">
@@ -62,7 +71,9 @@ export default function Members({ loaderData }: Route.ComponentProps) {
           <li key={member.id} className="flex flex-wrap items-center gap-4 p-4 sm:flex-nowrap">
             <div className="min-w-0 flex-1 space-y-1">
               <p className="flex flex-wrap items-center gap-2">
-                <span className="font-semibold">{member.name}</span>
+                <Link to={`/admin/membership/members/${member.id}`} className="font-semibold text-link underline">
+                  {member.name}
+                </Link>
                 <MembershipStateBadge state={member.state} />
               </p>
               <p className="truncate text-sm text-muted">
