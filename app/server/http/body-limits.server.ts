@@ -14,10 +14,10 @@ export function parseSize(size: string) {
 }
 
 /**
- * Forms that send files, and the larger limit they get: an avatar (5 MB) and an event cover
- * (15 MB), each checked again by its page.
+ * Forms that send files, and the larger limit they get: an avatar (5 MB), an event cover (15 MB),
+ * a members' CSV to import (1 MB), each checked again by its page.
  */
-const UPLOAD_PATHS = new Set(["/settings", "/newProfile"]);
+const UPLOAD_PATHS = new Set(["/settings", "/newProfile", "/admin/membership/import"]);
 const UPLOAD_PATTERNS = [
   /^\/admin\/events\/[^/]+\/cover$/,
   /^\/admin\/articles\/[^/]+$/,
