@@ -75,13 +75,16 @@ export const demoMembershipSeeder: Seeder = {
       .where(eq(events.slug, MEMBERS_EVENT))
       .returning({ id: events.id });
     if (meet) await db.update(ticketTypes).set({ membersOnly: true }).where(eq(ticketTypes.eventId, meet.id));
-    // A member price and a members' presale: the novice evening's places go to members a week early.
+    // A member price (lower still for the family tier) and a members' presale: the novice
+    // evening's places go to members a week early.
     const [novice] = await db.select({ id: events.id }).from(events).where(eq(events.slug, PRESALE_EVENT));
+    const familyTier = ids.get("family");
     if (novice) {
       await db
         .update(ticketTypes)
         .set({
           memberPrice: 12900,
+          tierPrices: familyTier ? { [familyTier]: 11900 } : {},
           memberSalesStartAt: new Date(now.getTime() - 2 * DAY),
           salesStartAt: new Date(now.getTime() + 5 * DAY),
         })

@@ -36,9 +36,10 @@ export const ENTRY_STATUSES = ["valid", "void"] as const;
 
 /**
  * Entry bundles: `entries` for `price` minor units ("5 for £8"), and what members (a membership
- * with its benefits) pay for it when it differs (absent: the same as everyone).
+ * with its benefits) pay for it when it differs (absent: the same as everyone), and what members
+ * of a tier pay, by tier id, over that (absent: the member price).
  */
-export type DrawBundle = { entries: number; price: number; memberPrice?: number };
+export type DrawBundle = { entries: number; price: number; memberPrice?: number; tierPrices?: Record<string, number> };
 
 /** An instant win: the entry allocated `number` wins `prize` on the spot. */
 export type InstantWin = { number: number; prize: string };

@@ -6,6 +6,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -123,6 +124,8 @@ export const ticketTypes = pgTable(
     hidden: boolean("hidden").notNull().default(false),
     /** What members (a membership with its benefits) pay; null: the same as everyone. */
     memberPrice: integer("member_price"),
+    /** What members of a tier pay, by tier id, over `memberPrice` for that tier (none: `memberPrice`). */
+    tierPrices: jsonb("tier_prices").$type<Record<string, number>>().notNull().default({}),
     /** Only members may buy this type. */
     membersOnly: boolean("members_only").notNull().default(false),
     /** Members may buy from this moment, before the general sale opens (a presale). */

@@ -76,6 +76,8 @@ export const productVariants = pgTable(
     price: integer("price").notNull(),
     /** What members (a membership with its benefits) pay; null: the same as everyone. */
     memberPrice: integer("member_price"),
+    /** What members of a tier pay, by tier id, over `memberPrice` for that tier (none: `memberPrice`). */
+    tierPrices: jsonb("tier_prices").$type<Record<string, number>>().notNull().default({}),
     stock: integer("stock").notNull().default(0),
     /** Most of this variant one order may carry. */
     maxPerOrder: integer("max_per_order").notNull().default(10),

@@ -181,6 +181,8 @@ export async function loadCartPage(
     userId?: string;
     now: Date;
     member?: boolean;
+    /** The tier of the buyer's membership: an item's price for that tier is theirs. */
+    tierId?: string | null;
     /** For the code's messages (its minimum basket, its dates): the site's currency and time zone. */
     currency?: string;
     timeZone?: string;
@@ -206,7 +208,15 @@ export async function loadCartPage(
   if (!first) return emptyCartWithCode(db, cart, input.now);
   const { cartId } = first;
   const voucher = first.voucherId ? { id: first.voucherId, ticketTypeIds: first.voucherTypes ?? [] } : null;
-  const context = { cartId, userId: input.userId, now: input.now, member: input.member ?? false, voucher };
+  const member = input.member ?? false;
+  const context = {
+    cartId,
+    userId: input.userId,
+    now: input.now,
+    member,
+    tierId: member ? (input.tierId ?? null) : null,
+    voucher,
+  };
   const read = await Promise.all(
     kindsOf(kinds, rows).map(async (kind) => ({
       kind,

@@ -58,6 +58,8 @@ export type CheckoutInput = {
   shipping?: ShippingChoice;
   /** The buyer holds a club membership with its benefits now: member prices and presales apply. */
   member?: boolean;
+  /** The tier of that membership: an item's price for that tier is the buyer's. */
+  tierId?: string | null;
   /** The club's time zone, for the dates in a voucher's messages. */
   timeZone?: string;
 };
@@ -123,7 +125,14 @@ async function checkoutIn(
     .orderBy(cartItems.createdAt, cartItems.id);
   if (rows.length === 0) throw new Refused([{ code: "empty_cart", message: "Your cart is empty" }]);
   const voucher = cart.voucherId ? { id: cart.voucherId, ticketTypeIds: cart.revealed ?? [] } : null;
-  const context = { userId: input.userId, currency: input.currency, now, member: input.member ?? false, voucher };
+  const context = {
+    userId: input.userId,
+    currency: input.currency,
+    now,
+    member: input.member ?? false,
+    tierId: input.member ? (input.tierId ?? null) : null,
+    voucher,
+  };
   const sessions: { kind: ItemKind; session: KindCheckout }[] = [];
   for (const kind of kindsOf(kinds, rows)) {
     sessions.push({ kind, session: await kind.checkout(tx, linesOfKind(rows, kind), context) });

@@ -57,7 +57,15 @@ export interface KindCart {
   lines(
     db: Db,
     rows: CartRow[],
-    context: { cartId: string; userId?: string; now: Date; member?: boolean; voucher?: CartVoucher | null },
+    context: {
+      cartId: string;
+      userId?: string;
+      now: Date;
+      member?: boolean;
+      /** The buyer's membership tier, when `member`: a price for that tier is theirs. */
+      tierId?: string | null;
+      voucher?: CartVoucher | null;
+    },
   ): Promise<CartLineView[]>;
 }
 
@@ -154,6 +162,8 @@ type CheckoutContext = {
   now: Date;
   /** The buyer holds a club membership with its benefits: member prices and presales are theirs. */
   member: boolean;
+  /** The tier of that membership (null for a non-member): an item's price for that tier is theirs. */
+  tierId: string | null;
   /** The code in the cart: it may let hidden ticket types be bought, and take the places it keeps. */
   voucher: CartVoucher | null;
 };

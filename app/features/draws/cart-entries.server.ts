@@ -89,6 +89,8 @@ export async function addEntriesToCart(
     picks?: readonly number[];
     /** The member holds a club membership with its benefits: they pay a bundle's member price. */
     member?: boolean;
+    /** That membership's tier: a bundle's price for the tier is theirs. */
+    tierId?: string | null;
     now: Date;
   },
 ): Promise<AddEntriesResult> {
@@ -111,7 +113,7 @@ export async function addEntriesToCart(
       const notAllowed = entrantProblem(draw, entrant, input.now);
       if (notAllowed) throw new Refused(notAllowed);
       const bundle = bundleFor(draw, input.entriesPerUnit);
-      const adding = bundle ? buyerPrice(bundle, { member: input.member ?? false }) : 0;
+      const adding = bundle ? buyerPrice(bundle, { member: input.member ?? false, tierId: input.tierId }) : 0;
       const play = await entryPlayProblem(tx, { userId: input.userId, adding, now: input.now });
       if (play) throw new Refused({ ...play, drawId });
 
@@ -244,7 +246,7 @@ export const entryCart: KindCart = {
  */
 async function entryCartLines(
   db: Db,
-  input: { cartId: string; userId?: string; now: Date; member?: boolean },
+  input: { cartId: string; userId?: string; now: Date; member?: boolean; tierId?: string | null },
 ): Promise<CartLineView[]> {
   const rows = await db
     .select({
@@ -298,7 +300,7 @@ async function entryCartLines(
       // The bundle's price today; the order copies it when checkout starts.
       ...memberLinePrice(
         bundleFor(draw, row.entriesPerUnit) ?? { price: 0 },
-        { member: input.member ?? false },
+        { member: input.member ?? false, tierId: input.tierId },
         row.quantity,
       ),
       quantity: row.quantity,

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, ne, not, sql } from "drizzle-orm";
-import { buyerPrice, memberOffer } from "~/features/commerce/member-price";
+import { buyerPrice, memberOffer, type PriceBuyer } from "~/features/commerce/member-price";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import type { Db } from "~/server/db/client.server";
 import { formatMoney } from "~/ui/money";
@@ -169,7 +169,7 @@ export type OfferedDrawPage = Omit<DrawPage, "bundles"> & { bundles: BundleOffer
  * it saves on single entries, "Member price" for a member who pays one, and what members pay for
  * anyone else. The words are made here, so the page's script does not grow with them.
  */
-export function offeredTo(page: DrawPage, buyer: { member: boolean }, currency: string): OfferedDrawPage {
+export function offeredTo(page: DrawPage, buyer: PriceBuyer, currency: string): OfferedDrawPage {
   const money = (minor: number) => formatMoney(minor, currency);
   const single = page.bundles[0] ? buyerPrice(page.bundles[0], buyer) : 0;
   const bundles = page.bundles.map((bundle) => {

@@ -53,7 +53,7 @@ export type EntryProblem = {
 
 /**
  * The bundles a draw sells, smallest first: always a single entry at the draw's price (for members
- * too), then the organiser's bundles with their member prices. A giveaway has one free entry and
+ * too), then the organiser's bundles with their member and tier prices. A giveaway has one free entry and
  * nothing else.
  */
 export function bundlesOf(draw: Pick<DrawForEntry, "kind" | "price" | "bundles">): DrawBundle[] {
@@ -61,9 +61,12 @@ export function bundlesOf(draw: Pick<DrawForEntry, "kind" | "price" | "bundles">
   const byEntries = new Map<number, DrawBundle>([[1, { entries: 1, price: draw.price }]]);
   for (const bundle of draw.bundles) if (bundle.entries > 1) byEntries.set(bundle.entries, bundle);
   return [...byEntries.values()]
-    .map(({ entries, price, memberPrice }) =>
-      memberPrice === undefined ? { entries, price } : { entries, price, memberPrice },
-    )
+    .map(({ entries, price, memberPrice, tierPrices }) => ({
+      entries,
+      price,
+      ...(memberPrice === undefined ? {} : { memberPrice }),
+      ...(tierPrices === undefined ? {} : { tierPrices }),
+    }))
     .sort((a, b) => a.entries - b.entries);
 }
 

@@ -49,7 +49,7 @@ export const entryKind: ItemKind = {
   unit: { one: "entry", other: "entries" },
   cart: entryCart,
 
-  async checkout(tx, rows, { userId, currency, now, member }) {
+  async checkout(tx, rows, { userId, currency, now, member, tierId }) {
     const lines = rows.map(entryLine);
     // The member's own unpaid order is replaced by this one, so its holds are not counted.
     const stock = await readDrawStock(
@@ -105,7 +105,7 @@ export const entryKind: ItemKind = {
               pickedNumbers: picks,
               description: `${draw.title} — ${countOf(line.entriesPerUnit, "entry", "entries")}`,
               // A member price changes only what the bundle costs: not the odds, nor the free route.
-              unitPrice: buyerPrice(bundle, { member }),
+              unitPrice: buyerPrice(bundle, { member, tierId }),
               quantity: line.quantity,
             },
             hold: { drawId, quantity: entriesOf(line), pickedNumbers: picks },

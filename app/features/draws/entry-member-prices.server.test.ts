@@ -207,3 +207,48 @@ describe("the draw editor's member prices", () => {
     });
   });
 });
+
+describe("the draw editor's prices per tier", () => {
+  const family = { id: "5f0c1d7e-2a4b-4c6d-8e9f-0a1b2c3d4e5f", slug: "family", name: "Family" };
+  const junior = { id: "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", slug: "junior", name: "Junior" };
+  const tiers = [family, junior];
+
+  it("reads what a tier's members pay by the tier's slug, and writes it back the same way", () => {
+    const read = parseBundles("5 8.00 members 6.00 family 5.00\n10 15.00, Junior pay 9.00\n20 25", tiers);
+    expect(read).toEqual({
+      ok: true,
+      value: [
+        { entries: 5, price: 800, memberPrice: 600, tierPrices: { [family.id]: 500 } },
+        { entries: 10, price: 1500, tierPrices: { [junior.id]: 900 } },
+        { entries: 20, price: 2500 },
+      ],
+    });
+    if (!read.ok) return;
+    expect(bundlesText(read.value, tiers)).toBe("5 8.00 members 6.00 family 5.00\n10 15.00 junior 9.00\n20 25.00");
+    expect(parseBundles(bundlesText(read.value, tiers), tiers)).toEqual(read);
+  });
+
+  it("refuses a tier's price above the bundle's price, a tier that does not exist, and a price typed wrongly", () => {
+    expect(parseBundles("5 8.00 members 6.00 family 9.00", tiers)).toEqual({
+      ok: false,
+      message: "Line 1: make what Family members pay no more than the price",
+    });
+    expect(parseBundles("5 8.00 seniors 5.00", tiers)).toEqual({
+      ok: false,
+      message: "Line 1: no membership tier is called “seniors”",
+    });
+    expect(parseBundles("5 8.00 family five", tiers)).toEqual({
+      ok: false,
+      message: "Line 1: write what Family members pay like 6.00",
+    });
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ ...goodDrawFields, bundles: "5 10.00 junior 12.00" })) {
+      form.append(name, value);
+    }
+    const schema = drawFormSchema({ currency: "GBP", timeZone: "Europe/London", tiers });
+    const submission = parseWithZod(form, { schema });
+    expect(submission.status === "error" ? submission.error : null).toEqual({
+      bundles: ["Line 1: make what Junior members pay no more than the price"],
+    });
+  });
+});

@@ -369,6 +369,7 @@ export const ticketTypeSalesColumns = {
   salesEndAt: ticketTypes.salesEndAt,
   hidden: ticketTypes.hidden,
   memberPrice: ticketTypes.memberPrice,
+  tierPrices: ticketTypes.tierPrices,
   membersOnly: ticketTypes.membersOnly,
   memberSalesStartAt: ticketTypes.memberSalesStartAt,
   sold: ticketTypes.sold,

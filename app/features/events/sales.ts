@@ -29,6 +29,8 @@ export type SalesTicketType = {
   hidden: boolean;
   /** What members pay (null or absent: the same as everyone). */
   memberPrice?: number | null;
+  /** What members of a tier pay, by tier id, over `memberPrice` (absent: `memberPrice`). */
+  tierPrices?: Readonly<Record<string, number>> | null;
   /** Only members may buy it. */
   membersOnly?: boolean;
   /** Members may buy from here, before the general sale (a presale). */
@@ -38,6 +40,8 @@ export type SalesTicketType = {
 /** Whether the buyer holds a membership with its benefits: member prices and presales are theirs. */
 export type Buyer = {
   member: boolean;
+  /** Their membership's tier: a type's price for that tier is theirs. */
+  tierId?: string | null;
   /** Hidden ticket types the code in the buyer's cart lets them buy (a crew ticket). */
   unlocked?: readonly string[];
 };
@@ -45,7 +49,10 @@ export type Buyer = {
 const EVERYONE: Buyer = { member: false };
 
 /** What `buyer` pays for one ticket of `type`. */
-export function ticketPrice(type: Pick<SalesTicketType, "price" | "memberPrice">, buyer: Buyer = EVERYONE) {
+export function ticketPrice(
+  type: Pick<SalesTicketType, "price" | "memberPrice" | "tierPrices">,
+  buyer: Buyer = EVERYONE,
+) {
   return buyerPrice(type, buyer);
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isUuid } from "~/server/db/uuid";
-import { currencySymbol, formatMoney, MAX_PRICE_MINOR, parseMoney } from "~/ui/money";
+import { currencySymbol, formatMoney, MAX_PRICE_MINOR, moneyInputValue, parseMoney } from "~/ui/money";
 import { formatCount } from "~/ui/plural";
 import { SLUG_PATTERN } from "./slug";
 
@@ -30,6 +30,7 @@ export const MESSAGES = {
   localTime: "Enter a date and time like 2027-06-12 09:30",
   money: (currency: string) => `Enter an amount like 12.50 in ${currencySymbol(currency)} (0 for free)`,
   memberPriceAbove: "Make the member price no more than the price",
+  tierPriceAbove: (tier: string) => `Make what ${tier} members pay no more than the price`,
   slug: (example: string) => `Use lowercase letters, numbers and single hyphens, like ${example}`,
   reservedSlug: "This word is used by the site's own pages: choose another",
   idSlug: "Choose words rather than an id",
@@ -151,6 +152,39 @@ export function memberPriceField(currency: string) {
   return moneyField(currency, "Enter the member price, or leave it blank")
     .optional()
     .transform((value) => value ?? null);
+}
+
+/** A membership tier as its member price field names it (docs/membership.md, "Member prices…"). */
+export type PriceTier = { id: string; slug: string; name: string };
+
+/**
+ * What members of each tier pay, one optional money field per tier at `tierPrices.<tier id>`; a
+ * blank one is left out (that tier's members pay the member price), and so is any other tier.
+ */
+export function tierPricesField(currency: string, tiers: readonly PriceTier[]) {
+  const fields = Object.fromEntries(
+    tiers.map((tier) => [tier.id, moneyField(currency, `Enter what ${tier.name} members pay`).optional()]),
+  );
+  return z
+    .object(fields)
+    .optional()
+    .transform((value) => {
+      const prices: Record<string, number> = {};
+      for (const [tierId, pence] of Object.entries(value ?? {})) if (typeof pence === "number") prices[tierId] = pence;
+      return prices;
+    });
+}
+
+/** Tier prices as `tierPricesField`'s inputs show them again: "11.90" by tier id. */
+export function tierPriceInputValues(tierPrices: Readonly<Record<string, number>>) {
+  return Object.fromEntries(Object.entries(tierPrices).map(([tierId, pence]) => [tierId, moneyInputValue(pence)]));
+}
+
+/** A tier's price above the item's `price`, as the form's problems at `tierPrices.<tier id>`. */
+export function tierPriceIssues(price: number, tierPrices: Record<string, number>, tiers: readonly PriceTier[]) {
+  return tiers
+    .filter((tier) => (tierPrices[tier.id] ?? 0) > price)
+    .map((tier) => ({ path: ["tierPrices", tier.id], message: MESSAGES.tierPriceAbove(tier.name) }));
 }
 
 /** A form's problems as the first message per field, keyed by field name ("options.0" for lists). */

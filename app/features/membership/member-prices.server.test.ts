@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getOrCreateCart, setCartItem } from "~/features/cart/cart.server";
 import { checkoutFor, createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
 import { loadCart, startCheckout } from "~/features/selling/selling.server";
+import type { Db } from "~/server/db/client.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { memberships, ticketTypes } from "../../../db/schema";
 import { issueMembership } from "./memberships.server";
@@ -86,5 +87,59 @@ describe("member prices and presales", () => {
     const cart = await loadCart(db, { cartId, userId: member.id, now: new Date(NOW.getTime() + 1000) });
     expect(cart.memberSaving).toBe(0);
     expect(cart.sections[0]?.lines.find((shown) => shown.ref === paddock)).toMatchObject({ unitPrice: 3000 });
+  });
+});
+
+describe("prices per tier", () => {
+  async function tierSetup() {
+    const { db } = database();
+    const family = await createTestTier(db, { name: "Family", people: 4 });
+    const annual = await createTestTier(db, { name: "Annual" });
+    const event = await createTestEvent(db, { title: "Novice evening", types: [{ name: "Novice", price: 14900 }] });
+    const novice = event.typeIds[0]!;
+    await db
+      .update(ticketTypes)
+      .set({ memberPrice: 12900, tierPrices: { [family.id]: 11900 } })
+      .where(eq(ticketTypes.id, novice));
+    const [familyMember, annualMember, visitor] = await createBuyers(db, 3);
+    const join = (userId: string, tier: typeof family) =>
+      issueMembership(db, { userId, tier, people: [], orderId: null, paidPence: tier.price, paidAt: NOW });
+    await join(familyMember!.id, family);
+    await join(annualMember!.id, annual);
+    return { db, novice, familyMember: familyMember!, annualMember: annualMember!, visitor: visitor! };
+  }
+
+  async function pays(db: Db, buyer: { id: string; email: string }, ticketTypeId: string, now = NOW) {
+    const cartId = await getOrCreateCart(db, { userId: buyer.id });
+    await setCartItem(db, { cartId, ticketTypeId, quantity: 1, now: NOW, userId: buyer.id });
+    const cart = await loadCart(db, { cartId, userId: buyer.id, now });
+    const checkout = await startCheckout(db, checkoutFor(buyer, cartId, now));
+    if (!checkout.ok) throw new Error(JSON.stringify(checkout.problems));
+    return { cart: cart.subtotal, saving: cart.memberSaving, order: checkout.order.total };
+  }
+
+  it("charges a Family member the Family price, with what it saves in the cart", async () => {
+    const { db, novice, familyMember } = await tierSetup();
+    expect(await pays(db, familyMember, novice)).toEqual({ cart: 11900, saving: 3000, order: 11900 });
+  });
+
+  it("charges a member of a tier without its own price the member price", async () => {
+    const { db, novice, annualMember } = await tierSetup();
+    expect(await pays(db, annualMember, novice)).toEqual({ cart: 12900, saving: 2000, order: 12900 });
+  });
+
+  it("charges a buyer who is not a member the price", async () => {
+    const { db, novice, visitor } = await tierSetup();
+    expect(await pays(db, visitor, novice)).toEqual({ cart: 14900, saving: 0, order: 14900 });
+  });
+
+  it("takes the tier's price away when the membership ends before checkout", async () => {
+    const { db, novice, familyMember } = await tierSetup();
+    await db
+      .update(memberships)
+      .set({ endedAt: NOW, endReason: "refunded" })
+      .where(eq(memberships.userId, familyMember.id));
+    const later = new Date(NOW.getTime() + 1000);
+    expect(await pays(db, familyMember, novice, later)).toEqual({ cart: 14900, saving: 0, order: 14900 });
   });
 });

@@ -43,6 +43,15 @@ export async function currentMembership(db: Db, userId: string, now: Date) {
 }
 
 /**
+ * The buyer as member prices see them at `now` (docs/membership.md, "Member prices…"): whether they
+ * hold a membership with its benefits, and its tier; a visitor (no `userId`) is neither.
+ */
+export async function membershipBuyer(db: Db, userId: string | null | undefined, now: Date) {
+  const current = userId ? await currentMembership(db, userId, now) : null;
+  return { member: current !== null, tierId: current?.tier.id ?? null };
+}
+
+/**
  * Issues a paid membership: the member's row starts afresh on `tier` for the period joining at
  * `paidAt` buys (a member joins again once an earlier membership has ended, so the old row is
  * reused), with a new card code. Renewal is on when the tier renews by itself.

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
 import { changesBetween } from "~/features/audit/changes";
+import type { PriceTier } from "~/features/forms/fields";
 import { gone, type NotFound, refuse } from "~/features/forms/refusal";
 import { numberedSlug, slugify } from "~/features/forms/slug";
 import type { Db } from "~/server/db/client.server";
@@ -74,6 +75,14 @@ export async function tiersOnSale(db: Db, now: Date): Promise<PublicTier[]> {
       },
     ];
   });
+}
+
+/** Every tier, on sale or not, for the forms that set what each tier's members pay, in the tiers' order. */
+export async function tiersForPrices(db: Db): Promise<PriceTier[]> {
+  return db
+    .select({ id: membershipTiers.id, slug: membershipTiers.slug, name: membershipTiers.name })
+    .from(membershipTiers)
+    .orderBy(asc(membershipTiers.position), asc(membershipTiers.createdAt));
 }
 
 /** Every tier for the organizer, with how many members hold each now. */

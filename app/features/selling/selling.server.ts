@@ -7,7 +7,7 @@ import * as refunds from "~/features/commerce/refund.server";
 import { settlementFor } from "~/features/commerce/settle.server";
 import { entryKind } from "~/features/draws/entry-kind.server";
 import { membershipKind } from "~/features/membership/membership-kind.server";
-import { currentMembership } from "~/features/membership/memberships.server";
+import { membershipBuyer } from "~/features/membership/memberships.server";
 import { merchKind } from "~/features/shop/merch-kind.server";
 import { ticketKind } from "~/features/tickets/ticket-kind.server";
 import type { Db } from "~/server/db/client.server";
@@ -26,8 +26,11 @@ const settlement = settlementFor(SOLD_KINDS);
  * a member (member prices, presales) is read now: a membership that has just ended loses them.
  */
 export async function startCheckout(db: Db, input: checkout.CheckoutInput) {
-  const member = input.member ?? (await currentMembership(db, input.userId, input.now)) !== null;
-  return checkout.startCheckout(db, SOLD_KINDS, { ...input, member });
+  const buyer =
+    input.member === undefined
+      ? await membershipBuyer(db, input.userId, input.now)
+      : { member: input.member, tierId: input.tierId ?? null };
+  return checkout.startCheckout(db, SOLD_KINDS, { ...input, ...buyer });
 }
 
 /** Turns a payment into a paid order, exactly once: see the commerce core's `settlementFor`. */
@@ -48,6 +51,6 @@ export async function loadCart(
   db: Db,
   input: CartSelector & { userId?: string; now: Date; currency?: string; timeZone?: string },
 ) {
-  const member = input.userId ? (await currentMembership(db, input.userId, input.now)) !== null : false;
-  return loadCartPage(db, SOLD_KINDS, { ...input, member });
+  const buyer = await membershipBuyer(db, input.userId, input.now);
+  return loadCartPage(db, SOLD_KINDS, { ...input, ...buyer });
 }

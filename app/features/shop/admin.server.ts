@@ -138,6 +138,8 @@ export type AdminVariant = {
   price: number;
   /** What members pay; null: the same as everyone. */
   memberPrice: number | null;
+  /** What members of a tier pay, by tier id, over `memberPrice`. */
+  tierPrices: Record<string, number>;
   stock: number;
   held: number;
   maxPerOrder: number;
@@ -190,6 +192,7 @@ export async function getProductForAdmin(db: Db, productId: string, now: Date) {
     options: variant.options,
     price: variant.price,
     memberPrice: variant.memberPrice,
+    tierPrices: variant.tierPrices,
     stock: variant.stock,
     held: held.get(variant.id) ?? 0,
     maxPerOrder: variant.maxPerOrder,

@@ -204,7 +204,7 @@ export const merchCart: KindCart = {
 async function merchCartLines(
   db: Db,
   rows: CartRow[],
-  context: { userId?: string; now: Date; member?: boolean },
+  context: { userId?: string; now: Date; member?: boolean; tierId?: string | null },
 ): Promise<CartLineView[]> {
   const lines = rows.flatMap((row) => (row.variantId ? [{ variantId: row.variantId, quantity: row.quantity }] : []));
   if (lines.length === 0) return [];
@@ -235,7 +235,7 @@ async function merchCartLines(
           name: variant.productTitle,
           detail: optionsLabel || null,
         },
-        ...memberLinePrice(variant, { member: context.member ?? false }, line.quantity),
+        ...memberLinePrice(variant, { member: context.member ?? false, tierId: context.tierId }, line.quantity),
         quantity: line.quantity,
         target: { variantId: variant.id },
         item: { kind: "merch", variantId: variant.id },

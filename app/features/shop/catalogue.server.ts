@@ -137,11 +137,11 @@ type PageVariant = {
   id: string;
   sku: string;
   options: string[];
-  /** What the buyer pays: the member price for a member. */
+  /** What the buyer pays: the member price (or their tier's) for a member. */
   price: number;
   /** What members pay, for a buyer who is not one; null when it is the same or they are one. */
   memberPrice: number | null;
-  /** The buyer pays the member price. */
+  /** The buyer pays a member price (or their tier's). */
   memberPriced: boolean;
   available: number;
   maxPerOrder: number;
@@ -168,15 +168,15 @@ export type ProductPage = {
 
 /**
  * A product's page: on sale for everyone; a draft or archived one only when `staff` (to
- * preview). Only variants on sale are offered, at the buyer's prices (a `member`'s own). Markdown
+ * preview). Only variants on sale are offered, at the buyer's prices (a `member`'s own, their tier's where set). Markdown
  * is rendered here with raw HTML escaped.
  */
 export async function getProductPage(
   db: Db,
   slug: string,
-  input: { staff: boolean; now: Date; member?: boolean },
+  input: { staff: boolean; now: Date; member?: boolean; tierId?: string | null },
 ): Promise<ProductPage | null> {
-  const buyer = { member: input.member ?? false };
+  const buyer = { member: input.member ?? false, tierId: input.tierId };
   if (!slug || slug.length > 200) return null;
   const [product] = await db.select().from(products).where(eq(products.slug, slug));
   if (!product) return null;

@@ -26,7 +26,7 @@ export const merchKind: ItemKind = {
   delivered: true,
   cart: merchCart,
 
-  async checkout(tx, rows, { userId, now, member }) {
+  async checkout(tx, rows, { userId, now, member, tierId }) {
     const lines = rows.map(merchLine);
     // The member's own unpaid order is replaced by this one, so its holds are not counted.
     const stock = await readVariantStock(
@@ -56,7 +56,7 @@ export const merchKind: ItemKind = {
               variantId,
               description: variantDescription(variant),
               // The membership was read as checkout began: one that has ended since loses the price.
-              unitPrice: buyerPrice(variant, { member }),
+              unitPrice: buyerPrice(variant, { member, tierId }),
               quantity,
             },
             hold: { variantId, quantity },

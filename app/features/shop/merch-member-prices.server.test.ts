@@ -166,3 +166,26 @@ describe("the variant form's member price", () => {
     );
   });
 });
+
+describe("the variant form's prices per tier", () => {
+  const family = { id: "5f0c1d7e-2a4b-4c6d-8e9f-0a1b2c3d4e5f", slug: "family", name: "Family" };
+  const schema = variantSchema({ optionNames: ["Size"], currency: "GBP", tiers: [family] });
+  const form = { options: ["M"], sku: "TEE-M", price: "20.00", maxPerOrder: 10, active: true };
+
+  it("are optional, kept in pence by tier", () => {
+    expect(schema.parse(form)).toMatchObject({ tierPrices: {} });
+    expect(schema.parse({ ...form, tierPrices: { [family.id]: "£12" } })).toMatchObject({
+      tierPrices: { [family.id]: 1200 },
+    });
+  });
+
+  it("refuses a tier's price above the price, on its field, in the words every form uses", () => {
+    const result = schema.safeParse({ ...form, memberPrice: "15.00", tierPrices: { [family.id]: "20.01" } });
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({
+        path: ["tierPrices", family.id],
+        message: "Make what Family members pay no more than the price",
+      }),
+    ]);
+  });
+});

@@ -6,8 +6,11 @@ import {
   memberPriceField,
   moneyField,
   optionalLine,
+  type PriceTier,
   prose,
   slugField,
+  tierPriceIssues,
+  tierPricesField,
   wholeNumber,
 } from "~/features/forms/fields";
 import { slugify as slugFromWords } from "~/features/forms/slug";
@@ -90,15 +93,18 @@ function optionValues(names: string[]) {
 
 /**
  * The variant form (adding one, or changing one) of a product with these option names. A member
- * price is optional and no more than the price (docs/membership.md, "Member prices…").
+ * price, and one for each of `tiers`, is optional and no more than the price (docs/membership.md,
+ * "Member prices…").
  */
-export function variantSchema(product: { optionNames: string[]; currency: string }) {
+export function variantSchema(product: { optionNames: string[]; currency: string; tiers?: readonly PriceTier[] }) {
+  const tiers = product.tiers ?? [];
   return z
     .object({
       options: optionValues(product.optionNames),
       sku: line(LIMITS.sku, "Enter a SKU").regex(SKU, "Use letters, numbers, dots, dashes"),
       price: moneyField(product.currency, "Enter the price"),
       memberPrice: memberPriceField(product.currency),
+      tierPrices: tierPricesField(product.currency, tiers),
       maxPerOrder: wholeNumber(1, LIMITS.maxPerOrder, "the most per order")
         .optional()
         .transform((value) => value ?? 10),
@@ -109,7 +115,14 @@ export function variantSchema(product: { optionNames: string[]; currency: string
       message: MESSAGES.memberPriceAbove,
       // Checked once both amounts read, whatever else is wrong with the form.
       when: (payload) => !payload.issues.some((issue) => ["price", "memberPrice"].includes(String(issue.path?.[0]))),
-    });
+    })
+    .superRefine(
+      (value, ctx) => {
+        for (const issue of tierPriceIssues(value.price, value.tierPrices, tiers))
+          ctx.addIssue({ code: "custom", ...issue });
+      },
+      { when: (payload) => !payload.issues.some((issue) => ["price", "tierPrices"].includes(String(issue.path?.[0]))) },
+    );
 }
 export type VariantInput = z.output<ReturnType<typeof variantSchema>>;
 export type VariantFormDefaults = {
@@ -117,6 +130,7 @@ export type VariantFormDefaults = {
   sku?: string;
   price?: string;
   memberPrice?: string;
+  tierPrices?: Record<string, string>;
   maxPerOrder?: string;
   active?: "on";
 };

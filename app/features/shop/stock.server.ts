@@ -20,6 +20,8 @@ export type VariantStockLine = {
   price: number;
   /** What members pay; null: the same as everyone. */
   memberPrice: number | null;
+  /** What members of a tier pay, by tier id, over `memberPrice`. */
+  tierPrices: Record<string, number>;
   stock: number;
   maxPerOrder: number;
   active: boolean;
@@ -54,6 +56,7 @@ const variantColumns = {
   sku: productVariants.sku,
   price: productVariants.price,
   memberPrice: productVariants.memberPrice,
+  tierPrices: productVariants.tierPrices,
   stock: productVariants.stock,
   maxPerOrder: productVariants.maxPerOrder,
   active: productVariants.active,

@@ -1,6 +1,7 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { useMemo } from "react";
 import { Form } from "react-router";
+import { type PriceTier, tierPriceInputValues } from "~/features/forms/fields";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
 import { Checkbox, FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
@@ -32,12 +33,13 @@ export type EditorVariant = Omit<AdminVariant, "history"> & {
 /** The answers to one variant's forms, each given to the form it came from. */
 type VariantResults = { update?: Result; remove?: Result; stock?: Result };
 
-/** A variant's fields: one value per option, SKU, price, what members pay, most per order, on sale. */
+/** A variant's fields: one value per option, SKU, price, what members (of each tier) pay, most per order, on sale. */
 function VariantForm({
   id,
   intent,
   variantId,
   optionNames,
+  tiers,
   currency,
   defaultValue,
   lastResult,
@@ -47,14 +49,16 @@ function VariantForm({
   intent: "add-variant" | "update-variant";
   variantId?: string;
   optionNames: string[];
+  tiers: readonly PriceTier[];
   currency: string;
   defaultValue: VariantFormDefaults;
   lastResult?: Result;
   submit: { label: string; pending: string; variant: "primary" | "secondary" };
 }) {
-  const schema = useMemo(() => variantSchema({ optionNames, currency }), [optionNames, currency]);
+  const schema = useMemo(() => variantSchema({ optionNames, currency, tiers }), [optionNames, currency, tiers]);
   const [form, fields] = useLiveForm<VariantFormDefaults, VariantInput>({ id, schema, lastResult, defaultValue });
   const options = fields.options.getFieldList();
+  const tierFields = fields.tierPrices.getFieldset();
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
       <input type="hidden" name="intent" value={intent} />
@@ -73,6 +77,16 @@ function VariantForm({
           prefix={currencySymbol(currency)}
           hint="What club members pay. Empty: the same as everyone."
         />
+        {tiers.map((tier) => (
+          <InputField
+            key={tier.id}
+            meta={tierFields[tier.id]!}
+            label={`What ${tier.name} members pay (optional)`}
+            kind="money"
+            prefix={currencySymbol(currency)}
+            hint="Empty: what members pay."
+          />
+        ))}
         <InputField meta={fields.maxPerOrder} label="Most per order" kind="number" />
         <div className="flex items-end pb-3">
           <Checkbox meta={fields.active}>On sale</Checkbox>
@@ -155,12 +169,14 @@ function StockHistory({ variant, label }: { variant: EditorVariant; label: strin
 export function VariantCard({
   variant,
   optionNames,
+  tiers,
   threshold,
   results,
   currency,
 }: {
   variant: EditorVariant;
   optionNames: string[];
+  tiers: readonly PriceTier[];
   threshold: number;
   results: VariantResults;
   currency: string;
@@ -186,6 +202,11 @@ export function VariantCard({
             {variant.stock} on the shelf{variant.held > 0 ? `, ${variant.held} held` : ""} ·{" "}
             {formatMoney(variant.price, currency)}
             {variant.memberPrice !== null ? ` · Members pay ${formatMoney(variant.memberPrice, currency)}` : ""}
+            {tiers.map((tier) =>
+              variant.tierPrices[tier.id] === undefined
+                ? ""
+                : ` · ${tier.name} members pay ${formatMoney(variant.tierPrices[tier.id]!, currency)}`,
+            )}
           </span>
         </div>
       </div>
@@ -198,12 +219,14 @@ export function VariantCard({
             intent="update-variant"
             variantId={variant.id}
             optionNames={optionNames}
+            tiers={tiers}
             currency={currency}
             defaultValue={{
               options: optionNames.map((_, index) => variant.options[index] ?? ""),
               sku: variant.sku,
               price: moneyInputValue(variant.price),
               memberPrice: variant.memberPrice === null ? "" : moneyInputValue(variant.memberPrice),
+              tierPrices: tierPriceInputValues(variant.tierPrices),
               maxPerOrder: String(variant.maxPerOrder),
               active: variant.active ? "on" : undefined,
             }}
@@ -234,10 +257,12 @@ export function VariantCard({
 
 export function AddVariantForm({
   optionNames,
+  tiers,
   currency,
   lastResult,
 }: {
   optionNames: string[];
+  tiers: readonly PriceTier[];
   currency: string;
   lastResult?: Result;
 }) {
@@ -255,6 +280,7 @@ export function AddVariantForm({
         id="new-variant"
         intent="add-variant"
         optionNames={optionNames}
+        tiers={tiers}
         currency={currency}
         defaultValue={{ options: optionNames.map(() => ""), maxPerOrder: "10", active: "on" }}
         lastResult={lastResult}

@@ -29,9 +29,13 @@ export const ticketCart: KindCart = {
 async function ticketCartLines(
   db: Db,
   rows: CartRow[],
-  context: { userId?: string; now: Date; member?: boolean; voucher?: CartVoucher | null },
+  context: { userId?: string; now: Date; member?: boolean; tierId?: string | null; voucher?: CartVoucher | null },
 ): Promise<CartLineView[]> {
-  const buyer = { member: context.member ?? false, unlocked: context.voucher?.ticketTypeIds ?? [] };
+  const buyer = {
+    member: context.member ?? false,
+    tierId: context.tierId,
+    unlocked: context.voucher?.ticketTypeIds ?? [],
+  };
   const lines = rows.flatMap((row) => (row.ticketTypeId ? [{ ...row, ticketTypeId: row.ticketTypeId }] : []));
   if (lines.length === 0) return [];
   const typeEvents = await db

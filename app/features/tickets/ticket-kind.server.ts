@@ -60,7 +60,7 @@ export const ticketKind: ItemKind = {
   unit: { one: "ticket", other: "tickets" },
   cart: ticketCart,
 
-  async checkout(tx, rows, { userId, now, member, voucher }) {
+  async checkout(tx, rows, { userId, now, member, tierId, voucher }) {
     const lines = rows.map(cartLine);
     const typeIds = lines.map((line) => line.ticketTypeId);
     const typeEvents =
@@ -113,7 +113,7 @@ export const ticketKind: ItemKind = {
               ticketTypeId: type.id,
               eventId: event.id,
               description: `${event.title} — ${type.name}`,
-              unitPrice: ticketPrice(type, { member }),
+              unitPrice: ticketPrice(type, { member, tierId }),
               quantity: line.quantity,
               attendeeNames: names,
             },

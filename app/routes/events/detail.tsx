@@ -14,7 +14,7 @@ import {
 } from "~/features/events/event-page-parts";
 import { coverImageUrl, eventJsonLd, serializeJsonLd } from "~/features/events/json-ld";
 import { TicketList } from "~/features/events/ticket-list";
-import { currentMembership } from "~/features/membership/memberships.server";
+import { membershipBuyer } from "~/features/membership/memberships.server";
 import { QueueNotice } from "~/features/waiting-room/queue-notice";
 import { queueNoticeFor } from "~/features/waiting-room/queue-page.server";
 import { queueEventOf } from "~/features/waiting-room/waiting-room.server";
@@ -33,12 +33,9 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   // The queue's settings are found by the same address as the page, so both are read at once.
   const user = context.get(userContext);
   const now = new Date();
-  // A member sees member prices, members-only tickets and presales (a visitor's page is cached).
-  const member = user ? (await currentMembership(db, user.id, now)) !== null : false;
-  const [page, queueEvent] = await Promise.all([
-    getEventPage(db, params.id, now, { member }),
-    queueEventOf(db, params.id),
-  ]);
+  // A member sees their prices (their tier's where set), members-only tickets and presales (a visitor's page is cached).
+  const buyer = await membershipBuyer(db, user?.id, now);
+  const [page, queueEvent] = await Promise.all([getEventPage(db, params.id, now, buyer), queueEventOf(db, params.id)]);
   if (!page) notFound();
   // One address per event: a link by id moves to the slug for good.
   if (params.id !== page.event.slug) throw redirect(`/events/${page.event.slug}${url.search}`, 301);

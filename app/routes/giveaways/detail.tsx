@@ -16,7 +16,7 @@ import { SoldBar, timeLeft } from "~/features/draws/draw-tiles";
 import { drawJsonLd } from "~/features/draws/json-ld";
 import { prizeClaimFor } from "~/features/draws/results.server";
 import { serializeJsonLd } from "~/features/events/json-ld";
-import { currentMembership } from "~/features/membership/memberships.server";
+import { membershipBuyer } from "~/features/membership/memberships.server";
 import { playStatus } from "~/features/play/play-settings.server";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext, userContext } from "~/server/context.server";
@@ -40,13 +40,13 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
         page.status === "drawn" ? prizeClaimFor(db, page.id, user.id) : null,
         page.phase === "open" ? playStatus(db, user.id, now, env.TIME_ZONE) : null,
         // A member sees the bundles' member prices (a visitor's page is the same for every visitor).
-        page.phase === "open" ? currentMembership(db, user.id, now) : null,
+        page.phase === "open" ? membershipBuyer(db, user.id, now) : null,
       ])
     : [[], null, null, null];
   const pageUrl = `${env.SITE_URL}/giveaways/${page.slug}`;
   return data(
     {
-      page: offeredTo(page, { member: membership !== null }, env.CURRENCY),
+      page: offeredTo(page, membership ?? { member: false }, env.CURRENCY),
       mine: mine.map((entry) => entry.number),
       claim,
       play: play ? { blocked: play.blocked?.message ?? null, left: play.left } : null,

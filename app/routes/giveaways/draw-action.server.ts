@@ -4,7 +4,7 @@ import { addEntriesToCart } from "~/features/draws/cart-entries.server";
 import { entryChoiceQuery, parsePicks } from "~/features/draws/draw-rules";
 import { enterGiveaway } from "~/features/draws/enter.server";
 import { claimPrize } from "~/features/draws/results.server";
-import { currentMembership } from "~/features/membership/memberships.server";
+import { membershipBuyer } from "~/features/membership/memberships.server";
 import { runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { countOf } from "~/ui/plural";
@@ -111,7 +111,7 @@ export async function drawPageAction(args: {
     confirmedAdult: form.adult,
     picks: form.picks,
     // Spending limits are checked on what the bundle costs this member.
-    member: (await currentMembership(db, user.id, now)) !== null,
+    ...(await membershipBuyer(db, user.id, now)),
     now,
   });
   if (!result.ok) return data({ message: result.problem.message }, { status: 400 });

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { serializeJsonLd } from "~/features/events/json-ld";
-import { currentMembership } from "~/features/membership/memberships.server";
+import { membershipBuyer } from "~/features/membership/memberships.server";
 import { getProductPage, memberPriceNote } from "~/features/shop/catalogue.server";
 import { CATEGORY_LABELS, shopHref } from "~/features/shop/catalogue-labels";
 import { productJsonLd } from "~/features/shop/json-ld";
@@ -24,9 +24,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const staff = Boolean(user && hasRole(user, "organizer"));
   const now = new Date();
-  // A member sees member prices (a visitor's page, the same for every visitor, is cached).
-  const member = user ? (await currentMembership(db, user.id, now)) !== null : false;
-  const page = await getProductPage(db, params.slug, { staff, now, member });
+  // A member sees their prices, their tier's where set (a visitor's page, the same for every visitor, is cached).
+  const buyer = await membershipBuyer(db, user?.id, now);
+  const page = await getProductPage(db, params.slug, { staff, now, ...buyer });
   if (!page) notFound("This product could not be found");
   const imageUrls = page.images.map((image) => productImageShareUrl(image.hash, env.SITE_URL, storage.publicBase));
   const pageUrl = `${env.SITE_URL}/shop/${page.slug}`;

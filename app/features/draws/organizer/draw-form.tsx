@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Lock } from "lucide-react";
 import { useMemo } from "react";
+import type { PriceTier } from "~/features/forms/fields";
 import { Checkbox, FieldErrors } from "~/ui/form";
 import { FormSection, InputField, SelectField, TextAreaField } from "~/ui/form-fields";
 import { useLiveForm } from "~/ui/live-form";
@@ -30,6 +31,7 @@ export function DrawForm({
   defaultValue,
   currency,
   timeZone,
+  tiers,
   submitLabel,
   scope = "draft",
   disabled = false,
@@ -38,6 +40,8 @@ export function DrawForm({
   defaultValue: DrawFormDefaults;
   currency: string;
   timeZone: string;
+  /** The membership tiers, whose members may pay their own price for a bundle. */
+  tiers: readonly PriceTier[];
   submitLabel: string;
   scope?: "draft" | "wording";
   /** A drawn or cancelled draw is shown, not edited. */
@@ -45,10 +49,10 @@ export function DrawForm({
 }) {
   const { schema, rules } = useMemo(
     () => ({
-      schema: scope === "wording" ? SafeDrawSchema : drawFormSchema({ currency, timeZone }),
+      schema: scope === "wording" ? SafeDrawSchema : drawFormSchema({ currency, timeZone, tiers }),
       rules: drawFormFields({ currency }),
     }),
-    [currency, timeZone, scope],
+    [currency, timeZone, tiers, scope],
   );
   const [form, fields] = useLiveForm<DrawFormShape, Record<string, unknown>>({
     id: "draw-form",
@@ -144,7 +148,7 @@ export function DrawForm({
           meta={fields.bundles}
           label="Bundles (optional)"
           rows={3}
-          hint="One a line: the entries, then the price, then (optional) what members pay. For example “5 8.00” and “10 15.00 members 12.00”."
+          hint={`One a line: the entries, then the price, then (optional) what members pay. For example “5 8.00” and “10 15.00 members 12.00”.${tiers[0] ? ` Then (optional) what a tier's members pay, by its name in the address (${tiers.map((tier) => tier.slug).join(", ")}): “10 15.00 members 12.00 ${tiers[0].slug} 10.00”.` : ""}`}
           textareaProps={{ spellCheck: false, ...lockedInput }}
         />
         <div className="grid gap-5 sm:grid-cols-3">

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { formatEventInstant } from "~/features/dates/event-dates";
 import { toLocalInputValue } from "~/features/dates/time-zones";
+import type { PriceTier } from "~/features/forms/fields";
 import type { Db } from "~/server/db/client.server";
 import { moneyInputValue } from "~/ui/money";
 import { pageOf } from "~/ui/paging";
@@ -93,7 +94,12 @@ export async function getDrawSummary(db: Db, drawId: string, timeZone: string) {
 export type DrawSummary = NonNullable<Awaited<ReturnType<typeof getDrawSummary>>>;
 
 /** The draw form's saved values, as text the way the form shows them (times in the site's zone). */
-export async function getDrawFormValues(db: Db, drawId: string, timeZone: string): Promise<DrawFormDefaults | null> {
+export async function getDrawFormValues(
+  db: Db,
+  drawId: string,
+  timeZone: string,
+  tiers: readonly PriceTier[] = [],
+): Promise<DrawFormDefaults | null> {
   const [draw] = await db.select().from(draws).where(eq(draws.id, drawId));
   if (!draw) return null;
   return {
@@ -108,7 +114,7 @@ export async function getDrawFormValues(db: Db, drawId: string, timeZone: string
     prizeValue: moneyInputValue(draw.prizeValue),
     cashAlternative: draw.cashAlternative === null ? "" : moneyInputValue(draw.cashAlternative),
     price: moneyInputValue(draw.price),
-    bundles: bundlesText(draw.bundles),
+    bundles: bundlesText(draw.bundles, tiers),
     totalEntries: String(draw.totalEntries),
     maxPerMember: String(draw.maxPerMember),
     minEntries: String(draw.minEntries),

@@ -9,6 +9,7 @@ import {
   localTime,
   MESSAGES,
   moneyField,
+  type PriceTier,
   prose,
   requiredProse,
   slugField as slugFieldOf,
@@ -84,17 +85,24 @@ const splitLines = (text: string) =>
     .map((row) => row.trim())
     .filter(Boolean);
 
+/** One tier's price after a bundle's prices: its slug, then what its members pay ("family 5.00"). */
+const TIER_PRICE = /[\s,;]+([a-z][a-z0-9-]*)(?:\s+members?)?(?:\s+pay)?\s*:?\s*([^\s,;]+)/giy;
+
 /**
- * Bundles typed one a line as "entries price", then optionally what members pay: "5 8.00",
- * "5 for £8", "10 x 15", "5 8.00 members 6.00", "5 for £8, members £6". A single entry is always
- * sold at the entry price, so bundles start at 2 entries.
+ * Bundles typed one a line as "entries price", then optionally what members pay, then optionally
+ * what members of a tier pay, by the tier's slug: "5 8.00", "5 for £8", "10 x 15",
+ * "5 8.00 members 6.00", "5 for £8, members £6", "5 8.00 members 6.00 family 5.00". A single
+ * entry is always sold at the entry price, so bundles start at 2 entries.
  */
-export function parseBundles(text: string): Parsed<DrawBundle[]> {
+export function parseBundles(text: string, tiers: readonly PriceTier[] = []): Parsed<DrawBundle[]> {
   const rows = splitLines(text);
   if (rows.length > DRAW_LIMITS.bundles) return { ok: false, message: `Offer at most ${DRAW_LIMITS.bundles} bundles` };
   const bundles: DrawBundle[] = [];
   for (const [index, row] of rows.entries()) {
-    const match = /^(\d{1,7})\s*(?:for|x|×|:|=|@)?\s*(\S+?)(?:[\s,;]+members?(?:\s+pay)?\s*:?\s*(\S+))?$/i.exec(row);
+    const match =
+      /^(\d{1,7})\s*(?:for|x|×|:|=|@)?\s*(\S+?)(?:[\s,;]+members?(?:\s+pay)?\s*:?\s*([^\s,;]+))?((?:[\s,;]+[a-z][a-z0-9-]*(?:\s+members?)?(?:\s+pay)?\s*:?\s*[^\s,;]+)*)$/i.exec(
+        row,
+      );
     const where = `Line ${index + 1}`;
     if (!match) return { ok: false, message: `${where}: write the entries then the price, like “5 8.00”` };
     const entries = Number(match[1]);
@@ -108,7 +116,22 @@ export function parseBundles(text: string): Parsed<DrawBundle[]> {
       return { ok: false, message: `${where}: ${lowerFirst(MESSAGES.memberPriceAbove)}` };
     if (bundles.some((bundle) => bundle.entries === entries))
       return { ok: false, message: `${where}: there is already a bundle of ${entries} entries` };
-    bundles.push(memberPrice === undefined ? { entries, price } : { entries, price, memberPrice });
+    const tierPrices: Record<string, number> = {};
+    for (const [, slug, typed] of match[4]!.matchAll(TIER_PRICE)) {
+      const tier = tiers.find((candidate) => candidate.slug === slug!.toLowerCase());
+      if (!tier) return { ok: false, message: `${where}: no membership tier is called “${slug}”` };
+      const tierPrice = parseMoney(typed!);
+      if (tierPrice === null) return { ok: false, message: `${where}: write what ${tier.name} members pay like 6.00` };
+      if (tierPrice > price)
+        return { ok: false, message: `${where}: ${lowerFirst(MESSAGES.tierPriceAbove(tier.name))}` };
+      tierPrices[tier.id] = tierPrice;
+    }
+    bundles.push({
+      entries,
+      price,
+      ...(memberPrice === undefined ? {} : { memberPrice }),
+      ...(Object.keys(tierPrices).length === 0 ? {} : { tierPrices }),
+    });
   }
   return { ok: true, value: bundles.sort((a, b) => a.entries - b.entries) };
 }
@@ -145,12 +168,20 @@ export function parseInstantWins(text: string): Parsed<InstantWin[]> {
   return { ok: true, value: wins.sort((a, b) => a.number - b.number) };
 }
 
-/** The lines the bundles and instant-win boxes show for saved values. */
-export const bundlesText = (bundles: DrawBundle[]) =>
+/** The lines the bundles and instant-win boxes show for saved values (tier prices by the tiers' slugs). */
+export const bundlesText = (bundles: DrawBundle[], tiers: readonly PriceTier[] = []) =>
   bundles
-    .map(
-      (bundle) =>
-        `${bundle.entries} ${moneyInputValue(bundle.price)}${bundle.memberPrice === undefined ? "" : ` members ${moneyInputValue(bundle.memberPrice)}`}`,
+    .map((bundle) =>
+      [
+        `${bundle.entries} ${moneyInputValue(bundle.price)}`,
+        bundle.memberPrice === undefined ? null : `members ${moneyInputValue(bundle.memberPrice)}`,
+        ...tiers.map((tier) => {
+          const tierPrice = bundle.tierPrices?.[tier.id];
+          return tierPrice === undefined ? null : `${tier.slug} ${moneyInputValue(tierPrice)}`;
+        }),
+      ]
+        .filter((part) => part !== null)
+        .join(" "),
     )
     .join("\n");
 export const instantWinsText = (wins: InstantWin[]) => wins.map((win) => `${win.number} ${win.prize}`).join("\n");
@@ -229,7 +260,7 @@ export function drawFormFields(options: { currency: string }) {
 type Issue = FieldIssue;
 
 /** The whole draw form, on /admin/draws/new and on a draft's page. */
-export function drawFormSchema(options: { currency: string; timeZone: string }) {
+export function drawFormSchema(options: { currency: string; timeZone: string; tiers?: readonly PriceTier[] }) {
   const { timeZone } = options;
   return drawFormFields(options).transform((value, ctx) => {
     const issues: Issue[] = [];
@@ -252,7 +283,7 @@ export function drawFormSchema(options: { currency: string; timeZone: string }) 
     else if (answer < 0)
       issues.push({ path: ["answer"], message: "The right answer must be one of the answers filled in" });
 
-    const bundles = parseBundles(value.bundles);
+    const bundles = parseBundles(value.bundles, options.tiers);
     if (!bundles.ok) issues.push({ path: ["bundles"], message: bundles.message });
     const wins = parseInstantWins(value.instantWins);
     if (!wins.ok) issues.push({ path: ["instantWins"], message: wins.message });

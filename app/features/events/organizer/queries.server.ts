@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, lt, or, type SQL, sql } from "drizzle-orm";
 import { eventDateLabels, formatEventInstant } from "~/features/dates/event-dates";
 import { eventDays, toLocalInputValue } from "~/features/dates/time-zones";
+import { tierPriceInputValues } from "~/features/forms/fields";
 import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
 import { moneyInputValue } from "~/ui/money";
@@ -234,6 +235,7 @@ export async function getTicketTypesPage(db: Db, eventId: string) {
       salesStartAt: ticketTypes.salesStartAt,
       salesEndAt: ticketTypes.salesEndAt,
       memberPrice: ticketTypes.memberPrice,
+      tierPrices: ticketTypes.tierPrices,
       membersOnly: ticketTypes.membersOnly,
       memberSalesStartAt: ticketTypes.memberSalesStartAt,
       sortOrder: ticketTypes.sortOrder,
@@ -263,6 +265,7 @@ export async function getTicketTypesPage(db: Db, eventId: string) {
         salesStartAt: localValue(type.salesStartAt, zone),
         salesEndAt: localValue(type.salesEndAt, zone),
         memberPrice: type.memberPrice === null ? "" : moneyInputValue(type.memberPrice),
+        tierPrices: tierPriceInputValues(type.tierPrices),
         membersOnly: checked(type.membersOnly),
         memberSalesStartAt: localValue(type.memberSalesStartAt, zone),
         sortOrder: String(type.sortOrder),

@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { coverSchema, eventFormSchema, isUsableSlug, ticketTypeSchema } from "./schemas";
 
@@ -208,6 +209,28 @@ describe("the ticket-type form", () => {
     expect(errorsOf(tickets.safeParse({ name: "Adult", price: "20", memberPrice: "25" }))).toEqual({
       memberPrice: "Make the member price no more than the price",
     });
+  });
+
+  it("takes what each tier's members pay, leaves blank ones out, and refuses one above the price", () => {
+    const family = { id: "5f0c1d7e-2a4b-4c6d-8e9f-0a1b2c3d4e5f", slug: "family", name: "Family" };
+    const junior = { id: "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", slug: "junior", name: "Junior" };
+    const withTiers = ticketTypeSchema({ ...weekend, tiers: [family, junior] });
+    const form = (values: Record<string, string>) => {
+      const data = new FormData();
+      for (const [name, value] of Object.entries({ name: "Adult", price: "20", memberPrice: "15", ...values }))
+        data.append(name, value);
+      return parseWithZod(data, { schema: withTiers });
+    };
+    const saved = form({ [`tierPrices.${family.id}`]: "12.50", [`tierPrices.${junior.id}`]: "" });
+    expect(saved.status === "success" && saved.value.tierPrices).toEqual({ [family.id]: 1250 });
+    const none = form({});
+    expect(none.status === "success" && none.value.tierPrices).toEqual({});
+    const above = form({ [`tierPrices.${junior.id}`]: "20.01" });
+    expect(above.status === "error" && above.error).toEqual({
+      [`tierPrices.${junior.id}`]: ["Make what Junior members pay no more than the price"],
+    });
+    const elsewhere = form({ "tierPrices.someone-else": "1" });
+    expect(elsewhere.status === "success" && elsewhere.value.tierPrices).toEqual({});
   });
 
   it("refuses negative, malformed and huge prices, and capacities out of range", () => {

@@ -19,9 +19,12 @@ import {
   optionalLine,
   optionalLocalTime as optionalLocalTimeOf,
   optionalWholeNumber,
+  type PriceTier,
   prose,
   requiredProse,
   slugField as slugFieldOf,
+  tierPriceIssues,
+  tierPricesField,
   wholeNumber,
 } from "~/features/forms/fields";
 import { isUsableSlug as isUsableEventSlug } from "~/features/forms/slug";
@@ -284,6 +287,8 @@ export type TicketTypeContext = {
   timeZone: string;
   startsAt: Date;
   endsAt: Date;
+  /** The membership tiers, each with its own optional price (none: only the member price). */
+  tiers?: readonly PriceTier[];
 };
 
 /** The ticket-type form's fields one by one. */
@@ -306,6 +311,7 @@ export function ticketTypeFields(event: TicketTypeContext) {
     salesStartAt: optionalLocalTime,
     salesEndAt: optionalLocalTime,
     memberPrice: memberPriceField(event.currency),
+    tierPrices: tierPricesField(event.currency, event.tiers ?? []),
     membersOnly: checkbox,
     memberSalesStartAt: optionalLocalTime,
     sortOrder: wholeNumber(0, LIMITS.sortOrder, "the position")
@@ -339,9 +345,10 @@ export function ticketTypeSchema(event: TicketTypeContext) {
           issues.push({ path: ["memberSalesStartAt"], message: "Sales must open before the event ends" });
         if (value.memberPrice !== null && value.memberPrice > value.price)
           issues.push({ path: ["memberPrice"], message: MESSAGES.memberPriceAbove });
+        issues.push(...tierPriceIssues(value.price, value.tierPrices, event.tiers ?? []));
         addAll(ctx, issues);
       },
-      { when: validAt(["salesStartAt", "salesEndAt", "memberSalesStartAt", "price", "memberPrice"]) },
+      { when: validAt(["salesStartAt", "salesEndAt", "memberSalesStartAt", "price", "memberPrice", "tierPrices"]) },
     )
     .transform((value) => {
       const at = (local: string | null) =>
@@ -361,7 +368,11 @@ export function ticketTypeSchema(event: TicketTypeContext) {
 export type TicketTypeInput = z.output<ReturnType<typeof ticketTypeSchema>>;
 export type TicketTypeFormShape = z.input<ReturnType<typeof ticketTypeSchema>>;
 export type TicketTypeFormDefaults = {
-  [Field in keyof TicketTypeFormShape]?: Field extends "days" ? string[] : string | null;
+  [Field in keyof TicketTypeFormShape]?: Field extends "days"
+    ? string[]
+    : Field extends "tierPrices"
+      ? Record<string, string>
+      : string | null;
 };
 
 export const CancelEventSchema = z.object({

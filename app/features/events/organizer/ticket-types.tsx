@@ -3,6 +3,7 @@ import { CalendarRange, EyeOff, Pencil } from "lucide-react";
 import { useMemo } from "react";
 import { Form, Link } from "react-router";
 import { formatLocalDay } from "~/features/dates/event-dates";
+import type { PriceTier } from "~/features/forms/fields";
 import { Badge } from "~/ui/badge";
 import { Checkbox, FieldErrors, FormErrors, SubmitButton } from "~/ui/form";
 import { FormSection, InputField, TextAreaField } from "~/ui/form-fields";
@@ -36,18 +37,24 @@ const smallButton =
 export function TicketTypeCard({
   type,
   event,
+  tiers,
   currency,
   error,
   readOnly,
 }: {
   type: TicketType;
   event: TicketEvent;
+  tiers: readonly PriceTier[];
   currency: string;
   error?: string[];
   readOnly: boolean;
 }) {
   const days = daysLabel(type.days, event.days);
   const share = type.capacity ? Math.min(1, type.sold / type.capacity) : 0;
+  const tierPrices = tiers.flatMap((tier) => {
+    const price = type.tierPrices[tier.id];
+    return price === undefined ? [] : [`${tier.name} members pay ${formatMoney(price, currency)}`];
+  });
   return (
     <li id={`ticket-${type.id}`} className={`space-y-3 p-4 sm:p-5 ${type.hidden ? "bg-surface" : ""}`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -66,11 +73,12 @@ export function TicketTypeCard({
             </p>
           ) : null}
           {type.description ? <p className="line-clamp-2 max-w-prose text-sm text-muted">{type.description}</p> : null}
-          {type.memberPrice !== null || type.membersOnly || type.memberSalesStartAt ? (
+          {type.memberPrice !== null || tierPrices.length > 0 || type.membersOnly || type.memberSalesStartAt ? (
             <p className="text-sm">
               {[
                 type.membersOnly ? "Members only" : null,
                 type.memberPrice !== null ? `Members pay ${formatMoney(type.memberPrice, currency)}` : null,
+                ...tierPrices,
                 type.memberSalesLabel ? `Members' presale from ${type.memberSalesLabel}` : null,
               ]
                 .filter(Boolean)
@@ -145,21 +153,23 @@ export function TicketTypeCard({
 /** Adding a ticket type, or changing one (`ticketTypeId`). */
 export function TicketTypeForm({
   event,
+  tiers,
   currency,
   ticketTypeId,
   defaultValue,
   lastResult,
 }: {
   event: TicketEvent;
+  tiers: readonly PriceTier[];
   currency: string;
   ticketTypeId?: string;
   defaultValue: TicketTypeFormDefaults;
   lastResult?: SubmissionResult<string[]>;
 }) {
   const { schema, rules } = useMemo(() => {
-    const context = { currency, timeZone: event.timeZone, startsAt: event.startsAt, endsAt: event.endsAt };
+    const context = { currency, timeZone: event.timeZone, startsAt: event.startsAt, endsAt: event.endsAt, tiers };
     return { schema: ticketTypeSchema(context), rules: ticketTypeFields(context) };
-  }, [currency, event.timeZone, event.startsAt, event.endsAt]);
+  }, [currency, event.timeZone, event.startsAt, event.endsAt, tiers]);
   const editing = Boolean(ticketTypeId);
   const [form, fields] = useLiveForm<TicketTypeFormShape, TicketTypeInput>({
     id: editing ? `ticket-form-${ticketTypeId}` : "new-ticket-form",
@@ -170,6 +180,7 @@ export function TicketTypeForm({
   });
   const chosenDays = Array.isArray(fields.days.initialValue) ? (fields.days.initialValue as string[]) : [];
   const daysError = fields.days.errors?.length ? fields.days.errorId : undefined;
+  const tierFields = fields.tierPrices.getFieldset();
   return (
     <Form method="post" {...getFormProps(form)}>
       <FormSection
@@ -253,6 +264,15 @@ export function TicketTypeForm({
               kind="money"
               hint="What club members pay. Empty: the same as everyone."
             />
+            {tiers.map((tier) => (
+              <InputField
+                key={tier.id}
+                meta={tierFields[tier.id]!}
+                label={`What ${tier.name} members pay (${currencySymbol(currency)}, optional)`}
+                kind="money"
+                hint="Empty: what members pay."
+              />
+            ))}
             <InputField
               meta={fields.memberSalesStartAt}
               label="Members' presale from (optional)"

@@ -3,6 +3,7 @@ import { DrawForm } from "~/features/draws/organizer/draw-form";
 import { DrawStatePanel } from "~/features/draws/organizer/draw-state";
 import { revealInstantWins } from "~/features/draws/organizer/draw-steps.server";
 import { getDrawFormValues, getDrawState } from "~/features/draws/organizer/queries.server";
+import { tiersForPrices } from "~/features/membership/tiers.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { dashboardMeta, recordTitle } from "~/ui/dashboard-meta";
@@ -20,13 +21,14 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
   const user = requireRole({ context, url }, "organizer");
   const drawId = drawIdFrom(params.drawId);
   const { db, env } = context.get(runtimeContext);
+  const tiers = await tiersForPrices(db);
   const [values, state] = await Promise.all([
-    getDrawFormValues(db, drawId, env.TIME_ZONE),
+    getDrawFormValues(db, drawId, env.TIME_ZONE, tiers),
     getDrawState(db, drawId, env.TIME_ZONE),
   ]);
   if (!values || !state) notFound();
   const canReveal = user.role === "admin" && state.status === "live" && state.instantWinCount > 0;
-  return { values, state, canReveal, currency: env.CURRENCY, timeZone: env.TIME_ZONE, now: new Date() };
+  return { values, state, tiers, canReveal, currency: env.CURRENCY, timeZone: env.TIME_ZONE, now: new Date() };
 }
 
 export async function action({ request, context, url, params }: Route.ActionArgs) {
@@ -73,6 +75,7 @@ export default function DrawDetails({ loaderData, actionData }: Route.ComponentP
         defaultValue={loaderData.values}
         currency={loaderData.currency}
         timeZone={loaderData.timeZone}
+        tiers={loaderData.tiers}
         submitLabel="Save changes"
         scope={scope}
         disabled={state.status === "drawn" || state.status === "cancelled"}

@@ -33,6 +33,7 @@ import {
   SafeDrawSchema,
 } from "~/features/draws/organizer/schemas";
 import { drawResultsJob } from "~/features/draws/results.server";
+import { tiersForPrices } from "~/features/membership/tiers.server";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { JobQueue } from "~/server/jobs/queue.server";
@@ -66,7 +67,9 @@ function unknownIntent(formData: FormData) {
 }
 
 export async function createDrawAction(call: Call, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: drawFormSchema(call) });
+  const submission = parseWithZod(formData, {
+    schema: drawFormSchema({ ...call, tiers: await tiersForPrices(call.db) }),
+  });
   if (submission.status !== "success") return invalidReply("save", submission);
   const outcome = await createDraw(call.db, { actorId: call.actorId, draw: submission.value, now: call.now });
   if (!outcome.ok) return refusedReply("save", submission, outcome);
@@ -94,7 +97,9 @@ export async function drawDetailsAction(call: DrawCall, formData: FormData, here
         if (!outcome.ok) return refusedReply(intent, submission, outcome);
         return done(outcome.changed.length === 0 ? "Nothing had changed." : "Changes saved.");
       }
-      const submission = parseWithZod(formData, { schema: drawFormSchema(call) });
+      const submission = parseWithZod(formData, {
+        schema: drawFormSchema({ ...call, tiers: await tiersForPrices(call.db) }),
+      });
       if (submission.status !== "success") return invalidReply(intent, submission);
       const outcome = await updateDraw(db, { ...step, edit: { scope: "draft", draw: submission.value } });
       if (!outcome.ok) return refusedReply(intent, submission, outcome);

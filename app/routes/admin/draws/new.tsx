@@ -1,4 +1,5 @@
 import { DrawForm } from "~/features/draws/organizer/draw-form";
+import { tiersForPrices } from "~/features/membership/tiers.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { dashboardMeta } from "~/ui/dashboard-meta";
@@ -7,10 +8,10 @@ import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/new";
 import { createDrawAction } from "./draw-forms.server";
 
-export function loader({ context, url }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
-  const { env } = context.get(runtimeContext);
-  return { currency: env.CURRENCY, timeZone: env.TIME_ZONE };
+  const { db, env } = context.get(runtimeContext);
+  return { currency: env.CURRENCY, timeZone: env.TIME_ZONE, tiers: await tiersForPrices(db) };
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
@@ -32,6 +33,7 @@ export default function NewDraw({ loaderData, actionData }: Route.ComponentProps
         defaultValue={{ kind: "competition", undersoldPolicy: "cash", minEntries: "1", extendDays: "7" }}
         currency={loaderData.currency}
         timeZone={loaderData.timeZone}
+        tiers={loaderData.tiers}
         submitLabel="Save draft"
       />
     </FormPage>

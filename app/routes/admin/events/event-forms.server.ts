@@ -27,6 +27,7 @@ import {
   setTicketTypeHidden,
   updateTicketType,
 } from "~/features/events/organizer/ticket-type-editor.server";
+import { tiersForPrices } from "~/features/membership/tiers.server";
 import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import type { Storage } from "~/server/storage/storage.server";
@@ -153,7 +154,7 @@ export async function eventCoverAction(
 async function ticketContext(db: Db, eventId: string, currency: string) {
   const event = await getEventTimes(db, eventId);
   if (!event) notFound();
-  return { ...event, currency };
+  return { ...event, currency, tiers: await tiersForPrices(db) };
 }
 
 const TicketTypeIdSchema = z.object({ ticketTypeId: EventIdSchema });

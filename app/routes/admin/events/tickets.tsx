@@ -1,5 +1,6 @@
 import { getTicketTypesPage } from "~/features/events/organizer/queries.server";
 import { TicketTypeCard, TicketTypeForm } from "~/features/events/organizer/ticket-types";
+import { tiersForPrices } from "~/features/membership/tiers.server";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
@@ -16,11 +17,11 @@ import { eventIdFrom } from "./event-id.server";
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
   const { db, env } = context.get(runtimeContext);
-  const page = await getTicketTypesPage(db, eventIdFrom(params.eventId));
+  const [page, tiers] = await Promise.all([getTicketTypesPage(db, eventIdFrom(params.eventId)), tiersForPrices(db)]);
   if (!page) notFound();
   const edit = url.searchParams.get("edit");
   const editing = page.ticketTypes.some((type) => type.id === edit) ? edit : null;
-  return { ...page, editing, currency: env.CURRENCY };
+  return { ...page, tiers, editing, currency: env.CURRENCY };
 }
 
 export async function action({ request, context, url, params }: Route.ActionArgs) {
@@ -32,7 +33,7 @@ export async function action({ request, context, url, params }: Route.ActionArgs
 }
 
 export default function EventTickets({ loaderData, actionData }: Route.ComponentProps) {
-  const { event, ticketTypes, currency } = loaderData;
+  const { event, tiers, ticketTypes, currency } = loaderData;
   const failedEdit = actionData?.intent === "update" ? actionData.ticketTypeId : null;
   const editing = failedEdit ?? loaderData.editing;
   const rowError = (id: string) =>
@@ -54,6 +55,7 @@ export default function EventTickets({ loaderData, actionData }: Route.Component
           <TicketTypeForm
             key={editing}
             event={event}
+            tiers={tiers}
             currency={currency}
             ticketTypeId={editing}
             defaultValue={ticketTypes.find((type) => type.id === editing)?.formValues ?? {}}
@@ -63,6 +65,7 @@ export default function EventTickets({ loaderData, actionData }: Route.Component
           <TicketTypeForm
             key={`new-${ticketTypes.length}`}
             event={event}
+            tiers={tiers}
             currency={currency}
             defaultValue={{ maxPerOrder: "10", sortOrder: String(nextPosition) }}
             lastResult={actionData?.intent === "create" ? actionData.result : undefined}
@@ -86,6 +89,7 @@ export default function EventTickets({ loaderData, actionData }: Route.Component
                 key={type.id}
                 type={type}
                 event={event}
+                tiers={tiers}
                 currency={currency}
                 error={rowError(type.id)}
                 readOnly={readOnly}

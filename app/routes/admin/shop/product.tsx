@@ -1,3 +1,4 @@
+import { tiersForPrices } from "~/features/membership/tiers.server";
 import { getProductForAdmin, productHeader } from "~/features/shop/admin.server";
 import { ProductForm, productFormValues } from "~/features/shop/product-form";
 import { ProductEditorHeader } from "~/features/shop/product-header";
@@ -15,13 +16,14 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
   const productId = idFrom(params.productId);
   const { db, env } = context.get(runtimeContext);
-  const found = await getProductForAdmin(db, productId, new Date());
+  const [found, tiers] = await Promise.all([getProductForAdmin(db, productId, new Date()), tiersForPrices(db)]);
   if (!found) notFound();
   const { product, variants } = found;
   return {
     header: productHeader(found),
     form: productFormValues(product),
     optionNames: product.optionNames,
+    tiers,
     threshold: product.lowStockThreshold,
     currency: env.CURRENCY,
     variants: variants.map(
@@ -42,7 +44,7 @@ export async function action({ request, context, url, params }: Route.ActionArgs
 }
 
 export default function ProductEditor({ loaderData, actionData }: Route.ComponentProps) {
-  const { header, form, optionNames, threshold, currency, variants } = loaderData;
+  const { header, form, optionNames, tiers, threshold, currency, variants } = loaderData;
   const resultOf = (intent: string, target: string | null = null) =>
     actionData?.intent === intent && actionData.target === target ? actionData.result : undefined;
   return (
@@ -68,6 +70,7 @@ export default function ProductEditor({ loaderData, actionData }: Route.Componen
                 key={variant.id}
                 variant={variant}
                 optionNames={optionNames}
+                tiers={tiers}
                 threshold={threshold}
                 results={{
                   update: resultOf("update-variant", variant.id),
@@ -83,6 +86,7 @@ export default function ProductEditor({ loaderData, actionData }: Route.Componen
         <AddVariantForm
           key={variants.length}
           optionNames={optionNames}
+          tiers={tiers}
           currency={currency}
           lastResult={resultOf("add-variant")}
         />

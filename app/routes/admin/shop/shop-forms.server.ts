@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { z } from "zod";
 import { limitImageUploads } from "~/features/accounts/attempts.server";
+import { tiersForPrices } from "~/features/membership/tiers.server";
 import { createProduct, updateProduct } from "~/features/shop/admin.server";
 import { addProductImage, changeProductImage } from "~/features/shop/product-photos.server";
 import {
@@ -74,7 +75,7 @@ export async function createProductAction(call: Call, formData: FormData) {
 async function variantSchemaOf(call: ProductCall) {
   const optionNames = await productOptionNames(call.db, call.productId);
   if (!optionNames) notFound();
-  return variantSchema({ optionNames, currency: call.currency });
+  return variantSchema({ optionNames, currency: call.currency, tiers: await tiersForPrices(call.db) });
 }
 
 /** Every form on a product's editor page, by its `intent`. */
