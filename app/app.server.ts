@@ -30,6 +30,7 @@ import { applyBillingEvent, membershipClockJob, membershipClockServices } from "
 import { orderEmailJob } from "./features/orders/order-email.server";
 import { refusedPaymentEmailJob } from "./features/orders/refused-payment-email.server";
 import { settleOrder } from "./features/selling/selling.server";
+import { waitingListJob } from "./features/waiting-lists/offers.server";
 import { createAuth } from "./server/auth/auth.server";
 import { authStep } from "./server/auth/session.server";
 import { SessionCache } from "./server/auth/session-cache.server";
@@ -71,6 +72,7 @@ const jobs: AnyJobDefinition[] = [
   ...drawJobs(drawRefunder),
   lowStockAlertJob,
   membershipClockJob(settleRenewal),
+  waitingListJob,
 ];
 
 /**

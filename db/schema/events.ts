@@ -68,6 +68,14 @@ export const events = pgTable(
     queueEnabled: boolean("queue_enabled").notNull().default(false),
     queueRatePerMinute: integer("queue_rate_per_minute").notNull().default(50),
     queueAdmissionMinutes: integer("queue_admission_minutes").notNull().default(20),
+    /**
+     * Waiting lists (docs/waiting-lists.md): members may join a sold-out ticket type's list while
+     * it is on and until `waitingListClosesHours` before the start; an offer holds places for
+     * `waitingListOfferHours`.
+     */
+    waitingListEnabled: boolean("waiting_list_enabled").notNull().default(true),
+    waitingListOfferHours: integer("waiting_list_offer_hours").notNull().default(24),
+    waitingListClosesHours: integer("waiting_list_closes_hours").notNull().default(24),
     /** People admitted across every ticket type; null when only the ticket types limit it. */
     capacity: integer("capacity"),
     applicationsOpen: boolean("applications_open").notNull().default(false),
@@ -96,6 +104,8 @@ export const events = pgTable(
     check("events_application_fee_non_negative", sql`${table.applicationFee} >= 0`),
     check("events_queue_rate_positive", sql`${table.queueRatePerMinute} > 0`),
     check("events_queue_admission_positive", sql`${table.queueAdmissionMinutes} > 0`),
+    check("events_waiting_list_offer_hours", sql`${table.waitingListOfferHours} between 2 and 336`),
+    check("events_waiting_list_closes_hours", sql`${table.waitingListClosesHours} between 0 and 720`),
   ],
 );
 

@@ -13,4 +13,5 @@ export * from "./play";
 export * from "./shop";
 export * from "./site";
 export * from "./vouchers";
+export * from "./waiting-lists";
 export * from "./waiting-room";

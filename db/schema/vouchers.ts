@@ -50,6 +50,11 @@ export const vouchers = pgTable(
     /** Pence the basket must come to, before any discount, for the code to apply. */
     minBasket: integer("min_basket"),
     holdsPlaces: boolean("holds_places").notNull().default(false),
+    /**
+     * A code for one member alone: a waiting-list offer, which nobody else may use. Such codes are
+     * made by the waiting lists, not listed with staff's own.
+     */
+    forUserId: text("for_user_id").references(() => users.id, { onDelete: "cascade" }),
     /** Staff can switch a code off without losing its history. */
     active: boolean("active").notNull().default(true),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),

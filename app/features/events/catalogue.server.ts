@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, inArray, lte, ne, or, type SQL, sql } from "dri
 import { heldQuantity, liveHolds } from "~/features/commerce/live-holds.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import { eventDateLabels, formatEventInstant, formatLocalDay } from "~/features/dates/event-dates";
-import { placesKeptForVouchers } from "~/features/vouchers/voucher-uses.server";
+import { withPlacesSetAside } from "~/features/tickets/places-set-aside.server";
 import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";
 import { holds } from "../../../db/schema/commerce";
@@ -464,13 +464,9 @@ export async function getEventPage(db: Db, idOrSlug: string, now: Date, buyer: B
       .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.createdAt), asc(ticketTypes.id)),
   ]);
   if (!event) return null;
-  // Places kept for the holders of vouchers that hold places are gone for everyone else.
-  const kept = await placesKeptForVouchers(
-    db,
-    heldTypes.map((type) => type.id),
-    now,
-  );
-  const types = heldTypes.map((type) => ({ ...type, held: type.held + (kept.get(type.id) ?? 0) }));
+  // Places kept for the holders of vouchers, and set aside for a waiting list, are gone for everyone else.
+  const setAside = await withPlacesSetAside(db, heldTypes, now);
+  const types = heldTypes.map((type) => ({ ...type, held: setAside.get(type.id)?.held ?? type.held }));
 
   const zone = event.timeZone;
   const dates = eventDateLabels(event.startsAt, event.endsAt, zone);

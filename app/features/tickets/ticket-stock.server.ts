@@ -1,25 +1,22 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { heldQuantity, liveHolds } from "~/features/commerce/live-holds.server";
 import { eventSalesColumns, ticketTypeSalesColumns } from "~/features/events/catalogue.server";
-import { placesKeptForVouchers } from "~/features/vouchers/voucher-uses.server";
 import type { Db } from "~/server/db/client.server";
 import { events, holds, ticketTypes } from "../../../db/schema";
+import { type SetAsideOptions, type TicketAvailability, withPlacesSetAside } from "./places-set-aside.server";
 import type { LineEvent, LineTicketType } from "./ticket-lines";
 
 /**
  * Ticket stock: places sold (`ticket_types.sold`) and held: by buyers paying now (the live
- * holds, `liveHolds`) and kept for the holders of vouchers that hold places.
+ * holds, `liveHolds`), kept for the holders of vouchers that hold places (a waiting list's offers
+ * among them), and set aside for the people on a running waiting list, up to the places free.
  */
-export type TicketAvailability = { sold: number; held: number };
-
 type StockOptions = {
   /** Leaves out the holds of that member's own unpaid orders. */
   exceptUserId?: string;
   /** Leaves out the holds of the order being settled. */
   exceptOrderId?: string;
-  /** The buyer's own voucher: the places it keeps are theirs to take. */
-  voucherId?: string | null;
-};
+} & SetAsideOptions;
 
 /**
  * Sold and held places for each ticket type, for the event page and the cart to pass to the pure
@@ -32,17 +29,14 @@ export async function availabilityByTicketType(
   now: Date,
   options: StockOptions = {},
 ): Promise<Map<string, TicketAvailability>> {
-  const result = new Map<string, TicketAvailability>();
-  if (ticketTypeIds.length === 0) return result;
+  if (ticketTypeIds.length === 0) return new Map<string, TicketAvailability>();
   const rows = await db
-    .select({ id: ticketTypes.id, sold: ticketTypes.sold, held: heldQuantity })
+    .select({ id: ticketTypes.id, capacity: ticketTypes.capacity, sold: ticketTypes.sold, held: heldQuantity })
     .from(ticketTypes)
     .leftJoin(holds, and(eq(holds.ticketTypeId, ticketTypes.id), liveHolds(db, now, options)))
     .where(inArray(ticketTypes.id, [...ticketTypeIds]))
     .groupBy(ticketTypes.id);
-  const kept = await placesKeptForVouchers(db, ticketTypeIds, now, { exceptVoucherId: options.voucherId });
-  for (const row of rows) result.set(row.id, { sold: row.sold, held: row.held + (kept.get(row.id) ?? 0) });
-  return result;
+  return withPlacesSetAside(db, rows, now, options);
 }
 
 const lineEventColumns = { ...eventSalesColumns, id: events.id, title: events.title, timeZone: events.timeZone };

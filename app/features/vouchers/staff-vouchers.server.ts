@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { and, asc, count, desc, eq, gt, ilike, inArray, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { recordAudit } from "~/features/audit/audit.server";
 import { changesBetween } from "~/features/audit/changes";
@@ -153,6 +153,9 @@ function stateOf(
  * code's terms, its codes' uses added up) unless `batchId` opens it to its codes. Uses are
  * counted at `now` in one query for the whole page.
  */
+/** Codes staff made: a waiting list's offers, each for one member, are the list's own. */
+const staffsOwn = isNull(vouchers.forUserId);
+
 export async function listVouchers(db: Db, input: { q: string; batchId?: string; page: number; now: Date }) {
   const key: SQL = input.batchId ? sql`${vouchers.id}` : sql`coalesce(${vouchers.batchId}, ${vouchers.id})`;
   const typedCode = normaliseCode(input.q);
@@ -176,7 +179,7 @@ export async function listVouchers(db: Db, input: { q: string; batchId?: string;
       newest: sql`max(${vouchers.createdAt})`.as("newest"),
     })
     .from(vouchers)
-    .where(input.batchId ? eq(vouchers.batchId, input.batchId) : undefined)
+    .where(and(staffsOwn, input.batchId ? eq(vouchers.batchId, input.batchId) : undefined))
     .groupBy(key)
     .having(match ? sql`bool_or(${match})` : undefined)
     .as("listed");
@@ -306,7 +309,10 @@ export async function batchCodes(db: Db, batchId: string, now: Date) {
  * then fixed: orders and receipts show it), and its batch.
  */
 export async function voucherForStaff(db: Db, voucherId: string, now: Date) {
-  const [voucher] = await db.select().from(vouchers).where(eq(vouchers.id, voucherId));
+  const [voucher] = await db
+    .select()
+    .from(vouchers)
+    .where(and(eq(vouchers.id, voucherId), staffsOwn));
   if (!voucher) return null;
   const [uses, everUsed, batch] = await Promise.all([
     readVoucherUses(db, voucherId, { now }),
@@ -552,7 +558,11 @@ export async function updateVoucher(
 ): Promise<{ ok: true; id: string; code: string } | Refusal | NotFound> {
   try {
     return await db.transaction(async (tx): Promise<{ ok: true; id: string; code: string } | Refusal | NotFound> => {
-      const [voucher] = await tx.select().from(vouchers).where(eq(vouchers.id, voucherId)).for("no key update");
+      const [voucher] = await tx
+        .select()
+        .from(vouchers)
+        .where(and(eq(vouchers.id, voucherId), staffsOwn))
+        .for("no key update");
       if (!voucher) return gone("This code");
       const code = input.code ?? voucher.code;
       if (code !== voucher.code) {
@@ -599,7 +609,7 @@ export async function setVoucherActive(
     const [voucher] = await tx
       .update(vouchers)
       .set({ active, updatedAt: actor.now })
-      .where(eq(vouchers.id, voucherId))
+      .where(and(eq(vouchers.id, voucherId), staffsOwn))
       .returning({ code: vouchers.code });
     if (!voucher) return gone("This code");
     await recordAudit(tx, {

@@ -32,6 +32,7 @@ function voucher(terms: Partial<VoucherTerms> = {}): VoucherTerms {
     validUntil: null,
     minBasket: null,
     active: true,
+    forUserId: null,
     ...terms,
   };
 }
@@ -162,6 +163,15 @@ describe("whether a code can be used now", () => {
     expect(voucherProblem(voucher({ maxUsesPerMember: 1 }), basket([tier], { all: 40, member: 1 }))).toBe(
       "You have used the code SPRING10 as many times as it allows",
     );
+  });
+
+  it("made for one member (a waiting-list offer), is theirs alone, and asks a visitor to sign in", () => {
+    const offer = voucher({ forUserId: "user-ann" });
+    expect(voucherProblem(offer, { ...basket([ticket]), userId: "user-ann" })).toBeNull();
+    expect(voucherProblem(offer, { ...basket([ticket]), userId: "user-bob" })).toBe(
+      "The code SPRING10 is for another member",
+    );
+    expect(voucherProblem(offer, basket([ticket]))).toBe("Sign in to use the code SPRING10");
   });
 
   it("cannot price more items than it has uses left, saying how many it can", () => {

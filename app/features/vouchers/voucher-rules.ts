@@ -27,6 +27,7 @@ export type VoucherTerms = Pick<
   | "validUntil"
   | "minBasket"
   | "active"
+  | "forUserId"
 >;
 
 /** An item of a basket as a voucher sees it: what it is, what it belongs to, its price. */
@@ -123,10 +124,21 @@ export function priceWithVoucher(voucher: VoucherTerms, lines: readonly PricedLi
  */
 export function voucherProblem(
   voucher: VoucherTerms,
-  basket: { lines: readonly PricedLine[]; uses: VoucherUses; now: Date; currency: string; timeZone: string },
+  basket: {
+    lines: readonly PricedLine[];
+    uses: VoucherUses;
+    now: Date;
+    currency: string;
+    timeZone: string;
+    /** The buyer, when signed in: a code made for one member is theirs alone. */
+    userId?: string | null;
+  },
 ): string | null {
   const { code } = voucher;
   if (!voucher.active) return `The code ${code} is no longer valid`;
+  if (voucher.forUserId !== null && voucher.forUserId !== undefined && basket.userId !== voucher.forUserId) {
+    return basket.userId ? `The code ${code} is for another member` : `Sign in to use the code ${code}`;
+  }
   if (voucher.validFrom && basket.now < voucher.validFrom) {
     return `The code ${code} can be used from ${formatEventInstant(voucher.validFrom, basket.timeZone)}`;
   }

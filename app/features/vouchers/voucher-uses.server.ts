@@ -115,6 +115,7 @@ export async function applyVoucher(
   const problem = voucherProblem(voucher, {
     lines,
     uses,
+    userId: input.userId,
     now: input.now,
     currency: input.currency,
     timeZone: input.timeZone,
@@ -161,16 +162,17 @@ export async function previewVoucher(
 
 /**
  * The places of each of these ticket types kept for holders of vouchers that hold places: each
- * such voucher, while it runs, keeps its unused uses' places from everyone else.
- * `exceptVoucherId` is the buyer's own voucher, whose kept places are theirs to take.
+ * such voucher, while it runs, keeps its unused uses' places from everyone else. `own` are those
+ * kept by `ownVoucherId`, the buyer's own voucher, whose kept places are theirs to take; `others`
+ * the rest.
  */
 export async function placesKeptForVouchers(
   db: Db,
   ticketTypeIds: readonly string[],
   now: Date,
-  options: { exceptVoucherId?: string | null } = {},
-): Promise<Map<string, number>> {
-  const kept = new Map<string, number>();
+  options: { ownVoucherId?: string | null } = {},
+): Promise<Map<string, { others: number; own: number }>> {
+  const kept = new Map<string, { others: number; own: number }>();
   if (ticketTypeIds.length === 0) return kept;
   const used = db
     .select({ voucherId: voucherUses.voucherId, units: usedUnits.as("units") })
@@ -181,6 +183,7 @@ export async function placesKeptForVouchers(
     .as("used");
   const rows = await db
     .select({
+      voucherId: vouchers.id,
       ticketTypeId: sql<string>`${vouchers.ticketTypeIds}[1]`,
       kept: sql<number>`greatest(0, ${vouchers.maxUses} - coalesce(${used.units}, 0))::int`.mapWith(Number),
     })
@@ -192,10 +195,14 @@ export async function placesKeptForVouchers(
         eq(vouchers.active, true),
         or(isNull(vouchers.validUntil), gt(vouchers.validUntil, now)),
         inArray(sql`${vouchers.ticketTypeIds}[1]`, [...ticketTypeIds]),
-        options.exceptVoucherId ? ne(vouchers.id, options.exceptVoucherId) : undefined,
       ),
     );
-  for (const row of rows) kept.set(row.ticketTypeId, (kept.get(row.ticketTypeId) ?? 0) + row.kept);
+  for (const row of rows) {
+    const sums = kept.get(row.ticketTypeId) ?? { others: 0, own: 0 };
+    if (row.voucherId === options.ownVoucherId) sums.own += row.kept;
+    else sums.others += row.kept;
+    kept.set(row.ticketTypeId, sums);
+  }
   return kept;
 }
 

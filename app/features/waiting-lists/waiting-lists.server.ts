@@ -1,0 +1,403 @@
+import { and, asc, desc, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
+import { recordAudit } from "~/features/audit/audit.server";
+import { getOrCreateCart, setCartItem } from "~/features/cart/cart.server";
+import { eventDateLabels, formatEventInstant } from "~/features/dates/event-dates";
+import { mayBuy, ticketSalesState } from "~/features/events/sales";
+import { gone, type NotFound, type Refusal, refuse as refusal } from "~/features/forms/refusal";
+import { membershipBuyer } from "~/features/membership/memberships.server";
+import { readTicketStock } from "~/features/tickets/ticket-stock.server";
+import type { Db } from "~/server/db/client.server";
+import { isUniqueViolation } from "~/server/db/retry.server";
+import { carts, events, ticketTypes, users, vouchers, waitingListEntries } from "../../../db/schema";
+import { joiningSortKey, joinProblem, listClosesAt, quantityProblem, sortKeyAt } from "./waiting-list-rules";
+
+/**
+ * Members on waiting lists: joining, leaving, where they stand, and taking up an offer; and the
+ * organizer's view of an event's lists (docs/waiting-lists.md). Offers are made by the sweep in
+ * `offers.server.ts`, the one place that hands out places.
+ */
+
+const refuse = (message: string, field = ""): Refusal => refusal(field, message);
+
+const live = inArray(waitingListEntries.status, ["waiting", "offered"]);
+
+/** Joins the list for a sold-out ticket type with the places wanted (up to the order limit). */
+export async function joinWaitingList(
+  db: Db,
+  input: { userId: string; eventId: string; ticketTypeId: string; quantity: number; now: Date },
+): Promise<{ ok: true; name: string; position: number } | Refusal> {
+  const { now } = input;
+  const stock = await readTicketStock(db, [input.eventId], now, { lock: false, exceptUserId: input.userId });
+  const event = stock.events.get(input.eventId);
+  const type = stock.types.get(input.ticketTypeId);
+  if (!event || !type || type.eventId !== input.eventId || type.hidden) {
+    return refuse("These tickets are not sold on this page");
+  }
+  const [settings] = await db
+    .select({
+      status: events.status,
+      startsAt: events.startsAt,
+      waitingListEnabled: events.waitingListEnabled,
+      waitingListOfferHours: events.waitingListOfferHours,
+      waitingListClosesHours: events.waitingListClosesHours,
+    })
+    .from(events)
+    .where(eq(events.id, input.eventId));
+  const buyer = await membershipBuyer(db, input.userId, now);
+  if (!mayBuy(type, buyer)) return refuse("These tickets are for club members only");
+  const state = ticketSalesState(event, type, stock.typesOfEvent(event.id), now, buyer);
+  const problem = joinProblem(settings!, state, now) ?? quantityProblem(input.quantity, type.maxPerOrder);
+  if (problem) return refuse(problem, "quantity");
+  try {
+    await db.insert(waitingListEntries).values({
+      ticketTypeId: type.id,
+      userId: input.userId,
+      quantity: input.quantity,
+      sortKey: joiningSortKey(now),
+      createdAt: now,
+      updatedAt: now,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return refuse("You are already on the waiting list for these tickets");
+    throw error;
+  }
+  const [entry] = await memberEntries(db, input.userId, { ticketTypeId: type.id });
+  return { ok: true, name: type.name, position: entry?.position ?? 1 };
+}
+
+/**
+ * Leaves a list, or turns down an offer: an offer's code is switched off at once, so its places go
+ * back to the line at the sweep's next run.
+ */
+export async function leaveWaitingList(db: Db, input: { userId: string; entryId: string; now: Date }) {
+  return db.transaction(async (tx) => {
+    const [left] = await tx
+      .update(waitingListEntries)
+      .set({ status: "left", updatedAt: input.now })
+      .where(and(eq(waitingListEntries.id, input.entryId), eq(waitingListEntries.userId, input.userId), live))
+      .returning({ voucherId: waitingListEntries.offerVoucherId, ticketTypeId: waitingListEntries.ticketTypeId });
+    if (!left) return false;
+    if (left.voucherId) {
+      await tx.update(vouchers).set({ active: false, updatedAt: input.now }).where(eq(vouchers.id, left.voucherId));
+    }
+    return true;
+  });
+}
+
+/** People ahead of an entry in its line: those waiting with a smaller sort key. */
+const position = sql<number>`(
+  select count(*)::int + 1 from ${waitingListEntries} ahead
+  where ahead.ticket_type_id = ${waitingListEntries.ticketTypeId}
+    and ahead.status = 'waiting'
+    and (ahead.sort_key, ahead.id) < (${waitingListEntries.sortKey}, ${waitingListEntries.id})
+)`.mapWith(Number);
+
+/** A member's places in line and offers, soonest event first, with where each stands. */
+export async function memberEntries(db: Db, userId: string, filter: { ticketTypeId?: string; eventId?: string } = {}) {
+  return db
+    .select({
+      id: waitingListEntries.id,
+      status: waitingListEntries.status,
+      quantity: waitingListEntries.quantity,
+      position,
+      offerEndsAt: waitingListEntries.offerEndsAt,
+      ticketTypeId: ticketTypes.id,
+      ticketTypeName: ticketTypes.name,
+      eventId: events.id,
+      eventSlug: events.slug,
+      eventTitle: events.title,
+      startsAt: events.startsAt,
+      endsAt: events.endsAt,
+      timeZone: events.timeZone,
+      closesHours: events.waitingListClosesHours,
+    })
+    .from(waitingListEntries)
+    .innerJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
+    .innerJoin(events, eq(events.id, ticketTypes.eventId))
+    .where(
+      and(
+        eq(waitingListEntries.userId, userId),
+        live,
+        filter.ticketTypeId ? eq(waitingListEntries.ticketTypeId, filter.ticketTypeId) : undefined,
+        filter.eventId ? eq(events.id, filter.eventId) : undefined,
+      ),
+    )
+    .orderBy(asc(events.startsAt), asc(ticketTypes.sortOrder), asc(waitingListEntries.id));
+}
+
+/** A member's lists as their tickets page shows them. */
+export async function waitingListsOfMember(db: Db, userId: string, now: Date) {
+  const rows = await memberEntries(db, userId);
+  return rows.map((row) => ({
+    id: row.id,
+    event: {
+      slug: row.eventSlug,
+      title: row.eventTitle,
+      when: eventDateLabels(row.startsAt, row.endsAt, row.timeZone).dates,
+    },
+    ticketTypeName: row.ticketTypeName,
+    quantity: row.quantity,
+    position: row.status === "waiting" ? row.position : null,
+    offer:
+      row.status === "offered" && row.offerEndsAt && row.offerEndsAt > now
+        ? { endsAt: row.offerEndsAt.toISOString(), endsLabel: formatEventInstant(row.offerEndsAt, row.timeZone) }
+        : null,
+    closesLabel: formatEventInstant(
+      listClosesAt({ startsAt: row.startsAt, waitingListClosesHours: row.closesHours }),
+      row.timeZone,
+    ),
+  }));
+}
+
+export type MemberWaitingList = Awaited<ReturnType<typeof waitingListsOfMember>>[number];
+
+/**
+ * Takes up an offer: its code goes in the member's cart with the places offered, which the code
+ * keeps for them alone until the offer ends. Checkout then sells them like any other tickets.
+ */
+export async function claimOffer(
+  db: Db,
+  input: { userId: string; entryId: string; now: Date },
+): Promise<{ ok: true; quantity: number; name: string } | Refusal> {
+  const [entry] = await db
+    .select({
+      status: waitingListEntries.status,
+      quantity: waitingListEntries.quantity,
+      ticketTypeId: waitingListEntries.ticketTypeId,
+      voucherId: waitingListEntries.offerVoucherId,
+      endsAt: waitingListEntries.offerEndsAt,
+      name: ticketTypes.name,
+    })
+    .from(waitingListEntries)
+    .innerJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
+    .where(and(eq(waitingListEntries.id, input.entryId), eq(waitingListEntries.userId, input.userId)));
+  if (!entry || entry.status !== "offered" || !entry.voucherId || !entry.endsAt) {
+    return refuse("There is no offer for you on this list now");
+  }
+  if (entry.endsAt <= input.now) return refuse("This offer has ended, and the places have gone to the next in line");
+  const buyer = await membershipBuyer(db, input.userId, input.now);
+  try {
+    return await db.transaction(async (tx) => {
+      const cartId = await getOrCreateCart(tx, { userId: input.userId });
+      await tx.update(carts).set({ voucherId: entry.voucherId, updatedAt: input.now }).where(eq(carts.id, cartId));
+      const change = await setCartItem(tx, {
+        cartId,
+        ticketTypeId: entry.ticketTypeId,
+        quantity: entry.quantity,
+        now: input.now,
+        userId: input.userId,
+        member: buyer.member,
+      });
+      // Nothing changes in the cart when the places cannot go in it.
+      if (!change.ok) throw new Refused(change.problem.message);
+      return { ok: true as const, quantity: entry.quantity, name: entry.name };
+    });
+  } catch (error) {
+    if (error instanceof Refused) return refuse(error.message);
+    throw error;
+  }
+}
+
+/** Rolls back a claim the cart's rules refused. */
+class Refused extends Error {}
+
+/** What a member's event page shows by each ticket type they wait for or hold an offer on. */
+export async function memberListsOnEvent(db: Db, userId: string, eventId: string, now: Date) {
+  const rows = await memberEntries(db, userId, { eventId });
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.ticketTypeId,
+      {
+        entryId: row.id,
+        quantity: row.quantity,
+        position: row.status === "waiting" ? row.position : null,
+        offerEndsLabel:
+          row.status === "offered" && row.offerEndsAt && row.offerEndsAt > now
+            ? formatEventInstant(row.offerEndsAt, row.timeZone)
+            : null,
+      },
+    ]),
+  );
+}
+
+export type MemberListOnEvent = Awaited<ReturnType<typeof memberListsOnEvent>>[string];
+
+// ── The organizer's side ──────────────────────────────────────────────────────
+
+/** An event's lists for its organizer: settings, and each ticket type's line and recent outcomes. */
+export async function waitingListPage(db: Db, eventId: string, now: Date) {
+  const [event] = await db
+    .select({
+      id: events.id,
+      title: events.title,
+      status: events.status,
+      startsAt: events.startsAt,
+      timeZone: events.timeZone,
+      waitingListEnabled: events.waitingListEnabled,
+      waitingListOfferHours: events.waitingListOfferHours,
+      waitingListClosesHours: events.waitingListClosesHours,
+    })
+    .from(events)
+    .where(eq(events.id, eventId));
+  if (!event) return null;
+  const rows = await db
+    .select({
+      id: waitingListEntries.id,
+      ticketTypeId: waitingListEntries.ticketTypeId,
+      status: waitingListEntries.status,
+      quantity: waitingListEntries.quantity,
+      position,
+      joinedAt: waitingListEntries.createdAt,
+      offerEndsAt: waitingListEntries.offerEndsAt,
+      name: users.name,
+      email: users.email,
+    })
+    .from(waitingListEntries)
+    .innerJoin(users, eq(users.id, waitingListEntries.userId))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
+    .where(and(eq(ticketTypes.eventId, eventId), ne(waitingListEntries.status, "left")))
+    .orderBy(
+      sql`case ${waitingListEntries.status} when 'offered' then 0 when 'waiting' then 1 else 2 end`,
+      asc(waitingListEntries.sortKey),
+      desc(waitingListEntries.updatedAt),
+    );
+  const types = await db
+    .select({ id: ticketTypes.id, name: ticketTypes.name })
+    .from(ticketTypes)
+    .where(eq(ticketTypes.eventId, eventId))
+    .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.createdAt));
+  const zone = event.timeZone;
+  const lists = types
+    .map((type) => {
+      const entries = rows
+        .filter((row) => row.ticketTypeId === type.id)
+        .map((row) => ({
+          id: row.id,
+          status: row.status,
+          quantity: row.quantity,
+          position: row.status === "waiting" ? row.position : null,
+          joined: formatEventInstant(row.joinedAt, zone),
+          offerEnds: row.status === "offered" && row.offerEndsAt ? formatEventInstant(row.offerEndsAt, zone) : null,
+          name: row.name,
+          email: row.email,
+        }));
+      const waitingPlaces = entries.filter((e) => e.status === "waiting").reduce((sum, e) => sum + e.quantity, 0);
+      return { id: type.id, name: type.name, entries, waitingPlaces };
+    })
+    .filter((list) => list.entries.length > 0);
+  return {
+    event: { id: event.id, title: event.title },
+    settings: {
+      enabled: event.waitingListEnabled,
+      offerHours: event.waitingListOfferHours,
+      closesHours: event.waitingListClosesHours,
+    },
+    closesLabel: formatEventInstant(listClosesAt(event), zone),
+    running: event.waitingListEnabled && event.status === "published" && now < listClosesAt(event),
+    lists,
+    couldSell: lists.reduce((sum, list) => sum + list.waitingPlaces, 0),
+  };
+}
+
+/** The places people wait for across an event's lists: "you could sell N more". */
+export async function placesWaitedFor(db: Db, eventId: string) {
+  const [row] = await db
+    .select({ places: sql<number>`coalesce(sum(${waitingListEntries.quantity}), 0)::int`.mapWith(Number) })
+    .from(waitingListEntries)
+    .innerJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
+    .where(and(eq(ticketTypes.eventId, eventId), eq(waitingListEntries.status, "waiting")));
+  return row?.places ?? 0;
+}
+
+type Actor = { actorId: string; ip?: string | null; now: Date };
+
+export type ListSettingsInput = { enabled: boolean; offerHours: number; closesHours: number };
+
+/** Saves the event's waiting-list settings, audited. */
+export async function saveWaitingListSettings(db: Db, eventId: string, settings: ListSettingsInput, actor: Actor) {
+  return db.transaction(async (tx) => {
+    const [saved] = await tx
+      .update(events)
+      .set({
+        waitingListEnabled: settings.enabled,
+        waitingListOfferHours: settings.offerHours,
+        waitingListClosesHours: settings.closesHours,
+        updatedAt: actor.now,
+      })
+      .where(eq(events.id, eventId))
+      .returning({ id: events.id });
+    if (!saved) return false;
+    await recordAudit(tx, {
+      actorId: actor.actorId,
+      action: "event.waiting_list",
+      subjectType: "event",
+      subjectId: eventId,
+      ip: actor.ip,
+      details: { ...settings },
+    });
+    return true;
+  });
+}
+
+/**
+ * Moves someone waiting to a place higher in line, with the reason recorded in the audit log.
+ * Nobody else's sort key changes: the moved entry takes a key between its new neighbours.
+ */
+export async function moveInLine(
+  db: Db,
+  input: { eventId: string; entryId: string; position: number; reason: string } & Actor,
+): Promise<{ ok: true; name: string; position: number } | Refusal | NotFound> {
+  return db.transaction(async (tx) => {
+    const [entry] = await tx
+      .select({
+        id: waitingListEntries.id,
+        ticketTypeId: waitingListEntries.ticketTypeId,
+        status: waitingListEntries.status,
+        sortKey: waitingListEntries.sortKey,
+        name: users.name,
+      })
+      .from(waitingListEntries)
+      .innerJoin(users, eq(users.id, waitingListEntries.userId))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
+      .where(and(eq(waitingListEntries.id, input.entryId), eq(ticketTypes.eventId, input.eventId)))
+      .for("update", { of: waitingListEntries });
+    if (!entry) return gone("This place in line");
+    if (entry.status !== "waiting") return refuse("Only someone still waiting can be moved", "position");
+    // The others waiting in this line, in order, locked so two moves cannot pick the same gap.
+    const others = await tx
+      .select({ id: waitingListEntries.id, sortKey: waitingListEntries.sortKey })
+      .from(waitingListEntries)
+      .where(
+        and(
+          eq(waitingListEntries.ticketTypeId, entry.ticketTypeId),
+          eq(waitingListEntries.status, "waiting"),
+          ne(waitingListEntries.id, entry.id),
+        ),
+      )
+      .orderBy(asc(waitingListEntries.sortKey), asc(waitingListEntries.id))
+      .for("update");
+    const from =
+      others.filter(
+        (other) => other.sortKey < entry.sortKey || (other.sortKey === entry.sortKey && other.id < entry.id),
+      ).length + 1;
+    const to = Math.min(input.position, others.length + 1);
+    if (to >= from) return refuse(`${entry.name} is already number ${from}: choose a place higher in line`, "position");
+    const sortKey = sortKeyAt(
+      others.map((other) => other.sortKey),
+      to,
+    );
+    await tx
+      .update(waitingListEntries)
+      .set({ sortKey, updatedAt: input.now })
+      .where(eq(waitingListEntries.id, entry.id));
+    await recordAudit(tx, {
+      actorId: input.actorId,
+      action: "waiting_list.move",
+      subjectType: "waiting_list_entry",
+      subjectId: entry.id,
+      ip: input.ip,
+      details: { eventId: input.eventId, from, to, reason: input.reason },
+    });
+    return { ok: true as const, name: entry.name, position: to };
+  });
+}
