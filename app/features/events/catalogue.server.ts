@@ -3,6 +3,7 @@ import { heldQuantity, liveHolds } from "~/features/commerce/live-holds.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import { eventDateLabels, formatEventInstant, formatLocalDay } from "~/features/dates/event-dates";
 import { withPlacesSetAside } from "~/features/tickets/places-set-aside.server";
+import { listRunning } from "~/features/waiting-lists/waiting-list-rules";
 import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";
 import { holds } from "../../../db/schema/commerce";
@@ -420,6 +421,8 @@ export type EventPageTicket = {
   membersOnly: boolean;
   /** Members can buy now while everyone else waits (a presale). */
   presale: boolean;
+  /** Sold out with the event's waiting list running: members may join the line for places. */
+  waitingList: boolean;
 };
 
 export type EventPage = NonNullable<Awaited<ReturnType<typeof getEventPage>>>;
@@ -449,6 +452,9 @@ export async function getEventPage(db: Db, idOrSlug: string, now: Date, buyer: B
         applicationFee: events.applicationFee,
         applicationCriteria: events.applicationCriteria,
         publishedAt: events.publishedAt,
+        waitingListEnabled: events.waitingListEnabled,
+        waitingListOfferHours: events.waitingListOfferHours,
+        waitingListClosesHours: events.waitingListClosesHours,
       })
       .from(events)
       .where(found)
@@ -485,6 +491,7 @@ export async function getEventPage(db: Db, idOrSlug: string, now: Date, buyer: B
         memberPriced: price !== type.price,
         membersOnly: type.membersOnly,
         presale: inPresale(event, type, now),
+        waitingList: state.kind === "sold_out" && listRunning(event, now),
         maxPerOrder: type.maxPerOrder,
         days: dates.multiDay ? [...type.days].sort().map(formatLocalDay) : [],
         state:

@@ -15,6 +15,7 @@ import {
 import { coverImageUrl, eventJsonLd, serializeJsonLd } from "~/features/events/json-ld";
 import { TicketList } from "~/features/events/ticket-list";
 import { membershipBuyer } from "~/features/membership/memberships.server";
+import { memberListsOnEvent } from "~/features/waiting-lists/waiting-lists.server";
 import { QueueNotice } from "~/features/waiting-room/queue-notice";
 import { queueNoticeFor } from "~/features/waiting-room/queue-page.server";
 import { queueEventOf } from "~/features/waiting-room/waiting-room.server";
@@ -27,6 +28,7 @@ import { pageTitle, siteNameOf } from "~/ui/page-title";
 import type { Route } from "./+types/detail";
 import { addToCartFromEventPage } from "./add-to-cart.server";
 import { APPLY_INTENTS, applyFromEventPage } from "./apply-action.server";
+import { joinListFromEventPage, WAITING_LIST_INTENT } from "./waiting-list-action.server";
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { db, env } = context.get(runtimeContext);
@@ -42,10 +44,13 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const apply = page.applications
     ? await applySectionFor(db, { userId: user?.id ?? null, eventId: page.event.id })
     : null;
+  // A member's places in line and offers, by ticket type (a visitor's page, cached, has none).
+  const lists = user ? await memberListsOnEvent(db, user.id, page.event.id, now) : {};
   const site = { name: env.SITE_NAME, url: env.SITE_URL, currency: env.CURRENCY, countryCode: env.DEFAULT_COUNTRY };
   return {
     ...page,
     apply,
+    lists,
     queue: queueEvent ? queueNoticeFor(queueEvent, new Date()) : null,
     tickets: page.tickets.map((ticket) => ({ ...ticket, quantities: addToCartQuantities(ticket) })),
     pageUrl: `${env.SITE_URL}/events/${page.event.slug}`,
@@ -57,8 +62,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
 }
 
 /**
- * Add to cart: a plain form per ticket type, so it works before (or without) JavaScript; and the
- * "Apply with your car" section's apply and withdraw.
+ * Add to cart: a plain form per ticket type, so it works before (or without) JavaScript; joining
+ * a sold-out type's waiting list; and the "Apply with your car" section's apply and withdraw.
  */
 export async function action({ request, context, params, url }: Route.ActionArgs) {
   const form = await request.clone().formData();
@@ -66,6 +71,7 @@ export async function action({ request, context, params, url }: Route.ActionArgs
   if (typeof intent === "string" && APPLY_INTENTS.includes(intent)) {
     return applyFromEventPage({ request, context, url, idOrSlug: params.id, form });
   }
+  if (intent === WAITING_LIST_INTENT) return joinListFromEventPage({ context, url, idOrSlug: params.id, form });
   return addToCartFromEventPage({ request, context, idOrSlug: params.id });
 }
 
@@ -91,7 +97,9 @@ export default function EventDetail({ loaderData, actionData }: Route.ComponentP
             <TicketList
               tickets={tickets}
               membersOnlyHidden={loaderData.membersOnlyHidden}
+              lists={loaderData.lists}
               problems={actionData && "cart" in actionData ? actionData.cart : undefined}
+              waitingProblems={actionData && "waiting" in actionData ? actionData.waiting : undefined}
             />
           </section>
           {applications ? <ApplicationPanel applications={applications} /> : null}
