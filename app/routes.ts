@@ -92,6 +92,7 @@ export default [
         route("checkin", "routes/admin/events/checkin.tsx"),
         route("applications", "routes/admin/events/applications.tsx"),
         route("queue", "routes/admin/events/queue.tsx"),
+        route("waiting-list", "routes/admin/events/waiting-list.tsx"),
       ]),
       route("check-in", "routes/admin/check-in.tsx"),
       route("applications", "routes/admin/applications.tsx"),

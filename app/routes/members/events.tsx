@@ -10,6 +10,9 @@ import type { EventTickets } from "~/features/orders/order-views.server";
 import { ticketsForMember } from "~/features/orders/order-views.server";
 import { TicketCard, type TicketWithQr } from "~/features/orders/ticket-card";
 import { qrSvg, withQrSvgs } from "~/features/tickets/qr.server";
+import { MyWaitingLists } from "~/features/waiting-lists/my-waiting-lists";
+import { MemberListSchema } from "~/features/waiting-lists/schemas";
+import { claimOffer, leaveWaitingList, waitingListsOfMember } from "~/features/waiting-lists/waiting-lists.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
@@ -44,11 +47,15 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     upcoming: await withCodes(upcoming),
     past: await withCodes(past),
     applications,
+    waitingLists: await waitingListsOfMember(db, user.id, now),
     currency: env.CURRENCY,
   };
 }
 
-/** "Pay the fee" puts an approved application's fee in the cart; "Withdraw" withdraws it. */
+/**
+ * "Pay the fee" puts an approved application's fee in the cart; "Withdraw" withdraws it. "Buy my
+ * places" puts a waiting-list offer in the cart; "Leave the list" leaves it (or turns the offer down).
+ */
 export async function action({ request, context, url }: Route.ActionArgs) {
   const user = requireUser({ context, url });
   const { db } = context.get(runtimeContext);
@@ -56,6 +63,26 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const now = new Date();
   const refused = (applicationId: string, message: string) =>
     data({ error: { applicationId, message } }, { status: 400 });
+  if (values.intent === "claim-offer" || values.intent === "leave-waiting-list") {
+    const parsed = MemberListSchema.safeParse(values);
+    if (!parsed.success) return refused("", parsed.error.issues[0]!.message);
+    const { entryId } = parsed.data;
+    if (parsed.data.intent === "leave-waiting-list") {
+      if (!(await leaveWaitingList(db, { userId: user.id, entryId, now }))) {
+        return refused("", "You are no longer on this waiting list");
+      }
+      return redirectWithFlash("/members/events#waiting-lists", {
+        kind: "success",
+        message: "You have left the list.",
+      });
+    }
+    const claimed = await claimOffer(db, { userId: user.id, entryId, now });
+    if (!claimed.ok) return refused("", claimed.message);
+    return redirectWithFlash("/cart", {
+      kind: "success",
+      message: `${claimed.quantity} × ${claimed.name} ${claimed.quantity === 1 ? "is" : "are"} in your cart, held for you.`,
+    });
+  }
   if (values.intent === "pay-application") {
     const parsed = PayFeeSchema.safeParse(values);
     if (!parsed.success) return refused("", parsed.error.issues[0]!.message);
@@ -76,7 +103,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function MyTickets({ loaderData, actionData }: Route.ComponentProps) {
-  const { upcoming, past, applications } = loaderData;
+  const { upcoming, past, applications, waitingLists } = loaderData;
   return (
     <div className="space-y-10" data-print-page>
       <header>
@@ -88,7 +115,7 @@ export default function MyTickets({ loaderData, actionData }: Route.ComponentPro
           {actionData.error.message}
         </p>
       ) : null}
-      {upcoming.length === 0 && past.length === 0 && applications.length === 0 ? (
+      {upcoming.length === 0 && past.length === 0 && applications.length === 0 && waitingLists.length === 0 ? (
         <Card variant="empty" className="p-10">
           <Ticket aria-hidden className="mx-auto size-10 text-muted" />
           <p className="mt-3 text-lg font-semibold">
@@ -99,6 +126,7 @@ export default function MyTickets({ loaderData, actionData }: Route.ComponentPro
           </p>
         </Card>
       ) : null}
+      {waitingLists.length > 0 ? <MyWaitingLists lists={waitingLists} /> : null}
       {upcoming.length > 0 ? <EventGroups id="upcoming" title="Upcoming" groups={upcoming} /> : null}
       <MyApplications applications={applications} currency={loaderData.currency} error={actionData?.error} />
       {past.length > 0 ? <EventGroups id="past" title="Past events" groups={past} /> : null}

@@ -1,4 +1,4 @@
-import { Car, ImageIcon, Info, ScanLine, Ticket, Users } from "lucide-react";
+import { Car, ImageIcon, Info, ListOrdered, ScanLine, Ticket, Users } from "lucide-react";
 import { RecordHeader, type RecordTab } from "~/ui/record-header";
 import { useMediaBase } from "~/ui/site";
 import { coverSources } from "../cover-urls";
@@ -19,6 +19,7 @@ type HeaderEvent = Pick<
   | "places"
   | "ticketTypeCount"
   | "coverHash"
+  | "waitingPlaces"
 >;
 
 /** The top of every page of one event: what, when, where, its state, and the tabs between its pages. */
@@ -32,6 +33,12 @@ export function EventHeader({ event, now }: { event: HeaderEvent; now: Date }) {
     { to: `/admin/events/${event.id}/checkin`, label: "Check-in", icon: ScanLine },
     { to: `/admin/events/${event.id}/applications`, label: "Applications", icon: Car },
     { to: `/admin/events/${event.id}/queue`, label: "Queue", icon: Users },
+    {
+      to: `/admin/events/${event.id}/waiting-list`,
+      label: "Waiting list",
+      icon: ListOrdered,
+      note: event.waitingPlaces > 0 ? `${event.waitingPlaces} waiting` : null,
+    },
   ];
   return (
     <RecordHeader

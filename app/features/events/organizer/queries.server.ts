@@ -6,7 +6,7 @@ import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
 import { moneyInputValue } from "~/ui/money";
 import { pageOf } from "~/ui/paging";
-import { events, ticketTypes } from "../../../../db/schema";
+import { events, ticketTypes, waitingListEntries } from "../../../../db/schema";
 import type { EventFilter } from "./schemas";
 
 // What the organizer's event pages read. Plain queries returning plain data; each selects only
@@ -124,6 +124,12 @@ export async function getEventSummary(db: Db, eventId: string) {
       publishedAt: events.publishedAt,
       cancelledAt: events.cancelledAt,
       cancelReason: events.cancelReason,
+      // Places people wait for on the event's lists: "you could sell N more".
+      waitingPlaces: sql<number>`(
+        select coalesce(sum(w.quantity), 0)::int from ${waitingListEntries} w
+        join ${ticketTypes} wt on wt.id = w.ticket_type_id
+        where wt.event_id = ${events.id} and w.status = 'waiting'
+      )`.mapWith(Number),
     })
     .from(events)
     .leftJoin(ticketTypes, eq(ticketTypes.eventId, events.id))
