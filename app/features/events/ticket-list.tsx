@@ -121,8 +121,8 @@ function JoinWaitingList({ ticket, problem }: { ticket: EventPageTicket; problem
           aria-describedby={problem ? errorId : undefined}
           className="h-11 rounded-lg border border-line bg-surface px-3 text-text"
         >
-          {Array.from({ length: most }, (_, index) => (
-            <option key={index}>{index + 1}</option>
+          {Array.from({ length: most }, (_, index) => index + 1).map((count) => (
+            <option key={count}>{count}</option>
           ))}
         </select>
       </label>
