@@ -2,8 +2,8 @@ import { and, asc, desc, eq, gt, inArray, lte, ne, or, type SQL, sql } from "dri
 import { heldQuantity, liveHolds } from "~/features/commerce/live-holds.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import { eventDateLabels, formatEventInstant, formatLocalDay } from "~/features/dates/event-dates";
-import { withPlacesSetAside } from "~/features/tickets/places-set-aside.server";
-import { listRunning } from "~/features/waiting-lists/waiting-list-rules";
+import { listRunning } from "~/features/places/line-state";
+import { withPlacesSetAside } from "~/features/places/places-set-aside.server";
 import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";
 import { holds } from "../../../db/schema/commerce";

@@ -1,7 +1,6 @@
 import { CircleCheck, Clock } from "lucide-react";
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
-import { ordinal } from "~/features/waiting-lists/waiting-list-rules";
-import type { MemberListOnEvent } from "~/features/waiting-lists/waiting-lists.server";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
 import type { EventPageTicket as CatalogueTicket, TicketState } from "./catalogue.server";
@@ -80,71 +79,6 @@ function AddToCart({ ticket, problem }: { ticket: EventPageTicket; problem?: str
   );
 }
 
-/** "You are 2nd in line" or "Places are held for you", for a member on this ticket type's list. */
-function InLine({ entry }: { entry: MemberListOnEvent }) {
-  const places = entry.quantity === 1 ? "1 place" : `${entry.quantity} places`;
-  return (
-    <div className="basis-full rounded-xl bg-surface-sunken p-3 text-sm sm:max-w-72 sm:text-right">
-      {entry.offerEndsLabel ? (
-        <p className="font-semibold">
-          {places} held for you until {entry.offerEndsLabel}.{" "}
-          <Link to="/members/events#waiting-lists" className="text-link underline">
-            Buy them
-          </Link>
-        </p>
-      ) : (
-        <p>
-          You are <span className="font-semibold">{ordinal(entry.position ?? 1)} in line</span> for {places}.{" "}
-          <Link to="/members/events#waiting-lists" className="font-semibold text-link underline">
-            Your lists
-          </Link>
-        </p>
-      )}
-    </div>
-  );
-}
-
-/**
- * Joining a sold-out ticket type's waiting list: how many places and the button, as a plain POST
- * form (a visitor is asked to sign in first).
- */
-function JoinWaitingList({ ticket, problem }: { ticket: EventPageTicket; problem?: string }) {
-  const errorId = `waiting-${ticket.id}-error`;
-  const most = Math.min(ticket.maxPerOrder, 10);
-  return (
-    <Form method="post" className="flex flex-wrap items-center gap-2 sm:justify-end">
-      <input type="hidden" name="ticketTypeId" value={ticket.id} />
-      <label className="text-sm font-semibold text-muted">
-        Places{" "}
-        <select
-          name="quantity"
-          aria-describedby={problem ? errorId : undefined}
-          className="h-11 rounded-lg border border-line bg-surface px-3 text-text"
-        >
-          {Array.from({ length: most }, (_, index) => index + 1).map((count) => (
-            <option key={count}>{count}</option>
-          ))}
-        </select>
-      </label>
-      <button
-        type="submit"
-        name="intent"
-        value="join-waiting-list"
-        aria-label={`Join the waiting list: ${ticket.name}`}
-        className="rounded-full border-2 border-text px-5 py-2.5 font-bold hover:bg-surface-sunken"
-      >
-        Join the waiting list
-      </button>
-      <p className="basis-full text-sm text-muted sm:text-right">We email you if places come back.</p>
-      {problem ? (
-        <p id={errorId} role="alert" className="basis-full text-sm font-semibold text-red-700 dark:text-red-400">
-          {problem}
-        </p>
-      ) : null}
-    </Form>
-  );
-}
-
 /** What membership changes for this ticket: the price a member pays, or a presale they are in. */
 function MemberOffer({ ticket, price }: { ticket: EventPageTicket; price: (minor: number) => string }) {
   if (ticket.memberPriced) {
@@ -172,15 +106,12 @@ function MemberOffer({ ticket, price }: { ticket: EventPageTicket; price: (minor
 export function TicketList({
   tickets,
   problems,
-  waitingProblems,
-  lists = {},
+  waitingList,
   membersOnlyHidden = false,
 }: {
   tickets: EventPageTicket[];
-  /** The member's places in line and offers, by ticket type. */
-  lists?: Record<string, MemberListOnEvent>;
-  /** A refused "Join the waiting list"'s message, by the ticket type it is about. */
-  waitingProblems?: Record<string, string>;
+  /** What a ticket type's waiting list shows under it: a way to join, or the member's place. */
+  waitingList?: (ticket: EventPageTicket) => ReactNode;
   /** Some tickets are for club members only, and the buyer is not one. */
   membersOnlyHidden?: boolean;
   /** A refused Add to cart's message, by the ticket type it is about. */
@@ -234,11 +165,7 @@ export function TicketList({
                   {price(ticket.price)}
                 </p>
                 {ticket.quantities.length > 0 ? <AddToCart ticket={ticket} problem={problems?.[ticket.id]} /> : null}
-                {lists[ticket.id] ? (
-                  <InLine entry={lists[ticket.id]!} />
-                ) : ticket.waitingList ? (
-                  <JoinWaitingList ticket={ticket} problem={waitingProblems?.[ticket.id]} />
-                ) : null}
+                {waitingList?.(ticket)}
               </div>
             </li>
           );

@@ -1,9 +1,13 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { heldQuantity, liveHolds } from "~/features/commerce/live-holds.server";
 import { eventSalesColumns, ticketTypeSalesColumns } from "~/features/events/catalogue.server";
+import {
+  type SetAsideOptions,
+  type TicketAvailability,
+  withPlacesSetAside,
+} from "~/features/places/places-set-aside.server";
 import type { Db } from "~/server/db/client.server";
 import { events, holds, ticketTypes } from "../../../db/schema";
-import { type SetAsideOptions, type TicketAvailability, withPlacesSetAside } from "./places-set-aside.server";
 import type { LineEvent, LineTicketType } from "./ticket-lines";
 
 /**

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
 import { formatEventInstant } from "~/features/dates/event-dates";
 import { salesWindow, ticketRemaining, ticketSalesState } from "~/features/events/sales";
+import { listRunning } from "~/features/places/line-state";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
 import { generateCode } from "~/features/vouchers/staff-vouchers.server";
 import { countingOrder } from "~/features/vouchers/voucher-uses.server";
@@ -13,7 +14,7 @@ import type { OutboundEmail } from "~/server/mail/mail.server";
 import type { Outbox } from "~/server/messages.server";
 import { plural } from "~/ui/plural";
 import { events, orders, ticketTypes, users, vouchers, voucherUses, waitingListEntries } from "../../../db/schema";
-import { listRunning, offerEndsAt, offersToMake } from "./waiting-list-rules";
+import { offerEndsAt, offersToMake } from "./waiting-list-rules";
 
 /**
  * Offers: the one place that hands places that came back to the people waiting for them. An offer
@@ -136,7 +137,7 @@ async function offerEventPlaces(db: Db, eventId: string, now: Date): Promise<Off
 }
 
 /** Offers every running list's free places (each event on its own, so locks stay short). */
-export async function offerFreedPlaces(db: Db, now: Date): Promise<OfferMade[]> {
+async function offerFreedPlaces(db: Db, now: Date): Promise<OfferMade[]> {
   const made: OfferMade[] = [];
   for (const eventId of await eventsWithPeopleWaiting(db, now))
     made.push(...(await offerEventPlaces(db, eventId, now)));
@@ -150,7 +151,7 @@ const PAID_STATUSES = ["paid", "fulfilled", "partly_refunded"] as const;
  * ended with no order paid or still being paid for becomes `lapsed`, and its kept places, already
  * free for the next in line since the code ended, are offered on by the next run of the sweep.
  */
-export async function closeOffers(db: Db, now: Date) {
+async function closeOffers(db: Db, now: Date) {
   const usedBy = (statuses: ReturnType<typeof inArray> | ReturnType<typeof countingOrder>) =>
     sql`exists (${db
       .select({ one: sql`1` })
@@ -177,7 +178,7 @@ export async function closeOffers(db: Db, now: Date) {
 }
 
 /** The email telling a member their places are held. */
-export function offerEmail(brand: Branding, offer: OfferMade): OutboundEmail {
+function offerEmail(brand: Branding, offer: OfferMade): OutboundEmail {
   const places = `${offer.quantity} ${plural(offer.quantity, "place", "places")}`;
   return accountEmail(brand, offer.email, `Places for ${offer.eventTitle} are yours to buy`, {
     greeting: `Hi ${offer.name},`,
@@ -216,7 +217,7 @@ type JobServices = {
 };
 
 /** The sweep's services from the runtime's. */
-export function waitingListServices({ db, env, outbox }: JobServices): WaitingListServices {
+function waitingListServices({ db, env, outbox }: JobServices): WaitingListServices {
   return {
     db,
     brand: { siteName: env.SITE_NAME, siteUrl: env.SITE_URL },

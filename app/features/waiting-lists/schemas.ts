@@ -20,7 +20,7 @@ export const MemberListSchema = z.object({
 });
 
 /** The most hours an offer may hold places (two weeks), and before the event a list may close (30 days). */
-export const LIST_LIMITS = { offerHours: 336, closesHours: 720 };
+const LIST_LIMITS = { offerHours: 336, closesHours: 720 };
 
 /** The organizer's settings for an event's lists. */
 export const ListSettingsSchema = z.object({

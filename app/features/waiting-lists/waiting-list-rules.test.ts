@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  joinProblem,
-  type ListSettings,
-  listClosesAt,
-  listRunning,
-  offerEndsAt,
-  offersToMake,
-  ordinal,
-  placesForTheLine,
-  quantityProblem,
-  sortKeyAt,
-} from "./waiting-list-rules";
+import { type ListSettings, listClosesAt, listRunning, placesForTheLine } from "~/features/places/line-state";
+import { joinProblem, offerEndsAt, offersToMake, ordinal, quantityProblem, sortKeyAt } from "./waiting-list-rules";
 
 const NOW = new Date("2027-05-01T10:00:00Z");
 const hours = (n: number) => new Date(NOW.getTime() + n * 3_600_000);

@@ -1,4 +1,5 @@
 import type { TicketSalesState } from "~/features/events/sales";
+import { type ListSettings, listClosesAt } from "~/features/places/line-state";
 import { plural } from "~/ui/plural";
 
 /**
@@ -8,25 +9,6 @@ import { plural } from "~/ui/plural";
  */
 
 const HOUR = 60 * 60 * 1000;
-
-/** An event's waiting-list settings, as the organizer left them. */
-export type ListSettings = {
-  status: "draft" | "published" | "cancelled";
-  startsAt: Date;
-  waitingListEnabled: boolean;
-  waitingListOfferHours: number;
-  waitingListClosesHours: number;
-};
-
-/** When the list stops taking people and offering places: a set time before the event starts. */
-export function listClosesAt(event: Pick<ListSettings, "startsAt" | "waitingListClosesHours">) {
-  return new Date(event.startsAt.getTime() - event.waitingListClosesHours * HOUR);
-}
-
-/** Whether the event's lists are running at `now`: switched on, the event on sale, not yet closed. */
-export function listRunning(event: ListSettings, now: Date) {
-  return event.waitingListEnabled && event.status === "published" && now < listClosesAt(event);
-}
 
 /**
  * Why a member cannot join the list for a ticket type in this state now (null when they can). A
@@ -115,13 +97,4 @@ export function ordinal(position: number) {
     default:
       return `${position}th`;
   }
-}
-
-/**
- * The places a list sets aside from the public sale: while people wait, places that come back
- * are theirs to be offered first, so the public sees them as taken, up to the places actually
- * free. `free` is capacity − sold − held (live holds and kept places).
- */
-export function placesForTheLine(waiting: number, free: number) {
-  return Math.max(0, Math.min(waiting, free));
 }

@@ -1,15 +1,16 @@
-import { and, asc, desc, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
 import { getOrCreateCart, setCartItem } from "~/features/cart/cart.server";
 import { eventDateLabels, formatEventInstant } from "~/features/dates/event-dates";
 import { mayBuy, ticketSalesState } from "~/features/events/sales";
 import { gone, type NotFound, type Refusal, refuse as refusal } from "~/features/forms/refusal";
 import { membershipBuyer } from "~/features/membership/memberships.server";
+import { listClosesAt, listRunning } from "~/features/places/line-state";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
 import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation } from "~/server/db/retry.server";
 import { carts, events, ticketTypes, users, vouchers, waitingListEntries } from "../../../db/schema";
-import { joiningSortKey, joinProblem, listClosesAt, quantityProblem, sortKeyAt } from "./waiting-list-rules";
+import { joiningSortKey, joinProblem, quantityProblem, sortKeyAt } from "./waiting-list-rules";
 
 /**
  * Members on waiting lists: joining, leaving, where they stand, and taking up an offer; and the
@@ -93,7 +94,7 @@ const position = sql<number>`(
 )`.mapWith(Number);
 
 /** A member's places in line and offers, soonest event first, with where each stands. */
-export async function memberEntries(db: Db, userId: string, filter: { ticketTypeId?: string; eventId?: string } = {}) {
+async function memberEntries(db: Db, userId: string, filter: { ticketTypeId?: string; eventId?: string } = {}) {
   return db
     .select({
       id: waitingListEntries.id,
@@ -171,7 +172,7 @@ export async function claimOffer(
     .from(waitingListEntries)
     .innerJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
     .where(and(eq(waitingListEntries.id, input.entryId), eq(waitingListEntries.userId, input.userId)));
-  if (!entry || entry.status !== "offered" || !entry.voucherId || !entry.endsAt) {
+  if (entry?.status !== "offered" || !entry.voucherId || !entry.endsAt) {
     return refuse("There is no offer for you on this list now");
   }
   if (entry.endsAt <= input.now) return refuse("This offer has ended, and the places have gone to the next in line");
@@ -293,20 +294,10 @@ export async function waitingListPage(db: Db, eventId: string, now: Date) {
       closesHours: event.waitingListClosesHours,
     },
     closesLabel: formatEventInstant(listClosesAt(event), zone),
-    running: event.waitingListEnabled && event.status === "published" && now < listClosesAt(event),
+    running: listRunning(event, now),
     lists,
     couldSell: lists.reduce((sum, list) => sum + list.waitingPlaces, 0),
   };
-}
-
-/** The places people wait for across an event's lists: "you could sell N more". */
-export async function placesWaitedFor(db: Db, eventId: string) {
-  const [row] = await db
-    .select({ places: sql<number>`coalesce(sum(${waitingListEntries.quantity}), 0)::int`.mapWith(Number) })
-    .from(waitingListEntries)
-    .innerJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
-    .where(and(eq(ticketTypes.eventId, eventId), eq(waitingListEntries.status, "waiting")));
-  return row?.places ?? 0;
 }
 
 type Actor = { actorId: string; ip?: string | null; now: Date };

@@ -15,6 +15,7 @@ import {
 import { coverImageUrl, eventJsonLd, serializeJsonLd } from "~/features/events/json-ld";
 import { TicketList } from "~/features/events/ticket-list";
 import { membershipBuyer } from "~/features/membership/memberships.server";
+import { TicketWaitingList } from "~/features/waiting-lists/ticket-waiting-list";
 import { memberListsOnEvent } from "~/features/waiting-lists/waiting-lists.server";
 import { QueueNotice } from "~/features/waiting-room/queue-notice";
 import { queueNoticeFor } from "~/features/waiting-room/queue-page.server";
@@ -97,9 +98,14 @@ export default function EventDetail({ loaderData, actionData }: Route.ComponentP
             <TicketList
               tickets={tickets}
               membersOnlyHidden={loaderData.membersOnlyHidden}
-              lists={loaderData.lists}
               problems={actionData && "cart" in actionData ? actionData.cart : undefined}
-              waitingProblems={actionData && "waiting" in actionData ? actionData.waiting : undefined}
+              waitingList={(ticket) => (
+                <TicketWaitingList
+                  ticket={ticket}
+                  entry={loaderData.lists[ticket.id]}
+                  problem={actionData && "waiting" in actionData ? actionData.waiting[ticket.id] : undefined}
+                />
+              )}
             />
           </section>
           {applications ? <ApplicationPanel applications={applications} /> : null}

@@ -182,7 +182,7 @@ describe("the member's waiting lists", () => {
     );
     for (const who of ["organizer", "admin"] as const) {
       const theirs = await answerOf(() => myTicketsRoute.loader(site.args(who, { path })));
-      const ids = (theirs.data?.waitingLists as { id: string }[]).map((list) => list.id);
+      const ids = ((theirs.data?.waitingLists ?? []) as { id: string }[]).map((list) => list.id);
       expect(ids).not.toContain(entry!.id);
     }
 

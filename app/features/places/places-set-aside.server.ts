@@ -1,7 +1,7 @@
 import { placesKeptForVouchers } from "~/features/vouchers/voucher-uses.server";
-import { waitingDemand } from "~/features/waiting-lists/waiting-demand.server";
-import { placesForTheLine } from "~/features/waiting-lists/waiting-list-rules";
 import type { Db } from "~/server/db/client.server";
+import { placesForTheLine } from "./line-state";
+import { waitingDemand } from "./waiting-demand.server";
 
 /** A ticket type's places sold, and held from the buyer in question. */
 export type TicketAvailability = { sold: number; held: number };
