@@ -117,7 +117,16 @@ export function EventHero({ event, sales }: { event: PageEvent; sales: EventPage
 }
 
 /** One line about the event as a whole: cancelled, finished, not on sale yet, or sold out. */
-export function EventBanner({ event, sales }: { event: PageEvent; sales: EventPage["sales"] }) {
+export function EventBanner({
+  event,
+  sales,
+  waitingList = false,
+}: {
+  event: PageEvent;
+  sales: EventPage["sales"];
+  /** A sold-out ticket type takes a waiting list: places that come back go to it first. */
+  waitingList?: boolean;
+}) {
   const frame = "rounded-2xl border p-5";
   if (event.status === "cancelled") {
     return (
@@ -158,7 +167,11 @@ export function EventBanner({ event, sales }: { event: PageEvent; sales: EventPa
     return (
       <div role="status" className={`${frame} border-line bg-surface-raised`}>
         <p className="font-bold">Sold out.</p>
-        <p className="mt-1 text-muted">Every ticket has gone. Places freed by refunds come back on sale here.</p>
+        <p className="mt-1 text-muted">
+          {waitingList
+            ? "Every ticket has gone. Join the waiting list below: places that come back are offered to it first, in turn."
+            : "Every ticket has gone. Places freed by refunds come back on sale here."}
+        </p>
       </div>
     );
   }

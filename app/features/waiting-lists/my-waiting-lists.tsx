@@ -72,7 +72,7 @@ export function MyWaitingLists({ lists }: { lists: MemberWaitingList[] }) {
                   type="submit"
                   name="intent"
                   value="leave-waiting-list"
-                  aria-label={`Leave the waiting list for ${list.ticketTypeName}, ${list.event.title}`}
+                  aria-label={`${list.offer ? "No thanks, leave the list" : "Leave the list"}: ${list.ticketTypeName}, ${list.event.title}`}
                   className="rounded-full border border-line px-5 py-2.5 font-semibold hover:bg-surface-sunken"
                 >
                   {list.offer ? "No thanks, leave the list" : "Leave the list"}

@@ -217,7 +217,7 @@ type JobServices = {
 };
 
 /** The sweep's services from the runtime's. */
-function waitingListServices({ db, env, outbox }: JobServices): WaitingListServices {
+export function waitingListServices({ db, env, outbox }: JobServices): WaitingListServices {
   return {
     db,
     brand: { siteName: env.SITE_NAME, siteUrl: env.SITE_URL },

@@ -88,7 +88,7 @@ export default function EventDetail({ loaderData, actionData }: Route.ComponentP
       <EventHero event={event} sales={sales} />
       <div className="mx-auto grid max-w-[1200px] gap-10 px-4 py-10 sm:px-6 md:py-14 lg:grid-cols-[minmax(0,1fr)_20rem] lg:gap-14">
         <div className="min-w-0 space-y-12">
-          <EventBanner event={event} sales={sales} />
+          <EventBanner event={event} sales={sales} waitingList={tickets.some((ticket) => ticket.waitingList)} />
           {event.summary ? <p className="max-w-prose text-xl leading-relaxed">{event.summary}</p> : null}
           <section id="tickets" aria-labelledby="tickets-heading" className="scroll-mt-24 space-y-5">
             <h2 id="tickets-heading" className="wide text-2xl font-extrabold">
