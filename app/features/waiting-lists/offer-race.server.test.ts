@@ -1,10 +1,36 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
+import { findCart } from "~/features/cart/cart.server";
+import {
+  checkoutFor,
+  createBuyers,
+  createTestEvent,
+  fillCart,
+  NOW,
+  paidInFull,
+} from "~/features/checkout/stock.test-support";
+import { settleOrder, startCheckout } from "~/features/selling/selling.server";
+import { readTicketStock } from "~/features/tickets/ticket-stock.server";
+import type { Db } from "~/server/db/client.server";
 import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { vouchers, waitingListEntries } from "../../../db/schema";
+import { orders, vouchers, waitingListEntries } from "../../../db/schema";
+import { claimOffer } from "./waiting-lists.server";
 import { joinInOrder, runListsAt } from "./waiting-lists.test-support";
+
+/** A small seeded generator, so a failing sequence can be run again. */
+function seeded(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const HOUR = 3_600_000;
 
 /**
  * The offer sweep under real contention, as two app servers would run it: two connection pools on
@@ -48,5 +74,93 @@ describe.skipIf(!process.env.DATABASE_URL)(
       const made = await setup.select({ id: vouchers.id }).from(vouchers);
       expect(made).toHaveLength(100);
     });
+
+    for (const seed of [1, 2, 3]) {
+      it(`offers running out while others are bought and the public tries to buy never oversell (seed ${seed})`, async () => {
+        const random = seeded(seed);
+        const { db: setup } = database();
+        const capacity = 10;
+        const { eventId, typeIds } = await createTestEvent(setup, {
+          types: [{ name: "Paddock", capacity, maxPerOrder: 4 }],
+        });
+        const typeId = typeIds[0]!;
+        const waiting = await createBuyers(setup, 30);
+        for (const member of waiting) {
+          await joinInOrder(setup, typeId, [member], { quantity: 1 + Math.floor(random() * 2) });
+        }
+        const public_ = await createBuyers(setup, 40);
+        const server = () => servers[Math.floor(random() * 2)]!;
+
+        async function buyOffer(db: Db, member: { id: string; email: string }, entryId: string, now: Date) {
+          const claimed = await claimOffer(db, { userId: member.id, entryId, now });
+          if (!claimed.ok) return;
+          const cartId = (await findCart(db, { userId: member.id }))!;
+          const started = await startCheckout(db, checkoutFor(member, cartId, now));
+          if (started.ok) await settleOrder(db, paidInFull(started.order, now));
+        }
+        async function buyInPublic(db: Db, buyer: { id: string; email: string }, now: Date) {
+          const cartId = await fillCart(db, buyer.id, [{ ticketTypeId: typeId, quantity: 1 }]);
+          const started = await startCheckout(db, checkoutFor(buyer, cartId, now));
+          if (started.ok) await settleOrder(db, paidInFull(started.order, now));
+        }
+
+        let now = NOW;
+        for (let round = 0; round < 12; round++) {
+          await Promise.all([runListsAt(server(), now), runListsAt(server(), now)]);
+          const offered = await setup
+            .select({ id: waitingListEntries.id, userId: waitingListEntries.userId })
+            .from(waitingListEntries)
+            .where(and(eq(waitingListEntries.ticketTypeId, typeId), eq(waitingListEntries.status, "offered")));
+          // Some take their offer, some let it run out; a public buyer tries alongside them.
+          const moves: Promise<void>[] = [];
+          for (const offer of offered) {
+            if (random() < 0.5) {
+              const member = waiting.find((candidate) => candidate.id === offer.userId)!;
+              moves.push(buyOffer(server(), member, offer.id, new Date(now.getTime() + random() * 20 * HOUR)));
+            }
+          }
+          moves.push(buyInPublic(server(), public_[round]!, new Date(now.getTime() + random() * 20 * HOUR)));
+          await Promise.all(moves);
+
+          now = new Date(now.getTime() + (1 + random() * 30) * HOUR);
+          // Settles the offers bought or run out, and offers again: what is held then is live.
+          await runListsAt(server(), now);
+          const stock = await readTicketStock(setup, [eventId], now, { lock: false });
+          const sold = stock.types.get(typeId)!.sold;
+          const [kept] = await setup
+            .select({ places: sql<number>`coalesce(sum(${waitingListEntries.quantity}), 0)::int`.mapWith(Number) })
+            .from(waitingListEntries)
+            .where(
+              and(
+                eq(waitingListEntries.ticketTypeId, typeId),
+                eq(waitingListEntries.status, "offered"),
+                gt(waitingListEntries.offerEndsAt, now),
+              ),
+            );
+          expect(sold).toBeLessThanOrEqual(capacity);
+          expect(sold + kept!.places).toBeLessThanOrEqual(capacity);
+        }
+        // While anyone is still waiting, every place that came back went to the line: the public got none.
+        const stillWaiting = await setup
+          .select({ id: waitingListEntries.id })
+          .from(waitingListEntries)
+          .where(and(eq(waitingListEntries.ticketTypeId, typeId), eq(waitingListEntries.status, "waiting")));
+        const publicOrders = await setup
+          .select({ id: orders.id })
+          .from(orders)
+          .where(
+            and(
+              inArray(
+                orders.userId,
+                public_.map((buyer) => buyer.id),
+              ),
+              eq(orders.status, "paid"),
+            ),
+          );
+        if (stillWaiting.length > 0) expect(publicOrders).toHaveLength(0);
+        const stock = await readTicketStock(setup, [eventId], now, { lock: false });
+        expect(stock.types.get(typeId)!.sold).toBeGreaterThan(0);
+      });
+    }
   },
 );
