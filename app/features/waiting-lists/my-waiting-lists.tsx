@@ -1,12 +1,9 @@
 import { Clock, ListOrdered } from "lucide-react";
 import { Form, Link } from "react-router";
 import { Card } from "~/ui/card";
+import { countOf } from "~/ui/plural";
 import { ordinal } from "./waiting-list-rules";
 import type { MemberWaitingList } from "./waiting-lists.server";
-
-function places(quantity: number) {
-  return quantity === 1 ? "1 place" : `${quantity} places`;
-}
 
 /**
  * The member's waiting lists on their tickets page: an offer first, with "Buy my places" and when
@@ -34,7 +31,7 @@ export function MyWaitingLists({ lists }: { lists: MemberWaitingList[] }) {
                     </Link>
                   </h3>
                   <p className="text-sm text-muted">
-                    {list.event.when} · {list.ticketTypeName} · {places(list.quantity)}
+                    {list.event.when} · {list.ticketTypeName} · {countOf(list.quantity, "place", "places")}
                   </p>
                 </div>
                 {list.offer ? (

@@ -12,7 +12,7 @@ import type { Env } from "~/server/env.server";
 import { defineJob } from "~/server/jobs/queue.server";
 import type { OutboundEmail } from "~/server/mail/mail.server";
 import type { Outbox } from "~/server/messages.server";
-import { plural } from "~/ui/plural";
+import { countOf } from "~/ui/plural";
 import { events, orders, ticketTypes, users, vouchers, voucherUses, waitingListEntries } from "../../../db/schema";
 import { offerEndsAt, offersToMake } from "./waiting-list-rules";
 
@@ -179,7 +179,7 @@ async function closeOffers(db: Db, now: Date) {
 
 /** The email telling a member their places are held. */
 function offerEmail(brand: Branding, offer: OfferMade): OutboundEmail {
-  const places = `${offer.quantity} ${plural(offer.quantity, "place", "places")}`;
+  const places = countOf(offer.quantity, "place", "places");
   return accountEmail(brand, offer.email, `Places for ${offer.eventTitle} are yours to buy`, {
     greeting: `Hi ${offer.name},`,
     lines: [

@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
 import { inputClass } from "~/ui/form";
-import { formatCount } from "~/ui/plural";
+import { countOf } from "~/ui/plural";
 import type { waitingListPage } from "./waiting-lists.server";
 
 type Page = NonNullable<Awaited<ReturnType<typeof waitingListPage>>>;
@@ -69,7 +69,7 @@ export function WaitingListPanel({ page, answer }: { page: Page; answer?: Answer
           </h2>
           <p className="font-semibold">
             {page.couldSell > 0
-              ? `You could sell ${formatCount(page.couldSell)} more ${page.couldSell === 1 ? "place" : "places"}`
+              ? `You could sell ${countOf(page.couldSell, "more place", "more places")}`
               : "Nobody is waiting"}
           </p>
         </div>
@@ -84,7 +84,7 @@ export function WaitingListPanel({ page, answer }: { page: Page; answer?: Answer
             <h3 id={`list-${list.id}`} className="text-lg font-bold">
               {list.name}{" "}
               <span className="text-base font-normal text-muted">
-                · {formatCount(list.waitingPlaces)} {list.waitingPlaces === 1 ? "place" : "places"} waited for
+                · {countOf(list.waitingPlaces, "place", "places")} waited for
               </span>
             </h3>
             <div className="overflow-x-auto">

@@ -1,11 +1,12 @@
 import { Form, Link } from "react-router";
 import type { EventPageTicket } from "~/features/events/catalogue.server";
+import { countOf } from "~/ui/plural";
 import { ordinal } from "./waiting-list-rules";
 import type { MemberListOnEvent } from "./waiting-lists.server";
 
 /** "You are 2nd in line" or "Places are held for you", for a member on this ticket type's list. */
 function InLine({ entry }: { entry: MemberListOnEvent }) {
-  const places = entry.quantity === 1 ? "1 place" : `${entry.quantity} places`;
+  const places = countOf(entry.quantity, "place", "places");
   return (
     <div className="basis-full rounded-xl bg-surface-sunken p-3 text-sm sm:max-w-72 sm:text-right">
       {entry.offerEndsLabel ? (
