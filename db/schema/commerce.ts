@@ -41,7 +41,8 @@ export const PAYMENT_PROVIDERS = ["test", "stripe"] as const;
 export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
 
 export const HOLD_STATUSES = ["active", "converted", "released"] as const;
-export const TICKET_STATUSES = ["valid", "checked_in", "cancelled", "refunded"] as const;
+/** `transferred`: sent to someone else, whose new ticket replaced it (docs/transfers.md). */
+export const TICKET_STATUSES = ["valid", "checked_in", "cancelled", "refunded", "transferred"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 /** How an order's merch reaches the buyer: posted to an address, or collected at an event. */
 export const SHIPPING_METHODS = ["delivery", "collection"] as const;
@@ -417,6 +418,8 @@ export const tickets = pgTable(
     status: text("status", { enum: TICKET_STATUSES }).notNull().default("valid"),
     checkedInAt: timestamp("checked_in_at", { withTimezone: true }),
     checkedInBy: text("checked_in_by").references(() => users.id, { onDelete: "set null" }),
+    /** How many times this place was passed on: 0 for the buyer's own ticket. */
+    transfers: integer("transfers").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

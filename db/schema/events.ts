@@ -20,6 +20,10 @@ const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 export const EVENT_TYPES = ["meet", "show", "track_day", "cruise"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** Whether a ticket may be sent to someone else: never, once (the recipient cannot pass it on), or any number of times. */
+export const TRANSFER_RULES = ["off", "once", "unlimited"] as const;
+export type TransferRule = (typeof TRANSFER_RULES)[number];
+
 export const EVENT_STATUSES = ["draft", "published", "cancelled"] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
@@ -76,6 +80,15 @@ export const events = pgTable(
     waitingListEnabled: boolean("waiting_list_enabled").notNull().default(true),
     waitingListOfferHours: integer("waiting_list_offer_hours").notNull().default(24),
     waitingListClosesHours: integer("waiting_list_closes_hours").notNull().default(24),
+    /**
+     * Passing tickets on (docs/transfers.md): whether holders may send a ticket to someone else
+     * (`off`, `once` per ticket, or `unlimited`) and hand one back for resale, until
+     * `transfersCloseHours` before the start; `handBackFee` (pence) is kept from a resold ticket's refund.
+     */
+    transfers: text("transfers", { enum: TRANSFER_RULES }).notNull().default("unlimited"),
+    transfersCloseHours: integer("transfers_close_hours").notNull().default(2),
+    handBackEnabled: boolean("hand_back_enabled").notNull().default(true),
+    handBackFee: integer("hand_back_fee").notNull().default(0),
     /** People admitted across every ticket type; null when only the ticket types limit it. */
     capacity: integer("capacity"),
     applicationsOpen: boolean("applications_open").notNull().default(false),
@@ -106,6 +119,8 @@ export const events = pgTable(
     check("events_queue_admission_positive", sql`${table.queueAdmissionMinutes} > 0`),
     check("events_waiting_list_offer_hours", sql`${table.waitingListOfferHours} between 2 and 336`),
     check("events_waiting_list_closes_hours", sql`${table.waitingListClosesHours} between 0 and 720`),
+    check("events_transfers_close_hours", sql`${table.transfersCloseHours} between 0 and 720`),
+    check("events_hand_back_fee_non_negative", sql`${table.handBackFee} >= 0`),
   ],
 );
 

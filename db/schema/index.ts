@@ -12,6 +12,7 @@ export * from "./order-emails";
 export * from "./play";
 export * from "./shop";
 export * from "./site";
+export * from "./transfers";
 export * from "./vouchers";
 export * from "./waiting-lists";
 export * from "./waiting-room";
