@@ -30,6 +30,7 @@ import { applyBillingEvent, membershipClockJob, membershipClockServices } from "
 import { orderEmailJob } from "./features/orders/order-email.server";
 import { refusedPaymentEmailJob } from "./features/orders/refused-payment-email.server";
 import { settleOrder } from "./features/selling/selling.server";
+import { handBackJob } from "./features/transfers/hand-backs.server";
 import { waitingListJob } from "./features/waiting-lists/offers.server";
 import { createAuth } from "./server/auth/auth.server";
 import { authStep } from "./server/auth/session.server";
@@ -73,6 +74,7 @@ const jobs: AnyJobDefinition[] = [
   lowStockAlertJob,
   membershipClockJob(settleRenewal),
   waitingListJob,
+  handBackJob,
 ];
 
 /**

@@ -60,6 +60,7 @@ export default [
 
     route("membership", "routes/membership/tiers.tsx"),
     route("membership/renewal/:token", "routes/membership/renewal-link.tsx"),
+    route("tickets/accept/:token", "routes/events/accept-transfer.tsx"),
 
     route("blog", "routes/blog/list.tsx"),
     route("blog/:slug", "routes/blog/article.tsx"),

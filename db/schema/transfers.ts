@@ -39,9 +39,7 @@ export const ticketTransfers = pgTable(
   (table) => [
     uniqueIndex("ticket_transfers_token_key").on(table.tokenHash),
     // One transfer at a time per ticket.
-    uniqueIndex("ticket_transfers_pending_key")
-      .on(table.ticketId)
-      .where(sql`${table.status} = 'pending'`),
+    uniqueIndex("ticket_transfers_pending_key").on(table.ticketId).where(sql`${table.status} = 'pending'`),
     index("ticket_transfers_from_idx").on(table.fromUserId, table.status),
   ],
 );
@@ -81,12 +79,8 @@ export const ticketHandBacks = pgTable(
     endedAt: timestamp("ended_at", { withTimezone: true }),
   },
   (table) => [
-    uniqueIndex("ticket_hand_backs_listed_key")
-      .on(table.ticketId)
-      .where(sql`${table.status} = 'listed'`),
-    index("ticket_hand_backs_type_idx")
-      .on(table.ticketTypeId, table.createdAt)
-      .where(sql`${table.status} = 'listed'`),
+    uniqueIndex("ticket_hand_backs_listed_key").on(table.ticketId).where(sql`${table.status} = 'listed'`),
+    index("ticket_hand_backs_type_idx").on(table.ticketTypeId, table.createdAt).where(sql`${table.status} = 'listed'`),
     check("ticket_hand_backs_fee_non_negative", sql`${table.fee} >= 0`),
   ],
 );

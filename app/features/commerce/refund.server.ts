@@ -13,8 +13,11 @@ import { readOrderLines } from "./settle.server";
 
 export type RefundInput = {
   orderId: string;
-  /** Lines and how many of each to refund; omitted refunds everything still refundable. */
-  items?: { orderItemId: string; quantity: number }[];
+  /**
+   * Lines and how many of each to refund; omitted refunds everything still refundable.
+   * `unitIds` names the very units (a resold ticket), which must all still be valid.
+   */
+  items?: { orderItemId: string; quantity: number; unitIds?: string[] }[];
   actorId: string | null;
   reason: string;
   now: Date;
@@ -270,7 +273,12 @@ function chooseUnits(
             : "";
       return { ok: false, problem: `“${line.description}”: ${left}${why}.` };
     }
-    chosen.push({ line, units: valid.slice(0, request.quantity).map((unit) => unit.ids) });
+    const named = request.unitIds;
+    const picked = named ? valid.filter((unit) => unit.ids.some((id) => named.includes(id))) : valid;
+    if (named && picked.length !== request.quantity) {
+      return { ok: false, problem: `“${line.description}”: that ${line.kindOf.unit.one} can no longer be refunded.` };
+    }
+    chosen.push({ line, units: picked.slice(0, request.quantity).map((unit) => unit.ids) });
   }
   return { ok: true, chosen, checkedInKept };
 }

@@ -6,6 +6,7 @@ const STATUS_LABELS = {
   checked_in: "Checked in",
   cancelled: "Cancelled",
   refunded: "Refunded",
+  transferred: "Transferred",
 };
 
 export function attendeesCsv(attendees: Attendee[]) {

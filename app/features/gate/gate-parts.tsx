@@ -60,6 +60,7 @@ const STATUS_TONES: Record<Attendee["status"], string> = {
   checked_in: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100",
   cancelled: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100",
   refunded: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100",
+  transferred: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100",
 };
 
 /** Who holds a ticket, searchable, with the CSV beside it. */

@@ -23,9 +23,10 @@ export type GateResult = {
 
 export const NOT_A_TICKET = "This code is not a valid ticket";
 
-const REFUSED_STATUS: Record<"cancelled" | "refunded", string> = {
+const REFUSED_STATUS: Record<"cancelled" | "refunded" | "transferred", string> = {
   cancelled: "This ticket was cancelled",
   refunded: "This ticket was refunded",
+  transferred: "This ticket was transferred",
 };
 
 /** "10:42", or "Sat 12 Jun, 10:42" when it was another day, in the event's own time zone. */

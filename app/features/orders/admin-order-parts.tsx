@@ -5,7 +5,13 @@ import { inputClass, SubmitButton } from "~/ui/form";
 import { formatMoney } from "~/ui/money";
 import { countOf, plural } from "~/ui/plural";
 
-const TICKET_LABELS = { valid: "Valid", checked_in: "Checked in", cancelled: "Cancelled", refunded: "Refunded" };
+const TICKET_LABELS = {
+  valid: "Valid",
+  checked_in: "Checked in",
+  cancelled: "Cancelled",
+  refunded: "Refunded",
+  transferred: "Transferred",
+};
 export function TicketStatus({ status }: { status: keyof typeof TICKET_LABELS }) {
   const tone =
     status === "valid"

@@ -1,3 +1,4 @@
+import { settleHandBacksAfter } from "~/features/transfers/hand-backs.server";
 import type { Db } from "~/server/db/client.server";
 import type { JobQueue } from "~/server/jobs/queue.server";
 import { enqueueOrderEmail } from "./order-email.server";
@@ -14,7 +15,10 @@ import { enqueueOrderEmail } from "./order-email.server";
  * the buyer's page or the webhook. A crash between the commit and this call skips it (the order
  * is paid either way), so the reconciliation sweep also queues the confirmation of any paid order
  * that has none (`ordersAwaitingConfirmation`); the email itself is sent once whoever asks.
+ * An order that took places handed back for resale also settles those hand-backs (their
+ * minute-by-minute job catches up after a crash).
  */
 export async function afterOrderSettled(runtime: { db: Db; jobs: Pick<JobQueue, "enqueue"> }, orderId: string) {
   await enqueueOrderEmail(runtime.jobs, orderId);
+  await settleHandBacksAfter(runtime, orderId);
 }

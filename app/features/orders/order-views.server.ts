@@ -418,6 +418,8 @@ function ticketStatusLabel(status: TicketStatus, checkedInAt: Date | null, timeZ
       return "Refunded";
     case "cancelled":
       return "Cancelled";
+    case "transferred":
+      return "Transferred";
   }
 }
 

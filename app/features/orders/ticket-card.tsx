@@ -1,4 +1,5 @@
 import { CalendarDays, MapPin, UserRound } from "lucide-react";
+import type { ReactNode } from "react";
 import type { TicketView } from "~/features/orders/order-views.server";
 import { QrStub } from "~/features/tickets/qr-stub";
 
@@ -9,17 +10,27 @@ const STATUS_STYLES: Record<TicketView["status"], string> = {
   checked_in: "bg-asphalt-700 text-white",
   refunded: "bg-asphalt-100 text-asphalt-900",
   cancelled: "bg-asphalt-100 text-asphalt-900",
+  transferred: "bg-asphalt-100 text-asphalt-900",
 };
 
 /**
  * An e-ticket as the buyer keeps it: a stub with the event, the pass and the attendee, and the
  * QR on white with the typable code under it, so staff can scan it or key it in. The QR markup
  * is drawn on the server by the QR library from our own signed code, never from a person's text.
+ * `children` go under the ticket's details (the member's page puts passing it on there).
  */
-export function TicketCard({ ticket, showEvent = true }: { ticket: TicketWithQr; showEvent?: boolean }) {
+export function TicketCard({
+  ticket,
+  showEvent = true,
+  children,
+}: {
+  ticket: TicketWithQr;
+  showEvent?: boolean;
+  children?: ReactNode;
+}) {
   // A refunded or cancelled ticket is drawn flat with a dashed edge (not faded, which would take
   // its text below contrast); its status badge says why it no longer admits.
-  const void_ = ticket.status === "refunded" || ticket.status === "cancelled";
+  const void_ = ticket.status === "refunded" || ticket.status === "cancelled" || ticket.status === "transferred";
   return (
     <article
       aria-label={`${ticket.ticketTypeName} for ${ticket.event.title}`}
@@ -60,6 +71,7 @@ export function TicketCard({ ticket, showEvent = true }: { ticket: TicketWithQr;
           ) : null}
         </ul>
         <p className="mt-auto text-xs text-muted tabular">Order {ticket.orderNumber}</p>
+        {children}
       </div>
       {ticket.qrSvg ? <QrStub svg={ticket.qrSvg} code={ticket.shortCode} what="ticket" codeName="Ticket code" /> : null}
     </article>

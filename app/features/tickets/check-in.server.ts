@@ -44,6 +44,8 @@ export async function checkInTicket(
   if (!ticket) return { kind: "not_found" };
   const { status, checkedInAt, checkedInBy, ...shown } = ticket;
   if (admitted) return { kind: "checked_in", ticket: shown };
-  if (status === "cancelled" || status === "refunded") return { kind: "not_valid", ticket: shown, status };
+  if (status === "cancelled" || status === "refunded" || status === "transferred") {
+    return { kind: "not_valid", ticket: shown, status };
+  }
   return { kind: "already_checked_in", ticket: shown, checkedInAt: checkedInAt ?? input.now, checkedInBy };
 }

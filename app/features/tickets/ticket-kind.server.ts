@@ -257,7 +257,8 @@ export const ticketKind: ItemKind = {
           .orderBy(asc(tickets.createdAt), asc(tickets.id));
         return (line): RefundUnit[] =>
           own
-            .filter((ticket) => ticket.orderItemId === line.id)
+            // A ticket passed on lives on as the recipient's new one, which is the unit.
+            .filter((ticket) => ticket.orderItemId === line.id && ticket.status !== "transferred")
             .map((ticket) => ({ ids: [ticket.id], status: ticket.status }));
       },
       async refund(tx, chosen, now) {

@@ -1,4 +1,5 @@
 import { Ticket } from "lucide-react";
+import type { ReactNode } from "react";
 import { data, Link } from "react-router";
 import { withdrawApplication } from "~/features/applications/apply.server";
 import { addFeeToCart } from "~/features/applications/fees.server";
@@ -6,16 +7,28 @@ import { applicationsOfMember } from "~/features/applications/member-queries.ser
 import { MyApplications } from "~/features/applications/my-applications";
 import { PayFeeSchema, WithdrawSchema } from "~/features/applications/schemas";
 import { eventDateLabels } from "~/features/dates/event-dates";
+import { fieldMessages } from "~/features/forms/fields";
 import type { EventTickets } from "~/features/orders/order-views.server";
 import { ticketsForMember } from "~/features/orders/order-views.server";
 import { TicketCard, type TicketWithQr } from "~/features/orders/ticket-card";
 import { qrSvg, withQrSvgs } from "~/features/tickets/qr.server";
+import { handBackTicket, withdrawHandBack } from "~/features/transfers/hand-backs.server";
+import { PassingOnPanel, type PassingOnProblem } from "~/features/transfers/passing-on";
+import {
+  CancelTransferSchema,
+  HandBackSchema,
+  PASSING_ON_INTENTS,
+  SendTransferSchema,
+} from "~/features/transfers/schemas";
+import { cancelTransfer, passingOnForTickets, sendTransfer } from "~/features/transfers/transfers.server";
 import { MyWaitingLists } from "~/features/waiting-lists/my-waiting-lists";
 import { MemberListSchema } from "~/features/waiting-lists/schemas";
 import { claimOffer, leaveWaitingList, waitingListsOfMember } from "~/features/waiting-lists/waiting-lists.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import type { Db } from "~/server/db/client.server";
 import { redirectWithFlash } from "~/server/flash.server";
+import type { Outbox } from "~/server/messages.server";
 import { Card } from "~/ui/card";
 import { countOf } from "~/ui/plural";
 import type { Route } from "./+types/events";
@@ -43,14 +56,82 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       pass: pass ? { ...pass, qrSvg: pass.qrPayload ? await qrSvg(pass.qrPayload) : null } : null,
     })),
   );
+  const passingOn = await passingOnForTickets(db, {
+    userId: user.id,
+    ticketIds: upcoming.flatMap((group) => group.tickets.map((ticket) => ticket.id)),
+    now,
+  });
   return {
     upcoming: await withCodes(upcoming),
     past: await withCodes(past),
     applications,
     waitingLists: await waitingListsOfMember(db, user.id, now),
+    passingOn,
     currency: env.CURRENCY,
   };
 }
+
+/** "Send this ticket", "Cancel the transfer", "Hand it back" and "Take it off sale". */
+async function passTicketOn(
+  values: Record<string, FormDataEntryValue>,
+  { db, env, outbox, userId, now }: PassingOnServices,
+) {
+  const refused = (problem: PassingOnProblem) => data({ passingOn: problem }, { status: 400 });
+  if (values.intent === "send-transfer") {
+    const parsed = SendTransferSchema.safeParse(values);
+    const ticketId = typeof values.ticketId === "string" ? values.ticketId : "";
+    if (!parsed.success) {
+      return refused({ ticketId, message: "Check the details", fields: fieldMessages(parsed.error) });
+    }
+    const sent = await sendTransfer(db, {
+      userId,
+      ticketId: parsed.data.ticketId,
+      toName: parsed.data.toName,
+      toEmail: parsed.data.toEmail,
+      now,
+      brand: { siteName: env.SITE_NAME, siteUrl: env.SITE_URL },
+    });
+    if (!sent.ok) return refused({ ticketId, message: sent.message });
+    await outbox.sendEmail(sent.email);
+    return redirectWithFlash("/members/events", {
+      kind: "success",
+      message: `Ticket sent to ${parsed.data.toName}. It moves to them when they accept it.`,
+    });
+  }
+  if (values.intent === "cancel-transfer") {
+    const parsed = CancelTransferSchema.safeParse(values);
+    if (!parsed.success || !(await cancelTransfer(db, { userId, transferId: parsed.data.transferId, now }))) {
+      return refused({ ticketId: "", message: "This transfer was already accepted or cancelled." });
+    }
+    return redirectWithFlash("/members/events", {
+      kind: "success",
+      message: "Transfer cancelled. The ticket is yours.",
+    });
+  }
+  const parsed = HandBackSchema.safeParse(values);
+  if (!parsed.success) return refused({ ticketId: "", message: parsed.error.issues[0]!.message });
+  const { ticketId } = parsed.data;
+  const outcome =
+    parsed.data.intent === "hand-back"
+      ? await handBackTicket(db, { userId, ticketId, now })
+      : await withdrawHandBack(db, { userId, ticketId, now });
+  if (!outcome.ok) return refused({ ticketId, message: outcome.message });
+  return redirectWithFlash("/members/events", {
+    kind: "success",
+    message:
+      parsed.data.intent === "hand-back"
+        ? "Your ticket is back on sale. It stays yours until someone buys it."
+        : "Your ticket is off sale and stays yours.",
+  });
+}
+
+type PassingOnServices = {
+  db: Db;
+  env: { SITE_NAME: string; SITE_URL: string };
+  outbox: Pick<Outbox, "sendEmail">;
+  userId: string;
+  now: Date;
+};
 
 /**
  * "Pay the fee" puts an approved application's fee in the cart; "Withdraw" withdraws it. "Buy my
@@ -58,9 +139,12 @@ export async function loader({ context, url }: Route.LoaderArgs) {
  */
 export async function action({ request, context, url }: Route.ActionArgs) {
   const user = requireUser({ context, url });
-  const { db } = context.get(runtimeContext);
+  const { db, env, outbox } = context.get(runtimeContext);
   const values = Object.fromEntries(await request.formData());
   const now = new Date();
+  if ((PASSING_ON_INTENTS as readonly unknown[]).includes(values.intent)) {
+    return passTicketOn(values, { db, env, outbox, userId: user.id, now });
+  }
   const refused = (applicationId: string, message: string) =>
     data({ error: { applicationId, message } }, { status: 400 });
   if (values.intent === "claim-offer" || values.intent === "leave-waiting-list") {
@@ -103,14 +187,21 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function MyTickets({ loaderData, actionData }: Route.ComponentProps) {
-  const { upcoming, past, applications, waitingLists } = loaderData;
+  const { upcoming, past, applications, waitingLists, passingOn, currency } = loaderData;
+  const error = actionData && "error" in actionData ? actionData.error : undefined;
+  const problem = actionData && "passingOn" in actionData ? actionData.passingOn : undefined;
   return (
     <div className="space-y-10" data-print-page>
       <header>
         <h1 className="wide text-3xl font-black sm:text-4xl">My tickets</h1>
         <p className="mt-1 text-muted">Show the QR code at the gate, on your phone or printed.</p>
       </header>
-      {actionData?.error && !actionData.error.applicationId ? (
+      {actionData && "passingOn" in actionData && !actionData.passingOn.ticketId ? (
+        <p role="alert" className="font-semibold text-red-700 dark:text-red-300">
+          {actionData.passingOn.message}
+        </p>
+      ) : null}
+      {actionData && "error" in actionData && !actionData.error.applicationId ? (
         <p role="alert" className="font-semibold text-red-700 dark:text-red-300">
           {actionData.error.message}
         </p>
@@ -127,8 +218,19 @@ export default function MyTickets({ loaderData, actionData }: Route.ComponentPro
         </Card>
       ) : null}
       {waitingLists.length > 0 ? <MyWaitingLists lists={waitingLists} /> : null}
-      {upcoming.length > 0 ? <EventGroups id="upcoming" title="Upcoming" groups={upcoming} /> : null}
-      <MyApplications applications={applications} currency={loaderData.currency} error={actionData?.error} />
+      {upcoming.length > 0 ? (
+        <EventGroups
+          id="upcoming"
+          title="Upcoming"
+          groups={upcoming}
+          passingOn={(ticketId) =>
+            passingOn[ticketId] ? (
+              <PassingOnPanel ticketId={ticketId} state={passingOn[ticketId]} currency={currency} problem={problem} />
+            ) : null
+          }
+        />
+      ) : null}
+      <MyApplications applications={applications} currency={currency} error={error} />
       {past.length > 0 ? <EventGroups id="past" title="Past events" groups={past} /> : null}
     </div>
   );
@@ -138,10 +240,12 @@ function EventGroups({
   id,
   title,
   groups,
+  passingOn,
 }: {
   id: string;
   title: string;
   groups: { event: EventTickets["event"]; tickets: TicketWithQr[] }[];
+  passingOn?: (ticketId: string) => ReactNode;
 }) {
   return (
     <section aria-labelledby={`${id}-title`} className="space-y-6">
@@ -169,7 +273,9 @@ function EventGroups({
           <ul className="grid gap-4">
             {tickets.map((ticket) => (
               <li key={ticket.id}>
-                <TicketCard ticket={ticket} showEvent={false} />
+                <TicketCard ticket={ticket} showEvent={false}>
+                  {passingOn?.(ticket.id)}
+                </TicketCard>
               </li>
             ))}
           </ul>

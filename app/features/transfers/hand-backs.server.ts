@@ -1,0 +1,317 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { accountEmail, type Branding } from "~/features/accounts/emails.server";
+import { recordAudit } from "~/features/audit/audit.server";
+import { refundOrder } from "~/features/selling/selling.server";
+import { readTicketStock } from "~/features/tickets/ticket-stock.server";
+import type { Db } from "~/server/db/client.server";
+import { transactionWithRetry } from "~/server/db/retry.server";
+import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
+import type { OutboundEmail } from "~/server/mail/mail.server";
+import type { Outbox } from "~/server/messages.server";
+import { formatMoney } from "~/ui/money";
+import { events, orderItems, ticketHandBacks, tickets, ticketTransfers, ticketTypes, users } from "../../../db/schema";
+import { handBackRefusal } from "./transfer-rules";
+
+/** A refusal that ends the transaction it is thrown in, with the words the member reads. */
+class Refused extends Error {}
+
+export type HandBackOutcome = { ok: true } | { ok: false; message: string };
+
+/**
+ * Puts the member's ticket back on sale at face value: the waiting list is offered its place
+ * first, then the public. The ticket stays theirs and valid until a buyer's order takes the place.
+ */
+export async function handBackTicket(
+  db: Db,
+  input: { userId: string; ticketId: string; now: Date },
+): Promise<HandBackOutcome> {
+  try {
+    return await transactionWithRetry(db, async (tx) => {
+      const [row] = await tx
+        .select({
+          id: tickets.id,
+          userId: tickets.userId,
+          status: tickets.status,
+          transfers: tickets.transfers,
+          ticketTypeId: tickets.ticketTypeId,
+          capacity: ticketTypes.capacity,
+          eventId: events.id,
+          eventStatus: events.status,
+          startsAt: events.startsAt,
+          transferRule: events.transfers,
+          transfersCloseHours: events.transfersCloseHours,
+          handBackEnabled: events.handBackEnabled,
+          fee: events.handBackFee,
+        })
+        .from(tickets)
+        .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
+        .innerJoin(events, eq(events.id, tickets.eventId))
+        .where(eq(tickets.id, input.ticketId))
+        .for("update", { of: tickets });
+      if (!row || row.userId !== input.userId) throw new Refused("This ticket is not yours to hand back.");
+      const refusal = handBackRefusal(
+        { status: row.status, transfers: row.transfers },
+        {
+          status: row.eventStatus,
+          startsAt: row.startsAt,
+          transfers: row.transferRule,
+          transfersCloseHours: row.transfersCloseHours,
+          handBackEnabled: row.handBackEnabled,
+        },
+        { capacity: row.capacity },
+        input.now,
+      );
+      if (refusal) throw new Refused(refusal);
+      const [pending] = await tx
+        .select({ id: ticketTransfers.id })
+        .from(ticketTransfers)
+        .where(and(eq(ticketTransfers.ticketId, row.id), eq(ticketTransfers.status, "pending")));
+      if (pending) throw new Refused("This ticket is on its way to someone. Cancel the transfer first.");
+      const [listed] = await tx
+        .insert(ticketHandBacks)
+        .values({
+          ticketId: row.id,
+          ticketTypeId: row.ticketTypeId,
+          eventId: row.eventId,
+          userId: input.userId,
+          fee: row.fee,
+          createdAt: input.now,
+        })
+        .onConflictDoNothing()
+        .returning({ id: ticketHandBacks.id });
+      if (!listed) throw new Refused("This ticket is already back on sale.");
+      await recordAudit(tx, {
+        actorId: input.userId,
+        action: "ticket.handed_back",
+        subjectType: "ticket",
+        subjectId: row.id,
+        details: { handBackId: listed.id, fee: row.fee },
+      });
+      return { ok: true as const };
+    });
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+/**
+ * Takes a handed-back ticket off sale, unless a buyer is already paying for its place (it is
+ * held in their checkout or kept for a waiting-list offer): then it has to stay on sale.
+ */
+export async function withdrawHandBack(
+  db: Db,
+  input: { userId: string; ticketId: string; now: Date },
+): Promise<HandBackOutcome> {
+  return transactionWithRetry(db, async (tx) => {
+    const [listing] = await tx
+      .select({ id: ticketHandBacks.id, eventId: ticketHandBacks.eventId, ticketTypeId: ticketHandBacks.ticketTypeId })
+      .from(ticketHandBacks)
+      .where(
+        and(
+          eq(ticketHandBacks.ticketId, input.ticketId),
+          eq(ticketHandBacks.userId, input.userId),
+          eq(ticketHandBacks.status, "listed"),
+        ),
+      );
+    if (!listing) return { ok: false, message: "This ticket is not on sale." };
+    // Locks the event and its types as checkout does, so no buyer can take the place meanwhile.
+    const stock = await readTicketStock(tx, [listing.eventId], input.now, { lock: true, forWaitingLists: true });
+    const type = stock.types.get(listing.ticketTypeId);
+    const event = stock.events.get(listing.eventId);
+    const typeFree = type?.capacity == null ? 1 : type.capacity - type.sold - type.held;
+    const eventTaken = stock.typesOfEvent(listing.eventId).reduce((sum, each) => sum + each.sold + each.held, 0);
+    const eventFree = event?.capacity == null ? 1 : event.capacity - eventTaken;
+    if (typeFree < 1 || eventFree < 1) {
+      return {
+        ok: false,
+        message: "Someone is buying this place right now, so it stays on sale. If they do not, you can take it back.",
+      };
+    }
+    const [withdrawn] = await tx
+      .update(ticketHandBacks)
+      .set({ status: "withdrawn", endedAt: input.now })
+      .where(and(eq(ticketHandBacks.id, listing.id), eq(ticketHandBacks.status, "listed")))
+      .returning({ id: ticketHandBacks.id });
+    if (!withdrawn) return { ok: false, message: "This ticket is not on sale." };
+    await recordAudit(tx, {
+      actorId: input.userId,
+      action: "ticket.hand_back_withdrawn",
+      subjectType: "ticket",
+      subjectId: input.ticketId,
+      details: { handBackId: listing.id },
+    });
+    return { ok: true };
+  });
+}
+
+type Resold = {
+  email: string;
+  name: string;
+  eventTitle: string;
+  ticketTypeName: string;
+  refund: number;
+  currency: string;
+};
+
+/**
+ * Hands over the places buyers took: for each event with tickets on sale, while a ticket type (or
+ * the event) has sold more than its capacity, the oldest handed-back ticket of it is refunded to
+ * its holder, less the organizer's fee, and its QR stops admitting. Runs after every paid order
+ * and every minute; safe on any number of servers (the event's rows are locked as checkout locks
+ * them), and it never touches an event whose places were not oversold.
+ */
+export async function settleHandBacks(db: Db, now: Date): Promise<Resold[]> {
+  const eventIds = await db
+    .selectDistinct({ id: ticketHandBacks.eventId })
+    .from(ticketHandBacks)
+    .where(eq(ticketHandBacks.status, "listed"));
+  const resold: Resold[] = [];
+  for (const { id } of eventIds) resold.push(...(await transactionWithRetry(db, (tx) => settleEvent(tx, id, now))));
+  return resold;
+}
+
+async function settleEvent(tx: Db, eventId: string, now: Date): Promise<Resold[]> {
+  const stock = await readTicketStock(tx, [eventId], now, { lock: true, forWaitingLists: true });
+  const listed = await tx
+    .select({
+      id: ticketHandBacks.id,
+      ticketId: ticketHandBacks.ticketId,
+      ticketTypeId: ticketHandBacks.ticketTypeId,
+      fee: ticketHandBacks.fee,
+      orderId: tickets.orderId,
+      orderItemId: tickets.orderItemId,
+      status: tickets.status,
+    })
+    .from(ticketHandBacks)
+    .innerJoin(tickets, eq(tickets.id, ticketHandBacks.ticketId))
+    .where(and(eq(ticketHandBacks.eventId, eventId), eq(ticketHandBacks.status, "listed")))
+    .orderBy(asc(ticketHandBacks.createdAt), asc(ticketHandBacks.id));
+  const types = stock.typesOfEvent(eventId);
+  const sold = new Map(types.map((type) => [type.id, type.sold]));
+  const capacity = stock.events.get(eventId)?.capacity ?? null;
+  const overType = (typeId: string) => {
+    const type = stock.types.get(typeId);
+    return type?.capacity == null ? 0 : (sold.get(typeId) ?? 0) - type.capacity;
+  };
+  const overEvent = () =>
+    capacity === null ? 0 : [...sold.values()].reduce((sum, count) => sum + count, 0) - capacity;
+
+  const resold: Resold[] = [];
+  for (const listing of listed) {
+    if (overType(listing.ticketTypeId) <= 0 && overEvent() <= 0) continue;
+    // Used at the gate after all: the holder keeps it, and the listing ends.
+    const refunded =
+      listing.status === "valid"
+        ? await refundOrder(tx, {
+            orderId: listing.orderId,
+            items: [{ orderItemId: listing.orderItemId, quantity: 1, unitIds: [listing.ticketId] }],
+            actorId: null,
+            reason: "Handed back and bought by someone else",
+            now,
+            keepBack: listing.fee > 0 ? { amount: listing.fee, description: "Resale fee" } : undefined,
+          })
+        : null;
+    await tx
+      .update(ticketHandBacks)
+      .set({ status: refunded?.ok ? "sold" : "withdrawn", endedAt: now })
+      .where(eq(ticketHandBacks.id, listing.id));
+    if (!refunded?.ok) continue;
+    sold.set(listing.ticketTypeId, (sold.get(listing.ticketTypeId) ?? 0) - 1);
+    await recordAudit(tx, {
+      actorId: null,
+      action: "ticket.resold",
+      subjectType: "ticket",
+      subjectId: listing.ticketId,
+      details: { handBackId: listing.id, refund: refunded.amount, fee: listing.fee },
+    });
+    const [holder] = await tx
+      .select({ name: users.name, email: users.email, eventTitle: events.title, ticketTypeName: ticketTypes.name })
+      .from(tickets)
+      .innerJoin(users, eq(users.id, tickets.userId))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
+      .innerJoin(events, eq(events.id, tickets.eventId))
+      .where(eq(tickets.id, listing.ticketId));
+    if (holder) resold.push({ ...holder, refund: refunded.amount, currency: refunded.currency });
+  }
+  return resold;
+}
+
+function resoldEmail(brand: Branding, resold: Resold): OutboundEmail {
+  return accountEmail(brand, resold.email, `Your ticket for ${resold.eventTitle} was resold`, {
+    greeting: `Hi ${resold.name},`,
+    lines: [
+      `Someone bought the ${resold.ticketTypeName} place you handed back for ${resold.eventTitle}, so your ticket no longer admits anyone.`,
+      `We are refunding ${formatMoney(resold.refund, resold.currency)} to the card you paid with; it usually shows within 5–10 days.`,
+    ],
+    action: { label: "My tickets", url: `${brand.siteUrl}/members/events` },
+  });
+}
+
+type JobServices = {
+  db: Db;
+  env: { SITE_NAME: string; SITE_URL: string };
+  outbox: Pick<Outbox, "sendEmail">;
+};
+
+/** Settles hand-backs and tells each holder whose ticket was bought. */
+export async function runHandBacks(services: JobServices, now: Date) {
+  const resold = await settleHandBacks(services.db, now);
+  const brand = { siteName: services.env.SITE_NAME, siteUrl: services.env.SITE_URL };
+  for (const each of resold) await services.outbox.sendEmail(resoldEmail(brand, each));
+  return resold.length;
+}
+
+/** After each paid order (queued by the settlement follow-up) and every minute, one run at a time. */
+export const handBackJob = defineJob<object, JobServices>({
+  name: "hand-backs",
+  expireInSeconds: 300,
+  schedule: "* * * * *",
+  policy: "stately",
+  retryLimit: 2,
+  retryDelay: 10,
+  handler: async (_data, services) => {
+    await runHandBacks(services, new Date());
+  },
+});
+
+/** The listings of these tickets that are on sale or were sold, for the member's page. */
+export async function handBacksOf(db: Db, ticketIds: readonly string[]) {
+  if (ticketIds.length === 0) return new Map<string, { status: "listed" | "sold"; fee: number }>();
+  const rows = await db
+    .select({ ticketId: ticketHandBacks.ticketId, status: ticketHandBacks.status, fee: ticketHandBacks.fee })
+    .from(ticketHandBacks)
+    .where(and(inArray(ticketHandBacks.ticketId, [...ticketIds]), inArray(ticketHandBacks.status, ["listed", "sold"])));
+  return new Map(rows.map((row) => [row.ticketId, { status: row.status as "listed" | "sold", fee: row.fee }]));
+}
+
+/** What a line's ticket cost its buyer, for the page that offers to hand it back. */
+export async function pricesPaid(db: Db, orderItemIds: readonly string[]) {
+  if (orderItemIds.length === 0) return new Map<string, number>();
+  const rows = await db
+    .select({ id: orderItems.id, unitPrice: orderItems.unitPrice })
+    .from(orderItems)
+    .where(inArray(orderItems.id, [...orderItemIds]));
+  return new Map(rows.map((row) => [row.id, row.unitPrice]));
+}
+
+/** Whether this paid order bought places of a ticket type that has tickets handed back on sale. */
+async function tookHandedBackPlaces(db: Db, orderId: string) {
+  const [found] = await db
+    .select({ one: ticketHandBacks.id })
+    .from(ticketHandBacks)
+    .innerJoin(orderItems, eq(orderItems.ticketTypeId, ticketHandBacks.ticketTypeId))
+    .where(and(eq(orderItems.orderId, orderId), eq(ticketHandBacks.status, "listed")))
+    .limit(1);
+  return Boolean(found);
+}
+
+/**
+ * After a paid order: when it bought places of a type with tickets handed back, the hand-backs
+ * are settled at once rather than at the next minute's run.
+ */
+export async function settleHandBacksAfter(runtime: { db: Db; jobs: Pick<JobQueue, "enqueue"> }, orderId: string) {
+  if (await tookHandedBackPlaces(runtime.db, orderId)) {
+    await runtime.jobs.enqueue(handBackJob, {}, { singletonKey: "hand-backs" });
+  }
+}
