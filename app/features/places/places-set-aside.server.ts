@@ -1,6 +1,5 @@
 import { placesKeptForVouchers } from "~/features/vouchers/voucher-uses.server";
 import type { Db } from "~/server/db/client.server";
-import { placesHandedBack } from "./handed-back.server";
 import { placesForTheLine } from "./line-state";
 import { waitingDemand } from "./waiting-demand.server";
 
@@ -16,9 +15,8 @@ export type SetAsideOptions = {
 
 /**
  * Adds to each type's `held` (its live holds) the places kept for vouchers and set aside for its
- * waiting list, for the event page and the stock reads alike, and takes off the places handed
- * back for resale: those are sold but free to buy again, so `held` may come out below nothing.
- * The buyer's own voucher's places are theirs: never counted, and never taken by the line.
+ * waiting list, for the event page and the stock reads alike. The buyer's own voucher's places
+ * are theirs: never counted, and never taken by the line.
  */
 export async function withPlacesSetAside(
   db: Db,
@@ -29,15 +27,13 @@ export async function withPlacesSetAside(
   const ids = types.map((type) => type.id);
   const kept = await placesKeptForVouchers(db, ids, now, { ownVoucherId: options.voucherId });
   const waiting = options.forWaitingLists ? new Map<string, number>() : await waitingDemand(db, ids, now);
-  const handedBack = await placesHandedBack(db, ids);
   const result = new Map<string, TicketAvailability>();
   for (const type of types) {
     const { others = 0, own = 0 } = kept.get(type.id) ?? {};
-    const back = handedBack.get(type.id) ?? 0;
     // Only a type with a capacity of its own has places a list can set aside.
-    const free = type.capacity === null ? 0 : type.capacity - type.sold - type.held - others - own + back;
+    const free = type.capacity === null ? 0 : type.capacity - type.sold - type.held - others - own;
     const line = placesForTheLine(waiting.get(type.id) ?? 0, free);
-    result.set(type.id, { sold: type.sold, held: type.held + others + line - back });
+    result.set(type.id, { sold: type.sold, held: type.held + others + line });
   }
   return result;
 }

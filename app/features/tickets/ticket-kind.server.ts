@@ -12,7 +12,7 @@ import { LATE_SOLD_OUT_REASON } from "~/features/commerce/settle.server";
 import { ticketPrice, ticketRemaining } from "~/features/events/sales";
 import { voucherOfOrder } from "~/features/vouchers/voucher-uses.server";
 import { checkoutTurnProblems } from "~/features/waiting-room/waiting-room.server";
-import { cartItems, events, holds, orderItems, tickets, ticketTypes } from "../../../db/schema";
+import { cartItems, events, holds, orderItems, ticketHandBacks, tickets, ticketTypes } from "../../../db/schema";
 import { ticketCart } from "./ticket-cart.server";
 import { newTicketCode } from "./ticket-codes.server";
 import { attendeeNamesProblem, normaliseAttendeeNames, ticketLineProblem } from "./ticket-lines";
@@ -270,11 +270,20 @@ export const ticketKind: ItemKind = {
           .where(and(inArray(tickets.id, ids), eq(tickets.status, "valid")))
           .returning({ id: tickets.id });
         if (marked.length !== ids.length) throw new Error("Tickets changed under the order lock");
+        // A ticket handed back for resale gave its place back when it was listed; its listing ends.
+        const listed = await tx
+          .update(ticketHandBacks)
+          .set({ status: "withdrawn", endedAt: now })
+          .where(and(inArray(ticketHandBacks.ticketId, ids), eq(ticketHandBacks.status, "listed")))
+          .returning({ ticketId: ticketHandBacks.ticketId });
+        const givenBack = new Set(listed.map((row) => row.ticketId));
         // The places go back on sale at once.
         for (const { line, units } of chosen) {
+          const count = units.filter((unit) => !unit.some((id) => givenBack.has(id))).length;
+          if (count === 0) continue;
           await tx
             .update(ticketTypes)
-            .set({ sold: sql`greatest(${ticketTypes.sold} - ${units.length}, 0)`, updatedAt: now })
+            .set({ sold: sql`greatest(${ticketTypes.sold} - ${count}, 0)`, updatedAt: now })
             .where(eq(ticketTypes.id, orderLine(line).ticketTypeId));
         }
       },

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
 import { recordAudit } from "~/features/audit/audit.server";
 import { refundOrder } from "~/features/selling/selling.server";
@@ -27,6 +27,13 @@ export async function handBackTicket(
 ): Promise<HandBackOutcome> {
   try {
     return await transactionWithRetry(db, async (tx) => {
+      const [owned] = await tx
+        .select({ eventId: tickets.eventId })
+        .from(tickets)
+        .where(and(eq(tickets.id, input.ticketId), eq(tickets.userId, input.userId)));
+      if (!owned) throw new Refused("This ticket is not yours to hand back.");
+      // The event's rows first, as checkout and refunds lock them, then the ticket's.
+      await readTicketStock(tx, [owned.eventId], input.now, { lock: true, forWaitingLists: true });
       const [row] = await tx
         .select({
           id: tickets.id,
@@ -80,6 +87,11 @@ export async function handBackTicket(
         .onConflictDoNothing()
         .returning({ id: ticketHandBacks.id });
       if (!listed) throw new Refused("This ticket is already back on sale.");
+      // Its place goes back on sale: the waiting list is offered it first, then the public.
+      await tx
+        .update(ticketTypes)
+        .set({ sold: sql`${ticketTypes.sold} - 1`, updatedAt: input.now })
+        .where(eq(ticketTypes.id, row.ticketTypeId));
       await recordAudit(tx, {
         actorId: input.userId,
         action: "ticket.handed_back",
@@ -134,6 +146,11 @@ export async function withdrawHandBack(
       .where(and(eq(ticketHandBacks.id, listing.id), eq(ticketHandBacks.status, "listed")))
       .returning({ id: ticketHandBacks.id });
     if (!withdrawn) return { ok: false, message: "This ticket is not on sale." };
+    // The place is the holder's again.
+    await tx
+      .update(ticketTypes)
+      .set({ sold: sql`${ticketTypes.sold} + 1`, updatedAt: input.now })
+      .where(eq(ticketTypes.id, listing.ticketTypeId));
     await recordAudit(tx, {
       actorId: input.userId,
       action: "ticket.hand_back_withdrawn",
@@ -156,8 +173,8 @@ type Resold = {
 
 /**
  * Hands over the places buyers took: for each event with tickets on sale, while a ticket type (or
- * the event) has sold more than its capacity, the oldest handed-back ticket of it is refunded to
- * its holder, less the organizer's fee, and its QR stops admitting. Runs after every paid order
+ * the event) has more tickets admitting than its capacity, the oldest handed-back ticket of it is
+ * refunded to its holder, less the organizer's fee, and its QR stops admitting. Runs after every paid order
  * and every minute; safe on any number of servers (the event's rows are locked as checkout locks
  * them), and it never touches an event whose places were not oversold.
  */
@@ -187,20 +204,25 @@ async function settleEvent(tx: Db, eventId: string, now: Date): Promise<Resold[]
     .innerJoin(tickets, eq(tickets.id, ticketHandBacks.ticketId))
     .where(and(eq(ticketHandBacks.eventId, eventId), eq(ticketHandBacks.status, "listed")))
     .orderBy(asc(ticketHandBacks.createdAt), asc(ticketHandBacks.id));
+  // A listed ticket gave its place back (`sold` no longer counts it) but still admits: while
+  // sold and listed together pass a capacity, a buyer has taken a listed place.
   const types = stock.typesOfEvent(eventId);
-  const sold = new Map(types.map((type) => [type.id, type.sold]));
+  const admitting = new Map(
+    types.map((type) => [type.id, type.sold + listed.filter((each) => each.ticketTypeId === type.id).length]),
+  );
   const capacity = stock.events.get(eventId)?.capacity ?? null;
   const overType = (typeId: string) => {
     const type = stock.types.get(typeId);
-    return type?.capacity == null ? 0 : (sold.get(typeId) ?? 0) - type.capacity;
+    return type?.capacity == null ? 0 : (admitting.get(typeId) ?? 0) - type.capacity;
   };
   const overEvent = () =>
-    capacity === null ? 0 : [...sold.values()].reduce((sum, count) => sum + count, 0) - capacity;
+    capacity === null ? 0 : [...admitting.values()].reduce((sum, count) => sum + count, 0) - capacity;
 
   const resold: Resold[] = [];
   for (const listing of listed) {
     if (overType(listing.ticketTypeId) <= 0 && overEvent() <= 0) continue;
-    // Used at the gate after all: the holder keeps it, and the listing ends.
+    // The refund ends the listing without giving the place back twice. A ticket used at the gate
+    // after all is not refunded: the holder keeps it.
     const refunded =
       listing.status === "valid"
         ? await refundOrder(tx, {
@@ -216,8 +238,8 @@ async function settleEvent(tx: Db, eventId: string, now: Date): Promise<Resold[]
       .update(ticketHandBacks)
       .set({ status: refunded?.ok ? "sold" : "withdrawn", endedAt: now })
       .where(eq(ticketHandBacks.id, listing.id));
+    admitting.set(listing.ticketTypeId, (admitting.get(listing.ticketTypeId) ?? 0) - 1);
     if (!refunded?.ok) continue;
-    sold.set(listing.ticketTypeId, (sold.get(listing.ticketTypeId) ?? 0) - 1);
     await recordAudit(tx, {
       actorId: null,
       action: "ticket.resold",

@@ -68,7 +68,9 @@ describe("a ticket may be handed back for resale", () => {
   });
 
   it("whatever the transfer rule, a ticket passed on included", () => {
-    expect(handBackRefusal({ status: "valid", transfers: 2 }, { ...event, transfers: "off" }, { capacity: 5 }, before)).toBeNull();
+    expect(
+      handBackRefusal({ status: "valid", transfers: 2 }, { ...event, transfers: "off" }, { capacity: 5 }, before),
+    ).toBeNull();
   });
 
   it("refunding what was paid less the organizer's fee, never below nothing", () => {
