@@ -94,6 +94,7 @@ export default [
         route("applications", "routes/admin/events/applications.tsx"),
         route("queue", "routes/admin/events/queue.tsx"),
         route("waiting-list", "routes/admin/events/waiting-list.tsx"),
+        route("passing-on", "routes/admin/events/passing-on.tsx"),
       ]),
       route("check-in", "routes/admin/check-in.tsx"),
       route("applications", "routes/admin/applications.tsx"),

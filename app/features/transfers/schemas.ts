@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { line } from "~/features/forms/fields";
+import { checkbox, line, moneyField, wholeNumber } from "~/features/forms/fields";
+import { TRANSFER_RULES } from "../../../db/schema/events";
 
 /** The forms under a ticket on the member's tickets page, read on the server. */
 
@@ -32,3 +33,17 @@ export const HandBackSchema = z.object({
 
 /** The intents the forms above send, for the page's action to tell them apart. */
 export const PASSING_ON_INTENTS = ["send-transfer", "cancel-transfer", "hand-back", "withdraw-hand-back"] as const;
+
+/** The most hours before the start an organizer may close transfers and resale (30 days). */
+const MOST_CLOSE_HOURS = 720;
+
+/** The organizer's passing-on settings for one event. */
+export function passingOnSettingsSchema(currency: string) {
+  return z.object({
+    intent: z.literal("settings"),
+    transfers: z.enum(TRANSFER_RULES, { message: "Choose whether tickets may be transferred" }),
+    closesHours: wholeNumber(0, MOST_CLOSE_HOURS, "the hours before the start"),
+    handBackEnabled: checkbox,
+    handBackFee: moneyField(currency, "Enter the resale fee (0 for none)"),
+  });
+}

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
 import { recordAudit } from "~/features/audit/audit.server";
 import { formatEventInstant } from "~/features/dates/event-dates";
@@ -418,4 +418,111 @@ export async function passingOnForTickets(
     };
   }
   return result;
+}
+
+export type PassingOnSettings = {
+  transfers: "off" | "once" | "unlimited";
+  closesHours: number;
+  handBackEnabled: boolean;
+  handBackFee: number;
+};
+
+/**
+ * The organizer's view of one event's tickets passed on: the settings, transfers waiting or done,
+ * and tickets handed back, newest first. Null when there is no such event.
+ */
+export async function passingOnPage(db: Db, eventId: string) {
+  const [event] = await db
+    .select({
+      transfers: events.transfers,
+      closesHours: events.transfersCloseHours,
+      handBackEnabled: events.handBackEnabled,
+      handBackFee: events.handBackFee,
+      startsAt: events.startsAt,
+      timeZone: events.timeZone,
+    })
+    .from(events)
+    .where(eq(events.id, eventId));
+  if (!event) return null;
+  const [transfers, handBacks] = await Promise.all([
+    db
+      .select({
+        id: ticketTransfers.id,
+        status: ticketTransfers.status,
+        from: users.name,
+        toName: ticketTransfers.toName,
+        toEmail: ticketTransfers.toEmail,
+        ticketTypeName: ticketTypes.name,
+        createdAt: ticketTransfers.createdAt,
+      })
+      .from(ticketTransfers)
+      .innerJoin(tickets, eq(tickets.id, ticketTransfers.ticketId))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
+      .innerJoin(users, eq(users.id, ticketTransfers.fromUserId))
+      .where(eq(tickets.eventId, eventId))
+      .orderBy(desc(ticketTransfers.createdAt))
+      .limit(200),
+    db
+      .select({
+        id: ticketHandBacks.id,
+        status: ticketHandBacks.status,
+        holder: users.name,
+        ticketTypeName: ticketTypes.name,
+        createdAt: ticketHandBacks.createdAt,
+      })
+      .from(ticketHandBacks)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, ticketHandBacks.ticketTypeId))
+      .leftJoin(users, eq(users.id, ticketHandBacks.userId))
+      .where(eq(ticketHandBacks.eventId, eventId))
+      .orderBy(desc(ticketHandBacks.createdAt))
+      .limit(200),
+  ]);
+  const when = (at: Date) => formatEventInstant(at, event.timeZone);
+  return {
+    settings: {
+      transfers: event.transfers,
+      closesHours: event.closesHours,
+      handBackEnabled: event.handBackEnabled,
+      handBackFee: event.handBackFee,
+    } satisfies PassingOnSettings,
+    closesLabel: when(passingOnClosesAt({ startsAt: event.startsAt, transfersCloseHours: event.closesHours })),
+    transfers: transfers.map(({ createdAt, ...row }) => ({ ...row, sentAt: when(createdAt) })),
+    handBacks: handBacks.map(({ createdAt, holder, ...row }) => ({
+      ...row,
+      holder: holder ?? "A former member",
+      listedAt: when(createdAt),
+    })),
+  };
+}
+
+/** Saves an event's passing-on settings, in the audit log. False when there is no such event. */
+export async function savePassingOnSettings(
+  db: Db,
+  eventId: string,
+  settings: PassingOnSettings,
+  actor: { actorId: string; ip: string | null; now: Date },
+) {
+  return db.transaction(async (tx) => {
+    const [saved] = await tx
+      .update(events)
+      .set({
+        transfers: settings.transfers,
+        transfersCloseHours: settings.closesHours,
+        handBackEnabled: settings.handBackEnabled,
+        handBackFee: settings.handBackFee,
+        updatedAt: actor.now,
+      })
+      .where(eq(events.id, eventId))
+      .returning({ id: events.id });
+    if (!saved) return false;
+    await recordAudit(tx, {
+      actorId: actor.actorId,
+      action: "event.passing_on",
+      subjectType: "event",
+      subjectId: eventId,
+      ip: actor.ip,
+      details: { ...settings },
+    });
+    return true;
+  });
 }

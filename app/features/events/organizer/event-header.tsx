@@ -1,4 +1,4 @@
-import { Car, ImageIcon, Info, ListOrdered, ScanLine, Ticket, Users } from "lucide-react";
+import { Car, ImageIcon, Info, ListOrdered, Repeat, ScanLine, Ticket, Users } from "lucide-react";
 import { RecordHeader, type RecordTab } from "~/ui/record-header";
 import { useMediaBase } from "~/ui/site";
 import { coverSources } from "../cover-urls";
@@ -39,6 +39,7 @@ export function EventHeader({ event, now }: { event: HeaderEvent; now: Date }) {
       icon: ListOrdered,
       note: event.waitingPlaces > 0 ? `${event.waitingPlaces} waiting` : null,
     },
+    { to: `/admin/events/${event.id}/passing-on`, label: "Transfers", icon: Repeat },
   ];
   return (
     <RecordHeader
