@@ -105,7 +105,7 @@ export function PassingOnPanel({
       <summary className="cursor-pointer font-semibold">Can’t go? Pass this ticket on</summary>
       <div className="mt-4 grid gap-6 sm:grid-cols-2">
         {state.transferRefusal ? null : (
-          <Form method="post" className="space-y-3" aria-label="Send this ticket to someone">
+          <Form method="post" noValidate className="space-y-3" aria-label="Send this ticket to someone">
             <h4 className="font-bold">Send it to someone</h4>
             <input type="hidden" name="ticketId" value={ticketId} />
             {field("toName", "Their name", "text", "off")}
