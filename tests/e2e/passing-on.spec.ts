@@ -147,7 +147,11 @@ test.describe("the holder again", () => {
     await expect(ticketCards(page).nth(1)).toContainText("Back on sale, to the waiting list first.");
     await expect(ticketCards(page).nth(1)).toContainText("you are refunded £45.00.");
     // Still valid meanwhile: its QR is there.
-    await expect(ticketCards(page).nth(1).getByRole("img", { name: /QR code for ticket/ })).toBeVisible();
+    await expect(
+      ticketCards(page)
+        .nth(1)
+        .getByRole("img", { name: /QR code for ticket/ }),
+    ).toBeVisible();
   });
 });
 
@@ -179,11 +183,19 @@ test.describe("the holder, once the place is bought", () => {
     // Settled after the buyer's payment; the fixture runs the same job now for a steady test.
     const ran = await page.request.post("/dev/fixtures/hand-backs-run", { headers: { Origin: origin() } });
     expect(ran.ok(), await ran.text()).toBe(true);
-    const told = await latestMessage(page.request, holder.email, new RegExp(`Your ticket for ${state.title} was resold`));
+    const told = await latestMessage(
+      page.request,
+      holder.email,
+      new RegExp(`Your ticket for ${state.title} was resold`),
+    );
     expect(told.text).toContain("We are refunding £45.00 to the card you paid with");
     await visit(page, "/members/events");
     await expect(ticketCards(page).nth(1)).toContainText("Someone bought this place. You are refunded £45.00.");
-    await expect(ticketCards(page).nth(1).getByRole("img", { name: /QR code for ticket/ })).toHaveCount(0);
+    await expect(
+      ticketCards(page)
+        .nth(1)
+        .getByRole("img", { name: /QR code for ticket/ }),
+    ).toHaveCount(0);
   });
 });
 

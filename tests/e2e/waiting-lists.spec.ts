@@ -138,6 +138,7 @@ test.describe("the second in line", () => {
 
     await expect(page).toHaveURL(/\/cart$/);
     await expect(page.getByRole("main")).toContainText("Paddock pass");
+    await expect(page.getByText("Keeps your places for you while you pay.")).toBeVisible();
     await page.getByRole("button", { name: /^Pay £45\.00/ }).click();
     await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
     await page.getByRole("button", { name: /^Pay £45\.00/ }).click();

@@ -44,6 +44,8 @@ export function CartCode({
               </p>
             ) : voucher.discount > 0 ? (
               <p className="text-sm text-muted">Takes {formatMoney(voucher.discount, currency)} off this order.</p>
+            ) : voucher.keepsPlaces ? (
+              <p className="text-sm text-muted">Keeps your places for you while you pay.</p>
             ) : (
               <p className="text-sm text-muted">Add what the code is for to your cart to use it.</p>
             )}

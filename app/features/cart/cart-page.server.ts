@@ -153,7 +153,11 @@ export type CartPage = {
 };
 
 /** The cart's code: what it takes off (0 in an empty cart), or why it cannot be used now. */
-export type CartPageVoucher = { code: string; discount: number; problem: string | null };
+/**
+ * The cart's code: what it takes off, or why it cannot be used; `keepsPlaces` when it holds places
+ * kept for its holder that are in the cart (a waiting-list offer takes nothing off but does that).
+ */
+export type CartPageVoucher = { code: string; discount: number; keepsPlaces: boolean; problem: string | null };
 
 const EMPTY_CART_PAGE: CartPage = {
   sections: [],
@@ -270,7 +274,11 @@ async function emptyCartWithCode(db: Db, cart: SQL, now: Date): Promise<CartPage
     .where(cart);
   if (!found) return EMPTY_CART_PAGE;
   const unlocked = await unlockedTicketTypes(db, found.ticketTypeIds, { inCart: new Set(), now });
-  return { ...EMPTY_CART_PAGE, voucher: { code: found.code, discount: 0, problem: null }, unlocked };
+  return {
+    ...EMPTY_CART_PAGE,
+    voucher: { code: found.code, discount: 0, keepsPlaces: false, problem: null },
+    unlocked,
+  };
 }
 
 /** What the cart's code would take off these lines, or why it cannot be used now (read without locks). */
@@ -294,7 +302,12 @@ async function cartVoucherView(
     timeZone: input.timeZone,
   });
   if (!preview) return null;
-  return { code: preview.code, discount: preview.pricing?.amount ?? 0, problem: preview.problem };
+  return {
+    code: preview.code,
+    discount: preview.pricing?.amount ?? 0,
+    keepsPlaces: preview.holdsPlaces && (preview.pricing?.units ?? 0) > 0,
+    problem: preview.problem,
+  };
 }
 
 function totalOf(lines: CartLineView[]) {

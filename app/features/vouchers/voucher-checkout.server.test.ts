@@ -103,7 +103,12 @@ describe("a voucher at checkout", () => {
     expect(await db.select().from(orders).where(eq(orders.userId, second!.id))).toEqual([]);
     // The cart says so before Pay, and Pay is not offered.
     const cart = await loadCart(db, { cartId: secondCart, userId: second!.id, now: NOW });
-    expect(cart.voucher).toEqual({ code: "ONLYTWO", discount: 0, problem: "The code ONLYTWO has been used up" });
+    expect(cart.voucher).toEqual({
+      code: "ONLYTWO",
+      discount: 0,
+      keepsPlaces: false,
+      problem: "The code ONLYTWO has been used up",
+    });
     expect(cart.payable).toBe(false);
   });
 
@@ -254,7 +259,7 @@ describe("a voucher at checkout", () => {
     expect(entered).toEqual({ ok: true, code: "JOIN5" });
     const cartId = (await findCart(db, { userId: member.id }))!;
     const cart = await loadCart(db, { cartId, userId: member.id, now: NOW });
-    expect(cart.voucher).toEqual({ code: "JOIN5", discount: 500, problem: null });
+    expect(cart.voucher).toEqual({ code: "JOIN5", discount: 500, keepsPlaces: false, problem: null });
 
     const result = await startCheckout(db, checkoutFor(member, cartId));
     expect(result).toMatchObject({ ok: true, order: { total: 2500 } });

@@ -157,7 +157,12 @@ export async function previewVoucher(
   const lines = await withProducts(db, input.lines);
   const uses = await readVoucherUses(db, voucher.id, { userId: input.userId, now: input.now });
   const problem = voucherProblem(voucher, { ...input, lines, uses });
-  return { code: voucher.code, problem, pricing: problem ? null : priceWithVoucher(voucher, lines) };
+  return {
+    code: voucher.code,
+    holdsPlaces: voucher.holdsPlaces,
+    problem,
+    pricing: problem ? null : priceWithVoucher(voucher, lines),
+  };
 }
 
 /**
