@@ -25,6 +25,7 @@ export const ATTEMPT_RULES = {
   secondFactorByIp: { max: 30, windowSeconds: 15 * 60 },
   imageUploadByMember: { max: 10, windowSeconds: 10 * 60 },
   imageUploadByIp: { max: 30, windowSeconds: 10 * 60 },
+  ticketTransferByMember: { max: 10, windowSeconds: 24 * 60 * 60 },
 } satisfies Record<string, AttemptRule>;
 
 export type AttemptResult = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };

@@ -349,3 +349,24 @@ describe("the member's page", () => {
     expect(await passingOnForTickets(db, { userId: eve!.id, ticketIds: held.map((t) => t.id), now: NOW })).toEqual({});
   });
 });
+
+it("limits how many tickets a member sends in a day, cancelled ones included", async () => {
+  const { db } = database();
+  const { holder, tickets: held } = await soldOutWithHolder(db, 1);
+  const ticketId = held[0]!.id;
+  const pending = async () =>
+    (
+      await db
+        .select({ id: ticketTransfers.id })
+        .from(ticketTransfers)
+        .where(and(eq(ticketTransfers.ticketId, ticketId), eq(ticketTransfers.status, "pending")))
+    )[0]!.id;
+  for (let sent = 0; sent < 10; sent++) {
+    expect((await send(db, holder, ticketId, `friend-${sent}@example.test`, NOW)).ok).toBe(true);
+    await cancelTransfer(db, { userId: holder.id, transferId: await pending(), now: NOW });
+  }
+  expect(await send(db, holder, ticketId, "eleventh@example.test", NOW)).toEqual({
+    ok: false,
+    message: "You have sent 10 tickets in a day, the most we allow. Try again in 24 hours.",
+  });
+});

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, inArray } from "drizzle-orm";
+import { ATTEMPT_RULES, countAttempt, describeWait } from "~/features/accounts/attempts.server";
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
 import { recordAudit } from "~/features/audit/audit.server";
 import { formatEventInstant } from "~/features/dates/event-dates";
@@ -7,6 +8,7 @@ import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation, transactionWithRetry } from "~/server/db/retry.server";
 import type { OutboundEmail } from "~/server/mail/mail.server";
+import { formatCount } from "~/ui/plural";
 import { events, ticketHandBacks, tickets, ticketTransfers, ticketTypes, users } from "../../../db/schema";
 import { handBacksOf, pricesPaid } from "./hand-backs.server";
 import { handBackRefund, handBackRefusal, normaliseEmail, passingOnClosesAt, transferRefusal } from "./transfer-rules";
@@ -75,6 +77,15 @@ export async function sendTransfer(
 ): Promise<TransferOutcome> {
   const token = randomBytes(32).toString("base64url");
   const toEmail = normaliseEmail(input.toEmail);
+  // Each transfer emails an address the member chose: a day's sends are limited, cancelled or not.
+  const limit = ATTEMPT_RULES.ticketTransferByMember;
+  const allowed = await countAttempt(db, `ticket-transfer:${input.userId}`, limit, input.now);
+  if (!allowed.allowed) {
+    return {
+      ok: false,
+      message: `You have sent ${formatCount(limit.max)} tickets in a day, the most we allow. Try again in ${describeWait(allowed.retryAfterSeconds)}.`,
+    };
+  }
   try {
     return await transactionWithRetry(db, async (tx) => {
       const row = await ticketWithEvent(tx, input.ticketId, true);
@@ -269,6 +280,7 @@ export async function acceptTransfer(
       const row = await ticketWithEvent(tx, transfer.ticketId, true);
       if (!row) throw new Refused("This ticket no longer exists.");
       const { ticket, event } = rulesView(row);
+      // The once-per-ticket rule was checked when it was sent; the cut-off and the ticket still admitting count now.
       const refusal = transferRefusal({ ...ticket, transfers: 0 }, event, input.now);
       if (refusal) {
         // Past the cut-off (or the ticket no longer admits): the transfer ends here, for good.
