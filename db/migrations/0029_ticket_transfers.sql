@@ -7,6 +7,7 @@ CREATE TABLE "ticket_hand_backs" (
 	"status" text DEFAULT 'listed' NOT NULL,
 	"fee" integer DEFAULT 0 NOT NULL,
 	"sold_to_order_id" uuid,
+	"refunded" integer,
 	"created_at" timestamp with time zone NOT NULL,
 	"ended_at" timestamp with time zone,
 	CONSTRAINT "ticket_hand_backs_fee_non_negative" CHECK ("ticket_hand_backs"."fee" >= 0)

@@ -75,6 +75,8 @@ export const ticketHandBacks = pgTable(
     fee: integer("fee").notNull().default(0),
     /** The order that bought the place, once sold. */
     soldToOrderId: uuid("sold_to_order_id").references(() => orders.id, { onDelete: "set null" }),
+    /** What the holder was refunded when it was resold (what they paid, less the fee). */
+    refunded: integer("refunded"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
   },

@@ -236,7 +236,11 @@ async function settleEvent(tx: Db, eventId: string, now: Date): Promise<Resold[]
         : null;
     await tx
       .update(ticketHandBacks)
-      .set({ status: refunded?.ok ? "sold" : "withdrawn", endedAt: now })
+      .set(
+        refunded?.ok
+          ? { status: "sold", refunded: refunded.amount, endedAt: now }
+          : { status: "withdrawn", endedAt: now },
+      )
       .where(eq(ticketHandBacks.id, listing.id));
     admitting.set(listing.ticketTypeId, (admitting.get(listing.ticketTypeId) ?? 0) - 1);
     if (!refunded?.ok) continue;
@@ -297,14 +301,26 @@ export const handBackJob = defineJob<object, JobServices>({
   },
 });
 
+type HandBackState = { status: "listed" | "sold"; fee: number; refunded: number | null };
+
 /** The listings of these tickets that are on sale or were sold, for the member's page. */
 export async function handBacksOf(db: Db, ticketIds: readonly string[]) {
-  if (ticketIds.length === 0) return new Map<string, { status: "listed" | "sold"; fee: number }>();
+  if (ticketIds.length === 0) return new Map<string, HandBackState>();
   const rows = await db
-    .select({ ticketId: ticketHandBacks.ticketId, status: ticketHandBacks.status, fee: ticketHandBacks.fee })
+    .select({
+      ticketId: ticketHandBacks.ticketId,
+      status: ticketHandBacks.status,
+      fee: ticketHandBacks.fee,
+      refunded: ticketHandBacks.refunded,
+    })
     .from(ticketHandBacks)
     .where(and(inArray(ticketHandBacks.ticketId, [...ticketIds]), inArray(ticketHandBacks.status, ["listed", "sold"])));
-  return new Map(rows.map((row) => [row.ticketId, { status: row.status as "listed" | "sold", fee: row.fee }]));
+  return new Map(
+    rows.map((row) => [
+      row.ticketId,
+      { status: row.status as HandBackState["status"], fee: row.fee, refunded: row.refunded },
+    ]),
+  );
 }
 
 /** What a line's ticket cost its buyer, for the page that offers to hand it back. */

@@ -242,7 +242,9 @@ describe("handing a ticket back", () => {
     expect(type!.sold).toBe(2);
     expect(await publicState(db, eventId, typeId, hours(2))).toBe("sold_out");
     const [handBack] = await db.select().from(ticketHandBacks).where(eq(ticketHandBacks.ticketId, held[0]!.id));
-    expect(handBack).toMatchObject({ status: "sold" });
+    expect(handBack).toMatchObject({ status: "sold", refunded: 4250 });
+    const shown = await passingOnForTickets(db, { userId: holder.id, ticketIds: [held[0]!.id], now: hours(2) });
+    expect(shown[held[0]!.id]?.handBack).toEqual({ status: "sold", refund: 4250 });
     expect(await checkInTicket(db, { code: held[0]!.code, eventId, staffId: holder.id, now: hours(3) })).toMatchObject({
       kind: "not_valid",
       status: "refunded",

@@ -423,7 +423,11 @@ export async function passingOnForTickets(
       handBackRefusal: handBackRefusal(ticket, event, { capacity: row.capacity }, input.now),
       pending: pending ? { id: pending.id, toName: pending.toName, toEmail: pending.toEmail } : null,
       handBack: handBack
-        ? { status: handBack.status, refund: handBackRefund(paid.get(row.orderItemId) ?? 0, handBack.fee) }
+        ? {
+            status: handBack.status,
+            // Once resold, what was refunded; while on sale, what the holder would get back.
+            refund: handBack.refunded ?? handBackRefund(paid.get(row.orderItemId) ?? 0, handBack.fee),
+          }
         : null,
       transferredTo: accepted ? (accepted.acceptedBy ?? accepted.toName) : null,
       closesAt: formatEventInstant(passingOnClosesAt(event), row.timeZone),
