@@ -1,6 +1,6 @@
 import { Gift, ShieldCheck, Trophy } from "lucide-react";
 import { Form, Link } from "react-router";
-import { CoverPicture } from "~/features/events/event-tile";
+import { CoverPicture } from "~/features/events/cover-picture";
 import { Card } from "~/ui/card";
 import { formatMoney } from "~/ui/money";
 import { countOf, formatCount } from "~/ui/plural";

@@ -2,7 +2,7 @@ import { MapPin } from "lucide-react";
 import { Card } from "~/ui/card";
 import type { EventPage } from "./catalogue.server";
 import { CalendarLink } from "./event-page-parts";
-import { usePrice } from "./event-tile";
+import { usePrice } from "./price";
 
 // The event page's sections below its tickets, and its sidebar: in the server's HTML with the
 // rest, their code loaded after the page's own (docs/events.md).

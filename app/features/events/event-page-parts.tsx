@@ -2,8 +2,9 @@ import { CalendarDays, CalendarPlus, Clock, MapPin } from "lucide-react";
 import { Link } from "react-router";
 import { MobileActionBar } from "~/ui/mobile-action-bar";
 import type { EventPage } from "./catalogue.server";
-import { CoverPicture, usePrice } from "./event-tile";
+import { CoverPicture } from "./cover-picture";
 import { EVENT_TYPE_LABELS } from "./event-types";
+import { usePrice } from "./price";
 
 type PageEvent = EventPage["event"];
 
