@@ -14,9 +14,10 @@ const LUCIDE_INDEX = /node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]lucide-
  * Chunks made of a few modules and everything they import, however deep, in this order (a
  * module goes to the first that reaches it): `shell` is what every public page loads (the client
  * entry, the root route and the site's layout, less the route modules themselves, and the memo
- * of formatted text every page's prices and dates go through, which would otherwise pull the
- * `events` chunk into pages without events); `events` is the event tile and its helpers, on the
- * home page, the events list and every event page.
+ * of formatted text every page's prices and dates go through). The rest is split by the bundler
+ * by the pages that use it: the event tile is on the home page and the events list, the event
+ * cover and the shared kit (prices, badges, cards) on those and the giveaways, shop and blog
+ * pages too, which a chunk of the event tile with its helpers would load in full.
  */
 const CHUNKS = [
   {
@@ -24,7 +25,6 @@ const CHUNKS = [
     roots: ["app/entry.client.tsx", "app/root.tsx", "app/routes/site/layout.tsx", "app/ui/intl-memo.ts"],
     own: ["app/ui/intl-memo.ts"],
   },
-  { name: "events", roots: ["app/features/events/event-tile.tsx"], own: ["app/features/events/event-tile.tsx"] },
 ].map((chunk) => ({
   ...chunk,
   roots: chunk.roots.map((file) => path.resolve(file)),

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, Suspense } from "react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "react-router";
 import { cartNoticeContext } from "~/web/cart-step.server";
 import type { Route } from "./+types/root";
@@ -9,12 +9,12 @@ import { takeFlash } from "./server/flash.server";
 import { steps } from "./server/middleware.server";
 import { ChunkLoadError } from "./ui/chunk-reload";
 import { ErrorPage, ErrorPageGuard } from "./ui/error-page";
-import { FlashMessage } from "./ui/flash-message";
+import { later } from "./ui/later";
 import { NavigationWatchdog, useChunkFailure } from "./ui/navigation-watchdog";
 import { useNonce } from "./ui/nonce";
 import { OfflineBanner } from "./ui/offline-banner";
 import { ProgressBar } from "./ui/progress-bar";
-import { type RootData, usePageScripts } from "./ui/site";
+import { type RootData, usePageScripts, useRootData } from "./ui/site";
 import { UpdatePrompt } from "./ui/update-prompt";
 import { appleSplashLinks } from "./ui/web-app-icons";
 
@@ -81,12 +81,25 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+// A flash message is on few pages: its code is loaded when there is one (app/ui/later.ts).
+const loadFlashMessage = () => import("./ui/flash-message");
+const FlashMessage = later(
+  loadFlashMessage,
+  "FlashMessage",
+  import.meta.env.SSR ? await loadFlashMessage() : undefined,
+);
+
 export default function App() {
   // A page whose script could not load renders nothing on its own: say why instead.
   const chunkFailed = useChunkFailure();
+  const flash = useRootData()?.flash;
   return (
     <>
-      <FlashMessage />
+      {flash ? (
+        <Suspense fallback={null}>
+          <FlashMessage />
+        </Suspense>
+      ) : null}
       {chunkFailed ? <ErrorPage error={new ChunkLoadError()} /> : <Outlet />}
     </>
   );

@@ -1,7 +1,7 @@
 import { Clock } from "lucide-react";
 import { Link } from "react-router";
 import type { EventCover } from "~/features/events/catalogue.server";
-import { CoverPicture } from "~/features/events/event-tile";
+import { CoverPicture } from "~/features/events/cover-picture";
 import { Card } from "~/ui/card";
 import { formatDay } from "~/ui/day";
 import { useSite } from "~/ui/site";

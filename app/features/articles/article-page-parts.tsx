@@ -1,7 +1,7 @@
 import { Clock, Eye } from "lucide-react";
 import { Link } from "react-router";
 import { Avatar } from "~/features/accounts/avatar";
-import { CoverPicture } from "~/features/events/event-tile";
+import { CoverPicture } from "~/features/events/cover-picture";
 import { ArticleCards, articleCover, formatArticleDate } from "./article-cards";
 import type { ArticleCard, ArticlePage } from "./catalogue.server";
 import { tagLabel } from "./tags";

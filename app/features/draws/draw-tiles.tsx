@@ -1,6 +1,6 @@
 import { Clock, Trophy } from "lucide-react";
 import { Link } from "react-router";
-import { CoverPicture } from "~/features/events/event-tile";
+import { CoverPicture } from "~/features/events/cover-picture";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
 import { formatMoney } from "~/ui/money";

@@ -2,63 +2,10 @@ import { MapPin } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
-import { formatMoney } from "~/ui/money";
-import { useMediaBase, useSite } from "~/ui/site";
-import type { EventCover, EventTileData } from "./catalogue.server";
-import { coverSources } from "./cover-urls";
+import type { EventTileData } from "./catalogue.server";
+import { CoverPicture } from "./cover-picture";
 import { EVENT_TYPE_LABELS } from "./event-types";
-
-/**
- * An event's cover at the size its slot needs: AVIF or WebP at four widths, explicit
- * dimensions so nothing moves as it loads, and the cover's dominant colour behind it meanwhile.
- * Without a cover, a floodlit gradient in that colour stands in.
- */
-export function CoverPicture({
-  cover,
-  sizes,
-  priority = false,
-  className = "",
-}: {
-  cover: EventCover;
-  sizes: string;
-  /** The page's largest image: loaded first, never lazily. */
-  priority?: boolean;
-  className?: string;
-}) {
-  const mediaBase = useMediaBase();
-  if (!cover.hash) {
-    return (
-      <div
-        aria-hidden="true"
-        className={`bg-[radial-gradient(ellipse_at_80%_0%,rgb(255_122_26/0.45),transparent_60%),linear-gradient(160deg,#1f2226,#0b0c0e)] ${className}`}
-      />
-    );
-  }
-  const sources = coverSources(cover.hash, mediaBase);
-  return (
-    <picture>
-      <source type="image/avif" srcSet={sources.avif} sizes={sizes} />
-      <source type="image/webp" srcSet={sources.webp} sizes={sizes} />
-      <img
-        src={sources.src}
-        width={sources.width}
-        height={sources.height}
-        alt={cover.alt}
-        loading={priority ? "eager" : "lazy"}
-        decoding={priority ? "sync" : "async"}
-        fetchPriority={priority ? "high" : "auto"}
-        className={`object-cover ${className}`}
-        style={cover.color ? { backgroundColor: cover.color } : undefined}
-      />
-    </picture>
-  );
-}
-
-/** Price as a tile or ticket shows it: whole pounds without pence, nothing to pay as "Free". */
-export function usePrice() {
-  const { currency } = useSite();
-  return (minor: number) => (minor === 0 ? "Free" : formatMoney(minor, currency, { compact: true }));
-}
+import { usePrice } from "./price";
 
 function TileBadges({ badges }: { badges: EventTileData["badges"] }) {
   const list = [

@@ -2,7 +2,8 @@ import { ArrowRight, CalendarDays, MapPin } from "lucide-react";
 import { Link } from "react-router";
 import { TrackArt } from "~/ui/track-art";
 import type { EventTileData, HeadlineEvent } from "./catalogue.server";
-import { CoverPicture, EventTiles } from "./event-tile";
+import { CoverPicture } from "./cover-picture";
+import { EventTiles } from "./event-tile";
 import { EVENT_TYPE_LABELS } from "./event-types";
 
 /** The home page hero when an event is coming up ("hero with the next headline event"). */

@@ -4,7 +4,7 @@ import { Form, Link } from "react-router";
 import { Badge } from "~/ui/badge";
 import { Card } from "~/ui/card";
 import type { EventPageTicket as CatalogueTicket, TicketState } from "./catalogue.server";
-import { usePrice } from "./event-tile";
+import { usePrice } from "./price";
 
 /** A ticket type as the event page shows it, with the quantities Add to cart offers (none when not on sale). */
 export type EventPageTicket = CatalogueTicket & { quantities: number[] };

@@ -1,27 +1,19 @@
+import { Suspense } from "react";
 import { redirect } from "react-router";
-import { ApplyWithYourCar } from "~/features/applications/apply-section";
 import { applySectionFor } from "~/features/applications/member-queries.server";
 import { addToCartQuantities } from "~/features/cart/quantities";
 import { eventLocation } from "~/features/events/calendar";
 import { getEventPage } from "~/features/events/catalogue.server";
-import {
-  ApplicationPanel,
-  EventActionBar,
-  EventBanner,
-  EventHero,
-  EventSidebar,
-  VenueSection,
-} from "~/features/events/event-page-parts";
+import { EventActionBar, EventBanner, EventHero } from "~/features/events/event-page-parts";
 import { coverImageUrl, eventJsonLd, serializeJsonLd } from "~/features/events/json-ld";
 import { TicketList } from "~/features/events/ticket-list";
 import { membershipBuyer } from "~/features/membership/memberships.server";
-import { TicketWaitingList } from "~/features/waiting-lists/ticket-waiting-list";
 import { memberListsOnEvent } from "~/features/waiting-lists/waiting-lists.server";
-import { QueueNotice } from "~/features/waiting-room/queue-notice";
 import { queueNoticeFor } from "~/features/waiting-room/queue-page.server";
 import { queueEventOf } from "~/features/waiting-room/waiting-room.server";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext, userContext } from "~/server/context.server";
+import { later } from "~/ui/later";
 import { useNonce } from "~/ui/nonce";
 import { notFound } from "~/ui/not-found";
 import { linkPreviewMeta } from "~/ui/page-meta";
@@ -78,6 +70,32 @@ export async function action({ request, context, params, url }: Route.ActionArgs
 
 export const headers: Route.HeadersFunction = () => publicPageHeaders();
 
+// Above the tickets, the page's own code: the hero, the banner and the ticket list. The rest is in
+// the server's HTML too, but in the browser its code comes after, and React hydrates each part
+// when it arrives (docs/events.md): the sections below the tickets and the sidebar, and what few
+// visitors see (the queue's notice, a waiting list, applying with a car).
+const loadDetails = () => import("~/features/events/event-page-details");
+const loadApply = () => import("~/features/applications/apply-section");
+const loadWaitingList = () => import("~/features/waiting-lists/ticket-waiting-list");
+const loadQueueNotice = () => import("~/features/waiting-room/queue-notice");
+const details = import.meta.env.SSR ? await loadDetails() : undefined;
+const ApplicationPanel = later(loadDetails, "ApplicationPanel", details);
+const VenueSection = later(loadDetails, "VenueSection", details);
+const EventSidebar = later(loadDetails, "EventSidebar", details);
+const ApplyWithYourCar = later(loadApply, "ApplyWithYourCar", import.meta.env.SSR ? await loadApply() : undefined);
+const TicketWaitingList = later(
+  loadWaitingList,
+  "TicketWaitingList",
+  import.meta.env.SSR ? await loadWaitingList() : undefined,
+);
+const QueueNotice = later(loadQueueNotice, "QueueNotice", import.meta.env.SSR ? await loadQueueNotice() : undefined);
+
+/** Moving here from another page: the later parts' code arrives with the data, so nothing pops in. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), loadDetails(), loadApply(), loadWaitingList(), loadQueueNotice()]);
+  return data;
+}
+
 export default function EventDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { event, sales, tickets, applications, pageUrl } = loaderData;
   const nonce = useNonce();
@@ -94,28 +112,39 @@ export default function EventDetail({ loaderData, actionData }: Route.ComponentP
             <h2 id="tickets-heading" className="wide text-2xl font-extrabold">
               Tickets
             </h2>
-            {loaderData.queue ? <QueueNotice notice={loaderData.queue} /> : null}
+            {loaderData.queue ? (
+              <Suspense fallback={null}>
+                <QueueNotice notice={loaderData.queue} />
+              </Suspense>
+            ) : null}
             <TicketList
               tickets={tickets}
               membersOnlyHidden={loaderData.membersOnlyHidden}
               problems={actionData && "cart" in actionData ? actionData.cart : undefined}
-              waitingList={(ticket) => (
-                <TicketWaitingList
-                  ticket={ticket}
-                  entry={loaderData.lists[ticket.id]}
-                  problem={actionData && "waiting" in actionData ? actionData.waiting[ticket.id] : undefined}
-                />
-              )}
+              // Only a ticket type with something to show loads the waiting list's code.
+              waitingList={(ticket) =>
+                ticket.waitingList || loaderData.lists[ticket.id] ? (
+                  <Suspense fallback={null}>
+                    <TicketWaitingList
+                      ticket={ticket}
+                      entry={loaderData.lists[ticket.id]}
+                      problem={actionData && "waiting" in actionData ? actionData.waiting[ticket.id] : undefined}
+                    />
+                  </Suspense>
+                ) : null
+              }
             />
           </section>
-          {applications ? <ApplicationPanel applications={applications} /> : null}
-          {loaderData.apply ? (
-            <ApplyWithYourCar
-              section={loaderData.apply}
-              eventSlug={event.slug}
-              errors={actionData && "apply" in actionData ? actionData.apply : undefined}
-            />
-          ) : null}
+          <Suspense fallback={null}>
+            {applications ? <ApplicationPanel applications={applications} /> : null}
+            {loaderData.apply ? (
+              <ApplyWithYourCar
+                section={loaderData.apply}
+                eventSlug={event.slug}
+                errors={actionData && "apply" in actionData ? actionData.apply : undefined}
+              />
+            ) : null}
+          </Suspense>
           {event.descriptionHtml ? (
             <section aria-labelledby="about" className="space-y-4">
               <h2 id="about" className="wide text-2xl font-extrabold">
@@ -125,9 +154,13 @@ export default function EventDetail({ loaderData, actionData }: Route.ComponentP
               <div className="prose-pitlane" dangerouslySetInnerHTML={{ __html: event.descriptionHtml }} />
             </section>
           ) : null}
-          <VenueSection event={event} mapQuery={loaderData.mapQuery} mapsKey={loaderData.mapsKey} />
+          <Suspense fallback={null}>
+            <VenueSection event={event} mapQuery={loaderData.mapQuery} mapsKey={loaderData.mapsKey} />
+          </Suspense>
         </div>
-        <EventSidebar event={event} pageUrl={pageUrl} />
+        <Suspense fallback={null}>
+          <EventSidebar event={event} pageUrl={pageUrl} />
+        </Suspense>
       </div>
       <EventActionBar event={event} sales={sales} />
     </main>

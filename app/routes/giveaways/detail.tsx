@@ -1,16 +1,9 @@
 import { Clock } from "lucide-react";
+import { Suspense } from "react";
 import { data } from "react-router";
 import { formatEventInstant } from "~/features/dates/event-dates";
 import { drawPage, memberEntries, offeredTo, publicDraw } from "~/features/draws/catalogue.server";
-import {
-  DrawBody,
-  DrawGallery,
-  DrawResult,
-  EntryForm,
-  InstantWinList,
-  PostalRoute,
-  PrizeClaimForm,
-} from "~/features/draws/draw-parts";
+import { DrawGallery, EntryForm } from "~/features/draws/draw-parts";
 import { entryChoiceFrom } from "~/features/draws/draw-rules";
 import { SoldBar, timeLeft } from "~/features/draws/draw-tiles";
 import { drawJsonLd } from "~/features/draws/json-ld";
@@ -20,6 +13,7 @@ import { membershipBuyer } from "~/features/membership/memberships.server";
 import { playStatus } from "~/features/play/play-settings.server";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext, userContext } from "~/server/context.server";
+import { later } from "~/ui/later";
 import { useNonce } from "~/ui/nonce";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
@@ -27,6 +21,23 @@ import type { Route } from "./+types/detail";
 import { drawPageAction } from "./draw-action.server";
 
 const PRIVATE = { "Cache-Control": "private, no-store" };
+
+// The photos and the entry form are the page's own code. The description and rules, instant
+// wins, the result, a prize claim and the postal route are in the server's HTML too, their code
+// loaded after the page's, hydrated when it arrives (app/ui/later.ts).
+const loadDetails = () => import("~/features/draws/draw-page-details");
+const details = import.meta.env.SSR ? await loadDetails() : undefined;
+const DrawBody = later(loadDetails, "DrawBody", details);
+const InstantWinList = later(loadDetails, "InstantWinList", details);
+const DrawResult = later(loadDetails, "DrawResult", details);
+const PrizeClaimForm = later(loadDetails, "PrizeClaimForm", details);
+const PostalRoute = later(loadDetails, "PostalRoute", details);
+
+/** Moving here from another page: those parts' code arrives with the data, so nothing pops in. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [loaded] = await Promise.all([serverLoader(), loadDetails()]);
+  return loaded;
+}
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { db, env } = context.get(runtimeContext);
@@ -95,8 +106,10 @@ export default function DrawDetail({ loaderData, actionData }: Route.ComponentPr
             {page.summary ? <p className="text-lg text-muted">{page.summary}</p> : null}
           </header>
           <DrawGallery images={page.images} title={page.title} />
-          <DrawBody page={page} />
-          <InstantWinList page={page} />
+          <Suspense fallback={null}>
+            <DrawBody page={page} />
+            <InstantWinList page={page} />
+          </Suspense>
         </div>
         <aside className="space-y-6 lg:sticky lg:top-24">
           <div className="space-y-3">
@@ -130,9 +143,11 @@ export default function DrawDetail({ loaderData, actionData }: Route.ComponentPr
             choice={choice}
             message={actionData?.message ?? null}
           />
-          <DrawResult page={page} />
-          {claim ? <PrizeClaimForm claim={claim} message={actionData?.message ?? null} /> : null}
-          <PostalRoute page={page} />
+          <Suspense fallback={null}>
+            <DrawResult page={page} />
+            {claim ? <PrizeClaimForm claim={claim} message={actionData?.message ?? null} /> : null}
+            <PostalRoute page={page} />
+          </Suspense>
         </aside>
       </div>
     </main>

@@ -1,8 +1,9 @@
+import { Suspense } from "react";
 import { Outlet, useLocation, useRouteError } from "react-router";
 import { cartItemCount } from "~/features/cart/cart-page.server";
 import { runtimeContext } from "~/server/context.server";
 import { ErrorPage } from "~/ui/error-page";
-import { Footer } from "~/ui/footer";
+import { later } from "~/ui/later";
 import { PrimaryNav } from "~/ui/primary-nav";
 import { cartOwner } from "~/web/cart-step.server";
 import type { Route } from "./+types/layout";
@@ -16,6 +17,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { cartCount: owner ? await cartItemCount(context.get(runtimeContext).db, owner) : 0 };
 }
 
+// The footer, at the bottom of every page, is in the server's HTML; its code comes after the
+// page's, and React hydrates it when it arrives (app/ui/later.ts).
+const loadFooter = () => import("~/ui/footer");
+const Footer = later(loadFooter, "Footer", import.meta.env.SSR ? await loadFooter() : undefined);
+
 /** Public pages: the primary navigation (light over the home hero), the page, the footer. */
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
   const { pathname } = useLocation();
@@ -23,7 +29,9 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
     <>
       <PrimaryNav light={pathname === "/"} cartCount={loaderData.cartCount} />
       <Outlet />
-      <Footer />
+      <Suspense fallback={null}>
+        <Footer />
+      </Suspense>
     </>
   );
 }
@@ -34,7 +42,9 @@ export function ErrorBoundary() {
     <>
       <PrimaryNav />
       <ErrorPage error={error} />
-      <Footer />
+      <Suspense fallback={null}>
+        <Footer />
+      </Suspense>
     </>
   );
 }
