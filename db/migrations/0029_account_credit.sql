@@ -1,5 +1,6 @@
 CREATE TABLE "credit_entries" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"position" bigint GENERATED ALWAYS AS IDENTITY (sequence name "credit_entries_position_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"user_id" text NOT NULL,
 	"amount" integer NOT NULL,
 	"currency" text NOT NULL,
@@ -23,7 +24,7 @@ ALTER TABLE "credit_entries" ADD CONSTRAINT "credit_entries_user_id_users_id_fk"
 ALTER TABLE "credit_entries" ADD CONSTRAINT "credit_entries_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "credit_entries" ADD CONSTRAINT "credit_entries_grant_id_credit_entries_id_fk" FOREIGN KEY ("grant_id") REFERENCES "public"."credit_entries"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "credit_entries" ADD CONSTRAINT "credit_entries_actor_id_users_id_fk" FOREIGN KEY ("actor_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "credit_entries_user_idx" ON "credit_entries" USING btree ("user_id","created_at");--> statement-breakpoint
+CREATE INDEX "credit_entries_user_idx" ON "credit_entries" USING btree ("user_id","created_at","position");--> statement-breakpoint
 CREATE INDEX "credit_entries_order_idx" ON "credit_entries" USING btree ("order_id") WHERE "credit_entries"."order_id" is not null;--> statement-breakpoint
 CREATE INDEX "credit_entries_grant_idx" ON "credit_entries" USING btree ("grant_id") WHERE "credit_entries"."grant_id" is not null;--> statement-breakpoint
 CREATE INDEX "credit_entries_expiry_idx" ON "credit_entries" USING btree ("expires_at") WHERE "credit_entries"."expires_at" is not null;--> statement-breakpoint

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { type AnyPgColumn, check, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, bigint, check, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
 import { orders } from "./commerce";
 
@@ -23,6 +23,8 @@ export const creditEntries = pgTable(
   "credit_entries",
   {
     id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    /** The order lines were written in, for lines written at the same moment. */
+    position: bigint("position", { mode: "number" }).notNull().generatedAlwaysAsIdentity({ startWith: 1 }),
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -42,7 +44,7 @@ export const creditEntries = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    index("credit_entries_user_idx").on(table.userId, table.createdAt),
+    index("credit_entries_user_idx").on(table.userId, table.createdAt, table.position),
     index("credit_entries_order_idx").on(table.orderId).where(sql`${table.orderId} is not null`),
     index("credit_entries_grant_idx").on(table.grantId).where(sql`${table.grantId} is not null`),
     // The expiry job's read: grants that run out.

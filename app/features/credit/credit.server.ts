@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { recordAudit } from "~/features/audit/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
@@ -48,7 +49,7 @@ function readLedger(db: Db, userId: string): Promise<LedgerLine[]> {
     .select(lineColumns)
     .from(creditEntries)
     .where(eq(creditEntries.userId, userId))
-    .orderBy(asc(creditEntries.createdAt), asc(creditEntries.id));
+    .orderBy(asc(creditEntries.createdAt), asc(creditEntries.position));
 }
 
 /** Writes the expiries due at `now` for the member's ledger `lines`; answers the lines written. */
@@ -116,6 +117,8 @@ export async function spendCredit(
 
 type OrderCredit = { userId: string; currency: string; spent: number; returned: number; latest: Date | null };
 
+const drawnOn = alias(creditEntries, "drawn_on");
+
 /** What each of these orders spent of its member's credit, and how much of it has come back. */
 async function creditOfOrders(tx: Db, orderIds: readonly string[]): Promise<Map<string, OrderCredit>> {
   const found = new Map<string, OrderCredit>();
@@ -127,9 +130,10 @@ async function creditOfOrders(tx: Db, orderIds: readonly string[]): Promise<Map<
       currency: creditEntries.currency,
       kind: creditEntries.kind,
       amount: creditEntries.amount,
-      grantExpiresAt: sql<Date | null>`(select g.expires_at from credit_entries g where g.id = ${creditEntries.grantId})`,
+      grantExpiresAt: drawnOn.expiresAt,
     })
     .from(creditEntries)
+    .leftJoin(drawnOn, eq(drawnOn.id, creditEntries.grantId))
     .where(
       and(inArray(creditEntries.orderId, [...orderIds]), inArray(creditEntries.kind, ["spend", "spend_returned"])),
     );
@@ -145,8 +149,7 @@ async function creditOfOrders(tx: Db, orderIds: readonly string[]): Promise<Map<
     };
     if (row.kind === "spend") {
       credit.spent -= row.amount;
-      const expiresAt = row.grantExpiresAt === null ? null : new Date(row.grantExpiresAt);
-      spends.set(row.orderId, [...(spends.get(row.orderId) ?? []), { expiresAt }]);
+      spends.set(row.orderId, [...(spends.get(row.orderId) ?? []), { expiresAt: row.grantExpiresAt }]);
     } else credit.returned += row.amount;
     found.set(row.orderId, credit);
   }
