@@ -30,7 +30,7 @@ export function balanceOf(lines: readonly CreditLine[]) {
 }
 
 /** Whether a grant's credit has run out at `now` (it runs out at its `expiresAt` itself). */
-export function hasRunOut(grant: { expiresAt: Date | null }, now: Date) {
+function hasRunOut(grant: { expiresAt: Date | null }, now: Date) {
   return grant.expiresAt !== null && grant.expiresAt.getTime() <= now.getTime();
 }
 

@@ -19,7 +19,7 @@ import {
 const CREDIT_LOCK = 4_272_700;
 
 export const EXPIRY_REASON = "The credit reached its expiry date";
-export const RETURNED_REASON = "The order it paid for was not paid: the credit is back";
+const RETURNED_REASON = "The order it paid for was not paid: the credit is back";
 
 /**
  * Takes the member's credit lock until the transaction ends. Everything that adds to or draws on
