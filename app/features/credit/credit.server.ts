@@ -3,6 +3,8 @@ import { alias } from "drizzle-orm/pg-core";
 import { recordAudit } from "~/features/audit/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
+import { defineJob } from "~/server/jobs/queue.server";
+import { getLog } from "~/server/log.server";
 import { type CreditEntryKind, creditEntries } from "../../../db/schema";
 import {
   availableAt,
@@ -335,3 +337,17 @@ export async function lateCreditRefusal(tx: Db, orderId: string): Promise<string
   const credit = (await creditOfOrders(tx, [orderId])).get(orderId);
   return credit && credit.returned > 0 ? LATE_CREDIT_REASON : null;
 }
+
+/** Every hour, one run at a time across every server: writes off credit past its expiry date. */
+export const creditExpiryJob = defineJob<object, { db: Db }>({
+  name: "credit-expiry",
+  expireInSeconds: 600,
+  schedule: "7 * * * *",
+  policy: "stately",
+  retryLimit: 2,
+  retryDelay: 60,
+  handler: async (_data, { db }) => {
+    const { expired } = await expireCredit(db, { now: new Date() });
+    if (expired > 0) getLog().info({ members: expired }, "account credit expired");
+  },
+});
