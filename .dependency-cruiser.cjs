@@ -96,12 +96,12 @@ module.exports = {
       comment:
         "The commerce core (app/features/commerce) runs checkout, settlement and refunds for every kind of " +
         "item through the ItemKind interface: it never imports a kind's area. The kinds import the core, and " +
-        'app/features/selling hands it their list (docs/architecture.md, "Kinds of item"). Shipping and vouchers ' +
-        "apply to an order whatever its kinds, so the core uses them.",
+        'app/features/selling hands it their list (docs/architecture.md, "Kinds of item"). Shipping, vouchers ' +
+        "and account credit apply to an order whatever its kinds, so the core uses them.",
       from: { path: "^app/features/commerce/", pathNot: "\\.test(-support)?\\.tsx?$" },
       to: {
         path: "^app/features/",
-        pathNot: "^app/features/(commerce/|shipping/|audit/|vouchers/)",
+        pathNot: "^app/features/(commerce/|shipping/|audit/|vouchers/|credit/)",
       },
     },
     {

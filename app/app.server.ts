@@ -24,6 +24,7 @@ import {
 } from "./features/checkout/payment-notifications.server";
 import { answerPaymentNotification as answerNotification } from "./features/checkout/payment-webhook.server";
 import { legalPagesSeeder } from "./features/content/legal-pages.server";
+import { creditExpiryJob } from "./features/credit/credit.server";
 import { drawJobs } from "./features/draws/draw-jobs.server";
 import { lowStockAlertJob } from "./features/fulfilment/stock-alerts.server";
 import { applyBillingEvent, membershipClockJob, membershipClockServices } from "./features/membership/renewals.server";
@@ -75,6 +76,7 @@ const jobs: AnyJobDefinition[] = [
   membershipClockJob(settleRenewal),
   waitingListJob,
   handBackJob,
+  creditExpiryJob,
 ];
 
 /**

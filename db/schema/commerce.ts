@@ -176,7 +176,13 @@ export const orders = pgTable(
     discount: integer("discount").notNull().default(0),
     /** The voucher's code as entered, shown on the order and its receipt. */
     voucherCode: text("voucher_code"),
+    /**
+     * What the buyer pays the provider: the subtotal less the discount, plus shipping, less the
+     * account credit spent on the order (docs/credit.md).
+     */
     total: integer("total").notNull(),
+    /** Account credit spent on the order at checkout, in pence: paid before the provider's part. */
+    credit: integer("credit").notNull().default(0),
     /** When the places held for this order are given back if it is still unpaid. */
     holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }),
     provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
@@ -227,9 +233,12 @@ export const orders = pgTable(
     index("orders_bank_payment_due_idx").on(table.bankPaymentDueBy).where(sql`${table.bankPaymentDueBy} is not null`),
     check(
       "orders_amounts_non_negative",
-      sql`${table.subtotal} >= 0 and ${table.shipping} >= 0 and ${table.discount} between 0 and ${table.subtotal}`,
+      sql`${table.subtotal} >= 0 and ${table.shipping} >= 0 and ${table.discount} between 0 and ${table.subtotal} and ${table.credit} >= 0 and ${table.total} >= 0`,
     ),
-    check("orders_total_adds_up", sql`${table.total} = ${table.subtotal} - ${table.discount} + ${table.shipping}`),
+    check(
+      "orders_total_adds_up",
+      sql`${table.total} = ${table.subtotal} - ${table.discount} + ${table.shipping} - ${table.credit}`,
+    ),
     check(
       "orders_shipping_destination",
       sql`${table.shippingMethod} is null or (${table.shippingMethod} = 'delivery') = (${table.shippingAddress} is not null and ${table.collectionEventId} is null) and (${table.shippingMethod} = 'collection') = (${table.collectionEventId} is not null)`,

@@ -3,6 +3,7 @@ export * from "./admin";
 export * from "./applications";
 export * from "./articles";
 export * from "./commerce";
+export * from "./credit";
 export * from "./draw-entries";
 export * from "./draws";
 export * from "./events";

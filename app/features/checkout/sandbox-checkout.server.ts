@@ -27,6 +27,7 @@ export async function sandboxCheckoutOrder(db: Db, input: { orderId: string; use
       total: orders.total,
       shipping: orders.shipping,
       discount: orders.discount,
+      credit: orders.credit,
       voucherCode: orders.voucherCode,
       shippingMethod: orders.shippingMethod,
       currency: orders.currency,

@@ -1,10 +1,12 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
+import { formatOrderNumber } from "~/features/commerce/order-number";
 import { cancelOrder } from "~/features/orders/cancel.server";
 import { isOrderId } from "~/features/orders/order-id";
 import { orderEntriesPlayProblem } from "~/features/play/order-play.server";
 import { settleOrder } from "~/features/selling/selling.server";
 import type { Db } from "~/server/db/client.server";
 import type { PaymentGateway } from "~/server/payments/payments.server";
+import { formatMoney } from "~/ui/money";
 import { membershipTiers, orderItems, orders } from "../../../db/schema";
 import { followUpsOf, NO_FOLLOW_UPS, type PaymentFollowUps } from "./payment-follow-ups";
 
@@ -42,6 +44,7 @@ export async function startOrderPayment(
       email: orders.email,
       currency: orders.currency,
       total: orders.total,
+      credit: orders.credit,
       shipping: orders.shipping,
       shippingMethod: orders.shippingMethod,
       status: orders.status,
@@ -95,6 +98,15 @@ export async function startOrderPayment(
     lines.push({
       description: order.shippingMethod === "collection" ? "Collection" : "Delivery",
       unitAmount: order.shipping,
+      quantity: 1,
+    });
+  }
+  // Account credit paid part of the order (docs/credit.md): a provider charges no line below
+  // nothing, so the rest is asked for as one line that says so.
+  if (order.credit > 0) {
+    lines.splice(0, lines.length, {
+      description: `Order ${formatOrderNumber(order.number)}, after ${formatMoney(order.credit, order.currency)} of account credit`,
+      unitAmount: order.total,
       quantity: 1,
     });
   }

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { DEFAULT_HOLD_MINUTES } from "~/features/commerce/holds.server";
 import { recordOrderChanges } from "~/features/commerce/order-history.server";
+import { returnCreditOfUnpaidOrders, spendCredit } from "~/features/credit/credit.server";
 import { checkDeliveryAddress } from "~/features/shipping/address";
 import { type ShippingChoice, shippingFee } from "~/features/shipping/rates";
 import { collectionEvents, readShippingSettings } from "~/features/shipping/shipping.server";
@@ -8,6 +9,7 @@ import type { PricedLine } from "~/features/vouchers/voucher-rules";
 import { type AppliedVoucher, applyVoucher, recordUse } from "~/features/vouchers/voucher-uses.server";
 import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation, transactionWithRetry } from "~/server/db/retry.server";
+import { formatMoney } from "~/ui/money";
 import {
   cartItems,
   carts,
@@ -177,13 +179,43 @@ async function checkoutIn(
   const holdExpiresAt = new Date(now.getTime() + holdMinutes * 60_000);
   const order = await writeOrder(tx, { input, lines, subtotal, applied, total, shipping, holdExpiresAt });
   if (applied) await recordUse(tx, { applied, orderId: order.id, userId: input.userId, now });
+  // The member's account credit pays first, up to the total; the provider is asked for the rest.
+  const credit = await spendCredit(tx, {
+    userId: input.userId,
+    orderId: order.id,
+    upTo: total,
+    currency: input.currency,
+    now,
+  });
+  if (credit > 0) {
+    await tx
+      .update(orders)
+      .set({ credit, total: total - credit })
+      .where(eq(orders.id, order.id));
+  }
   await recordOrderChanges(tx, [
-    { orderId: order.id, fromStatus: null, toStatus: "pending", note: "Checkout started", at: now },
+    {
+      orderId: order.id,
+      fromStatus: null,
+      toStatus: "pending",
+      note:
+        credit > 0
+          ? `Checkout started; ${formatMoney(credit, input.currency)} of account credit used`
+          : "Checkout started",
+      at: now,
+    },
   ]);
   return {
     ok: true,
     reused: false,
-    order: { id: order.id, number: order.number, total, currency: input.currency, holdExpiresAt, status: "pending" },
+    order: {
+      id: order.id,
+      number: order.number,
+      total: total - credit,
+      currency: input.currency,
+      holdExpiresAt,
+      status: "pending",
+    },
   };
 }
 
@@ -310,6 +342,7 @@ async function supersedeUnpaidOrders(tx: Db, userId: string, now: Date): Promise
     tx,
     ids.map((orderId) => ({ orderId, fromStatus: "pending", toStatus: "cancelled", note: SUPERSEDED_REASON, at: now })),
   );
+  await returnCreditOfUnpaidOrders(tx, ids, now);
   return released;
 }
 

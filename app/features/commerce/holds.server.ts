@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, lte, ne, or } from "drizzle-orm";
 import { recordOrderChanges } from "~/features/commerce/order-history.server";
+import { returnCreditOfUnpaidOrders } from "~/features/credit/credit.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
 import { holds, orders, type PaymentProvider } from "../../../db/schema";
@@ -8,8 +9,10 @@ import { holds, orders, type PaymentProvider } from "../../../db/schema";
 export const DEFAULT_HOLD_MINUTES = 15;
 
 /**
- * Gives back the places these orders hold. Holds are only ever changed by a transaction that has
- * locked their order's row first (ADR 0007), so this never waits on another writer of them.
+ * Gives back the places these orders hold, and the account credit they spent: every caller ends
+ * an unpaid order (cancelled, expired, refused). Holds are only ever changed by a transaction that
+ * has locked their order's row first (ADR 0007), so this never waits on another writer of them;
+ * the members' credit locks come after the order rows.
  */
 export async function releaseHolds(db: Db, orderIds: string[], now: Date) {
   if (orderIds.length === 0) return;
@@ -17,6 +20,7 @@ export async function releaseHolds(db: Db, orderIds: string[], now: Date) {
     .update(holds)
     .set({ status: "released", updatedAt: now })
     .where(and(inArray(holds.orderId, orderIds), eq(holds.status, "active")));
+  await returnCreditOfUnpaidOrders(db, orderIds, now);
 }
 
 export const HOLD_EXPIRED_REASON = "Payment did not arrive while the places were held";

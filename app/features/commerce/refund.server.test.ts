@@ -200,6 +200,7 @@ describe("refundEmail", () => {
         number: 42,
         currency: "GBP",
         amount: 3000,
+        credit: 0,
         lines: [{ description: "Meet — Day ticket", quantity: 2, amount: 3000 }],
         reason: "Event <cancelled>",
         whole: true,

@@ -2,9 +2,12 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { recordAudit } from "~/features/audit/audit.server";
 import { recordOrderChanges } from "~/features/commerce/order-history.server";
 import { formatOrderNumber } from "~/features/commerce/order-number";
+import { grantCredit, returnCreditForRefund } from "~/features/credit/credit.server";
+import { DEFAULT_CREDIT_MONTHS, monthsAfter } from "~/features/credit/credit-rules";
 import { refundedDiscount } from "~/features/vouchers/voucher-rules";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
+import { formatMoney } from "~/ui/money";
 import { countOf } from "~/ui/plural";
 import { type OrderStatus, orderItems, orders, transactions } from "../../../db/schema";
 import type { ItemKind, KindRefund, OrderRow, RefundChoice, RefundUnit } from "./item-kind";
@@ -32,6 +35,12 @@ export type RefundInput = {
    * value of a membership's days already had, when it is cancelled within its cooling-off days.
    */
   keepBack?: { amount: number; description: string };
+  /**
+   * Where the money goes (docs/credit.md): back to the card ("money", the default), or to the
+   * buyer's account credit, running out at `expiresAt` (null: never). Account credit the order
+   * spent always goes back to credit first, whichever is chosen.
+   */
+  to?: { kind: "money" } | { kind: "credit"; expiresAt: Date | null };
 };
 
 export type RefundedLine = { description: string; quantity: number; amount: number };
@@ -45,8 +54,10 @@ export type RefundOutcome =
       currency: string;
       status: OrderStatus;
       amount: number;
+      /** The part of `amount` given as account credit (the credit the order spent, then any refund to credit). */
+      credit: number;
       lines: RefundedLine[];
-      /** The pending refund transaction; null for free tickets, where no money moves. */
+      /** The pending refund transaction; null for free tickets, or when it all went to credit. */
       transactionId: string | null;
       /** Tickets left alone because they were already used at the gate. */
       checkedInKept: number;
@@ -137,14 +148,46 @@ async function refundIn(tx: Db, kinds: readonly ItemKind[], input: RefundInput):
     });
   }
   const amount = refundedLines.reduce((sum, line) => sum + line.amount, 0);
-  const transactionId = amount > 0 ? await recordRefund(tx, order, amount, input) : null;
+  const toCredit = input.to?.kind === "credit" ? input.to : null;
+  if (toCredit && !order.userId) {
+    return { ok: false, problem: "This order's account is gone, so it can only be refunded to the card." };
+  }
+  // Account credit the order spent goes back first; then the money, or credit in its place.
+  const creditExpiresAt = toCredit ? toCredit.expiresAt : monthsAfter(now, DEFAULT_CREDIT_MONTHS);
+  const creditBack =
+    amount > 0
+      ? await returnCreditForRefund(tx, {
+          orderId: order.id,
+          upTo: amount,
+          expiresAt: creditExpiresAt,
+          actorId: input.actorId,
+          reason: input.reason,
+          now,
+        })
+      : 0;
+  const rest = amount - creditBack;
+  if (toCredit && order.userId && rest > 0) {
+    await grantCredit(tx, {
+      userId: order.userId,
+      amount: rest,
+      currency: order.currency,
+      kind: "refund",
+      orderId: order.id,
+      expiresAt: toCredit.expiresAt,
+      reason: input.reason,
+      actorId: input.actorId,
+      now,
+    });
+  }
+  const credit = toCredit ? amount : creditBack;
+  const transactionId = rest > 0 && !toCredit ? await recordRefund(tx, order, rest, input) : null;
   const status: OrderStatus = remaining === 0 ? "refunded" : "partly_refunded";
   await tx.update(orders).set({ status, updatedAt: now }).where(eq(orders.id, order.id));
   const counts = [...sessions.keys()].map((kind) => ({
     kind,
     count: chosen.filter((choice) => choice.line.kindOf === kind).reduce((sum, choice) => sum + choice.units.length, 0),
   }));
-  await recordRefundHistory(tx, { order, status, amount, counts, input });
+  await recordRefundHistory(tx, { order, status, amount, credit, counts, input });
   return {
     ok: true,
     orderId: order.id,
@@ -153,6 +196,7 @@ async function refundIn(tx: Db, kinds: readonly ItemKind[], input: RefundInput):
     currency: order.currency,
     status,
     amount,
+    credit,
     lines: refundedLines,
     transactionId,
     checkedInKept,
@@ -170,6 +214,7 @@ async function lockRefundableOrder(tx: Db, orderId: string) {
       currency: orders.currency,
       provider: orders.provider,
       shipping: orders.shipping,
+      userId: orders.userId,
     })
     .from(orders)
     .where(eq(orders.id, orderId))
@@ -189,6 +234,8 @@ async function recordRefundHistory(
     order: { id: string; number: number; status: OrderStatus; currency: string };
     status: OrderStatus;
     amount: number;
+    /** The part of the amount given as account credit. */
+    credit: number;
     counts: { kind: ItemKind; count: number }[];
     input: RefundInput;
   },
@@ -198,12 +245,18 @@ async function recordRefundHistory(
     .filter(({ count }) => count > 0)
     .map(({ kind, count }) => countOf(count, kind.unit.one, kind.unit.other))
     .join(" and ");
+  const asCredit =
+    refund.credit > 0
+      ? refund.credit === refund.amount
+        ? ` (${formatMoney(refund.credit, order.currency)} to account credit)`
+        : ` (${formatMoney(refund.credit, order.currency)} to account credit, ${formatMoney(refund.amount - refund.credit, order.currency)} to the card)`
+      : "";
   await recordOrderChanges(tx, [
     {
       orderId: order.id,
       fromStatus: order.status,
       toStatus: status,
-      note: `${what} refunded: ${input.reason}`,
+      note: `${what} refunded${asCredit}: ${input.reason}`,
       actorId: input.actorId,
       at: input.now,
     },
@@ -216,6 +269,7 @@ async function recordRefundHistory(
     details: {
       number: formatOrderNumber(order.number),
       amount: refund.amount,
+      credit: refund.credit,
       currency: order.currency,
       ...Object.fromEntries(refund.counts.map(({ kind, count }) => [kind.unit.other, count])),
       reason: input.reason,

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, is, type Placeholder, type SQL, type SQLWrap
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { releaseHolds } from "~/features/commerce/holds.server";
 import { orderChangeRows, recordOrderChanges } from "~/features/commerce/order-history.server";
+import { lateCreditRefusal } from "~/features/credit/credit.server";
 import { lateUseRefusal } from "~/features/vouchers/voucher-uses.server";
 import { builtOnce, builtOnceEach } from "~/server/db/built-once.server";
 import type { Db } from "~/server/db/client.server";
@@ -320,6 +321,8 @@ export function settlementFor(kinds: readonly ItemKind[]) {
     }
     const voucherRefusal = late ? await lateUseRefusal(tx, order.id, now) : null;
     if (voucherRefusal) return refuse(tx, order, status, input, voucherRefusal, "expired");
+    const creditRefusal = status === "expired" ? await lateCreditRefusal(tx, order.id) : null;
+    if (creditRefusal) return refuse(tx, order, status, input, creditRefusal, "expired");
 
     const paid = await paidStatement(
       tx,

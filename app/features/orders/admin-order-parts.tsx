@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
+import { DEFAULT_CREDIT_MONTHS } from "~/features/credit/credit-rules";
 import { Card } from "~/ui/card";
 import { inputClass, SubmitButton } from "~/ui/form";
 import { formatMoney } from "~/ui/money";
@@ -146,8 +147,20 @@ export type RefundReview = {
   amount: number;
 };
 
+/** How long a refund to account credit keeps: the choices offered, in months (0: always). */
+const CREDIT_MONTH_CHOICES = [3, 6, 12, 24, 0];
+
 /** Step two: exactly what will happen, and the one button that does it. */
-export function RefundConfirmation({ review, currency }: { review: RefundReview; currency: string }) {
+export function RefundConfirmation({
+  review,
+  currency,
+  canCredit,
+}: {
+  review: RefundReview;
+  currency: string;
+  /** The buyer still has an account, so the refund may go to their account credit. */
+  canCredit: boolean;
+}) {
   return (
     <div
       role="alert"
@@ -166,6 +179,35 @@ export function RefundConfirmation({ review, currency }: { review: RefundReview;
         {review.quantity ? <input type="hidden" name="quantity" value={review.quantity} /> : null}
         <input type="hidden" name="reason" value={review.reason} />
         <input type="hidden" name="refundedBefore" value={review.refundedBefore} />
+        {canCredit ? (
+          <fieldset className="basis-full space-y-2">
+            <legend className="font-semibold">Refund to</legend>
+            <label className="flex items-center gap-2">
+              <input type="radio" name="to" value="money" defaultChecked />
+              The card it was paid with
+            </label>
+            <label className="flex items-center gap-2">
+              <input type="radio" name="to" value="credit" />
+              The buyer's account credit
+            </label>
+            <label htmlFor="credit-months" className="block text-sm">
+              Account credit keeps for
+            </label>
+            <select
+              id="credit-months"
+              name="creditMonths"
+              defaultValue={DEFAULT_CREDIT_MONTHS}
+              className={`${inputClass(false)} w-48`}
+            >
+              {CREDIT_MONTH_CHOICES.map((months) => (
+                <option key={months} value={months}>
+                  {months === 0 ? "Always" : countOf(months, "month", "months")}
+                </option>
+              ))}
+            </select>
+            <p className="text-sm">Account credit the order spent always goes back to credit first.</p>
+          </fieldset>
+        ) : null}
         <SubmitButton variant="danger" intent="refund" pendingLabel="Refunding…" fit>
           Confirm refund
         </SubmitButton>

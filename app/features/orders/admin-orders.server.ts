@@ -85,6 +85,9 @@ export async function getOrderDetail(db: Db, orderId: string) {
       discount: orders.discount,
       voucherCode: orders.voucherCode,
       total: orders.total,
+      credit: orders.credit,
+      /** Whether the buyer's account is still there: only then can a refund go to account credit. */
+      hasAccount: sql<boolean>`${orders.userId} is not null`,
       provider: orders.provider,
       createdAt: orders.createdAt,
       paidAt: orders.paidAt,

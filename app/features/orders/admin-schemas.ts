@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_CREDIT_MONTHS } from "~/features/credit/credit-rules";
 import { listSearch } from "~/features/forms/fields";
 import { ORDER_STATUSES, type OrderStatus } from "../../../db/schema";
 
@@ -41,6 +42,10 @@ export const RefundFormSchema = z
       .min(3, "Say why, for the buyer and the records")
       .max(300, "Keep the reason under 300 characters"),
     refundedBefore: z.coerce.number().int().min(0),
+    /** Back to the card, or to the buyer's account credit (docs/credit.md). */
+    to: z.enum(["money", "credit"]).default("money"),
+    /** How long credit keeps, in months; 0 for credit that never runs out. */
+    creditMonths: z.coerce.number().int().min(0).max(60).default(DEFAULT_CREDIT_MONTHS),
   })
   .refine((form) => form.scope === "order" || (form.orderItemId && form.quantity), {
     message: "Choose how many tickets of this line to refund",

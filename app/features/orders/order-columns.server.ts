@@ -19,6 +19,8 @@ export const orderSummaryColumns = {
   shipping: orders.shipping,
   discount: orders.discount,
   voucherCode: orders.voucherCode,
+  /** Account credit the order spent; `total` is what was left to pay. */
+  credit: orders.credit,
   total: orders.total,
 };
 

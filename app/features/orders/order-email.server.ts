@@ -87,6 +87,7 @@ export async function orderEmail(brand: Brand, order: ConfirmationView): Promise
     ),
     ...(order.discount > 0 ? [`Code ${order.voucherCode ?? ""}  −${money(order.discount)}`] : []),
     ...(order.shipping > 0 ? [`Shipping  ${money(order.shipping)}`] : []),
+    ...(order.credit > 0 ? [`Account credit  −${money(order.credit)}`] : []),
     `Total  ${money(order.total)}`,
     ...(order.delivery ? ["", `${order.delivery.heading}:`, ...order.delivery.lines.map((line) => `  ${line}`)] : []),
   ];
@@ -142,6 +143,11 @@ ${ticket.attendeeName ? `<div>Attendee: <strong>${escapeHtml(ticket.attendeeName
     ...(order.shipping > 0
       ? [
           `<tr><td style="${cell}">Shipping</td><td align="right" style="${cell}">${escapeHtml(money(order.shipping))}</td></tr>`,
+        ]
+      : []),
+    ...(order.credit > 0
+      ? [
+          `<tr><td style="${cell}">Account credit</td><td align="right" style="${cell};white-space:nowrap">−${escapeHtml(money(order.credit))}</td></tr>`,
         ]
       : []),
     `<tr><td style="padding:10px 0;font-weight:800">Total</td><td align="right" style="padding:10px 0;font-weight:800">${escapeHtml(money(order.total))}</td></tr>`,

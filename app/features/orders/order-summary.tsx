@@ -54,6 +54,14 @@ export function OrderLines({ order, caption }: { order: OrderView; caption: stri
               <td className="pt-3 text-right tabular">{money(order.shipping)}</td>
             </tr>
           ) : null}
+          {order.credit > 0 ? (
+            <tr>
+              <th scope="row" colSpan={3} className="pt-3 pr-3 text-right font-normal text-muted">
+                Account credit
+              </th>
+              <td className="pt-3 text-right tabular">−{money(order.credit)}</td>
+            </tr>
+          ) : null}
           <tr>
             <th scope="row" colSpan={3} className="pt-3 pr-3 text-right text-base font-bold">
               Total

@@ -101,6 +101,8 @@ export type OrderView = {
   /** What the order's voucher took off, and its code (null without one). */
   discount: number;
   voucherCode: string | null;
+  /** Account credit spent on the order; `total` is what was left to pay. */
+  credit: number;
   total: number;
   placedAt: string;
   paidAt: string | null;
@@ -274,6 +276,7 @@ async function loadOrder(
     shipping: order.shipping,
     discount: order.discount,
     voucherCode: order.voucherCode,
+    credit: order.credit,
     total: order.total,
     placedAt: formatEventInstant(order.createdAt, siteTimeZone),
     paidAt: order.paidAt ? formatEventInstant(order.paidAt, siteTimeZone) : null,

@@ -9,6 +9,8 @@ export type RefundNotice = {
   number: number;
   currency: string;
   amount: number;
+  /** The part of `amount` given back as account credit. */
+  credit: number;
   lines: RefundedLine[];
   reason: string;
   /** The whole order is refunded, not only some tickets. */
@@ -22,6 +24,7 @@ export function refundNoticeOf(outcome: Extract<RefundOutcome, { ok: true }>, re
     number: outcome.number,
     currency: outcome.currency,
     amount: outcome.amount,
+    credit: outcome.credit,
     lines: outcome.lines,
     reason,
     whole: outcome.status === "refunded",
@@ -34,7 +37,8 @@ export function refundNoticeOf(outcome: Extract<RefundOutcome, { ok: true }>, re
  */
 export function refundEmail(brand: Branding, notice: RefundNotice): OutboundEmail {
   const number = formatOrderNumber(notice.number);
-  const money = formatMoney(notice.amount, notice.currency);
+  const money = formatMoney(notice.amount - notice.credit, notice.currency);
+  const credit = formatMoney(notice.credit, notice.currency);
   const lines = notice.lines.map(
     (line) => `${line.quantity} × ${line.description}: ${formatMoney(line.amount, notice.currency)}`,
   );
@@ -43,9 +47,14 @@ export function refundEmail(brand: Branding, notice: RefundNotice): OutboundEmai
     lines: [
       notice.whole ? `We have refunded your order ${number}.` : `We have refunded part of your order ${number}.`,
       ...lines,
-      notice.amount > 0
+      ...(notice.credit > 0
+        ? [`${credit} goes to your account credit, which pays first the next time you check out.`]
+        : []),
+      notice.amount - notice.credit > 0
         ? `${money} goes back to the card you paid with. It usually shows within 5 to 10 working days.`
-        : "These tickets were free, so no money moves.",
+        : notice.amount > 0
+          ? "Nothing goes back to your card."
+          : "These tickets were free, so no money moves.",
       `Reason: ${notice.reason}`,
       "The refunded tickets no longer admit anyone at the gate.",
     ],

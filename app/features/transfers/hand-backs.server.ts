@@ -168,6 +168,8 @@ type Resold = {
   eventTitle: string;
   ticketTypeName: string;
   refund: number;
+  /** The part of `refund` that went back to account credit (the credit the order spent). */
+  credit: number;
   currency: string;
 };
 
@@ -258,7 +260,9 @@ async function settleEvent(tx: Db, eventId: string, now: Date): Promise<Resold[]
       .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
       .innerJoin(events, eq(events.id, tickets.eventId))
       .where(eq(tickets.id, listing.ticketId));
-    if (holder) resold.push({ ...holder, refund: refunded.amount, currency: refunded.currency });
+    if (holder) {
+      resold.push({ ...holder, refund: refunded.amount, credit: refunded.credit, currency: refunded.currency });
+    }
   }
   return resold;
 }
@@ -268,10 +272,19 @@ function resoldEmail(brand: Branding, resold: Resold): OutboundEmail {
     greeting: `Hi ${resold.name},`,
     lines: [
       `Someone bought the ${resold.ticketTypeName} place you handed back for ${resold.eventTitle}, so your ticket no longer admits anyone.`,
-      `We are refunding ${formatMoney(resold.refund, resold.currency)} to the card you paid with; it usually shows within 5–10 days.`,
+      refundLine(resold),
     ],
     action: { label: "My tickets", url: `${brand.siteUrl}/members/events` },
   });
+}
+
+/** Where the holder's money goes: back to the card, to their account credit, or both. */
+function refundLine({ refund, credit, currency }: Resold) {
+  const money = (amount: number) => formatMoney(amount, currency);
+  if (refund === 0) return "Nothing was paid for it, so there is nothing to refund.";
+  if (credit === refund) return `We have put ${money(refund)} back in your account credit, as you paid with it.`;
+  const card = `We are refunding ${money(refund - credit)} to the card you paid with; it usually shows within 5–10 days.`;
+  return credit > 0 ? `${card} The ${money(credit)} of account credit you paid with is back in your account.` : card;
 }
 
 type JobServices = {

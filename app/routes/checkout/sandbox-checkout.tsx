@@ -65,6 +65,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
             amount: formatMoney(order.shipping, order.currency),
           }
         : null,
+    // Account credit paid part of the order: the rest is what this page takes.
+    credit: order.credit > 0 ? `−${formatMoney(order.credit, order.currency)}` : null,
     holdEnds: order.holdExpiresAt ? formatEventInstant(order.holdExpiresAt, env.TIME_ZONE) : null,
     holdOver: isHoldOver(order, now),
   };
@@ -89,7 +91,7 @@ export async function action({ request, context, params, url }: Route.ActionArgs
 }
 
 export default function TestCheckout({ loaderData, actionData }: Route.ComponentProps) {
-  const { number, total, lines, discount, shipping, holdEnds, holdOver } = loaderData;
+  const { number, total, lines, discount, shipping, credit, holdEnds, holdOver } = loaderData;
   return (
     <main id="main" className="mx-auto w-full max-w-2xl px-4 py-10 sm:px-6 sm:py-16">
       <div
@@ -151,6 +153,12 @@ export default function TestCheckout({ loaderData, actionData }: Route.Component
               <tr>
                 <td className="py-3 pr-4 font-semibold">{shipping.label}</td>
                 <td className="tabular py-3 text-right font-semibold">{shipping.amount}</td>
+              </tr>
+            ) : null}
+            {credit ? (
+              <tr>
+                <td className="py-3 pr-4 font-semibold">Account credit</td>
+                <td className="tabular py-3 text-right font-semibold">{credit}</td>
               </tr>
             ) : null}
           </tbody>

@@ -1,5 +1,8 @@
 import { Receipt } from "lucide-react";
 import { Link } from "react-router";
+import { formatOrderNumber } from "~/features/commerce/order-number";
+import { CreditSection } from "~/features/credit/credit-section";
+import { creditViewFor } from "~/features/credit/credit-view.server";
 import { OrderStatusBadge } from "~/features/orders/order-status-badge";
 import { ordersForMember } from "~/features/orders/order-views.server";
 import { requireUser } from "~/server/auth/session.server";
@@ -12,18 +15,33 @@ import type { Route } from "./+types/transactions";
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
   const { db, env } = context.get(runtimeContext);
-  return ordersForMember(db, { userId: user.id, siteTimeZone: env.TIME_ZONE });
+  const [history, credit] = await Promise.all([
+    ordersForMember(db, { userId: user.id, siteTimeZone: env.TIME_ZONE }),
+    creditViewFor(db, { userId: user.id, now: new Date(), timeZone: env.TIME_ZONE }),
+  ]);
+  return {
+    ...history,
+    credit: credit && {
+      ...credit,
+      lines: credit.lines.map((line) => ({
+        ...line,
+        order: line.orderNumber === null ? null : formatOrderNumber(line.orderNumber),
+      })),
+    },
+  };
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function Transactions({ loaderData }: Route.ComponentProps) {
-  const { orders, refunds } = loaderData;
+  const { orders, refunds, credit } = loaderData;
   return (
     <div className="space-y-10">
       <header>
         <h1 className="wide text-3xl font-black sm:text-4xl">Orders</h1>
-        <p className="mt-1 text-muted">Everything you have bought and any money sent back, newest first.</p>
+        <p className="mt-1 text-muted">
+          Everything you have bought, any money sent back and your account credit, newest first.
+        </p>
       </header>
 
       {orders.length === 0 ? (
@@ -77,6 +95,8 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
           </Card>
         </section>
       )}
+
+      {credit ? <CreditSection credit={credit} /> : null}
 
       {refunds.length > 0 ? (
         <section aria-labelledby="refunds-title" className="space-y-3">

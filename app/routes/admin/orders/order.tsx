@@ -75,7 +75,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         </Notice>
       ) : null}
       {actionData && "review" in actionData && actionData.review ? (
-        <RefundConfirmation review={actionData.review} currency={order.currency} />
+        <RefundConfirmation review={actionData.review} currency={order.currency} canCredit={order.hasAccount} />
       ) : null}
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
         <div className="space-y-6">
@@ -106,6 +106,12 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               <p className="flex justify-between gap-2 border-t border-line pt-3">
                 <span>{loaderData.delivery?.heading === "Collect at" ? "Collection" : "Shipping"}</span>
                 <span className="tabular font-bold">{money(order.shipping)}</span>
+              </p>
+            ) : null}
+            {order.credit > 0 ? (
+              <p className="flex justify-between gap-2 border-t border-line pt-3">
+                <span>Paid with account credit</span>
+                <span className="tabular font-bold">−{money(order.credit)}</span>
               </p>
             ) : null}
           </Panel>

@@ -3,6 +3,7 @@ import type { Branding } from "~/features/accounts/emails.server";
 import { queueRefunds } from "~/features/checkout/payment-jobs.server";
 import { formatOrderNumber } from "~/features/commerce/order-number";
 import type { RefundOutcome } from "~/features/commerce/refund.server";
+import { monthsAfter } from "~/features/credit/credit-rules";
 import { getEventCancellation } from "~/features/events/organizer/queries.server";
 import type { RefundErrors, RefundReview } from "~/features/orders/admin-order-parts";
 import type { OrderDetail } from "~/features/orders/admin-orders.server";
@@ -97,21 +98,28 @@ export async function orderRefundAction(call: RefundCall & { detail: OrderDetail
     } satisfies RefundActionData;
   }
 
+  const now = new Date();
   const outcome = await refundOrder(call.db, {
     orderId: detail.order.id,
     items: item ? [{ orderItemId: item.id, quantity: form.quantity! }] : undefined,
     actorId: call.actorId,
     reason: form.reason,
-    now: new Date(),
+    now,
     refundedBefore: form.refundedBefore,
+    to:
+      form.to === "credit"
+        ? { kind: "credit", expiresAt: form.creditMonths === 0 ? null : monthsAfter(now, form.creditMonths) }
+        : { kind: "money" },
   });
   if (!outcome.ok) return data<RefundActionData>({ problem: outcome.problem }, { status: 409 });
   await sendRefundsSoon(call.jobs);
   await emailRefund(call, outcome, form.reason);
   const tickets = outcome.lines.reduce((sum, line) => sum + line.quantity, 0);
+  const asCredit =
+    outcome.credit > 0 ? `, ${formatMoney(outcome.credit, outcome.currency)} of it to account credit` : "";
   return redirectWithFlash(call.path, {
     kind: "success",
-    message: `Refunded ${countOf(tickets, "ticket", "tickets")} (${formatMoney(outcome.amount, outcome.currency)}). The buyer has been emailed.`,
+    message: `Refunded ${countOf(tickets, "ticket", "tickets")} (${formatMoney(outcome.amount, outcome.currency)}${asCredit}). The buyer has been emailed.`,
   });
 }
 
