@@ -67,10 +67,11 @@ describe("a ticket may be handed back for resale", () => {
     expect(handBackRefusal(ticket, event, { capacity: null }, before)).toMatch(/never sells out/);
   });
 
-  it("whatever the transfer rule, a ticket passed on included", () => {
-    expect(
-      handBackRefusal({ status: "valid", transfers: 2 }, { ...event, transfers: "off" }, { capacity: 5 }, before),
-    ).toBeNull();
+  it("whatever the transfer rule, but only by its buyer: a refund goes back to what paid for it", () => {
+    expect(handBackRefusal(ticket, { ...event, transfers: "off" }, { capacity: 5 }, before)).toBeNull();
+    expect(handBackRefusal({ status: "valid", transfers: 1 }, event, { capacity: 5 }, before)).toMatch(
+      /passed on to you, so only its buyer can hand it back/,
+    );
   });
 
   it("refunding what was paid less the organizer's fee, never below nothing", () => {

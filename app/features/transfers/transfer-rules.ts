@@ -46,7 +46,8 @@ export function transferRefusal(ticket: PassingOnTicket, event: PassingOnEvent, 
 
 /**
  * Why this ticket may not be handed back for resale now, or null when it may. Only a ticket type
- * with a capacity of its own can sell out, so only its places can be taken over by a buyer.
+ * with a capacity of its own can sell out, so only its places can be taken over by a buyer; and
+ * only the buyer's own ticket, as the refund goes back to what paid for it.
  */
 export function handBackRefusal(
   ticket: PassingOnTicket,
@@ -56,6 +57,8 @@ export function handBackRefusal(
 ): string | null {
   if (!event.handBackEnabled) return "The organizer does not resell tickets for this event.";
   if (type.capacity === null) return "This ticket type never sells out, so there is no one to resell it to.";
+  // A resold ticket is refunded to the card that paid for it: its buyer's, not the holder's.
+  if (ticket.transfers > 0) return "This ticket was passed on to you, so only its buyer can hand it back.";
   return passingOnRefusal(ticket, event, now);
 }
 
