@@ -6,6 +6,7 @@ import { readTicketStock } from "~/features/tickets/ticket-stock.server";
 import type { Db } from "~/server/db/client.server";
 import { transactionWithRetry } from "~/server/db/retry.server";
 import { defineJob, type JobQueue } from "~/server/jobs/queue.server";
+import { getLog } from "~/server/log.server";
 import type { OutboundEmail } from "~/server/mail/mail.server";
 import type { Outbox } from "~/server/messages.server";
 import { formatMoney } from "~/ui/money";
@@ -245,7 +246,14 @@ async function settleEvent(tx: Db, eventId: string, now: Date): Promise<Resold[]
       )
       .where(eq(ticketHandBacks.id, listing.id));
     admitting.set(listing.ticketTypeId, (admitting.get(listing.ticketTypeId) ?? 0) - 1);
-    if (!refunded?.ok) continue;
+    if (!refunded?.ok) {
+      // Its holder keeps the place after all, so the type stays one over its capacity: staff should know.
+      getLog().warn(
+        { eventId, ticketId: listing.ticketId, problem: refunded && !refunded.ok ? refunded.problem : "checked in" },
+        "a handed-back ticket that was bought could not be refunded; its holder keeps it",
+      );
+      continue;
+    }
     await recordAudit(tx, {
       actorId: null,
       action: "ticket.resold",
