@@ -54,6 +54,11 @@ export default function handleRequest(
         </NonceProvider>,
         {
           nonce,
+          // Sections whose code loads after the page's (app/ui/later.ts) sit in Suspense
+          // boundaries that are complete when the shell is: React would send those past its
+          // first 12.8 kB hidden, shown by a script, so without JavaScript they never appear.
+          // Complete boundaries stay in place; ones still waiting stream as usual.
+          progressiveChunkSize: Number.MAX_SAFE_INTEGER,
           [waitForAll ? "onAllReady" : "onShellReady"]() {
             shellRendered = true;
             // A public page starts its scripts once its cover is painted (ADR 0029).
