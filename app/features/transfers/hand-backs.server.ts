@@ -344,16 +344,6 @@ export async function handBacksOf(db: Db, ticketIds: readonly string[]) {
   );
 }
 
-/** What a line's ticket cost its buyer, for the page that offers to hand it back. */
-export async function pricesPaid(db: Db, orderItemIds: readonly string[]) {
-  if (orderItemIds.length === 0) return new Map<string, number>();
-  const rows = await db
-    .select({ id: orderItems.id, unitPrice: orderItems.unitPrice })
-    .from(orderItems)
-    .where(inArray(orderItems.id, [...orderItemIds]));
-  return new Map(rows.map((row) => [row.id, row.unitPrice]));
-}
-
 /** Whether this paid order bought places of a ticket type that has tickets handed back on sale. */
 async function tookHandedBackPlaces(db: Db, orderId: string) {
   const [found] = await db

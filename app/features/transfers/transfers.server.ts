@@ -9,8 +9,8 @@ import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation, transactionWithRetry } from "~/server/db/retry.server";
 import type { OutboundEmail } from "~/server/mail/mail.server";
 import { formatCount } from "~/ui/plural";
-import { events, ticketHandBacks, tickets, ticketTransfers, ticketTypes, users } from "../../../db/schema";
-import { handBacksOf, pricesPaid } from "./hand-backs.server";
+import { events, orderItems, ticketHandBacks, tickets, ticketTransfers, ticketTypes, users } from "../../../db/schema";
+import { handBacksOf } from "./hand-backs.server";
 import { handBackRefund, handBackRefusal, normaliseEmail, passingOnClosesAt, transferRefusal } from "./transfer-rules";
 
 /** A refusal that ends the transaction it is thrown in, with the words the member reads. */
@@ -368,7 +368,7 @@ export async function passingOnForTickets(
         id: tickets.id,
         status: tickets.status,
         transfers: tickets.transfers,
-        orderItemId: tickets.orderItemId,
+        paid: orderItems.unitPrice,
         capacity: ticketTypes.capacity,
         eventStatus: events.status,
         startsAt: events.startsAt,
@@ -379,6 +379,7 @@ export async function passingOnForTickets(
         fee: events.handBackFee,
       })
       .from(tickets)
+      .innerJoin(orderItems, eq(orderItems.id, tickets.orderItemId))
       .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
       .innerJoin(events, eq(events.id, tickets.eventId))
       .where(and(inArray(tickets.id, [...input.ticketIds]), eq(tickets.userId, input.userId))),
@@ -401,10 +402,6 @@ export async function passingOnForTickets(
       ),
     handBacksOf(db, input.ticketIds),
   ]);
-  const paid = await pricesPaid(
-    db,
-    rows.map((row) => row.orderItemId),
-  );
   const result: Record<string, PassingOn> = {};
   for (const row of rows) {
     const ticket = { status: row.status, transfers: row.transfers };
@@ -426,7 +423,7 @@ export async function passingOnForTickets(
         ? {
             status: handBack.status,
             // Once resold, what was refunded; while on sale, what the holder would get back.
-            refund: handBack.refunded ?? handBackRefund(paid.get(row.orderItemId) ?? 0, handBack.fee),
+            refund: handBack.refunded ?? handBackRefund(row.paid, handBack.fee),
           }
         : null,
       transferredTo: accepted ? (accepted.acceptedBy ?? accepted.toName) : null,
