@@ -11,10 +11,8 @@ import type { OutboundEmail } from "~/server/mail/mail.server";
 import type { Outbox } from "~/server/messages.server";
 import { formatMoney } from "~/ui/money";
 import { events, orderItems, ticketHandBacks, tickets, ticketTransfers, ticketTypes, users } from "../../../db/schema";
+import { Refused, rulesView, ticketWithEvent } from "./passing-on-ticket.server";
 import { handBackRefusal } from "./transfer-rules";
-
-/** A refusal that ends the transaction it is thrown in, with the words the member reads. */
-class Refused extends Error {}
 
 export type HandBackOutcome = { ok: true } | { ok: false; message: string };
 
@@ -35,40 +33,10 @@ export async function handBackTicket(
       if (!owned) throw new Refused("This ticket is not yours to hand back.");
       // The event's rows first, as checkout and refunds lock them, then the ticket's.
       await readTicketStock(tx, [owned.eventId], input.now, { lock: true, forWaitingLists: true });
-      const [row] = await tx
-        .select({
-          id: tickets.id,
-          userId: tickets.userId,
-          status: tickets.status,
-          transfers: tickets.transfers,
-          ticketTypeId: tickets.ticketTypeId,
-          capacity: ticketTypes.capacity,
-          eventId: events.id,
-          eventStatus: events.status,
-          startsAt: events.startsAt,
-          transferRule: events.transfers,
-          transfersCloseHours: events.transfersCloseHours,
-          handBackEnabled: events.handBackEnabled,
-          fee: events.handBackFee,
-        })
-        .from(tickets)
-        .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
-        .innerJoin(events, eq(events.id, tickets.eventId))
-        .where(eq(tickets.id, input.ticketId))
-        .for("update", { of: tickets });
+      const row = await ticketWithEvent(tx, input.ticketId, true);
       if (!row || row.userId !== input.userId) throw new Refused("This ticket is not yours to hand back.");
-      const refusal = handBackRefusal(
-        { status: row.status, transfers: row.transfers },
-        {
-          status: row.eventStatus,
-          startsAt: row.startsAt,
-          transfers: row.transferRule,
-          transfersCloseHours: row.transfersCloseHours,
-          handBackEnabled: row.handBackEnabled,
-        },
-        { capacity: row.capacity },
-        input.now,
-      );
+      const { ticket, event } = rulesView(row);
+      const refusal = handBackRefusal(ticket, event, { capacity: row.capacity }, input.now);
       if (refusal) throw new Refused(refusal);
       const [pending] = await tx
         .select({ id: ticketTransfers.id })

@@ -11,60 +11,14 @@ import type { OutboundEmail } from "~/server/mail/mail.server";
 import { formatCount } from "~/ui/plural";
 import { events, orderItems, ticketHandBacks, tickets, ticketTransfers, ticketTypes, users } from "../../../db/schema";
 import { handBacksOf } from "./hand-backs.server";
+import { Refused, rulesView, type TicketWithEvent, ticketWithEvent } from "./passing-on-ticket.server";
 import { handBackRefund, handBackRefusal, normaliseEmail, passingOnClosesAt, transferRefusal } from "./transfer-rules";
-
-/** A refusal that ends the transaction it is thrown in, with the words the member reads. */
-class Refused extends Error {}
 
 export type TransferOutcome = { ok: true; email: OutboundEmail } | { ok: false; message: string };
 
 /** The link's token is kept only as its hash, so a copy of the database cannot accept a ticket. */
 function hashToken(token: string) {
   return createHash("sha256").update(token).digest("hex");
-}
-
-/** The ticket, its type and its event, with the ticket's row locked when `lock` is set. */
-async function ticketWithEvent(tx: Db, ticketId: string, lock: boolean) {
-  const query = tx
-    .select({
-      id: tickets.id,
-      userId: tickets.userId,
-      status: tickets.status,
-      transfers: tickets.transfers,
-      orderId: tickets.orderId,
-      orderItemId: tickets.orderItemId,
-      ticketTypeId: tickets.ticketTypeId,
-      ticketTypeName: ticketTypes.name,
-      eventId: events.id,
-      eventTitle: events.title,
-      eventStatus: events.status,
-      startsAt: events.startsAt,
-      timeZone: events.timeZone,
-      transferRule: events.transfers,
-      transfersCloseHours: events.transfersCloseHours,
-      handBackEnabled: events.handBackEnabled,
-    })
-    .from(tickets)
-    .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
-    .innerJoin(events, eq(events.id, tickets.eventId))
-    .where(eq(tickets.id, ticketId));
-  const [row] = lock ? await query.for("update", { of: tickets }) : await query;
-  return row;
-}
-
-type TicketWithEvent = NonNullable<Awaited<ReturnType<typeof ticketWithEvent>>>;
-
-function rulesView(row: TicketWithEvent) {
-  return {
-    ticket: { status: row.status, transfers: row.transfers },
-    event: {
-      status: row.eventStatus,
-      startsAt: row.startsAt,
-      transfers: row.transferRule,
-      transfersCloseHours: row.transfersCloseHours,
-      handBackEnabled: row.handBackEnabled,
-    },
-  };
 }
 
 /**
@@ -404,14 +358,7 @@ export async function passingOnForTickets(
   ]);
   const result: Record<string, PassingOn> = {};
   for (const row of rows) {
-    const ticket = { status: row.status, transfers: row.transfers };
-    const event = {
-      status: row.eventStatus,
-      startsAt: row.startsAt,
-      transfers: row.transferRule,
-      transfersCloseHours: row.transfersCloseHours,
-      handBackEnabled: row.handBackEnabled,
-    };
+    const { ticket, event } = rulesView(row);
     const pending = transfers.find((each) => each.ticketId === row.id && each.status === "pending");
     const accepted = transfers.find((each) => each.ticketId === row.id && each.status === "accepted");
     const handBack = handBacks.get(row.id);
