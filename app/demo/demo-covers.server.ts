@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import sharp from "sharp";
 import { type PreparedCover, storeCover } from "~/features/events/cover.server";
 import { COVER_ASPECT, COVER_WIDTHS, coverKey } from "~/features/events/cover-urls";
+import { seededRandom } from "~/server/seeded-random";
 import type { Storage } from "~/server/storage/storage.server";
 
 /**
@@ -37,14 +38,7 @@ export type CoverArt =
 
 /** A small seeded generator, so the same event always gets the same stars and haze. */
 function randomFrom(seed: string) {
-  let state = createHash("sha256").update(seed).digest().readUInt32LE(0);
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededRandom(createHash("sha256").update(seed).digest().readUInt32LE(0));
 }
 
 const round = (value: number) => Math.round(value * 10) / 10;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom as generator } from "~/server/seeded-random";
 import {
   availableAt,
   balanceOf,
@@ -8,18 +9,6 @@ import {
   expiriesDue,
   refundSplit,
 } from "./credit-rules";
-
-/** mulberry32: a small seeded generator, so a failing sequence can be run again by its seed. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const DAY = 86_400_000;
 

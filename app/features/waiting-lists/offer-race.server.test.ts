@@ -14,21 +14,10 @@ import { readTicketStock } from "~/features/tickets/ticket-stock.server";
 import type { Db } from "~/server/db/client.server";
 import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
+import { seededRandom as seeded } from "~/server/seeded-random";
 import { orders, vouchers, waitingListEntries } from "../../../db/schema";
 import { claimOffer } from "./waiting-lists.server";
 import { joinInOrder, runListsAt } from "./waiting-lists.test-support";
-
-/** A small seeded generator, so a failing sequence can be run again. */
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const HOUR = 3_600_000;
 
