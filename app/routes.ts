@@ -152,6 +152,7 @@ export default [
     route("transactions/:orderId", "routes/members/receipt.tsx"),
   ]),
   route("settings/export.json", "routes/members/settings-export.ts"),
+  route("members/offers/:entryId", "routes/members/offer.ts"),
   route("members/garage/:carId/photos", "routes/members/garage/photos.ts"),
 
   route("logout", "routes/accounts/logout.ts"),

@@ -186,8 +186,8 @@ function offerEmail(brand: Branding, offer: OfferMade): OutboundEmail {
       `Good news: ${places} came back for ${offer.ticketTypeName} at ${offer.eventTitle}, and you are next on the waiting list.`,
       `We are holding them for you until ${formatEventInstant(offer.endsAt, offer.timeZone)}. After that they go to the next person in line.`,
     ],
-    action: { label: "Buy my places", url: `${brand.siteUrl}/members/events#waiting-lists` },
-    footnote: "Changed your mind? Leave the list from the same page and the places go to the next person.",
+    action: { label: "Buy my places", url: `${brand.siteUrl}/members/offers/${offer.entryId}` },
+    footnote: `Changed your mind? Leave the list from ${brand.siteUrl}/members/events and the places go to the next person.`,
   });
 }
 

@@ -19,6 +19,9 @@ export const MemberListSchema = z.object({
   entryId,
 });
 
+/** The link in an offer email, which names the member's place in line. */
+export const OfferLinkSchema = z.object({ entryId });
+
 /** The most hours an offer may hold places (two weeks), and before the event a list may close (30 days). */
 const LIST_LIMITS = { offerHours: 336, closesHours: 720 };
 

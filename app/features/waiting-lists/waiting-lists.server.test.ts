@@ -143,7 +143,7 @@ describe("places that come back", () => {
       expect.stringMatching(/^Places for Test meet \d+ are yours to buy$/),
     ]);
     expect(run.outbox[0]!.text).toContain("1 place came back for Paddock");
-    expect(run.outbox[0]!.text).toContain("https://pitlane.test/members/events#waiting-lists");
+    expect(run.outbox[0]!.text).toContain(`https://pitlane.test/members/offers/${annEntry!.id}`);
     expect(await statusOf(db, annEntry!.id)).toBe("offered");
     // Running again offers nobody twice.
     expect((await runListsAt(db, hours(1))).offered).toBe(0);
