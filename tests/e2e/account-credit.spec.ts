@@ -67,7 +67,11 @@ test.describe("the member", () => {
       .filter({ has: page.getByRole("heading", { name: "Paddock pass", exact: true }) });
     await row.getByRole("button", { name: "Add to cart: Paddock pass" }).click();
     await visit(page, "/cart");
-    await page.getByRole("button", { name: /^Pay £45\.00/ }).click();
+    // The summary shows the credit paying before the card does.
+    const summary = page.getByRole("region", { name: "Order summary" });
+    await expect(summary.getByRole("definition").filter({ hasText: "−£45.00" })).toBeVisible();
+    await expect(summary).toContainText("You have £45.00 of account credit");
+    await page.getByRole("button", { name: /^Pay £0\.00/ }).click();
     // Credit covered it all: no card page, straight to the confirmation.
     await expect(page).toHaveURL(/\/success\?order=/);
 

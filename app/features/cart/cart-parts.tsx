@@ -2,6 +2,7 @@ import { AlertTriangle, Lock, Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import type { CartLineView } from "~/features/commerce/item-kind";
+import { creditToSpend } from "~/features/credit/credit-rules";
 import { ByShippingMethod, PAY_FORM_ID } from "~/features/shipping/cart-shipping";
 import { Card } from "~/ui/card";
 import { MobileActionBar } from "~/ui/mobile-action-bar";
@@ -259,23 +260,50 @@ export type CartViewer = "visitor" | "unverified" | "member";
 /** The shipping line of the order summary, when the cart holds merch. */
 export type SummaryShipping = { deliveryFee: number; canCollect: boolean };
 
-/** The total with delivery, or, while collection is chosen, without it. */
-function Total({
+/**
+ * An amount that depends on the total: with delivery, or, while collection is chosen, without it.
+ * `of` turns the total into the amount shown.
+ */
+function ByTotal({
   subtotal,
   shipping,
   currency,
+  of,
 }: {
   subtotal: number;
   shipping: SummaryShipping | null;
   currency: string;
+  of: (total: number) => number;
 }) {
   if (!shipping || shipping.deliveryFee === 0 || !shipping.canCollect) {
-    return <>{formatMoney(subtotal + (shipping?.deliveryFee ?? 0), currency)}</>;
+    return <>{formatMoney(of(subtotal + (shipping?.deliveryFee ?? 0)), currency)}</>;
   }
   return (
     <ByShippingMethod
-      delivery={formatMoney(subtotal + shipping.deliveryFee, currency)}
-      collection={formatMoney(subtotal, currency)}
+      delivery={formatMoney(of(subtotal + shipping.deliveryFee), currency)}
+      collection={formatMoney(of(subtotal), currency)}
+    />
+  );
+}
+
+/** What is left to pay once the member's account credit has paid what it can (checkout's rule). */
+function Total({
+  subtotal,
+  shipping,
+  currency,
+  credit = 0,
+}: {
+  subtotal: number;
+  shipping: SummaryShipping | null;
+  currency: string;
+  credit?: number;
+}) {
+  return (
+    <ByTotal
+      subtotal={subtotal}
+      shipping={shipping}
+      currency={currency}
+      of={(total) => total - creditToSpend(total, credit)}
     />
   );
 }
@@ -291,6 +319,7 @@ export function CartPayBar({
   viewer,
   payable,
   shipping = null,
+  credit = 0,
   className,
 }: {
   subtotal: number;
@@ -298,14 +327,18 @@ export function CartPayBar({
   viewer: CartViewer;
   payable: boolean;
   shipping?: SummaryShipping | null;
+  /** The member's account credit, which pays first. */
+  credit?: number;
   className?: string;
 }) {
   if (viewer === "unverified") return null;
-  const price = <Total subtotal={subtotal} shipping={shipping} currency={currency} />;
+  const price = <Total subtotal={subtotal} shipping={shipping} currency={currency} credit={credit} />;
   return (
     <MobileActionBar className={className}>
       <p className="min-w-0">
-        <span className="block text-xs uppercase tracking-wider text-asphalt-300">Total</span>
+        <span className="block text-xs uppercase tracking-wider text-asphalt-300">
+          {credit > 0 ? "To pay" : "Total"}
+        </span>
         <span className="wide tabular text-lg font-black">{price}</span>
       </p>
       {viewer === "visitor" ? (
@@ -368,6 +401,7 @@ export function CartPayment({
   idempotencyKey,
   held,
   shipping = null,
+  credit = 0,
 }: {
   subtotal: number;
   /** What the cart's code takes off, and the code. */
@@ -381,8 +415,11 @@ export function CartPayment({
   idempotencyKey: string;
   held: { expiresAt: string; secondsLeft: number; orderId: string } | null;
   shipping?: SummaryShipping | null;
+  /** The member's account credit, which checkout spends before the card. */
+  credit?: number;
 }) {
-  const price = <Total subtotal={subtotal - discount} shipping={shipping} currency={currency} />;
+  const total = subtotal - discount;
+  const price = <Total subtotal={total} shipping={shipping} currency={currency} credit={credit} />;
   const fee = shipping ? (shipping.deliveryFee === 0 ? "Free" : formatMoney(shipping.deliveryFee, currency)) : null;
   return (
     <section
@@ -421,11 +458,38 @@ export function CartPayment({
             </dd>
           </div>
         ) : null}
+        {credit > 0 ? (
+          <>
+            <div className="flex justify-between gap-4 border-t border-white/15 pt-3">
+              <dt>Total</dt>
+              <dd className="tabular">
+                <Total subtotal={total} shipping={shipping} currency={currency} />
+              </dd>
+            </div>
+            <div className="flex justify-between gap-4 text-emerald-300">
+              <dt>Account credit</dt>
+              <dd className="tabular">
+                −
+                <ByTotal
+                  subtotal={total}
+                  shipping={shipping}
+                  currency={currency}
+                  of={(amount) => creditToSpend(amount, credit)}
+                />
+              </dd>
+            </div>
+          </>
+        ) : null}
         <div className="flex justify-between gap-4 border-t border-white/15 pt-3 text-lg font-bold">
-          <dt>Total</dt>
+          <dt>{credit > 0 ? "To pay" : "Total"}</dt>
           <dd className="wide tabular text-2xl font-black">{price}</dd>
         </div>
       </dl>
+      {credit > 0 ? (
+        <p className="text-sm text-asphalt-300">
+          You have {formatMoney(credit, currency)} of account credit: it pays first, and anything left is paid by card.
+        </p>
+      ) : null}
       {held ? (
         <div className="space-y-2 rounded-xl bg-white/10 p-4">
           <p>

@@ -332,6 +332,11 @@ export async function creditStatement(db: Db, input: { userId: string; now: Date
   };
 }
 
+/** What the member could spend at checkout now (read without their lock: the cart's preview). */
+export async function spendableCredit(db: Db, input: { userId: string; now: Date }) {
+  return availableAt(await readLedger(db, input.userId), input.now);
+}
+
 export const LATE_CREDIT_REASON =
   "The payment arrived after the order expired, and the account credit it used had been given back";
 

@@ -7,6 +7,7 @@ import {
   setShippingRates,
 } from "~/features/checkout/merch.test-support";
 import { createBuyers, createTestEvent, fillCart } from "~/features/checkout/stock.test-support";
+import { giveCredit } from "~/features/credit/credit.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { sandboxGateway } from "~/server/payments/sandbox-provider.server";
 import { TEST_ROLES, type TestRole, testSessionUser } from "~/server/session-user.test-support";
@@ -171,6 +172,22 @@ describe("/cart with merch", () => {
     expect(result.data?.problems).toEqual([
       { ticketTypeId: null, message: "Choose how your merch should reach you: delivery or collection at an event" },
     ]);
+  });
+
+  it.each(TEST_ROLES)("shows a %s the account credit checkout will spend first, and none that has run out", async (role) => {
+    const { db } = database();
+    const { user } = await memberWithMerch(role);
+    expect((await load(user)).credit).toBe(0);
+    const now = new Date();
+    await giveCredit(db, { userId: user.id, amount: 1500, expiresAt: null, now: new Date(now.getTime() - 60_000) });
+    await giveCredit(db, {
+      userId: user.id,
+      amount: 700,
+      expiresAt: new Date(now.getTime() - 1000),
+      now: new Date(now.getTime() - 60_000),
+    });
+    expect((await load(user)).credit).toBe(1500);
+    expect((await load(null)).credit).toBe(0);
   });
 
   it("sends a visitor to sign in before paying", async () => {

@@ -8,6 +8,7 @@ import { CartPayBar, CartPayment, CartSections, type CartViewer } from "~/featur
 import { PaymentProblemNotice } from "~/features/cart/payment-problem-notice";
 import { lastPaymentProblem } from "~/features/checkout/payment-problem.server";
 import { formatOrderNumber } from "~/features/commerce/order-number";
+import { spendableCredit } from "~/features/credit/credit.server";
 import { formatEventInstant } from "~/features/dates/event-dates";
 import { loadCart } from "~/features/selling/selling.server";
 import { CartShipping } from "~/features/shipping/cart-shipping";
@@ -32,10 +33,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // A `?voucher=CODE` link puts its code in the cart, then shows the cart without it.
   const linked = new URL(request.url).searchParams.get("voucher");
   if (linked !== null) throw await codeFromLink(context, request, linked, now);
-  const [cart, held, problem] = await Promise.all([
+  const [cart, held, problem, credit] = await Promise.all([
     loadCart(db, { owner, userId: user?.id, now, currency: env.CURRENCY, timeZone: env.TIME_ZONE }),
     user ? heldOrder(db, user.id, now) : null,
     user ? lastPaymentProblem(db, user.id) : null,
+    user?.emailVerified ? spendableCredit(db, { userId: user.id, now }) : 0,
   ]);
   // How merch reaches the buyer: asked only when there is merch, and only of members who can pay.
   const shipping =
@@ -56,6 +58,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       currency: env.CURRENCY,
       viewer,
       shipping,
+      // Checkout spends it before the card: the summary shows what is left to pay.
+      credit,
       // A fresh key per drawing of the page: pressing Pay twice on it makes one order.
       idempotencyKey: randomBytes(18).toString("base64url"),
       paymentProblem: problem
@@ -172,6 +176,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
             idempotencyKey={loaderData.idempotencyKey}
             held={loaderData.held}
             shipping={summaryShipping}
+            credit={loaderData.credit}
           />
         </div>
       )}
@@ -182,6 +187,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
           viewer={loaderData.viewer}
           payable={loaderData.payable}
           shipping={summaryShipping}
+          credit={loaderData.credit}
           className="-mx-4 -mb-10 sm:-mx-6"
         />
       ) : null}
