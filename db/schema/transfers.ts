@@ -86,3 +86,47 @@ export const ticketHandBacks = pgTable(
     check("ticket_hand_backs_fee_non_negative", sql`${table.fee} >= 0`),
   ],
 );
+
+/**
+ * A booking moved by staff to another ticket type, of the same event or another date
+ * (docs/transfers.md "Moves"). The moved tickets' value is refunded to the buyer's account credit
+ * and spent at once on a new order for the new tickets (`toOrderId`): the credit ledger carries
+ * the money across, so a later refund of either order gives back what it was paid. When the new
+ * tickets cost more and the difference is not waived, the new order waits for the buyer's
+ * payment with its places held; checkout never replaces it with the buyer's next cart.
+ */
+export const bookingMoves = pgTable(
+  "booking_moves",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    fromOrderId: uuid("from_order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    toOrderId: uuid("to_order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    fromTicketTypeId: uuid("from_ticket_type_id")
+      .notNull()
+      .references(() => ticketTypes.id, { onDelete: "cascade" }),
+    toTicketTypeId: uuid("to_ticket_type_id")
+      .notNull()
+      .references(() => ticketTypes.id, { onDelete: "cascade" }),
+    quantity: integer("quantity").notNull(),
+    /** What the moved tickets were worth, and what the new ones cost, in pence. */
+    movedValue: integer("moved_value").notNull(),
+    newValue: integer("new_value").notNull(),
+    /** The extra the new tickets cost that staff chose not to charge. */
+    waived: integer("waived").notNull().default(0),
+    reason: text("reason").notNull(),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex("booking_moves_to_order_key").on(table.toOrderId),
+    index("booking_moves_from_order_idx").on(table.fromOrderId),
+    check(
+      "booking_moves_amounts",
+      sql`${table.quantity} > 0 and ${table.movedValue} >= 0 and ${table.newValue} >= 0 and ${table.waived} >= 0`,
+    ),
+  ],
+);

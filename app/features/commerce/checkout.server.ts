@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, notExists, sql } from "drizzle-orm";
 import { DEFAULT_HOLD_MINUTES } from "~/features/commerce/holds.server";
 import { recordOrderChanges } from "~/features/commerce/order-history.server";
 import { returnCreditOfUnpaidOrders, spendCredit } from "~/features/credit/credit.server";
@@ -11,6 +11,7 @@ import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation, transactionWithRetry } from "~/server/db/retry.server";
 import { formatMoney } from "~/ui/money";
 import {
+  bookingMoves,
   cartItems,
   carts,
   holds,
@@ -23,7 +24,7 @@ import {
   type ShippingMethod,
   vouchers,
 } from "../../../db/schema";
-import type { CheckoutProblem, ItemKind, KindCheckout, NewOrderLine, ReleasedHold } from "./item-kind";
+import type { CartRow, CheckoutProblem, ItemKind, KindCheckout, NewOrderLine, ReleasedHold } from "./item-kind";
 import { cartRowColumns, kindsOf, linesOfKind } from "./kind-lines";
 
 /**
@@ -219,6 +220,120 @@ async function checkoutIn(
   };
 }
 
+export type PlaceOrderInput = Omit<CheckoutInput, "cartId" | "idempotencyKey" | "shipping" | "holdMinutes"> & {
+  /** What the order is for, as cart lines would hold it (tickets: no merch, so no shipping). */
+  lines: CartRow[];
+  holdMinutes: number;
+  /** Staff take off whatever the buyer's account credit leaves to pay (shown as the order's discount). */
+  waiveRest: boolean;
+  /** Why the order was made, for its history, and who made it. */
+  note: string;
+  actorId: string;
+  /** Places the buyer gives up in the same transaction (a moved booking's): free for these lines. */
+  freed?: ReleasedHold[];
+  /**
+   * Runs once the order is written, before the buyer's credit pays for it: what the caller does
+   * in the same transaction that the credit depends on (a move refunds the old tickets to it).
+   */
+  beforePaying?(order: { id: string; number: number; subtotal: number }): Promise<void>;
+};
+
+export type PlacedOrder = CheckoutOrder & { credit: number; waived: number };
+
+/**
+ * An order staff make for a member, inside the caller's transaction (a booking moved to other
+ * tickets): the kinds lock and check the lines as checkout does, at the buyer's own prices, and
+ * the order is written as checkout writes it, its places held until `holdMinutes` pass. The
+ * buyer's account credit pays first. It replaces none of the buyer's own unpaid orders, and their
+ * next checkout leaves it alone (docs/transfers.md "Moves").
+ */
+export async function placeOrderIn(
+  tx: Db,
+  kinds: readonly ItemKind[],
+  input: PlaceOrderInput,
+): Promise<{ ok: true; order: PlacedOrder } | { ok: false; problems: CheckoutProblem[] }> {
+  const { now } = input;
+  const context = {
+    userId: input.userId,
+    currency: input.currency,
+    now,
+    member: input.member ?? false,
+    tierId: input.member ? (input.tierId ?? null) : null,
+    voucher: null,
+  };
+  const problems: CheckoutProblem[] = [];
+  const lines: (NewOrderLine & { kind: string })[] = [];
+  for (const kind of kindsOf(kinds, input.lines)) {
+    const session = await kind.checkout(tx, linesOfKind(input.lines, kind), context);
+    session.released?.((input.freed ?? []).filter((place) => place.kind === kind.name));
+    const checked = await session.check(tx);
+    problems.push(...checked.problems);
+    lines.push(...checked.lines.map((line) => ({ ...line, kind: kind.name })));
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const subtotal = sumOf(lines);
+  const holdExpiresAt = new Date(now.getTime() + input.holdMinutes * 60_000);
+  const order = await writeOrder(tx, {
+    input: { ...input, cartId: "" },
+    lines,
+    subtotal,
+    applied: null,
+    total: subtotal,
+    shipping: null,
+    holdExpiresAt,
+  });
+  await input.beforePaying?.({ ...order, subtotal });
+  const credit = await spendCredit(tx, {
+    userId: input.userId,
+    orderId: order.id,
+    upTo: subtotal,
+    currency: input.currency,
+    now,
+  });
+  const waived = input.waiveRest ? subtotal - credit : 0;
+  if (waived > 0) {
+    // Taken off the line itself, so a later refund of its units gives back only what was paid.
+    const [line] = await tx
+      .select({ id: orderItems.id })
+      .from(orderItems)
+      .where(eq(orderItems.orderId, order.id))
+      .limit(1);
+    if (lines.length !== 1 || !line) throw new Error("Staff waive the rest only on an order of one line");
+    await tx.update(orderItems).set({ discount: waived }).where(eq(orderItems.id, line.id));
+  }
+  const total = subtotal - credit - waived;
+  if (credit > 0 || waived > 0) {
+    await tx.update(orders).set({ credit, discount: waived, total }).where(eq(orders.id, order.id));
+  }
+  const paidBy = [
+    credit > 0 ? `${formatMoney(credit, input.currency)} of account credit used` : null,
+    waived > 0 ? `${formatMoney(waived, input.currency)} waived` : null,
+  ].filter(Boolean);
+  await recordOrderChanges(tx, [
+    {
+      orderId: order.id,
+      fromStatus: null,
+      toStatus: "pending",
+      note: paidBy.length > 0 ? `${input.note}; ${paidBy.join(", ")}` : input.note,
+      actorId: input.actorId,
+      at: now,
+    },
+  ]);
+  return {
+    ok: true,
+    order: {
+      id: order.id,
+      number: order.number,
+      total,
+      currency: input.currency,
+      holdExpiresAt,
+      status: "pending",
+      credit,
+      waived,
+    },
+  };
+}
+
 /** The pending order with the catalogue's prices, its lines and the holds they set aside. */
 async function writeOrder(
   tx: Db,
@@ -324,7 +439,14 @@ async function supersedeUnpaidOrders(tx: Db, userId: string, now: Date): Promise
   const superseded = await tx
     .update(orders)
     .set({ status: "cancelled", failureReason: SUPERSEDED_REASON, updatedAt: now })
-    .where(and(eq(orders.userId, userId), eq(orders.status, "pending")))
+    .where(
+      and(
+        eq(orders.userId, userId),
+        eq(orders.status, "pending"),
+        // An order staff made for them (a moved booking) waits for its own payment.
+        notExists(tx.select({ one: sql`1` }).from(bookingMoves).where(eq(bookingMoves.toOrderId, orders.id))),
+      ),
+    )
     .returning({ id: orders.id });
   if (superseded.length === 0) return [];
   const ids = superseded.map((order) => order.id);

@@ -41,6 +41,12 @@ export type RefundInput = {
    * spent always goes back to credit first, whichever is chosen.
    */
   to?: { kind: "money" } | { kind: "credit"; expiresAt: Date | null };
+  /**
+   * At least this much of the refund goes to the buyer's account credit, never running out,
+   * whatever `to` says; the rest goes where `to` says. A moved booking carries its value to the
+   * new tickets this way (docs/transfers.md "Moves").
+   */
+  creditAtLeast?: number;
 };
 
 export type RefundedLine = { description: string; quantity: number; amount: number };
@@ -165,7 +171,24 @@ async function refundIn(tx: Db, kinds: readonly ItemKind[], input: RefundInput):
           now,
         })
       : 0;
-  const rest = amount - creditBack;
+  const carried =
+    input.creditAtLeast && order.userId
+      ? Math.max(0, Math.min(amount - creditBack, input.creditAtLeast - creditBack))
+      : 0;
+  if (carried > 0 && order.userId) {
+    await grantCredit(tx, {
+      userId: order.userId,
+      amount: carried,
+      currency: order.currency,
+      kind: "refund",
+      orderId: order.id,
+      expiresAt: null,
+      reason: input.reason,
+      actorId: input.actorId,
+      now,
+    });
+  }
+  const rest = amount - creditBack - carried;
   if (toCredit && order.userId && rest > 0) {
     await grantCredit(tx, {
       userId: order.userId,
@@ -179,7 +202,7 @@ async function refundIn(tx: Db, kinds: readonly ItemKind[], input: RefundInput):
       now,
     });
   }
-  const credit = toCredit ? amount : creditBack;
+  const credit = toCredit ? amount : creditBack + carried;
   const transactionId = rest > 0 && !toCredit ? await recordRefund(tx, order, rest, input) : null;
   const status: OrderStatus = remaining === 0 ? "refunded" : "partly_refunded";
   await tx.update(orders).set({ status, updatedAt: now }).where(eq(orders.id, order.id));

@@ -33,6 +33,11 @@ export async function startCheckout(db: Db, input: checkout.CheckoutInput) {
   return checkout.startCheckout(db, SOLD_KINDS, { ...input, ...buyer });
 }
 
+/** An order staff make for a member inside the caller's transaction: see the commerce core's `placeOrderIn`. */
+export function placeStaffOrder(tx: Db, input: checkout.PlaceOrderInput) {
+  return checkout.placeOrderIn(tx, SOLD_KINDS, input);
+}
+
 /** Turns a payment into a paid order, exactly once: see the commerce core's `settlementFor`. */
 export const settleOrder = settlement.settleOrder;
 
