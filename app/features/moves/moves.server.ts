@@ -1,4 +1,4 @@
-import { and, asc, eq, or } from "drizzle-orm";
+import { and, asc, eq, gt, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
 import { recordAudit } from "~/features/audit/audit.server";
@@ -300,7 +300,8 @@ function moveEmail(
   const money = (amount: number) => formatMoney(amount, move.currency);
   const what = countOf(move.quantity, "ticket", "tickets");
   const lines = [
-    `We have moved ${what} of yours from ${move.from} to ${move.target}${move.when ? ` (${move.when})` : ""}. ${move.reason}`,
+    `We have moved ${what} of yours from ${move.from} to ${move.target}${move.when ? ` (${move.when})` : ""}.`,
+    `Why: ${move.reason}`,
   ];
   if (move.back.amount > 0) {
     const card = move.back.amount - move.back.credit;
@@ -360,3 +361,42 @@ export async function movesOfOrder(db: Db, orderId: string) {
     to: formatOrderNumber(row.toNumber),
   }));
 }
+
+/**
+ * Where a booking can move to: the ticket types of every published event that has not ended,
+ * soonest first, with their prices (the page lists them; the move itself checks everything again).
+ */
+export async function moveTargets(db: Db, now: Date) {
+  const rows = await db
+    .select({
+      id: ticketTypes.id,
+      name: ticketTypes.name,
+      price: ticketTypes.price,
+      eventId: events.id,
+      title: events.title,
+      startsAt: events.startsAt,
+      timeZone: events.timeZone,
+    })
+    .from(ticketTypes)
+    .innerJoin(events, eq(events.id, ticketTypes.eventId))
+    .where(and(eq(events.status, "published"), gt(events.endsAt, now)))
+    .orderBy(asc(events.startsAt), asc(events.id), asc(ticketTypes.sortOrder), asc(ticketTypes.id))
+    .limit(MOVE_TARGETS_SHOWN);
+  const byEvent = new Map<
+    string,
+    { title: string; when: string; types: { id: string; name: string; price: number }[] }
+  >();
+  for (const row of rows) {
+    const event = byEvent.get(row.eventId) ?? {
+      title: row.title,
+      when: formatEventInstant(row.startsAt, row.timeZone),
+      types: [],
+    };
+    event.types.push({ id: row.id, name: row.name, price: row.price });
+    byEvent.set(row.eventId, event);
+  }
+  return [...byEvent.entries()].map(([id, event]) => ({ id, ...event }));
+}
+
+/** How many ticket types the move form lists at most. */
+const MOVE_TARGETS_SHOWN = 300;

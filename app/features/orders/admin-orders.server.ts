@@ -111,6 +111,7 @@ export async function getOrderDetail(db: Db, orderId: string) {
       .select({
         id: orderItems.id,
         ...orderLineColumns,
+        kind: orderItems.kind,
         eventId: orderItems.eventId,
         variantId: orderItems.variantId,
         eventTitle: events.title,

@@ -106,6 +106,9 @@ export type OrderView = {
   total: number;
   placedAt: string;
   paidAt: string | null;
+  /** While the order waits for payment: until when its places are held, as an instant and in words. */
+  holdEndsAt: Date | null;
+  holdEndsLabel: string | null;
   items: OrderLineView[];
   tickets: TicketView[];
   /** Competition entries bought on this order: per draw, the numbers allocated at payment. */
@@ -190,6 +193,7 @@ async function loadOrder(
         ...orderSummaryColumns,
         createdAt: orders.createdAt,
         paidAt: orders.paidAt,
+        holdExpiresAt: orders.holdExpiresAt,
         shippingMethod: orders.shippingMethod,
         shippingAddress: orders.shippingAddress,
         collectionTitle: events.title,
@@ -280,6 +284,9 @@ async function loadOrder(
     total: order.total,
     placedAt: formatEventInstant(order.createdAt, siteTimeZone),
     paidAt: order.paidAt ? formatEventInstant(order.paidAt, siteTimeZone) : null,
+    holdEndsAt: order.status === "pending" ? order.holdExpiresAt : null,
+    holdEndsLabel:
+      order.status === "pending" && order.holdExpiresAt ? formatEventInstant(order.holdExpiresAt, siteTimeZone) : null,
     items: items.map((item) => ({ ...item, lineTotal: item.unitPrice * item.quantity })),
     tickets: ticketRows.map((row) => ticketView(row, { secret, withQr: true })),
     entries: [...entries.values()],

@@ -1,11 +1,12 @@
 import { ArrowLeft, Printer } from "lucide-react";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import { fulfilmentOf } from "~/features/fulfilment/fulfilment.server";
 import { FulfilmentStatus } from "~/features/fulfilment/fulfilment-parts";
 import { OrderLines, OrderPayments } from "~/features/orders/order-summary";
 import { orderForBuyer } from "~/features/orders/order-views.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { formatMoney } from "~/ui/money";
 import { notFound } from "~/ui/not-found";
 import { useSite } from "~/ui/site";
 import type { Route } from "./+types/receipt";
@@ -22,7 +23,13 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
   });
   if (!order) notFound("We could not find that order");
   // The receipt is about money: the tickets' signed codes stay off it.
-  return { order: { ...order, tickets: [] }, siteUrl: env.SITE_URL, merch: await fulfilmentOf(db, order.id) };
+  return {
+    order: { ...order, tickets: [] },
+    // An order waiting for payment whose places are still held can be paid from here.
+    payable: order.holdEndsAt !== null && order.holdEndsAt > new Date() && order.total > 0,
+    siteUrl: env.SITE_URL,
+    merch: await fulfilmentOf(db, order.id),
+  };
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -44,6 +51,33 @@ export default function ReceiptPage({ loaderData }: Route.ComponentProps) {
           <Printer aria-hidden className="size-4" /> Print receipt
         </button>
       </div>
+
+      {loaderData.payable ? (
+        <section
+          aria-labelledby="pay-title"
+          data-print-hidden
+          className="flex flex-wrap items-center justify-between gap-4 rounded-2xl border-2 border-accent bg-surface p-5"
+        >
+          <div>
+            <h2 id="pay-title" className="text-lg font-extrabold">
+              {formatMoney(order.total, order.currency)} to pay
+            </h2>
+            <p className="text-sm text-muted">The places are held for you until {order.holdEndsLabel}.</p>
+          </div>
+          {/* The cart's own way back to a held order's payment. */}
+          <Form method="post" action="/cart">
+            <input type="hidden" name="orderId" value={order.id} />
+            <button
+              type="submit"
+              name="intent"
+              value="resume"
+              className="rounded-full bg-accent px-6 py-2.5 font-bold text-on-accent hover:bg-accent-strong"
+            >
+              Pay {formatMoney(order.total, order.currency)}
+            </button>
+          </Form>
+        </section>
+      ) : null}
 
       {merch ? (
         <div data-print-hidden>

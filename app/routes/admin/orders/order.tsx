@@ -1,4 +1,7 @@
+import { Link } from "react-router";
 import { formatOrderNumber } from "~/features/commerce/order-number";
+import { MoveForms } from "~/features/moves/move-form";
+import { movesOfOrder, moveTargets } from "~/features/moves/moves.server";
 import { Panel, RefundConfirmation, RefundForms, TicketStatus } from "~/features/orders/admin-order-parts";
 import { getOrderDetail } from "~/features/orders/admin-orders.server";
 import { ORDER_STATUS_LABELS } from "~/features/orders/admin-schemas";
@@ -10,8 +13,10 @@ import { dashboardMeta } from "~/ui/dashboard-meta";
 import { Notice } from "~/ui/form";
 import { formatMoney } from "~/ui/money";
 import { notFound } from "~/ui/not-found";
+import { countOf } from "~/ui/plural";
 import { BackLink } from "~/ui/record-header";
 import type { Route } from "./+types/order";
+import { orderMoveAction } from "./move-form.server";
 import { orderRefundAction } from "./refund-forms.server";
 
 async function loadOrder(context: Route.LoaderArgs["context"], orderId: string | undefined) {
@@ -23,8 +28,14 @@ async function loadOrder(context: Route.LoaderArgs["context"], orderId: string |
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   const user = requireRole({ context, url }, "organizer");
-  const { env } = context.get(runtimeContext);
+  const { db, env } = context.get(runtimeContext);
   const detail = await loadOrder(context, params.orderId);
+  const canRefund = user.role === "admin";
+  const now = new Date();
+  const [moves, targets] = await Promise.all([
+    movesOfOrder(db, detail.order.id),
+    canRefund && detail.order.hasAccount ? moveTargets(db, now) : [],
+  ]);
   const at = new Intl.DateTimeFormat("en-GB", { timeZone: env.TIME_ZONE, dateStyle: "medium", timeStyle: "short" });
   const when = (date: Date | null) => (date ? at.format(date) : null);
   return {
@@ -34,20 +45,32 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
     tickets: detail.tickets.map((ticket) => ({ ...ticket, checkedInLabel: when(ticket.checkedInAt) })),
     transactions: detail.transactions.map((row) => ({ ...row, when: when(row.createdAt) })),
     history: detail.history.map((row) => ({ ...row, when: when(row.createdAt) })),
-    // Organizers see orders, only admins refund.
-    canRefund: user.role === "admin",
+    moves: moves.map((move) => ({ ...move, when: when(move.createdAt) })),
+    moveTargets: targets,
+    // The ticket lines with tickets a move could take (the move itself checks each ticket).
+    movableLines: detail.items.flatMap((item) =>
+      item.kind === "ticket" && item.refundable > 0
+        ? [{ id: item.id, description: item.description, unitPrice: item.unitPrice, movable: item.refundable }]
+        : [],
+    ),
+    // Organizers see orders, only admins refund and move bookings (both move money).
+    canRefund,
   };
 }
 
 export async function action({ request, context, url, params }: Route.ActionArgs) {
   const user = requireRole({ context, url }, "admin");
-  const { db, env, jobs, outbox } = context.get(runtimeContext);
+  const { db, env, jobs, outbox, payments } = context.get(runtimeContext);
   const detail = await loadOrder(context, params.orderId);
   const brand = { siteName: env.SITE_NAME, siteUrl: env.SITE_URL };
-  return orderRefundAction(
-    { db, jobs, outbox, actorId: user.id, brand, detail, path: url.pathname },
-    await request.formData(),
-  );
+  const formData = await request.formData();
+  if (formData.get("intent") === "move") {
+    return orderMoveAction(
+      { db, jobs, outbox, payments, actorId: user.id, brand, detail, path: url.pathname },
+      formData,
+    );
+  }
+  return orderRefundAction({ db, jobs, outbox, actorId: user.id, brand, detail, path: url.pathname }, formData);
 }
 
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -179,6 +202,31 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               </ul>
             )}
           </Panel>
+          {loaderData.moves.length > 0 ? (
+            <Panel title="Moves" id="moves-heading">
+              <ul className="divide-y divide-line">
+                {loaderData.moves.map((move) => (
+                  <li key={move.id} className="py-3">
+                    <p className="font-semibold">
+                      {countOf(move.quantity, "ticket", "tickets")}{" "}
+                      {move.direction === "out" ? (
+                        <>
+                          moved to <Link to={`/admin/orders/${move.toOrderId}`}>{move.to}</Link>
+                        </>
+                      ) : (
+                        <>
+                          moved here from <Link to={`/admin/orders/${move.fromOrderId}`}>{move.from}</Link>
+                        </>
+                      )}
+                    </p>
+                    <p className="text-sm text-muted">
+                      {move.when} · {move.reason}
+                    </p>
+                  </li>
+                ))}
+              </ul>
+            </Panel>
+          ) : null}
           <Panel title="History" id="history-heading">
             <ol className="space-y-3 border-l-2 border-line pl-4">
               {history.map((row) => (
@@ -194,7 +242,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             </ol>
           </Panel>
         </div>
-        <aside aria-label="Refunds">
+        <aside aria-label="Refunds and moves" className="space-y-6">
           <Panel title="Refund" id="refund-heading">
             {canRefund ? (
               <RefundForms
@@ -207,6 +255,16 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               <p className="text-muted">Only admins can refund orders.</p>
             )}
           </Panel>
+          {canRefund && loaderData.movableLines.length > 0 ? (
+            <Panel title="Move tickets" id="move-heading">
+              <MoveForms
+                lines={loaderData.movableLines}
+                targets={loaderData.moveTargets}
+                currency={order.currency}
+                errors={actionData && "moveErrors" in actionData ? actionData.moveErrors : null}
+              />
+            </Panel>
+          ) : null}
         </aside>
       </div>
     </div>
