@@ -40,13 +40,17 @@ test.describe("an admin", () => {
       .getByRole("link", { name: /PL-\d+/ })
       .first()
       .click();
-    const line = page.locator("form").filter({ hasText: "Paddock pass" });
+    const line = page
+      .getByRole("region", { name: "Refund", exact: true })
+      .locator("form")
+      .filter({ hasText: "Paddock pass" });
     await line.getByLabel("Tickets to refund").fill("1");
     await line.getByLabel("Reason").fill("Moved to account credit at the member's request");
     await line.getByRole("button", { name: "Review refund" }).click();
-    await page.getByLabel("The buyer's account credit").check();
-    await page.getByLabel("Account credit keeps for").selectOption("12");
-    await page.getByRole("button", { name: "Confirm refund" }).click();
+    const confirmation = page.getByRole("alert").filter({ hasText: "Refund £45.00?" });
+    await confirmation.getByLabel("The buyer's account credit").check();
+    await confirmation.getByLabel("Account credit keeps for").selectOption("12");
+    await confirmation.getByRole("button", { name: "Confirm refund" }).click();
     await expect(page.getByText(/Refunded 1 ticket \(£45\.00, £45\.00 of it to account credit\)/)).toBeVisible();
   });
 });

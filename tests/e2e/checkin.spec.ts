@@ -209,7 +209,7 @@ test.describe("admin refunds", () => {
     await page.getByRole("link", { name: new RegExp(ticket.orderNumber) }).click();
     await expect(page.getByRole("heading", { name: ticket.orderNumber })).toBeVisible();
 
-    const line = page.locator("form").filter({ hasText: "Adult" });
+    const line = page.getByRole("region", { name: "Refund", exact: true }).locator("form").filter({ hasText: "Adult" });
     await line.getByLabel("Tickets to refund").fill("1");
     await line.getByLabel("Reason").fill("Cannot make it after all");
     await line.getByRole("button", { name: "Review refund" }).click();

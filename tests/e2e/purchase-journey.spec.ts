@@ -268,7 +268,10 @@ test.describe("the admin", () => {
     const ticketList = page.getByRole("region", { name: "Tickets" });
     await expect(ticketList.getByRole("listitem").filter({ hasText: "Weekend pass" })).toContainText("Checked in");
 
-    const line = page.locator("form").filter({ hasText: refunded });
+    const line = page
+      .getByRole("region", { name: "Refund", exact: true })
+      .locator("form")
+      .filter({ hasText: refunded });
     await line.getByLabel("Tickets to refund").fill("1");
     await line.getByLabel("Reason").fill("Cannot come on Sunday");
     await line.getByRole("button", { name: "Review refund" }).click();

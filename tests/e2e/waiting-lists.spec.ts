@@ -86,7 +86,10 @@ test.describe("an admin", () => {
     await page.getByLabel("Order number, email or name").fill(state.orderNumber.replace("PL-", ""));
     await page.getByRole("button", { name: "Search" }).click();
     await page.getByRole("link", { name: new RegExp(state.orderNumber) }).click();
-    const line = page.locator("form").filter({ hasText: "Paddock pass" });
+    const line = page
+      .getByRole("region", { name: "Refund", exact: true })
+      .locator("form")
+      .filter({ hasText: "Paddock pass" });
     await line.getByLabel("Tickets to refund").fill("1");
     await line.getByLabel("Reason").fill("Cannot make it after all");
     await line.getByRole("button", { name: "Review refund" }).click();
@@ -134,7 +137,9 @@ test.describe("the second in line", () => {
     // The email's link puts the held place straight in the cart.
     await visit(page, linkIn(email, "/members/offers/"));
     await expect(page).toHaveURL(/\/cart$/);
-    await expect(page.getByRole("status").filter({ hasText: "1 × Paddock pass is in your cart, held for you." })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: "1 × Paddock pass is in your cart, held for you." }),
+    ).toBeVisible();
     await expect(page.getByRole("main")).toContainText("Paddock pass");
     await expect(page.getByText("Keeps your places for you while you pay.")).toBeVisible();
     await page.getByRole("button", { name: /^Pay £45\.00/ }).click();

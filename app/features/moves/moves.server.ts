@@ -28,7 +28,7 @@ import {
 import { movableTickets, moveDifference, moveQuantityProblem } from "./move-rules";
 
 /** How long the new tickets stay held for a buyer who has the difference to pay. */
-export const MOVE_PAYMENT_HOURS = 24;
+const MOVE_PAYMENT_HOURS = 24;
 
 export type MoveInput = {
   orderId: string;
@@ -100,7 +100,7 @@ async function moveIn(tx: Db, input: MoveInput, brand: Branding): Promise<MoveOu
     .innerJoin(orders, eq(orders.id, orderItems.orderId))
     .leftJoin(users, eq(users.id, orders.userId))
     .where(and(eq(orderItems.id, input.orderItemId), eq(orderItems.orderId, input.orderId)));
-  if (!line || line.kind !== "ticket" || !line.ticketTypeId || !line.eventId) {
+  if (line?.kind !== "ticket" || !line.ticketTypeId || !line.eventId) {
     throw new Refused("Only tickets of this order can be moved.");
   }
   if (!line.userId) throw new Refused("This order's account is gone, so its tickets cannot be moved.");

@@ -11,5 +11,3 @@ export const MoveFormSchema = z.object({
   extra: z.enum(["charge", "waive"], { message: "Choose whether the buyer pays a higher price's difference" }),
   reason: line(200, "Say why they move: the buyer reads it, and it is kept in the audit log"),
 });
-
-export type MoveForm = z.infer<typeof MoveFormSchema>;

@@ -174,21 +174,24 @@ describe("/cart with merch", () => {
     ]);
   });
 
-  it.each(TEST_ROLES)("shows a %s the account credit checkout will spend first, and none that has run out", async (role) => {
-    const { db } = database();
-    const { user } = await memberWithMerch(role);
-    expect((await load(user)).credit).toBe(0);
-    const now = new Date();
-    await giveCredit(db, { userId: user.id, amount: 1500, expiresAt: null, now: new Date(now.getTime() - 60_000) });
-    await giveCredit(db, {
-      userId: user.id,
-      amount: 700,
-      expiresAt: new Date(now.getTime() - 1000),
-      now: new Date(now.getTime() - 60_000),
-    });
-    expect((await load(user)).credit).toBe(1500);
-    expect((await load(null)).credit).toBe(0);
-  });
+  it.each(TEST_ROLES)(
+    "shows a %s the account credit checkout will spend first, and none that has run out",
+    async (role) => {
+      const { db } = database();
+      const { user } = await memberWithMerch(role);
+      expect((await load(user)).credit).toBe(0);
+      const now = new Date();
+      await giveCredit(db, { userId: user.id, amount: 1500, expiresAt: null, now: new Date(now.getTime() - 60_000) });
+      await giveCredit(db, {
+        userId: user.id,
+        amount: 700,
+        expiresAt: new Date(now.getTime() - 1000),
+        now: new Date(now.getTime() - 60_000),
+      });
+      expect((await load(user)).credit).toBe(1500);
+      expect((await load(null)).credit).toBe(0);
+    },
+  );
 
   it("sends a visitor to sign in before paying", async () => {
     const result = await post(null, { intent: "pay", idempotencyKey: "v".repeat(24) });
