@@ -85,6 +85,11 @@ test.describe("the member", () => {
     expect(email.text).toContain("They cost £30.00 more.");
     expect(email.text).toContain("Why: The meet moved to a week later");
 
+    await visit(page, "/members");
+    const waiting = page.getByRole("region", { name: "Waiting for you" });
+    await expect(waiting).toContainText(`Your booking moved to Spring Meet ${state.tag}, new date — Day pass`);
+    await expect(waiting.getByRole("link", { name: "Pay £30.00" })).toBeVisible();
+
     await visit(page, linkIn(email, "/transactions/"));
     const pay = page.getByRole("region", { name: "£30.00 to pay" });
     await expect(pay).toContainText("The places are held for you until");

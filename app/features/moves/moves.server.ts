@@ -400,3 +400,31 @@ export async function moveTargets(db: Db, now: Date) {
 
 /** How many ticket types the move form lists at most. */
 const MOVE_TARGETS_SHOWN = 300;
+
+/**
+ * The member's moved bookings that wait for them to pay a difference, with their places still
+ * held: for the notice on their account page.
+ */
+export async function movesAwaitingPayment(db: Db, userId: string, now: Date) {
+  const rows = await db
+    .select({
+      orderId: orders.id,
+      total: orders.total,
+      currency: orders.currency,
+      holdExpiresAt: orders.holdExpiresAt,
+      description: orderItems.description,
+      timeZone: events.timeZone,
+    })
+    .from(bookingMoves)
+    .innerJoin(orders, eq(orders.id, bookingMoves.toOrderId))
+    .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
+    .innerJoin(events, eq(events.id, orderItems.eventId))
+    .where(and(eq(orders.userId, userId), eq(orders.status, "pending"), gt(orders.holdExpiresAt, now)))
+    .orderBy(asc(orders.holdExpiresAt));
+  return rows.map((row) => ({
+    orderId: row.orderId,
+    description: row.description,
+    toPay: formatMoney(row.total, row.currency),
+    payBy: formatEventInstant(row.holdExpiresAt!, row.timeZone),
+  }));
+}

@@ -8,6 +8,7 @@ import type { TestRole } from "~/server/session-user.test-support";
 import { answerOf, routeTestSite } from "~/web/route-calls.test-support";
 import { cartItems, carts, ticketTypes } from "../../../db/schema";
 import * as route from "./offer";
+import * as overview from "./overview";
 
 const database = freshDatabasePerFile();
 const site = routeTestSite(database, { name: "offer-link" });
@@ -63,6 +64,26 @@ describe("the link in an offer email", () => {
   it("answers a link that names no place in line with the member's lists, never an error page", async () => {
     for (const entryId of ["not-a-uuid", "00000000-0000-4000-8000-000000000000", "<script>"]) {
       expect(await open("member", entryId)).toMatchObject({ status: 302, location: "/members/events#waiting-lists" });
+    }
+  });
+});
+
+describe("the member's account page", () => {
+  it("sends a visitor to sign in, and shows each member the offers held for them alone, linking to the cart", async () => {
+    const { entryId } = await offeredToMember();
+    expect((await answerOf(() => overview.loader(site.args(null, { path: "/members" })))).location).toMatch(/^\/login/);
+    const mine = await answerOf(() => overview.loader(site.args("member", { path: "/members" })));
+    // The member holds this offer (and the one made by the test before).
+    expect(mine.data?.waiting).toContainEqual(
+      expect.objectContaining({
+        title: expect.stringMatching(/^A place for Paddock, /),
+        text: expect.stringMatching(/^Held for you from the waiting list until /),
+        action: { to: `/members/offers/${entryId}`, label: "Buy my places" },
+      }),
+    );
+    for (const role of ["organizer", "admin"] as const) {
+      const theirs = await answerOf(() => overview.loader(site.args(role, { path: "/members" })));
+      expect(theirs.data?.waiting, role).toEqual([]);
     }
   });
 });

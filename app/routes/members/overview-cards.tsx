@@ -85,3 +85,35 @@ export function QuickLink({
     </li>
   );
 }
+
+/** What is held for the member and ends if they do nothing: a waiting-list offer, a difference to pay. */
+export function WaitingForYou({
+  items,
+}: {
+  items: { key: string; title: string; text: string; action: { to: string; label: string } }[];
+}) {
+  if (items.length === 0) return null;
+  return (
+    <section aria-labelledby="waiting-title" className="space-y-4">
+      <h2 id="waiting-title" className="wide text-xl font-extrabold">
+        Waiting for you
+      </h2>
+      <ul className="grid gap-4 sm:grid-cols-2">
+        {items.map((item) => (
+          <li key={item.key} className="flex flex-col gap-3 rounded-3xl border-2 border-accent bg-surface-raised p-5">
+            <h3 className="font-bold">{item.title}</h3>
+            <p className="text-muted">{item.text}</p>
+            {/* A document request: the offer's link is a resource route that fills the cart. */}
+            <Link
+              to={item.action.to}
+              reloadDocument
+              className="inline-flex items-center gap-1.5 self-start rounded-full bg-accent px-5 py-2.5 font-bold text-on-accent hover:bg-accent-strong"
+            >
+              {item.action.label} <ArrowRight aria-hidden className="size-4" />
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

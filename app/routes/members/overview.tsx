@@ -3,18 +3,47 @@ import { Avatar } from "~/features/accounts/avatar";
 import { getAccountOverview } from "~/features/accounts/overview.server";
 import { myEntries } from "~/features/draws/catalogue.server";
 import { MyEntries } from "~/features/draws/my-entries";
+import { movesAwaitingPayment } from "~/features/moves/moves.server";
+import { waitingListsOfMember } from "~/features/waiting-lists/waiting-lists.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/overview";
-import { listOf, QuickLink, StatusCard } from "./overview-cards";
+import { listOf, QuickLink, StatusCard, WaitingForYou } from "./overview-cards";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
   const { db } = context.get(runtimeContext);
-  const [overview, entries] = await Promise.all([getAccountOverview(db, user.id), myEntries(db, user.id)]);
+  const now = new Date();
+  const [overview, entries, lists, moves] = await Promise.all([
+    getAccountOverview(db, user.id),
+    myEntries(db, user.id),
+    waitingListsOfMember(db, user.id, now),
+    movesAwaitingPayment(db, user.id, now),
+  ]);
   if (!overview) notFound("Your account could not be found");
-  return { overview, entries };
+  // What is held for the member right now and ends if they do nothing: shown first.
+  const waiting = [
+    ...lists.flatMap((list) =>
+      list.offer
+        ? [
+            {
+              key: list.id,
+              title: `${list.quantity === 1 ? "A place" : `${list.quantity} places`} for ${list.ticketTypeName}, ${list.event.title}`,
+              text: `Held for you from the waiting list until ${list.offer.endsLabel}.`,
+              action: { to: `/members/offers/${list.id}`, label: "Buy my places" },
+            },
+          ]
+        : [],
+    ),
+    ...moves.map((move) => ({
+      key: move.orderId,
+      title: `Your booking moved to ${move.description}`,
+      text: `${move.toPay} to pay by ${move.payBy}, when the new places are released.`,
+      action: { to: `/transactions/${move.orderId}`, label: `Pay ${move.toPay}` },
+    })),
+  ];
+  return { overview, entries, waiting };
 }
 
 const since = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
@@ -34,6 +63,8 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
           </p>
         </div>
       </header>
+
+      <WaitingForYou items={loaderData.waiting} />
 
       <section aria-labelledby="status-title" className="space-y-4">
         <h2 id="status-title" className="wide text-xl font-extrabold">

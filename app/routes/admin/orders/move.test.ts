@@ -6,6 +6,7 @@ import { freshDatabasePerFile } from "~/server/db/test-database";
 import { testAccount, testSessionUser } from "~/server/session-user.test-support";
 import { answerOf, type FormFields, recordingOutbox, routeTestSite } from "~/web/route-calls.test-support";
 import { bookingMoves, orderItems, tickets } from "../../../../db/schema";
+import * as overview from "../../members/overview";
 import * as receipt from "../../members/receipt";
 import { action, loader } from "./order";
 
@@ -163,6 +164,13 @@ describe("a moved booking that costs more", () => {
     const own = await answerOf(() => receipt.loader(site.args(testSessionUser(base.buyer), { path, params })));
     expect(own.data).toMatchObject({ payable: true, order: { total: 3000, status: "pending" } });
     expect(sent.at(-1)?.text).toContain(`Pay £30.00: http://localhost:3000${path}`);
+    const account = await answerOf(() => overview.loader(site.args(testSessionUser(base.buyer), { path: "/members" })));
+    expect(account.data?.waiting).toEqual([
+      expect.objectContaining({
+        title: expect.stringContaining("Your booking moved to Autumn meet, new date — Day ticket"),
+        action: { to: path, label: "Pay £30.00" },
+      }),
+    ]);
     for (const who of ["member", "organizer", "admin"] as const) {
       expect((await answerOf(() => receipt.loader(site.args(who, { path, params })))).status, who).toBe(404);
     }
