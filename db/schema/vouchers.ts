@@ -20,7 +20,7 @@ export const VOUCHER_CODE_MAX = 32;
  * product's variants, a tier, a draw's entries. One use is one item (a ticket, an entry bundle, a
  * tee, a membership); uses are counted from `voucher_uses` under the voucher's row lock, never
  * kept in a counter. A voucher that `holds_places` keeps its unused uses' places of its one
- * ticket type from the public sale until it ends; any voucher lets hidden ticket types among its
+ * ticket type (or variant) from the public sale until it ends; any voucher lets hidden ticket types among its
  * targets be bought.
  */
 export const vouchers = pgTable(
@@ -39,6 +39,8 @@ export const vouchers = pgTable(
     eventIds: uuid("event_ids").array().notNull().default(sql`'{}'::uuid[]`),
     ticketTypeIds: uuid("ticket_type_ids").array().notNull().default(sql`'{}'::uuid[]`),
     productIds: uuid("product_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    /** Single variants of a product: only waiting-list offers name these. */
+    variantIds: uuid("variant_ids").array().notNull().default(sql`'{}'::uuid[]`),
     tierIds: uuid("tier_ids").array().notNull().default(sql`'{}'::uuid[]`),
     drawIds: uuid("draw_ids").array().notNull().default(sql`'{}'::uuid[]`),
     /** Items in all; null: no limit. */
@@ -84,7 +86,7 @@ export const vouchers = pgTable(
     ),
     check(
       "vouchers_holds_one_ticket_type",
-      sql`not ${table.holdsPlaces} or (${table.maxUses} is not null and cardinality(${table.ticketTypeIds}) = 1)`,
+      sql`not ${table.holdsPlaces} or (${table.maxUses} is not null and cardinality(${table.ticketTypeIds}) + cardinality(${table.variantIds}) = 1)`,
     ),
   ],
 );

@@ -104,11 +104,7 @@ export async function listProductsForAdmin(db: Db, now: Date): Promise<AdminProd
       ),
     )
     .orderBy(asc(productVariants.position), asc(productVariants.sku));
-  const held = await heldByVariant(
-    db,
-    variants.map((variant) => variant.id),
-    now,
-  );
+  const held = await heldByVariant(db, variants, now);
   return rows.map((row) => {
     const own = variants
       .filter((variant) => variant.productId === row.id)
@@ -159,7 +155,7 @@ export async function getProductForAdmin(db: Db, productId: string, now: Date) {
     .where(eq(productVariants.productId, productId))
     .orderBy(asc(productVariants.position), asc(productVariants.sku));
   const ids = variants.map((variant) => variant.id);
-  const held = await heldByVariant(db, ids, now);
+  const held = await heldByVariant(db, variants, now);
   const used =
     ids.length === 0
       ? []

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { CartLineView, CartRow, KindCart } from "~/features/commerce/item-kind";
+import type { CartLineView, CartRow, CartVoucher, KindCart } from "~/features/commerce/item-kind";
 import { memberLinePrice } from "~/features/commerce/member-price";
+import { cartVoucher } from "~/features/vouchers/voucher-uses.server";
 import type { Db } from "~/server/db/client.server";
 import { cartItems, carts, MAX_LINE_QUANTITY } from "../../../db/schema";
 import { type MerchProblem, merchLineProblem } from "./merch-rules";
@@ -55,9 +56,12 @@ export async function addVariantToCart(
   }
   try {
     return await db.transaction(async (tx) => {
+      // A waiting-list offer in the cart keeps its units for this buyer.
+      const voucher = await cartVoucher(tx, input.cartId);
       const stock = await readVariantStock(tx, [variantId], input.now, {
         lock: false,
         exceptUserId: input.userId,
+        voucherId: voucher?.id,
       });
       const line = stock.variants.get(variantId);
       // A variant that does not exist cannot be inserted (foreign key): refuse before writing.
@@ -118,7 +122,12 @@ export async function setMerchLineQuantity(
   if (!current) {
     return { ok: false, problem: { code: "not_found", message: "That item is no longer in your cart", variantId } };
   }
-  const stock = await readVariantStock(db, [variantId], input.now, { lock: false, exceptUserId: input.userId });
+  const voucher = await cartVoucher(db, input.cartId);
+  const stock = await readVariantStock(db, [variantId], input.now, {
+    lock: false,
+    exceptUserId: input.userId,
+    voucherId: voucher?.id,
+  });
   const line = stock.variants.get(variantId);
   if (input.quantity > current.quantity) {
     const problem = merchLineProblem(line, variantId, input.quantity);
@@ -204,7 +213,7 @@ export const merchCart: KindCart = {
 async function merchCartLines(
   db: Db,
   rows: CartRow[],
-  context: { userId?: string; now: Date; member?: boolean; tierId?: string | null },
+  context: { userId?: string; now: Date; member?: boolean; tierId?: string | null; voucher?: CartVoucher | null },
 ): Promise<CartLineView[]> {
   const lines = rows.flatMap((row) => (row.variantId ? [{ variantId: row.variantId, quantity: row.quantity }] : []));
   if (lines.length === 0) return [];
@@ -212,7 +221,7 @@ async function merchCartLines(
     db,
     lines.map((line) => line.variantId),
     context.now,
-    { lock: false, exceptUserId: context.userId },
+    { lock: false, exceptUserId: context.userId, voucherId: context.voucher?.id },
   );
   return lines.flatMap((line) => {
     const variant = stock.variants.get(line.variantId);

@@ -36,11 +36,7 @@ async function variantsOnSale(db: Db, productIds: string[], now: Date): Promise<
     })
     .from(productVariants)
     .where(and(inArray(productVariants.productId, productIds), eq(productVariants.active, true)));
-  const held = await heldByVariant(
-    db,
-    rows.map((row) => row.id),
-    now,
-  );
+  const held = await heldByVariant(db, rows, now);
   return rows.map((row) => ({
     productId: row.productId,
     price: row.price,
@@ -186,11 +182,7 @@ export async function getProductPage(
     .from(productVariants)
     .where(and(eq(productVariants.productId, product.id), eq(productVariants.active, true)))
     .orderBy(asc(productVariants.position), asc(productVariants.sku));
-  const held = await heldByVariant(
-    db,
-    rows.map((row) => row.id),
-    input.now,
-  );
+  const held = await heldByVariant(db, rows, input.now);
   const variants = rows.map((row) => {
     const available = availableUnits({ stock: row.stock, held: held.get(row.id) ?? 0 });
     return {

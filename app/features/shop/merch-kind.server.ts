@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { CartRow, CheckoutProblem, ItemKind, NewOrderLine, OrderRow } from "~/features/commerce/item-kind";
 import { buyerPrice } from "~/features/commerce/member-price";
 import { LATE_SOLD_OUT_REASON } from "~/features/commerce/settle.server";
+import { voucherOfOrder } from "~/features/vouchers/voucher-uses.server";
 import { cartItems, productVariants } from "../../../db/schema";
 import { merchCart } from "./cart-merch.server";
 import { merchLineProblem } from "./merch-rules";
@@ -26,14 +27,14 @@ export const merchKind: ItemKind = {
   delivered: true,
   cart: merchCart,
 
-  async checkout(tx, rows, { userId, now, member, tierId }) {
+  async checkout(tx, rows, { userId, now, member, tierId, voucher }) {
     const lines = rows.map(merchLine);
     // The member's own unpaid order is replaced by this one, so its holds are not counted.
     const stock = await readVariantStock(
       tx,
       lines.map((line) => line.variantId),
       now,
-      { lock: true, exceptUserId: userId },
+      { lock: true, exceptUserId: userId, voucherId: voucher?.id },
     );
     return {
       // On sale, within the per-order maximum, and no more than the shelf less others' holds.
@@ -67,15 +68,17 @@ export const merchKind: ItemKind = {
     };
   },
 
-  async settle(tx, rows, { now }) {
+  async settle(tx, rows, { now, order }) {
     const lines = rows.map(merchLine);
     // The shelf is taken from under this lock. This order's own live holds are counted in `held`
-    // here and given back below, like ticket places.
+    // here and given back below, like ticket places; the units its own voucher keeps (a waiting-
+    // list offer) are the order's to take.
+    const voucher = await voucherOfOrder(tx, order.id);
     const stock = await readVariantStock(
       tx,
       lines.map((line) => line.variantId),
       now,
-      { lock: true },
+      { lock: true, voucherId: voucher?.voucherId },
     );
     return {
       short(held) {

@@ -1,5 +1,8 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { liveHolds } from "~/features/commerce/live-holds.server";
+import { placesForTheLine } from "~/features/places/line-state";
+import { variantWaitingDemand } from "~/features/places/waiting-demand.server";
+import { placesKeptForVouchers } from "~/features/vouchers/voucher-uses.server";
 import type { Db } from "~/server/db/client.server";
 import { holds, products, productVariants } from "../../../db/schema";
 
@@ -25,7 +28,10 @@ export type VariantStockLine = {
   stock: number;
   maxPerOrder: number;
   active: boolean;
-  /** Units in active, unexpired holds (not counting the asking member's own unpaid order). */
+  /**
+   * Units the buyer cannot have: in active, unexpired holds (not counting the asking member's own
+   * unpaid order), kept for others' waiting-list offers, and set aside for the waiting list.
+   */
   held: number;
 };
 
@@ -62,24 +68,44 @@ const variantColumns = {
   active: productVariants.active,
 };
 
+export type HeldOptions = {
+  /** Leaves out the holds of this member's own unpaid order: starting checkout again replaces it. */
+  exceptUserId?: string;
+  /** The buyer's own voucher: the units it keeps (a waiting-list offer) are theirs to take. */
+  voucherId?: string | null;
+  /** Free units are not set aside for the waiting lists: the offer sweep, which hands them out. */
+  forWaitingLists?: boolean;
+};
+
 /**
- * Units in active holds per variant, in one query. `exceptUserId` leaves out the holds of that
- * member's own unpaid order: starting checkout again replaces it, so those units are theirs.
+ * Units each variant has that the buyer cannot have, in three queries: those in active holds,
+ * those kept for someone else's waiting-list offer, and, while people wait for the variant, the
+ * free units set aside for them (docs/waiting-lists.md), so a unit that comes back is offered to
+ * the line before it goes back on sale.
  */
 export async function heldByVariant(
   db: Db,
-  variantIds: readonly string[],
+  variants: readonly { id: string; stock: number }[],
   now: Date,
-  options: { exceptUserId?: string } = {},
+  options: HeldOptions = {},
 ): Promise<Map<string, number>> {
   const result = new Map<string, number>();
-  if (variantIds.length === 0) return result;
+  if (variants.length === 0) return result;
+  const ids = variants.map((variant) => variant.id);
   const rows = await db
     .select({ variantId: holds.variantId, held: sql<number>`coalesce(sum(${holds.quantity}), 0)::int` })
     .from(holds)
-    .where(and(inArray(holds.variantId, [...variantIds]), liveHolds(db, now, options)))
+    .where(and(inArray(holds.variantId, ids), liveHolds(db, now, options)))
     .groupBy(holds.variantId);
-  for (const row of rows) result.set(row.variantId!, Number(row.held));
+  const inHolds = new Map(rows.map((row) => [row.variantId!, Number(row.held)]));
+  const kept = await placesKeptForVouchers(db, ids, now, { ownVoucherId: options.voucherId, of: "variants" });
+  const waiting = options.forWaitingLists ? new Map<string, number>() : await variantWaitingDemand(db, ids);
+  for (const variant of variants) {
+    const { others = 0, own = 0 } = kept.get(variant.id) ?? {};
+    const held = (inHolds.get(variant.id) ?? 0) + others;
+    const line = placesForTheLine(waiting.get(variant.id) ?? 0, variant.stock - held - own);
+    result.set(variant.id, held + line);
+  }
   return result;
 }
 
@@ -93,7 +119,7 @@ export async function readVariantStock(
   db: Db,
   variantIds: readonly string[],
   now: Date,
-  options: { lock: boolean; exceptUserId?: string },
+  options: { lock: boolean } & HeldOptions,
 ): Promise<VariantStock> {
   const ids = [...new Set(variantIds)].sort();
   const variants = new Map<string, VariantStockLine>();
@@ -111,7 +137,7 @@ export async function readVariantStock(
       .from(productVariants)
       .innerJoin(products, eq(products.id, productVariants.productId))
       .where(inArray(productVariants.id, ids));
-    const held = await heldByVariant(db, ids, now, options);
+    const held = await heldByVariant(db, rows, now, options);
     for (const row of rows) variants.set(row.id, { ...row, held: held.get(row.id) ?? 0 });
   }
   return {

@@ -24,6 +24,7 @@ function voucher(terms: Partial<VoucherTerms> = {}): VoucherTerms {
     eventIds: [],
     ticketTypeIds: [],
     productIds: [],
+    variantIds: [],
     tierIds: [],
     drawIds: [],
     maxUses: null,
@@ -45,7 +46,7 @@ const ticket: PricedLine = {
   unitPrice: 2500,
   quantity: 2,
 };
-const tee: PricedLine = { ref: "m", kind: "merch", productId: "p1", unitPrice: 1800, quantity: 1 };
+const tee: PricedLine = { ref: "m", kind: "merch", productId: "p1", variantId: "v-m", unitPrice: 1800, quantity: 1 };
 const tier: PricedLine = { ref: "j", kind: "membership", tierId: "annual", unitPrice: 3000, quantity: 1 };
 const entries: PricedLine = { ref: "d", kind: "entry", drawId: "d1", unitPrice: 500, quantity: 3 };
 
@@ -85,6 +86,12 @@ describe("what a code applies to", () => {
     expect(appliesTo(voucher({ tierIds: ["annual"] }), tier)).toBe(true);
     expect(appliesTo(voucher({ drawIds: ["d1"] }), entries)).toBe(true);
     expect(appliesTo(voucher({ drawIds: ["d1"], productIds: ["p1"] }), tee)).toBe(true);
+  });
+
+  it("is one variant of a product when it names that variant (a waiting-list offer)", () => {
+    expect(appliesTo(voucher({ variantIds: [tee.variantId!] }), tee)).toBe(true);
+    expect(appliesTo(voucher({ variantIds: ["another-size"] }), tee)).toBe(false);
+    expect(appliesTo(voucher({ variantIds: [tee.variantId!] }), ticket)).toBe(false);
   });
 
   it("never matches an id of one kind against another kind's line", () => {

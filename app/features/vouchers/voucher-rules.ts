@@ -19,6 +19,7 @@ export type VoucherTerms = Pick<
   | "eventIds"
   | "ticketTypeIds"
   | "productIds"
+  | "variantIds"
   | "tierIds"
   | "drawIds"
   | "maxUses"
@@ -39,6 +40,7 @@ export type PricedLine = {
   eventId?: string | null;
   ticketTypeId?: string | null;
   productId?: string | null;
+  variantId?: string | null;
   tierId?: string | null;
   drawId?: string | null;
   unitPrice: number;
@@ -64,6 +66,7 @@ function hasTargets(voucher: VoucherTerms) {
     voucher.eventIds,
     voucher.ticketTypeIds,
     voucher.productIds,
+    voucher.variantIds,
     voucher.tierIds,
     voucher.drawIds,
   ].some((list) => list.length > 0);
@@ -77,7 +80,8 @@ export function appliesTo(voucher: VoucherTerms, line: PricedLine) {
     (voucher.kinds as readonly string[]).includes(line.kind) ||
     (line.kind === "ticket" &&
       (named(voucher.eventIds, line.eventId) || named(voucher.ticketTypeIds, line.ticketTypeId))) ||
-    (line.kind === "merch" && named(voucher.productIds, line.productId)) ||
+    (line.kind === "merch" &&
+      (named(voucher.productIds, line.productId) || named(voucher.variantIds, line.variantId))) ||
     (line.kind === "membership" && named(voucher.tierIds, line.tierId)) ||
     (line.kind === "entry" && named(voucher.drawIds, line.drawId))
   );

@@ -68,7 +68,7 @@ async function lockVoucher(tx: Db, voucherId: string): Promise<Voucher | undefin
 }
 
 /** Fills in the product of each merch line, which vouchers may name instead of its variants. */
-async function withProducts(db: Db, lines: readonly VoucherLine[]) {
+async function withProducts(db: Db, lines: readonly PricedLine[]) {
   const variantIds = lines.flatMap((line) => (line.variantId ? [line.variantId] : []));
   const products =
     variantIds.length === 0
@@ -80,9 +80,6 @@ async function withProducts(db: Db, lines: readonly VoucherLine[]) {
   const productOf = new Map(products.map((row) => [row.id, row.productId]));
   return lines.map((line) => (line.variantId ? { ...line, productId: productOf.get(line.variantId) ?? null } : line));
 }
-
-/** A basket's line as the voucher code reads it: a merch line names its variant, whose product is looked up. */
-export type VoucherLine = PricedLine & { variantId?: string | null };
 
 export type AppliedVoucher = {
   voucherId: string;
@@ -102,7 +99,7 @@ export async function applyVoucher(
   input: {
     voucherId: string;
     userId: string;
-    lines: readonly VoucherLine[];
+    lines: readonly PricedLine[];
     now: Date;
     currency: string;
     timeZone: string;
@@ -146,7 +143,7 @@ export async function previewVoucher(
   input: {
     voucherId: string;
     userId?: string;
-    lines: readonly VoucherLine[];
+    lines: readonly PricedLine[];
     now: Date;
     currency: string;
     timeZone: string;
@@ -166,19 +163,20 @@ export async function previewVoucher(
 }
 
 /**
- * The places of each of these ticket types kept for holders of vouchers that hold places: each
- * such voucher, while it runs, keeps its unused uses' places from everyone else. `own` are those
- * kept by `ownVoucherId`, the buyer's own voucher, whose kept places are theirs to take; `others`
- * the rest.
+ * The places of each of these ticket types (or, with `of: "variants"`, the units of each of these
+ * merch variants) kept for holders of vouchers that hold places: each such voucher, while it
+ * runs, keeps its unused uses' places from everyone else. `own` are those kept by `ownVoucherId`,
+ * the buyer's own voucher, whose kept places are theirs to take; `others` the rest.
  */
 export async function placesKeptForVouchers(
   db: Db,
-  ticketTypeIds: readonly string[],
+  ids: readonly string[],
   now: Date,
-  options: { ownVoucherId?: string | null } = {},
+  options: { ownVoucherId?: string | null; of?: "ticketTypes" | "variants" } = {},
 ): Promise<Map<string, { others: number; own: number }>> {
   const kept = new Map<string, { others: number; own: number }>();
-  if (ticketTypeIds.length === 0) return kept;
+  if (ids.length === 0) return kept;
+  const target = options.of === "variants" ? sql`${vouchers.variantIds}[1]` : sql`${vouchers.ticketTypeIds}[1]`;
   const used = db
     .select({ voucherId: voucherUses.voucherId, units: usedUnits.as("units") })
     .from(voucherUses)
@@ -189,7 +187,7 @@ export async function placesKeptForVouchers(
   const rows = await db
     .select({
       voucherId: vouchers.id,
-      ticketTypeId: sql<string>`${vouchers.ticketTypeIds}[1]`,
+      targetId: sql<string>`${target}`,
       kept: sql<number>`greatest(0, ${vouchers.maxUses} - coalesce(${used.units}, 0))::int`.mapWith(Number),
     })
     .from(vouchers)
@@ -199,14 +197,14 @@ export async function placesKeptForVouchers(
         eq(vouchers.holdsPlaces, true),
         eq(vouchers.active, true),
         or(isNull(vouchers.validUntil), gt(vouchers.validUntil, now)),
-        inArray(sql`${vouchers.ticketTypeIds}[1]`, [...ticketTypeIds]),
+        inArray(target, [...ids]),
       ),
     );
   for (const row of rows) {
-    const sums = kept.get(row.ticketTypeId) ?? { others: 0, own: 0 };
+    const sums = kept.get(row.targetId) ?? { others: 0, own: 0 };
     if (row.voucherId === options.ownVoucherId) sums.own += row.kept;
     else sums.others += row.kept;
-    kept.set(row.ticketTypeId, sums);
+    kept.set(row.targetId, sums);
   }
   return kept;
 }

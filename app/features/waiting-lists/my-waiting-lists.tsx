@@ -5,8 +5,19 @@ import { countOf } from "~/ui/plural";
 import { ordinal } from "./waiting-list-rules";
 import type { MemberWaitingList } from "./waiting-lists.server";
 
+/** "2 places", "1 item". */
+export function unitsOf(list: Pick<MemberWaitingList, "quantity" | "unit">) {
+  return list.unit === "place" ? countOf(list.quantity, "place", "places") : countOf(list.quantity, "item", "items");
+}
+
+/** What taking up an offer says: "Buy my places", "Buy it now". */
+export function buyLabel(list: Pick<MemberWaitingList, "quantity" | "unit">) {
+  if (list.unit === "place") return "Buy my places";
+  return list.quantity === 1 ? "Buy it now" : "Buy them now";
+}
+
 /**
- * The member's waiting lists on their tickets page: an offer first, with "Buy my places" and when
+ * The member's waiting lists on their tickets page (tickets and merch): an offer first, with "Buy my places" and when
  * it ends; then each place in line. Leaving is one button, a plain form.
  */
 export function MyWaitingLists({ lists }: { lists: MemberWaitingList[] }) {
@@ -26,12 +37,12 @@ export function MyWaitingLists({ lists }: { lists: MemberWaitingList[] }) {
               <div className="flex flex-wrap items-start justify-between gap-2">
                 <div>
                   <h3 id={`list-${list.id}`} className="text-lg font-bold">
-                    <Link to={`/events/${list.event.slug}`} className="hover:underline">
-                      {list.event.title}
+                    <Link to={list.href} className="hover:underline">
+                      {list.title}
                     </Link>
                   </h3>
                   <p className="text-sm text-muted">
-                    {list.event.when} · {list.ticketTypeName} · {countOf(list.quantity, "place", "places")}
+                    {list.detail} · {list.itemName} · {unitsOf(list)}
                   </p>
                 </div>
                 {list.offer ? (
@@ -47,10 +58,16 @@ export function MyWaitingLists({ lists }: { lists: MemberWaitingList[] }) {
                 )}
               </div>
               {list.offer ? (
-                <p>Places came back and they are yours to buy. After that they go to the next person in line.</p>
+                <p>
+                  {list.unit === "place" ? "Places came back" : "It is back in stock"} and{" "}
+                  {list.quantity === 1 ? "it is" : "they are"} yours to buy. After that{" "}
+                  {list.quantity === 1 ? "it goes" : "they go"} to the next person in line.
+                </p>
               ) : (
                 <p className="text-sm text-muted">
-                  We email you if places come back. The list closes at {list.closesLabel}.
+                  {list.closesLabel
+                    ? `We email you if places come back. The list closes at ${list.closesLabel}.`
+                    : "We email you when it is back in stock."}
                 </p>
               )}
               <Form method="post" className="flex flex-wrap gap-3">
@@ -62,14 +79,14 @@ export function MyWaitingLists({ lists }: { lists: MemberWaitingList[] }) {
                     value="claim-offer"
                     className="rounded-full bg-accent px-6 py-2.5 font-bold text-on-accent hover:bg-accent-strong"
                   >
-                    Buy my places
+                    {buyLabel(list)}
                   </button>
                 ) : null}
                 <button
                   type="submit"
                   name="intent"
                   value="leave-waiting-list"
-                  aria-label={`${list.offer ? "No thanks, leave the list" : "Leave the list"}: ${list.ticketTypeName}, ${list.event.title}`}
+                  aria-label={`${list.offer ? "No thanks, leave the list" : "Leave the list"}: ${list.itemName}, ${list.title}`}
                   className="rounded-full border border-line px-5 py-2.5 font-semibold hover:bg-surface-sunken"
                 >
                   {list.offer ? "No thanks, leave the list" : "Leave the list"}

@@ -3,6 +3,7 @@ import { accountEmail, type Branding } from "~/features/accounts/emails.server";
 import { formatEventInstant } from "~/features/dates/event-dates";
 import { salesWindow, ticketRemaining, ticketSalesState } from "~/features/events/sales";
 import { listRunning } from "~/features/places/line-state";
+import { availableUnits, readVariantStock, variantDescription } from "~/features/shop/stock.server";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
 import { generateCode } from "~/features/vouchers/staff-vouchers.server";
 import { countingOrder } from "~/features/vouchers/voucher-uses.server";
@@ -13,7 +14,18 @@ import { defineJob } from "~/server/jobs/queue.server";
 import type { OutboundEmail } from "~/server/mail/mail.server";
 import type { Outbox } from "~/server/messages.server";
 import { countOf } from "~/ui/plural";
-import { events, orders, ticketTypes, users, vouchers, voucherUses, waitingListEntries } from "../../../db/schema";
+import {
+  events,
+  orders,
+  products,
+  productVariants,
+  ticketTypes,
+  users,
+  vouchers,
+  voucherUses,
+  waitingListEntries,
+} from "../../../db/schema";
+import { DEFAULT_OFFER_HOURS } from "../../../db/schema/waiting-lists";
 import { offerEndsAt, offersToMake } from "./waiting-list-rules";
 
 /**
@@ -22,17 +34,20 @@ import { offerEndsAt, offersToMake } from "./waiting-list-rules";
  * the stock, the cart and checkout need nothing new to honour it (docs/waiting-lists.md).
  */
 
-/** An offer just made, with what its email says. */
+/** The hours a merch offer holds its units: the shop has no organizer setting for it. */
+const MERCH_OFFER_HOURS = DEFAULT_OFFER_HOURS;
+
+/** An offer just made, with what its email says: places of a ticket type, or units of a variant. */
 export type OfferMade = {
   entryId: string;
   email: string;
   name: string;
-  eventTitle: string;
-  ticketTypeName: string;
   quantity: number;
   endsAt: Date;
-  timeZone: string;
-};
+} & (
+  | { kind: "places"; eventTitle: string; ticketTypeName: string; timeZone: string }
+  | { kind: "units"; itemName: string }
+);
 
 /** The events whose lists have someone waiting and are running at `now`. */
 async function eventsWithPeopleWaiting(db: Db, now: Date) {
@@ -98,29 +113,17 @@ async function offerEventPlaces(db: Db, eventId: string, now: Date): Promise<Off
         .for("update", { of: waitingListEntries });
       const endsAt = offerEndsAt(now, settings.waitingListOfferHours, closesAt);
       for (const entry of offersToMake(line, free)) {
-        const [voucher] = await tx
-          .insert(vouchers)
-          .values({
-            code: generateCode(),
-            label: "Waiting list offer",
-            effect: "amount_off",
-            value: 0,
+        const voucherId = await offerVoucher(
+          tx,
+          { userId: entry.userId, quantity: entry.quantity, endsAt, now },
+          {
             ticketTypeIds: [type.id],
-            maxUses: entry.quantity,
-            maxUsesPerMember: entry.quantity,
-            validUntil: endsAt,
-            holdsPlaces: true,
-            forUserId: entry.userId,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning({ id: vouchers.id });
-        await tx
-          .update(waitingListEntries)
-          .set({ status: "offered", offerVoucherId: voucher!.id, offeredAt: now, offerEndsAt: endsAt, updatedAt: now })
-          .where(eq(waitingListEntries.id, entry.id));
+          },
+        );
+        await markOffered(tx, entry.id, voucherId, endsAt, now);
         stock.take(type.id, entry.quantity);
         made.push({
+          kind: "places",
           entryId: entry.id,
           email: entry.email,
           name: entry.name,
@@ -136,11 +139,110 @@ async function offerEventPlaces(db: Db, eventId: string, now: Date): Promise<Off
   });
 }
 
-/** Offers every running list's free places (each event on its own, so locks stay short). */
+/** The merch variants with someone waiting whose product is in the shop. */
+async function variantsWithPeopleWaiting(db: Db) {
+  const rows = await db
+    .selectDistinct({ id: productVariants.id })
+    .from(waitingListEntries)
+    .innerJoin(productVariants, eq(productVariants.id, waitingListEntries.variantId))
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(
+      and(eq(waitingListEntries.status, "waiting"), eq(productVariants.active, true), eq(products.status, "active")),
+    );
+  return rows.map((row) => row.id).sort();
+}
+
+/**
+ * Offers a variant's units on the shelf to the people waiting for them, in line order, under the
+ * variant's row lock (the lock checkout takes, then the waiting entries). Like places, two servers
+ * queue on the row and the second sees the first's offers as units kept.
+ */
+async function offerVariantUnits(db: Db, variantId: string, now: Date): Promise<OfferMade[]> {
+  return transactionWithRetry(db, async (tx) => {
+    const stock = await readVariantStock(tx, [variantId], now, { lock: true, forWaitingLists: true });
+    const variant = stock.variants.get(variantId);
+    if (!variant || !variant.active || variant.productStatus !== "active") return [];
+    const free = availableUnits(variant);
+    if (free <= 0) return [];
+    const line = await tx
+      .select({
+        id: waitingListEntries.id,
+        userId: waitingListEntries.userId,
+        quantity: waitingListEntries.quantity,
+        email: users.email,
+        name: users.name,
+      })
+      .from(waitingListEntries)
+      .innerJoin(users, eq(users.id, waitingListEntries.userId))
+      .where(and(eq(waitingListEntries.variantId, variantId), eq(waitingListEntries.status, "waiting")))
+      .orderBy(asc(waitingListEntries.sortKey), asc(waitingListEntries.id))
+      .for("update", { of: waitingListEntries });
+    const endsAt = new Date(now.getTime() + MERCH_OFFER_HOURS * 3_600_000);
+    const made: OfferMade[] = [];
+    for (const entry of offersToMake(line, free)) {
+      const voucherId = await offerVoucher(
+        tx,
+        { userId: entry.userId, quantity: entry.quantity, endsAt, now },
+        {
+          variantIds: [variantId],
+        },
+      );
+      await markOffered(tx, entry.id, voucherId, endsAt, now);
+      stock.take(variantId, entry.quantity);
+      made.push({
+        kind: "units",
+        entryId: entry.id,
+        email: entry.email,
+        name: entry.name,
+        itemName: variantDescription(variant),
+        quantity: entry.quantity,
+        endsAt,
+      });
+    }
+    return made;
+  });
+}
+
+/** The code that keeps an offer's places (or units) for the member alone until it ends. */
+async function offerVoucher(
+  tx: Db,
+  offer: { userId: string; quantity: number; endsAt: Date; now: Date },
+  target: { ticketTypeIds: string[] } | { variantIds: string[] },
+) {
+  const [voucher] = await tx
+    .insert(vouchers)
+    .values({
+      code: generateCode(),
+      label: "Waiting list offer",
+      effect: "amount_off",
+      value: 0,
+      ...target,
+      maxUses: offer.quantity,
+      maxUsesPerMember: offer.quantity,
+      validUntil: offer.endsAt,
+      holdsPlaces: true,
+      forUserId: offer.userId,
+      createdAt: offer.now,
+      updatedAt: offer.now,
+    })
+    .returning({ id: vouchers.id });
+  return voucher!.id;
+}
+
+async function markOffered(tx: Db, entryId: string, voucherId: string, endsAt: Date, now: Date) {
+  await tx
+    .update(waitingListEntries)
+    .set({ status: "offered", offerVoucherId: voucherId, offeredAt: now, offerEndsAt: endsAt, updatedAt: now })
+    .where(eq(waitingListEntries.id, entryId));
+}
+
+/** Offers every running list's free places and units (each event or variant on its own, so locks stay short). */
 async function offerFreedPlaces(db: Db, now: Date): Promise<OfferMade[]> {
   const made: OfferMade[] = [];
   for (const eventId of await eventsWithPeopleWaiting(db, now))
     made.push(...(await offerEventPlaces(db, eventId, now)));
+  for (const variantId of await variantsWithPeopleWaiting(db))
+    made.push(...(await offerVariantUnits(db, variantId, now)));
   return made;
 }
 
@@ -177,8 +279,22 @@ async function closeOffers(db: Db, now: Date) {
   return { bought: bought.length, lapsed: lapsed.length };
 }
 
-/** The email telling a member their places are held. */
-function offerEmail(brand: Branding, offer: OfferMade): OutboundEmail {
+/** The email telling a member their places (or items of merch) are held. */
+function offerEmail(brand: WaitingListServices["brand"], offer: OfferMade): OutboundEmail {
+  const url = `${brand.siteUrl}/members/offers/${offer.entryId}`;
+  const footnote = `Changed your mind? Leave the list from ${brand.siteUrl}/members/events and ${offer.quantity === 1 ? "it goes" : "they go"} to the next person.`;
+  if (offer.kind === "units") {
+    const items = countOf(offer.quantity, "item", "items");
+    return accountEmail(brand, offer.email, `${offer.itemName} is back in stock for you`, {
+      greeting: `Hi ${offer.name},`,
+      lines: [
+        `Good news: ${offer.itemName} is back in stock, and you are next on the waiting list for ${items}.`,
+        `We are holding ${offer.quantity === 1 ? "it" : "them"} for you until ${formatEventInstant(offer.endsAt, brand.timeZone)}. After that ${offer.quantity === 1 ? "it goes" : "they go"} to the next person in line.`,
+      ],
+      action: { label: offer.quantity === 1 ? "Buy it now" : "Buy them now", url },
+      footnote,
+    });
+  }
   const places = countOf(offer.quantity, "place", "places");
   return accountEmail(brand, offer.email, `Places for ${offer.eventTitle} are yours to buy`, {
     greeting: `Hi ${offer.name},`,
@@ -186,14 +302,15 @@ function offerEmail(brand: Branding, offer: OfferMade): OutboundEmail {
       `Good news: ${places} came back for ${offer.ticketTypeName} at ${offer.eventTitle}, and you are next on the waiting list.`,
       `We are holding them for you until ${formatEventInstant(offer.endsAt, offer.timeZone)}. After that they go to the next person in line.`,
     ],
-    action: { label: "Buy my places", url: `${brand.siteUrl}/members/offers/${offer.entryId}` },
-    footnote: `Changed your mind? Leave the list from ${brand.siteUrl}/members/events and the places go to the next person.`,
+    action: { label: "Buy my places", url },
+    footnote,
   });
 }
 
 export type WaitingListServices = {
   db: Db;
-  brand: Branding;
+  /** With the site's time zone, for merch offers, which belong to no event. */
+  brand: Branding & { timeZone: string };
   sendEmail(email: OutboundEmail): Promise<void>;
 };
 
@@ -212,7 +329,7 @@ export async function runWaitingLists(services: WaitingListServices, now: Date) 
 
 type JobServices = {
   db: Db;
-  env: Pick<Env, "SITE_NAME" | "SITE_URL">;
+  env: Pick<Env, "SITE_NAME" | "SITE_URL" | "TIME_ZONE">;
   outbox: Pick<Outbox, "sendEmail">;
 };
 
@@ -220,7 +337,7 @@ type JobServices = {
 export function waitingListServices({ db, env, outbox }: JobServices): WaitingListServices {
   return {
     db,
-    brand: { siteName: env.SITE_NAME, siteUrl: env.SITE_URL },
+    brand: { siteName: env.SITE_NAME, siteUrl: env.SITE_URL, timeZone: env.TIME_ZONE },
     sendEmail: (email) => outbox.sendEmail(email),
   };
 }

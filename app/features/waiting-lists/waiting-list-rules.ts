@@ -30,10 +30,30 @@ export function joinProblem(event: ListSettings, state: TicketSalesState, now: D
   }
 }
 
-/** Why a member cannot wait for this many places (null when they can): up to the order limit. */
-export function quantityProblem(quantity: number, maxPerOrder: number): string | null {
-  if (!Number.isInteger(quantity) || quantity < 1) return "Choose how many places you want";
-  if (quantity > maxPerOrder) return `Wait for at most ${maxPerOrder} ${plural(maxPerOrder, "place", "places")}`;
+/**
+ * Why a member cannot join the line for a merch variant now (null when they can): the line is
+ * for a variant in the shop with nothing left to sell.
+ */
+export function variantJoinProblem(
+  variant: { productStatus: string; active: boolean; available: number } | null,
+): string | null {
+  if (!variant || variant.productStatus !== "active" || !variant.active) return "This item is not in the shop";
+  if (variant.available > 0) return "This item is in stock: add it to your cart";
+  return null;
+}
+
+/**
+ * Why a member cannot wait for this many places, or items of merch (null when they can): up to
+ * the order limit.
+ */
+export function quantityProblem(
+  quantity: number,
+  maxPerOrder: number,
+  unit: "place" | "item" = "place",
+): string | null {
+  const [one, other] = unit === "place" ? ["place", "places"] : ["item", "items"];
+  if (!Number.isInteger(quantity) || quantity < 1) return `Choose how many ${other} you want`;
+  if (quantity > maxPerOrder) return `Wait for at most ${maxPerOrder} ${plural(maxPerOrder, one!, other!)}`;
   return null;
 }
 

@@ -81,8 +81,8 @@ describe("joining a waiting list", () => {
     expect(
       await joinWaitingList(db, { userId: cat!.id, eventId, ticketTypeId: typeId, quantity: 5, now: NOW }),
     ).toMatchObject({ ok: false, field: "quantity", message: "Wait for at most 4 places" });
-    const mine = await waitingListsOfMember(db, bob!.id, hours(2));
-    expect(mine).toMatchObject([{ ticketTypeName: "Paddock", quantity: 1, position: 2, offer: null }]);
+    const mine = await waitingListsOfMember(db, bob!.id, hours(2), "Europe/London");
+    expect(mine).toMatchObject([{ itemName: "Paddock", unit: "place", quantity: 1, position: 2, offer: null }]);
   });
 
   it("is not for tickets on sale, nor once the list is switched off or has closed", async () => {
@@ -159,7 +159,7 @@ describe("places that come back", () => {
     expect((await runListsAt(db, hours(3))).bought).toBe(1);
     expect(await statusOf(db, annEntry!.id)).toBe("bought");
     expect(await statusOf(db, bobEntry!.id)).toBe("waiting");
-    expect(await waitingListsOfMember(db, bob!.id, hours(3))).toMatchObject([{ position: 1 }]);
+    expect(await waitingListsOfMember(db, bob!.id, hours(3), "Europe/London")).toMatchObject([{ position: 1 }]);
   });
 
   it("lapse when the offer ends unused, and go to the next in line", async () => {
@@ -170,10 +170,12 @@ describe("places that come back", () => {
     await refundOrder(db, { orderId, actorId: null, reason: "Cannot come", now: hours(1) });
 
     expect((await runListsAt(db, hours(1))).offered).toBe(1);
-    expect(await waitingListsOfMember(db, ann!.id, hours(1))).toMatchObject([
+    expect(await waitingListsOfMember(db, ann!.id, hours(1), "Europe/London")).toMatchObject([
       { offer: { endsAt: hours(25).toISOString() } },
     ]);
-    expect(await waitingListsOfMember(db, bob!.id, hours(1))).toMatchObject([{ position: 1, offer: null }]);
+    expect(await waitingListsOfMember(db, bob!.id, hours(1), "Europe/London")).toMatchObject([
+      { position: 1, offer: null },
+    ]);
     // Nobody else may use Ann's code, and the place is hers alone while it runs.
     expect(await publicState(db, eventId, typeId, hours(2))).toBe("sold_out");
 

@@ -6,11 +6,22 @@ import { mayBuy, ticketSalesState } from "~/features/events/sales";
 import { gone, type NotFound, type Refusal, refuse as refusal } from "~/features/forms/refusal";
 import { membershipBuyer } from "~/features/membership/memberships.server";
 import { listClosesAt, listRunning } from "~/features/places/line-state";
+import { addVariantToCart, removeMerchLine } from "~/features/shop/cart-merch.server";
+import { availableUnits, readVariantStock, variantDescription } from "~/features/shop/stock.server";
 import { readTicketStock } from "~/features/tickets/ticket-stock.server";
 import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation } from "~/server/db/retry.server";
-import { carts, events, ticketTypes, users, vouchers, waitingListEntries } from "../../../db/schema";
-import { joiningSortKey, joinProblem, quantityProblem, sortKeyAt } from "./waiting-list-rules";
+import {
+  carts,
+  events,
+  products,
+  productVariants,
+  ticketTypes,
+  users,
+  vouchers,
+  waitingListEntries,
+} from "../../../db/schema";
+import { joiningSortKey, joinProblem, quantityProblem, sortKeyAt, variantJoinProblem } from "./waiting-list-rules";
 
 /**
  * Members on waiting lists: joining, leaving, where they stand, and taking up an offer; and the
@@ -85,10 +96,13 @@ export async function leaveWaitingList(db: Db, input: { userId: string; entryId:
   });
 }
 
-/** People ahead of an entry in its line: those waiting with a smaller sort key. */
-const position = sql<number>`(
+/**
+ * People ahead of an entry in its line (a ticket type's or a variant's: each entry names one, so
+ * one of the two comparisons is null): those waiting with a smaller sort key.
+ */
+export const position = sql<number>`(
   select count(*)::int + 1 from ${waitingListEntries} ahead
-  where ahead.ticket_type_id = ${waitingListEntries.ticketTypeId}
+  where (ahead.ticket_type_id = ${waitingListEntries.ticketTypeId} or ahead.variant_id = ${waitingListEntries.variantId})
     and ahead.status = 'waiting'
     and (ahead.sort_key, ahead.id) < (${waitingListEntries.sortKey}, ${waitingListEntries.id})
 )`.mapWith(Number);
@@ -126,35 +140,130 @@ async function memberEntries(db: Db, userId: string, filter: { ticketTypeId?: st
     .orderBy(asc(events.startsAt), asc(ticketTypes.sortOrder), asc(waitingListEntries.id));
 }
 
-/** A member's lists as their tickets page shows them. */
-export async function waitingListsOfMember(db: Db, userId: string, now: Date) {
-  const rows = await memberEntries(db, userId);
-  return rows.map((row) => ({
-    id: row.id,
-    event: {
-      slug: row.eventSlug,
+/** A member's places in line and offers for merch variants, in the shop's order. */
+async function memberVariantEntries(db: Db, userId: string, filter: { productId?: string } = {}) {
+  return db
+    .select({
+      id: waitingListEntries.id,
+      status: waitingListEntries.status,
+      quantity: waitingListEntries.quantity,
+      position,
+      offerEndsAt: waitingListEntries.offerEndsAt,
+      variantId: productVariants.id,
+      options: productVariants.options,
+      productSlug: products.slug,
+      productTitle: products.title,
+    })
+    .from(waitingListEntries)
+    .innerJoin(productVariants, eq(productVariants.id, waitingListEntries.variantId))
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(
+      and(
+        eq(waitingListEntries.userId, userId),
+        live,
+        filter.productId ? eq(products.id, filter.productId) : undefined,
+      ),
+    )
+    .orderBy(asc(products.title), asc(productVariants.position), asc(waitingListEntries.id));
+}
+
+/**
+ * Joins the line for a sold-out merch variant with the units wanted (up to its per-order limit):
+ * the first units back on the shelf are offered to the line before they go on sale.
+ */
+export async function joinVariantWaitingList(
+  db: Db,
+  input: { userId: string; variantId: string; quantity: number; now: Date },
+): Promise<{ ok: true; name: string; position: number } | Refusal> {
+  const stock = await readVariantStock(db, [input.variantId], input.now, { lock: false, exceptUserId: input.userId });
+  const variant = stock.variants.get(input.variantId);
+  const problem =
+    variantJoinProblem(variant ? { ...variant, available: availableUnits(variant) } : null) ??
+    quantityProblem(input.quantity, variant?.maxPerOrder ?? 1, "item");
+  if (problem || !variant) return refuse(problem ?? "This item is not in the shop", "quantity");
+  try {
+    await db.insert(waitingListEntries).values({
+      variantId: variant.id,
+      userId: input.userId,
+      quantity: input.quantity,
+      sortKey: joiningSortKey(input.now),
+      createdAt: input.now,
+      updatedAt: input.now,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return refuse("You are already on the waiting list for this item");
+    throw error;
+  }
+  const entries = await memberVariantEntries(db, input.userId, { productId: variant.productId });
+  const entry = entries.find((row) => row.variantId === variant.id);
+  return { ok: true, name: variantDescription(variant), position: entry?.position ?? 1 };
+}
+
+/** What a member's product page shows by each variant they wait for or hold an offer on. */
+export async function memberListsOnProduct(db: Db, userId: string, productId: string, now: Date, timeZone: string) {
+  const rows = await memberVariantEntries(db, userId, { productId });
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.variantId,
+      {
+        entryId: row.id,
+        quantity: row.quantity,
+        position: row.status === "waiting" ? row.position : null,
+        offerEndsLabel: runningOffer(row, now, timeZone)?.endsLabel ?? null,
+      },
+    ]),
+  );
+}
+
+/** An offer's end, when it is still running at `now`. */
+function runningOffer(row: { status: string; offerEndsAt: Date | null }, now: Date, timeZone: string) {
+  return row.status === "offered" && row.offerEndsAt && row.offerEndsAt > now
+    ? { endsAt: row.offerEndsAt.toISOString(), endsLabel: formatEventInstant(row.offerEndsAt, timeZone) }
+    : null;
+}
+
+/**
+ * A member's lists as their tickets page shows them: tickets first, soonest event first, then
+ * merch. `timeZone` is the site's, for merch offers, which belong to no event.
+ */
+export async function waitingListsOfMember(db: Db, userId: string, now: Date, timeZone: string) {
+  const [tickets, merch] = await Promise.all([memberEntries(db, userId), memberVariantEntries(db, userId)]);
+  return [
+    ...tickets.map((row) => ({
+      id: row.id,
       title: row.eventTitle,
-      when: eventDateLabels(row.startsAt, row.endsAt, row.timeZone).dates,
-    },
-    ticketTypeName: row.ticketTypeName,
-    quantity: row.quantity,
-    position: row.status === "waiting" ? row.position : null,
-    offer:
-      row.status === "offered" && row.offerEndsAt && row.offerEndsAt > now
-        ? { endsAt: row.offerEndsAt.toISOString(), endsLabel: formatEventInstant(row.offerEndsAt, row.timeZone) }
-        : null,
-    closesLabel: formatEventInstant(
-      listClosesAt({ startsAt: row.startsAt, waitingListClosesHours: row.closesHours }),
-      row.timeZone,
-    ),
-  }));
+      href: `/events/${row.eventSlug}`,
+      detail: eventDateLabels(row.startsAt, row.endsAt, row.timeZone).dates,
+      itemName: row.ticketTypeName,
+      quantity: row.quantity,
+      unit: "place" as const,
+      position: row.status === "waiting" ? row.position : null,
+      offer: runningOffer(row, now, row.timeZone),
+      closesLabel: formatEventInstant(
+        listClosesAt({ startsAt: row.startsAt, waitingListClosesHours: row.closesHours }),
+        row.timeZone,
+      ),
+    })),
+    ...merch.map((row) => ({
+      id: row.id,
+      title: row.productTitle,
+      href: `/shop/${row.productSlug}`,
+      detail: "Shop",
+      itemName: row.options.join(" / ") || row.productTitle,
+      quantity: row.quantity,
+      unit: "item" as const,
+      position: row.status === "waiting" ? row.position : null,
+      offer: runningOffer(row, now, timeZone),
+      closesLabel: null,
+    })),
+  ];
 }
 
 export type MemberWaitingList = Awaited<ReturnType<typeof waitingListsOfMember>>[number];
 
 /**
- * Takes up an offer: its code goes in the member's cart with the places offered, which the code
- * keeps for them alone until the offer ends. Checkout then sells them like any other tickets.
+ * Takes up an offer: its code goes in the member's cart with the places (or units) offered, which
+ * the code keeps for them alone until the offer ends. Checkout then sells them like any others.
  */
 export async function claimOffer(
   db: Db,
@@ -165,12 +274,13 @@ export async function claimOffer(
       status: waitingListEntries.status,
       quantity: waitingListEntries.quantity,
       ticketTypeId: waitingListEntries.ticketTypeId,
+      variantId: waitingListEntries.variantId,
       voucherId: waitingListEntries.offerVoucherId,
       endsAt: waitingListEntries.offerEndsAt,
-      name: ticketTypes.name,
+      ticketTypeName: ticketTypes.name,
     })
     .from(waitingListEntries)
-    .innerJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
+    .leftJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
     .where(and(eq(waitingListEntries.id, input.entryId), eq(waitingListEntries.userId, input.userId)));
   if (entry?.status !== "offered" || !entry.voucherId || !entry.endsAt) {
     return refuse("There is no offer for you on this list now");
@@ -181,9 +291,22 @@ export async function claimOffer(
     return await db.transaction(async (tx) => {
       const cartId = await getOrCreateCart(tx, { userId: input.userId });
       await tx.update(carts).set({ voucherId: entry.voucherId, updatedAt: input.now }).where(eq(carts.id, cartId));
+      if (entry.variantId) {
+        // The offer's units replace whatever the cart had of the variant, so a second claim adds nothing.
+        await removeMerchLine(tx, { cartId, variantId: entry.variantId, now: input.now });
+        const added = await addVariantToCart(tx, {
+          cartId,
+          variantId: entry.variantId,
+          quantity: entry.quantity,
+          now: input.now,
+          userId: input.userId,
+        });
+        if (!added.ok) throw new Refused(added.problem.message);
+        return { ok: true as const, quantity: entry.quantity, name: added.name };
+      }
       const change = await setCartItem(tx, {
         cartId,
-        ticketTypeId: entry.ticketTypeId,
+        ticketTypeId: entry.ticketTypeId!,
         quantity: entry.quantity,
         now: input.now,
         userId: input.userId,
@@ -191,7 +314,7 @@ export async function claimOffer(
       });
       // Nothing changes in the cart when the places cannot go in it.
       if (!change.ok) throw new Refused(change.problem.message);
-      return { ok: true as const, quantity: entry.quantity, name: entry.name };
+      return { ok: true as const, quantity: entry.quantity, name: entry.ticketTypeName ?? "" };
     });
   } catch (error) {
     if (error instanceof Refused) return refuse(error.message);
@@ -244,7 +367,7 @@ export async function waitingListPage(db: Db, eventId: string, now: Date) {
   const rows = await db
     .select({
       id: waitingListEntries.id,
-      ticketTypeId: waitingListEntries.ticketTypeId,
+      ticketTypeId: ticketTypes.id,
       status: waitingListEntries.status,
       quantity: waitingListEntries.quantity,
       position,
@@ -330,27 +453,34 @@ export async function saveWaitingListSettings(db: Db, eventId: string, settings:
   });
 }
 
+/** Whose lines a move may touch: an event's ticket types, or a product's variants. */
+export type LineOwner = { eventId: string } | { productId: string };
+
 /**
  * Moves someone waiting to a place higher in line, with the reason recorded in the audit log.
  * Nobody else's sort key changes: the moved entry takes a key between its new neighbours.
  */
 export async function moveInLine(
   db: Db,
-  input: { eventId: string; entryId: string; position: number; reason: string } & Actor,
+  input: LineOwner & { entryId: string; position: number; reason: string } & Actor,
 ): Promise<{ ok: true; name: string; position: number } | Refusal | NotFound> {
+  const owned =
+    "eventId" in input
+      ? sql`${waitingListEntries.ticketTypeId} in (select id from ${ticketTypes} where ${ticketTypes.eventId} = ${input.eventId})`
+      : sql`${waitingListEntries.variantId} in (select id from ${productVariants} where ${productVariants.productId} = ${input.productId})`;
   return db.transaction(async (tx) => {
     const [entry] = await tx
       .select({
         id: waitingListEntries.id,
         ticketTypeId: waitingListEntries.ticketTypeId,
+        variantId: waitingListEntries.variantId,
         status: waitingListEntries.status,
         sortKey: waitingListEntries.sortKey,
         name: users.name,
       })
       .from(waitingListEntries)
       .innerJoin(users, eq(users.id, waitingListEntries.userId))
-      .innerJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
-      .where(and(eq(waitingListEntries.id, input.entryId), eq(ticketTypes.eventId, input.eventId)))
+      .where(and(eq(waitingListEntries.id, input.entryId), owned))
       .for("update", { of: waitingListEntries });
     if (!entry) return gone("This place in line");
     if (entry.status !== "waiting") return refuse("Only someone still waiting can be moved", "position");
@@ -360,7 +490,9 @@ export async function moveInLine(
       .from(waitingListEntries)
       .where(
         and(
-          eq(waitingListEntries.ticketTypeId, entry.ticketTypeId),
+          entry.ticketTypeId
+            ? eq(waitingListEntries.ticketTypeId, entry.ticketTypeId)
+            : eq(waitingListEntries.variantId, entry.variantId!),
           eq(waitingListEntries.status, "waiting"),
           ne(waitingListEntries.id, entry.id),
         ),
@@ -387,7 +519,12 @@ export async function moveInLine(
       subjectType: "waiting_list_entry",
       subjectId: entry.id,
       ip: input.ip,
-      details: { eventId: input.eventId, from, to, reason: input.reason },
+      details: {
+        ...("eventId" in input ? { eventId: input.eventId } : { productId: input.productId }),
+        from,
+        to,
+        reason: input.reason,
+      },
     });
     return { ok: true as const, name: entry.name, position: to };
   });

@@ -33,7 +33,7 @@ export async function runListsAt(db: Db, now: Date, outbox: OutboundEmail[] = []
   const run = await runWaitingLists(
     {
       db,
-      brand: { siteName: "Pitlane", siteUrl: "https://pitlane.test" },
+      brand: { siteName: "Pitlane", siteUrl: "https://pitlane.test", timeZone: "Europe/London" },
       sendEmail: async (email) => {
         outbox.push(email);
       },

@@ -65,7 +65,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     upcoming: await withCodes(upcoming),
     past: await withCodes(past),
     applications,
-    waitingLists: await waitingListsOfMember(db, user.id, now),
+    waitingLists: await waitingListsOfMember(db, user.id, now, env.TIME_ZONE),
     passingOn,
     currency: env.CURRENCY,
   };

@@ -5,6 +5,7 @@ import { myEntries } from "~/features/draws/catalogue.server";
 import { MyEntries } from "~/features/draws/my-entries";
 import { movesAwaitingPayment } from "~/features/moves/moves.server";
 import { waitingListsOfMember } from "~/features/waiting-lists/waiting-lists.server";
+import { buyLabel, unitsOf } from "~/features/waiting-lists/my-waiting-lists";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
@@ -13,12 +14,12 @@ import { listOf, QuickLink, StatusCard, WaitingForYou } from "./overview-cards";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
-  const { db } = context.get(runtimeContext);
+  const { db, env } = context.get(runtimeContext);
   const now = new Date();
   const [overview, entries, lists, moves] = await Promise.all([
     getAccountOverview(db, user.id),
     myEntries(db, user.id),
-    waitingListsOfMember(db, user.id, now),
+    waitingListsOfMember(db, user.id, now, env.TIME_ZONE),
     movesAwaitingPayment(db, user.id, now),
   ]);
   if (!overview) notFound("Your account could not be found");
@@ -29,9 +30,9 @@ export async function loader({ context, url }: Route.LoaderArgs) {
         ? [
             {
               key: list.id,
-              title: `${list.quantity === 1 ? "A place" : `${list.quantity} places`} for ${list.ticketTypeName}, ${list.event.title}`,
+              title: `${unitsOf(list)} of ${list.itemName}, ${list.title}`,
               text: `Held for you from the waiting list until ${list.offer.endsLabel}.`,
-              action: { to: `/members/offers/${list.id}`, label: "Buy my places" },
+              action: { to: `/members/offers/${list.id}`, label: buyLabel(list) },
             },
           ]
         : [],
