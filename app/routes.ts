@@ -113,6 +113,7 @@ export default [
       route("shop/settings", "routes/admin/shop/settings.tsx"),
       route("shop/:productId", "routes/admin/shop/product.tsx"),
       route("shop/:productId/images", "routes/admin/shop/images.tsx"),
+      route("shop/:productId/waiting-list", "routes/admin/shop/waiting-list.tsx"),
       route("fulfilment", "routes/admin/fulfilment/list.tsx"),
       route("articles", "routes/admin/articles/list.tsx"),
       route("articles/new", "routes/admin/articles/new.tsx"),

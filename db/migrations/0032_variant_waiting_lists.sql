@@ -1,5 +1,6 @@
 ALTER TABLE "vouchers" DROP CONSTRAINT "vouchers_holds_one_ticket_type";--> statement-breakpoint
 ALTER TABLE "waiting_list_entries" ALTER COLUMN "ticket_type_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "products" ADD COLUMN "waiting_list_enabled" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "vouchers" ADD COLUMN "variant_ids" uuid[] DEFAULT '{}'::uuid[] NOT NULL;--> statement-breakpoint
 ALTER TABLE "waiting_list_entries" ADD COLUMN "variant_id" uuid;--> statement-breakpoint
 ALTER TABLE "waiting_list_entries" ADD CONSTRAINT "waiting_list_entries_variant_id_product_variants_id_fk" FOREIGN KEY ("variant_id") REFERENCES "public"."product_variants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -45,6 +45,8 @@ export const products = pgTable(
     optionNames: text("option_names").array().notNull().default(sql`'{}'::text[]`),
     /** Staff are told when a variant's stock falls to this or below. */
     lowStockThreshold: integer("low_stock_threshold").notNull().default(5),
+    /** Members may join a sold-out variant's waiting list (docs/waiting-lists.md). */
+    waitingListEnabled: boolean("waiting_list_enabled").notNull().default(true),
     position: integer("position").notNull().default(0),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -33,7 +33,7 @@ export async function waitingDemand(db: Db, ticketTypeIds: readonly string[], no
 
 /**
  * The units people are waiting for, by merch variant, on the lines running now: the product on
- * sale and the variant still offered. Stock reads set free units aside for them.
+ * sale with its waiting lists on, and the variant still offered. Stock reads set free units aside for them.
  */
 export async function variantWaitingDemand(db: Db, variantIds: readonly string[]) {
   const demand = new Map<string, number>();
@@ -52,6 +52,7 @@ export async function variantWaitingDemand(db: Db, variantIds: readonly string[]
         eq(waitingListEntries.status, "waiting"),
         eq(productVariants.active, true),
         eq(products.status, "active"),
+        eq(products.waitingListEnabled, true),
       ),
     )
     .groupBy(waitingListEntries.variantId);

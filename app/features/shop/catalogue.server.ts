@@ -159,6 +159,8 @@ export type ProductPage = {
   optionValues: string[][];
   variants: PageVariant[];
   lowStockThreshold: number;
+  /** Whether members may join a sold-out variant's waiting list. */
+  waitingListEnabled: boolean;
   updatedAt: Date;
 };
 
@@ -214,6 +216,7 @@ export async function getProductPage(
     optionValues,
     variants,
     lowStockThreshold: product.lowStockThreshold,
+    waitingListEnabled: product.waitingListEnabled,
     updatedAt: product.updatedAt,
   };
 }

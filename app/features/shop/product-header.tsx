@@ -1,4 +1,4 @@
-import { ExternalLink, ImageIcon, Info } from "lucide-react";
+import { ExternalLink, ImageIcon, Info, ListOrdered } from "lucide-react";
 import { Link } from "react-router";
 import { Badge, type BadgeTone } from "~/ui/badge";
 import { countOf } from "~/ui/plural";
@@ -46,6 +46,7 @@ export function ProductEditorHeader({ product }: { product: ProductFacts }) {
   const tabs: RecordTab[] = [
     { to: `/admin/shop/${product.id}`, label: "Details & stock", icon: Info, end: true },
     { to: `/admin/shop/${product.id}/images`, label: "Photos", icon: ImageIcon },
+    { to: `/admin/shop/${product.id}/waiting-list`, label: "Waiting list", icon: ListOrdered },
   ];
   return (
     <RecordHeader

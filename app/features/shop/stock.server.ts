@@ -17,6 +17,8 @@ export type VariantStockLine = {
   productSlug: string;
   productTitle: string;
   productStatus: "draft" | "active" | "archived";
+  /** Whether members may wait for the variant when it sells out. */
+  waitingListEnabled: boolean;
   optionNames: string[];
   options: string[];
   sku: string;
@@ -57,6 +59,7 @@ const variantColumns = {
   productSlug: products.slug,
   productTitle: products.title,
   productStatus: products.status,
+  waitingListEnabled: products.waitingListEnabled,
   optionNames: products.optionNames,
   options: productVariants.options,
   sku: productVariants.sku,

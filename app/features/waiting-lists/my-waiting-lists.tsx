@@ -6,8 +6,16 @@ import { ordinal } from "./waiting-list-rules";
 import type { MemberWaitingList } from "./waiting-lists.server";
 
 /** "2 places", "1 item". */
-export function unitsOf(list: Pick<MemberWaitingList, "quantity" | "unit">) {
+function unitsOf(list: Pick<MemberWaitingList, "quantity" | "unit">) {
   return list.unit === "place" ? countOf(list.quantity, "place", "places") : countOf(list.quantity, "item", "items");
+}
+
+/** An offer in a line of its own: "A place for Paddock, Track Day", "2 × Club tee, M". */
+export function offerTitle(list: Pick<MemberWaitingList, "quantity" | "unit" | "itemName" | "title">) {
+  if (list.unit === "place") {
+    return `${list.quantity === 1 ? "A place" : `${list.quantity} places`} for ${list.itemName}, ${list.title}`;
+  }
+  return `${list.quantity === 1 ? "" : `${list.quantity} × `}${list.title}, ${list.itemName}`;
 }
 
 /** What taking up an offer says: "Buy my places", "Buy it now". */

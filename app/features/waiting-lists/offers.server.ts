@@ -35,7 +35,7 @@ import { offerEndsAt, offersToMake } from "./waiting-list-rules";
  */
 
 /** The hours a merch offer holds its units: the shop has no organizer setting for it. */
-const MERCH_OFFER_HOURS = DEFAULT_OFFER_HOURS;
+export const MERCH_OFFER_HOURS = DEFAULT_OFFER_HOURS;
 
 /** An offer just made, with what its email says: places of a ticket type, or units of a variant. */
 export type OfferMade = {
@@ -139,7 +139,7 @@ async function offerEventPlaces(db: Db, eventId: string, now: Date): Promise<Off
   });
 }
 
-/** The merch variants with someone waiting whose product is in the shop. */
+/** The merch variants with someone waiting whose product is in the shop with its lists on. */
 async function variantsWithPeopleWaiting(db: Db) {
   const rows = await db
     .selectDistinct({ id: productVariants.id })
@@ -161,7 +161,7 @@ async function offerVariantUnits(db: Db, variantId: string, now: Date): Promise<
   return transactionWithRetry(db, async (tx) => {
     const stock = await readVariantStock(tx, [variantId], now, { lock: true, forWaitingLists: true });
     const variant = stock.variants.get(variantId);
-    if (!variant || !variant.active || variant.productStatus !== "active") return [];
+    if (!variant?.active || variant.productStatus !== "active" || !variant.waitingListEnabled) return [];
     const free = availableUnits(variant);
     if (free <= 0) return [];
     const line = await tx

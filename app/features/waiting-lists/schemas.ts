@@ -13,6 +13,13 @@ export const JoinListSchema = z.object({
   quantity: wholeNumberText(1, 1000, "how many places you want"),
 });
 
+/** A product page's "Join the waiting list" for a sold-out variant, sent as a plain form. */
+export const JoinVariantListSchema = z.object({
+  intent: z.literal("join-waiting-list"),
+  variantId: z.uuid({ message: "Choose the one you want" }),
+  quantity: wholeNumberText(1, 1000, "how many you want"),
+});
+
 /** "Buy my places" and "Leave the list" on the member's tickets page. */
 export const MemberListSchema = z.object({
   intent: z.enum(["claim-offer", "leave-waiting-list"], { message: "Choose what to do" }),
@@ -32,6 +39,9 @@ export const ListSettingsSchema = z.object({
   offerHours: wholeNumber(MIN_OFFER_HOURS, LIST_LIMITS.offerHours, "the hours an offer holds places"),
   closesHours: wholeNumber(0, LIST_LIMITS.closesHours, "the hours before the start"),
 });
+
+/** Whether a product's variants take waiting lists. */
+export const ProductListSettingsSchema = z.object({ intent: z.literal("settings"), enabled: checkbox });
 
 /** Moving someone up the line, with the reason kept in the audit log. */
 export const MoveSchema = z.object({

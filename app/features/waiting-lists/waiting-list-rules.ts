@@ -35,9 +35,10 @@ export function joinProblem(event: ListSettings, state: TicketSalesState, now: D
  * for a variant in the shop with nothing left to sell.
  */
 export function variantJoinProblem(
-  variant: { productStatus: string; active: boolean; available: number } | null,
+  variant: { productStatus: string; active: boolean; waitingListEnabled: boolean; available: number } | null,
 ): string | null {
   if (!variant || variant.productStatus !== "active" || !variant.active) return "This item is not in the shop";
+  if (!variant.waitingListEnabled) return "This item has no waiting list";
   if (variant.available > 0) return "This item is in stock: add it to your cart";
   return null;
 }

@@ -215,6 +215,8 @@ export async function memberListsOnProduct(db: Db, userId: string, productId: st
   );
 }
 
+export type MemberListOnProduct = Awaited<ReturnType<typeof memberListsOnProduct>>[string];
+
 /** An offer's end, when it is still running at `now`. */
 function runningOffer(row: { status: string; offerEndsAt: Date | null }, now: Date, timeZone: string) {
   return row.status === "offered" && row.offerEndsAt && row.offerEndsAt > now
@@ -348,6 +350,47 @@ export type MemberListOnEvent = Awaited<ReturnType<typeof memberListsOnEvent>>[s
 
 // ── The organizer's side ──────────────────────────────────────────────────────
 
+type LineRow = {
+  id: string;
+  lineId: string;
+  status: (typeof waitingListEntries.$inferSelect)["status"];
+  quantity: number;
+  position: number;
+  joinedAt: Date;
+  offerEndsAt: Date | null;
+  name: string;
+  email: string;
+};
+
+/** Each line (a ticket type's or a variant's) with its entries for staff, leaving out empty lines. */
+function linesOf(owners: readonly { id: string; name: string }[], rows: readonly LineRow[], zone: string) {
+  return owners
+    .map((owner) => {
+      const entries = rows
+        .filter((row) => row.lineId === owner.id)
+        .map((row) => ({
+          id: row.id,
+          status: row.status,
+          quantity: row.quantity,
+          position: row.status === "waiting" ? row.position : null,
+          joined: formatEventInstant(row.joinedAt, zone),
+          offerEnds: row.status === "offered" && row.offerEndsAt ? formatEventInstant(row.offerEndsAt, zone) : null,
+          name: row.name,
+          email: row.email,
+        }));
+      const waiting = entries.filter((e) => e.status === "waiting").reduce((sum, e) => sum + e.quantity, 0);
+      return { id: owner.id, name: owner.name, entries, waiting };
+    })
+    .filter((line) => line.entries.length > 0);
+}
+
+/** Staff's order of a line's entries: offers, then those waiting in line, then the rest, latest first. */
+const staffOrder = [
+  sql`case ${waitingListEntries.status} when 'offered' then 0 when 'waiting' then 1 else 2 end`,
+  asc(waitingListEntries.sortKey),
+  desc(waitingListEntries.updatedAt),
+];
+
 /** An event's lists for its organizer: settings, and each ticket type's line and recent outcomes. */
 export async function waitingListPage(db: Db, eventId: string, now: Date) {
   const [event] = await db
@@ -380,35 +423,17 @@ export async function waitingListPage(db: Db, eventId: string, now: Date) {
     .innerJoin(users, eq(users.id, waitingListEntries.userId))
     .innerJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
     .where(and(eq(ticketTypes.eventId, eventId), ne(waitingListEntries.status, "left")))
-    .orderBy(
-      sql`case ${waitingListEntries.status} when 'offered' then 0 when 'waiting' then 1 else 2 end`,
-      asc(waitingListEntries.sortKey),
-      desc(waitingListEntries.updatedAt),
-    );
+    .orderBy(...staffOrder);
   const types = await db
     .select({ id: ticketTypes.id, name: ticketTypes.name })
     .from(ticketTypes)
     .where(eq(ticketTypes.eventId, eventId))
     .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.createdAt));
-  const zone = event.timeZone;
-  const lists = types
-    .map((type) => {
-      const entries = rows
-        .filter((row) => row.ticketTypeId === type.id)
-        .map((row) => ({
-          id: row.id,
-          status: row.status,
-          quantity: row.quantity,
-          position: row.status === "waiting" ? row.position : null,
-          joined: formatEventInstant(row.joinedAt, zone),
-          offerEnds: row.status === "offered" && row.offerEndsAt ? formatEventInstant(row.offerEndsAt, zone) : null,
-          name: row.name,
-          email: row.email,
-        }));
-      const waitingPlaces = entries.filter((e) => e.status === "waiting").reduce((sum, e) => sum + e.quantity, 0);
-      return { id: type.id, name: type.name, entries, waitingPlaces };
-    })
-    .filter((list) => list.entries.length > 0);
+  const lists = linesOf(
+    types.map((type) => ({ id: type.id, name: type.name })),
+    rows.map((row) => ({ ...row, lineId: row.ticketTypeId })),
+    event.timeZone,
+  );
   return {
     event: { id: event.id, title: event.title },
     settings: {
@@ -416,11 +441,74 @@ export async function waitingListPage(db: Db, eventId: string, now: Date) {
       offerHours: event.waitingListOfferHours,
       closesHours: event.waitingListClosesHours,
     },
-    closesLabel: formatEventInstant(listClosesAt(event), zone),
+    closesLabel: formatEventInstant(listClosesAt(event), event.timeZone),
     running: listRunning(event, now),
     lists,
-    couldSell: lists.reduce((sum, list) => sum + list.waitingPlaces, 0),
+    couldSell: lists.reduce((sum, list) => sum + list.waiting, 0),
   };
+}
+
+/** A product's waiting lists for staff: whether they run, and each variant's line. */
+export async function productWaitingLists(db: Db, productId: string, timeZone: string) {
+  const [product] = await db
+    .select({ id: products.id, title: products.title, enabled: products.waitingListEnabled })
+    .from(products)
+    .where(eq(products.id, productId));
+  if (!product) return null;
+  const rows = await db
+    .select({
+      id: waitingListEntries.id,
+      lineId: productVariants.id,
+      status: waitingListEntries.status,
+      quantity: waitingListEntries.quantity,
+      position,
+      joinedAt: waitingListEntries.createdAt,
+      offerEndsAt: waitingListEntries.offerEndsAt,
+      name: users.name,
+      email: users.email,
+    })
+    .from(waitingListEntries)
+    .innerJoin(users, eq(users.id, waitingListEntries.userId))
+    .innerJoin(productVariants, eq(productVariants.id, waitingListEntries.variantId))
+    .where(and(eq(productVariants.productId, productId), ne(waitingListEntries.status, "left")))
+    .orderBy(...staffOrder);
+  const variants = await db
+    .select({ id: productVariants.id, options: productVariants.options, sku: productVariants.sku })
+    .from(productVariants)
+    .where(eq(productVariants.productId, productId))
+    .orderBy(asc(productVariants.position), asc(productVariants.sku));
+  const lists = linesOf(
+    variants.map((variant) => ({ id: variant.id, name: variant.options.join(" / ") || variant.sku })),
+    rows,
+    timeZone,
+  );
+  return {
+    product: { id: product.id, title: product.title },
+    enabled: product.enabled,
+    lists,
+    couldSell: lists.reduce((sum, list) => sum + list.waiting, 0),
+  };
+}
+
+/** Switches a product's waiting lists on or off, audited. People already waiting keep their place. */
+export async function saveProductWaitingList(db: Db, productId: string, enabled: boolean, actor: Actor) {
+  return db.transaction(async (tx) => {
+    const [saved] = await tx
+      .update(products)
+      .set({ waitingListEnabled: enabled, updatedAt: actor.now })
+      .where(eq(products.id, productId))
+      .returning({ id: products.id });
+    if (!saved) return false;
+    await recordAudit(tx, {
+      actorId: actor.actorId,
+      action: "product.waiting_list",
+      subjectType: "product",
+      subjectId: productId,
+      ip: actor.ip,
+      details: { enabled },
+    });
+    return true;
+  });
 }
 
 type Actor = { actorId: string; ip?: string | null; now: Date };

@@ -4,8 +4,8 @@ import { getAccountOverview } from "~/features/accounts/overview.server";
 import { myEntries } from "~/features/draws/catalogue.server";
 import { MyEntries } from "~/features/draws/my-entries";
 import { movesAwaitingPayment } from "~/features/moves/moves.server";
+import { buyLabel, offerTitle } from "~/features/waiting-lists/my-waiting-lists";
 import { waitingListsOfMember } from "~/features/waiting-lists/waiting-lists.server";
-import { buyLabel, unitsOf } from "~/features/waiting-lists/my-waiting-lists";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
@@ -30,7 +30,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
         ? [
             {
               key: list.id,
-              title: `${unitsOf(list)} of ${list.itemName}, ${list.title}`,
+              title: offerTitle(list),
               text: `Held for you from the waiting list until ${list.offer.endsLabel}.`,
               action: { to: `/members/offers/${list.id}`, label: buyLabel(list) },
             },

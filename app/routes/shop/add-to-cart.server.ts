@@ -8,7 +8,6 @@ import { runtimeContext, userContext } from "~/server/context.server";
 import { redirectWithFlash } from "~/server/flash.server";
 import { notFound } from "~/ui/not-found";
 import { cartOwner } from "~/web/cart-step.server";
-import { readForm } from "~/web/form-data.server";
 import { newVisitorCookie } from "~/web/visitor-cookie.server";
 
 /** What the product page shows again after a refused Add to cart: the message and what was picked. */
@@ -43,6 +42,7 @@ export async function addToCartFromProductPage(args: {
   request: Request;
   context: Readonly<RouterContextProvider>;
   slug: string;
+  form: FormData;
 }) {
   const { db, env } = args.context.get(runtimeContext);
   const user = args.context.get(userContext);
@@ -50,7 +50,7 @@ export async function addToCartFromProductPage(args: {
   const product = await productVariantsBySlug(db, args.slug, staff);
   if (!product) notFound();
 
-  const form = await readForm(args.request);
+  const { form } = args;
   const options = product.optionNames.map((_, index) => text(form.get(`option-${index}`)));
   const values = { options, quantity: text(form.get("quantity")) || "1" };
   const refuse = (error: string, field: string | null) =>

@@ -6,6 +6,9 @@ import { CATEGORY_LABELS, shopHref } from "~/features/shop/catalogue-labels";
 import { productJsonLd } from "~/features/shop/json-ld";
 import { productImageShareUrl } from "~/features/shop/product-image-urls";
 import { AddToCartForm, ProductGallery, SizeGuide } from "~/features/shop/product-parts";
+import { MERCH_OFFER_HOURS } from "~/features/waiting-lists/offers.server";
+import { VariantWaitingList } from "~/features/waiting-lists/variant-waiting-list";
+import { memberListsOnProduct } from "~/features/waiting-lists/waiting-lists.server";
 import { hasRole } from "~/server/auth/session.server";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext, userContext } from "~/server/context.server";
@@ -16,8 +19,10 @@ import { notFound } from "~/ui/not-found";
 import { linkPreviewMeta } from "~/ui/page-meta";
 import { pageTitle, siteNameOf } from "~/ui/page-title";
 import { useSite } from "~/ui/site";
+import { readForm } from "~/web/form-data.server";
 import type { Route } from "./+types/product";
 import { type AddToCartRefusal, addToCartFromProductPage } from "./add-to-cart.server";
+import { type JoinListRefusal, joinListFromProductPage, WAITING_LIST_INTENT } from "./waiting-list-action.server";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { db, env, storage } = context.get(runtimeContext);
@@ -30,9 +35,25 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   if (!page) notFound("This product could not be found");
   const imageUrls = page.images.map((image) => productImageShareUrl(image.hash, env.SITE_URL, storage.publicBase));
   const pageUrl = `${env.SITE_URL}/shop/${page.slug}`;
+  // Sold-out variants take a waiting list while the product is in the shop; a member sees their place.
+  const soldOut =
+    page.status === "active" && page.waitingListEnabled
+      ? page.variants
+          .filter((variant) => variant.available === 0)
+          .map((variant) => ({
+            id: variant.id,
+            label: variant.options.join(" / ") || page.title,
+            maxPerOrder: variant.maxPerOrder,
+          }))
+      : [];
+  const waitingLists =
+    user && soldOut.length > 0 ? await memberListsOnProduct(db, user.id, page.id, now, env.TIME_ZONE) : {};
   return {
     page,
     pageUrl,
+    soldOut,
+    waitingLists,
+    offerHours: MERCH_OFFER_HOURS,
     memberNote: memberPriceNote(page.variants, env.CURRENCY),
     imageUrl: imageUrls[0] ?? null,
     jsonLd: serializeJsonLd(
@@ -41,9 +62,13 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   };
 }
 
-/** Add to cart: a plain form, so it works before (or without) JavaScript. */
-export async function action({ request, context, params }: Route.ActionArgs) {
-  return addToCartFromProductPage({ request, context, slug: params.slug });
+/** Add to cart, or join a sold-out variant's waiting list: plain forms, so they work without JavaScript. */
+export async function action({ request, context, params, url }: Route.ActionArgs) {
+  const form = await readForm(request);
+  if (form.get("intent") === WAITING_LIST_INTENT) {
+    return joinListFromProductPage({ context, url, slug: params.slug, form });
+  }
+  return addToCartFromProductPage({ request, context, slug: params.slug, form });
 }
 
 export const headers: Route.HeadersFunction = () => publicPageHeaders();
@@ -55,7 +80,8 @@ export default function ProductDetail({ loaderData, actionData }: Route.Componen
   const prices = page.variants.map((variant) => variant.price);
   const low = prices.length > 0 ? Math.min(...prices) : 0;
   const onePrice = prices.every((price) => price === low);
-  const problem = actionData as AddToCartRefusal | undefined;
+  const refusal = actionData as AddToCartRefusal | JoinListRefusal | undefined;
+  const problem = refusal && "error" in refusal ? refusal : undefined;
   return (
     <main id="main">
       {/* A data block, not a script: serialised with "<" escaped so it cannot end the element. */}
@@ -133,6 +159,14 @@ export default function ProductDetail({ loaderData, actionData }: Route.Componen
                 <p className="font-semibold">This product is not on sale at the moment.</p>
               )}
             </section>
+            {loaderData.soldOut.length > 0 ? (
+              <VariantWaitingList
+                soldOut={loaderData.soldOut}
+                entries={loaderData.waitingLists}
+                offerHours={loaderData.offerHours}
+                problem={refusal && "waiting" in refusal ? refusal.waiting : undefined}
+              />
+            ) : null}
             {page.sizeGuideHtml ? <SizeGuide html={page.sizeGuideHtml} /> : null}
             {page.descriptionHtml ? (
               <section aria-labelledby="about" className="space-y-3">
