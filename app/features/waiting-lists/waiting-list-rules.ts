@@ -37,7 +37,7 @@ export function joinProblem(event: ListSettings, state: TicketSalesState, now: D
 export function variantJoinProblem(
   variant: { productStatus: string; active: boolean; waitingListEnabled: boolean; available: number } | null,
 ): string | null {
-  if (!variant || variant.productStatus !== "active" || !variant.active) return "This item is not in the shop";
+  if (variant?.productStatus !== "active" || !variant.active) return "This item is not in the shop";
   if (!variant.waitingListEnabled) return "This item has no waiting list";
   if (variant.available > 0) return "This item is in stock: add it to your cart";
   return null;

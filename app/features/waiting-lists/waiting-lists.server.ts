@@ -100,7 +100,7 @@ export async function leaveWaitingList(db: Db, input: { userId: string; entryId:
  * People ahead of an entry in its line (a ticket type's or a variant's: each entry names one, so
  * one of the two comparisons is null): those waiting with a smaller sort key.
  */
-export const position = sql<number>`(
+const position = sql<number>`(
   select count(*)::int + 1 from ${waitingListEntries} ahead
   where (ahead.ticket_type_id = ${waitingListEntries.ticketTypeId} or ahead.variant_id = ${waitingListEntries.variantId})
     and ahead.status = 'waiting'
