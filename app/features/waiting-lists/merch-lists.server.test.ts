@@ -175,6 +175,8 @@ describe("units that come back", () => {
     ).toEqual([{ quantity: 2 }]);
     const paid = await payForCart(db, ann!, hours(3));
     expect(paid.ok).toBe(true);
+    // Paid: her pages stop showing the offer at once, before the sweep marks it bought.
+    expect(await waitingListsOfMember(db, ann!.id, hours(3), ZONE)).toEqual([]);
     await runListsAt(db, hours(3));
     expect(await statusOf(db, annList!.id)).toBe("bought");
     const [shelf] = await db

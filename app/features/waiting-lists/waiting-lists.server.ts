@@ -14,11 +14,13 @@ import { isUniqueViolation } from "~/server/db/retry.server";
 import {
   carts,
   events,
+  orders,
   products,
   productVariants,
   ticketTypes,
   users,
   vouchers,
+  voucherUses,
   waitingListEntries,
 } from "../../../db/schema";
 import { joiningSortKey, joinProblem, quantityProblem, sortKeyAt, variantJoinProblem } from "./waiting-list-rules";
@@ -32,6 +34,19 @@ import { joiningSortKey, joinProblem, quantityProblem, sortKeyAt, variantJoinPro
 const refuse = (message: string, field = ""): Refusal => refusal(field, message);
 
 const live = inArray(waitingListEntries.status, ["waiting", "offered"]);
+
+/**
+ * An entry the member still has in hand: waiting, or an offer not yet paid for. The sweep marks a
+ * paid offer bought within the minute; the member's pages stop showing it as soon as they pay.
+ */
+const inHand = and(
+  live,
+  sql`not exists (
+    select 1 from ${voucherUses} inner join ${orders} on ${orders.id} = ${voucherUses.orderId}
+    where ${voucherUses.voucherId} = ${waitingListEntries.offerVoucherId}
+      and ${orders.status} in ('paid', 'fulfilled', 'partly_refunded')
+  )`,
+);
 
 /** Joins the list for a sold-out ticket type with the places wanted (up to the order limit). */
 export async function joinWaitingList(
@@ -132,7 +147,7 @@ async function memberEntries(db: Db, userId: string, filter: { ticketTypeId?: st
     .where(
       and(
         eq(waitingListEntries.userId, userId),
-        live,
+        inHand,
         filter.ticketTypeId ? eq(waitingListEntries.ticketTypeId, filter.ticketTypeId) : undefined,
         filter.eventId ? eq(events.id, filter.eventId) : undefined,
       ),
@@ -160,7 +175,7 @@ async function memberVariantEntries(db: Db, userId: string, filter: { productId?
     .where(
       and(
         eq(waitingListEntries.userId, userId),
-        live,
+        inHand,
         filter.productId ? eq(products.id, filter.productId) : undefined,
       ),
     )
