@@ -132,6 +132,8 @@ export default [
     ]),
     route("fulfilment/packing-list", "routes/admin/fulfilment/packing-list.tsx"),
     route("events/:eventId/attendees.csv", "routes/admin/events/attendees-csv.ts"),
+    route("events/:eventId/checkin/admissions.json", "routes/admin/events/checkin-admissions.ts"),
+    route("events/:eventId/checkin/sync", "routes/admin/events/checkin-sync.ts"),
     route("draws/:drawId/entries.csv", "routes/admin/draws/entries-csv.ts"),
     route("membership/members.csv", "routes/admin/membership/members-csv.ts"),
     route("vouchers/batches/:batchId/codes.csv", "routes/admin/vouchers/batch-csv.ts"),

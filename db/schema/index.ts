@@ -8,6 +8,7 @@ export * from "./draw-entries";
 export * from "./draws";
 export * from "./events";
 export * from "./garage";
+export * from "./gate";
 export * from "./membership";
 export * from "./order-emails";
 export * from "./play";

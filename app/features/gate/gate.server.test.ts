@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
-import { admitAtGate, gateCounts, gateTime, listAttendees, NOT_A_TICKET } from "~/features/gate/gate.server";
+import { admitAtGate, gateCounts, listAttendees } from "~/features/gate/gate.server";
+import { gateTime, NOT_A_TICKET } from "~/features/gate/offline-rules";
 import { issueMembership } from "~/features/membership/memberships.server";
 import { createTestTier } from "~/features/membership/tiers.test-support";
 import { paidOrder } from "~/features/orders/paid-orders.test-support";

@@ -9,6 +9,7 @@ import { normaliseTicketCode, verifySignedTicketCode } from "~/features/tickets/
 import type { Db } from "~/server/db/client.server";
 import { containing, endingWith } from "~/server/db/like";
 import { events, orders, type TicketStatus, tickets, ticketTypes, users } from "../../../db/schema";
+import { gateTime, NOT_A_TICKET, REFUSED_STATUS } from "./offline-rules";
 
 /** What the steward sees after a scan or a typed code. Decided on the server, never in the browser. */
 export type GateResult = {
@@ -20,23 +21,6 @@ export type GateResult = {
   /** The member who bought the ticket: the gate looks up merch they collect here (docs/fulfilment.md). */
   buyerId?: string | null;
 };
-
-export const NOT_A_TICKET = "This code is not a valid ticket";
-
-const REFUSED_STATUS: Record<"cancelled" | "refunded" | "transferred", string> = {
-  cancelled: "This ticket was cancelled",
-  refunded: "This ticket was refunded",
-  transferred: "This ticket was transferred",
-};
-
-/** "10:42", or "Sat 12 Jun, 10:42" when it was another day, in the event's own time zone. */
-export function gateTime(instant: Date, timeZone: string, now: Date) {
-  const day = (at: Date) => at.toLocaleDateString("en-CA", { timeZone });
-  const time = instant.toLocaleTimeString("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-  if (day(instant) === day(now)) return time;
-  const date = instant.toLocaleDateString("en-GB", { timeZone, weekday: "short", day: "numeric", month: "short" });
-  return `${date}, ${time}`;
-}
 
 /**
  * Checks in what the steward scanned or typed. A scanned QR must carry a correct signature; a

@@ -1,0 +1,37 @@
+import { z } from "zod";
+
+/** The most scans a device sends at once; a longer outbox goes in several requests. */
+export const SYNC_BATCH = 200;
+
+/** A gate's name as stewards type it on their device: "A", "North car park". */
+export const gateName = z
+  .string({ message: "Name this gate" })
+  .trim()
+  .min(1, "Name this gate")
+  .max(40, "A gate's name is at most 40 characters");
+
+/**
+ * What a device sends back of the scans it made offline. A scan's time must be within the last
+ * week and not ahead of the server's clock by more than five minutes (a phone's clock drifts; a
+ * scan from the future does not exist).
+ */
+export function syncSchema(now: Date) {
+  const earliest = now.getTime() - 7 * 24 * 3_600_000;
+  const latest = now.getTime() + 5 * 60_000;
+  return z.object({
+    gate: gateName,
+    scans: z
+      .array(
+        z.object({
+          id: z.uuid({ message: "Each scan needs its id" }),
+          value: z.string().max(200, "A scanned code is at most 200 characters"),
+          at: z.iso
+            .datetime({ offset: true, message: "Each scan needs the time it was made" })
+            .transform((text) => new Date(text))
+            .refine((at) => at.getTime() >= earliest && at.getTime() <= latest, "A scan's time is out of range"),
+          local: z.enum(["admitted", "already", "refused"], { message: "Each scan needs what the device decided" }),
+        }),
+      )
+      .max(SYNC_BATCH, `Send at most ${SYNC_BATCH} scans at once`),
+  });
+}

@@ -1,0 +1,41 @@
+import { syncOfflineScans } from "~/features/gate/offline-gate.server";
+import { syncSchema } from "~/features/gate/schemas";
+import { requireRole } from "~/server/auth/session.server";
+import { runtimeContext } from "~/server/context.server";
+import { notFound } from "~/ui/not-found";
+import type { Route } from "./+types/checkin-sync";
+import { eventIdFrom } from "./event-id.server";
+
+const noStore = { "Cache-Control": "private, no-store" };
+
+/**
+ * A device back online sends the scans it made offline (docs/gate.md). Each is replayed once, at
+ * the time it was made, whatever number of times the device sends it; the answer says what the
+ * server made of each, with any conflict.
+ */
+export async function action({ request, context, url, params }: Route.ActionArgs) {
+  const user = requireRole({ context, url }, "organizer");
+  const eventId = eventIdFrom(params.eventId);
+  const { db, env } = context.get(runtimeContext);
+  const now = new Date();
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return Response.json({ error: "Send the scans as JSON" }, { status: 400, headers: noStore });
+  }
+  const parsed = syncSchema(now).safeParse(body);
+  if (!parsed.success) {
+    return Response.json({ error: parsed.error.issues[0]!.message }, { status: 400, headers: noStore });
+  }
+  const synced = await syncOfflineScans(db, {
+    eventId,
+    staffId: user.id,
+    gate: parsed.data.gate,
+    scans: parsed.data.scans,
+    secret: env.AUTH_SECRET,
+    now,
+  });
+  if (!synced) notFound();
+  return Response.json({ synced }, { headers: noStore });
+}

@@ -1,0 +1,42 @@
+import { sql } from "drizzle-orm";
+import { check, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { users } from "./accounts";
+import { events } from "./events";
+
+/** What a scan decided: on the device when it was made offline, and again on the server. */
+export const GATE_DECISIONS = ["admitted", "already", "refused"] as const;
+export type GateDecision = (typeof GATE_DECISIONS)[number];
+
+/**
+ * A scan made at the gate while the device was offline, sent when it was back online
+ * (docs/gate.md). `id` is the device's own id for the scan, so sending the same outbox again
+ * records nothing twice. `local` is what the device told the steward, `outcome` what the server
+ * made of it at `scanned_at`; `conflict` says, for a supervisor, when the two disagree in a way
+ * that matters (someone admitted twice, or admitted on a ticket refunded meanwhile). `code_hash`
+ * is the hash the admission list carries (null for a code that could not be read), so scans of
+ * one ticket, card or pass are found together; the code itself is not kept.
+ */
+export const gateScans = pgTable(
+  "gate_scans",
+  {
+    id: uuid("id").primaryKey(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    staffId: text("staff_id").references(() => users.id, { onDelete: "set null" }),
+    gate: text("gate").notNull(),
+    codeHash: text("code_hash"),
+    scannedAt: timestamp("scanned_at", { withTimezone: true }).notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull(),
+    local: text("local", { enum: GATE_DECISIONS }).notNull(),
+    outcome: text("outcome", { enum: GATE_DECISIONS }).notNull(),
+    headline: text("headline").notNull(),
+    conflict: text("conflict"),
+  },
+  (table) => [
+    index("gate_scans_event_idx").on(table.eventId, table.scannedAt),
+    index("gate_scans_code_idx").on(table.eventId, table.codeHash),
+    index("gate_scans_conflict_idx").on(table.eventId).where(sql`${table.conflict} is not null`),
+    check("gate_scans_gate_length", sql`length(${table.gate}) between 1 and 40`),
+  ],
+);
