@@ -22,7 +22,10 @@ import { isOn } from "./server/flag";
  * built in, they answer only while the server runs with ENABLE_TEST_FIXTURES on a local address.
  */
 const testFixtures = isOn(process.env.ENABLE_TEST_FIXTURES)
-  ? [route("dev/fixtures/:fixture", "fixtures/fixture-route.tsx")]
+  ? [
+      route("dev/fixtures/:fixture", "fixtures/fixture-route.tsx"),
+      route("dev/gate-fixture", "fixtures/gate-fixture.ts"),
+    ]
   : [];
 
 export default [

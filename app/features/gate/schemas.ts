@@ -4,7 +4,7 @@ import { z } from "zod";
 export const SYNC_BATCH = 200;
 
 /** A gate's name as stewards type it on their device: "A", "North car park". */
-export const gateName = z
+const gateName = z
   .string({ message: "Name this gate" })
   .trim()
   .min(1, "Name this gate")

@@ -6,6 +6,14 @@ type Detect = (video: HTMLVideoElement) => Promise<string | null>;
 type BarcodeDetectorLike = { detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]> };
 type BarcodeDetectorClass = new (options: { formats: string[] }) => BarcodeDetectorLike;
 
+/** Loads the QR reader's code now, so the camera still reads codes after the connection goes. */
+export function preloadScanner() {
+  return import("jsqr").then(
+    () => true,
+    () => false,
+  );
+}
+
 /**
  * The fastest QR reader this browser has: its own BarcodeDetector where there is one (Chrome on
  * Android), otherwise jsQR on canvas frames. jsQR is only downloaded when it is needed.
@@ -34,7 +42,8 @@ async function makeDetector(): Promise<Detect> {
 /**
  * The camera view for scanning tickets. Each QR read is handed to `onScan` once; the same code is
  * ignored for a few seconds so a ticket held in front of the camera is not sent again and again.
- * Nothing is decided here: the server says whether the ticket admits.
+ * Nothing is decided here: the server says whether the ticket admits, or with no connection the
+ * gate's offline rules do (docs/gate.md).
  */
 export function TicketScanner({ onScan, busy }: { onScan(value: string): void; busy: boolean }) {
   const video = useRef<HTMLVideoElement>(null);

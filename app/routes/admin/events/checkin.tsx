@@ -1,11 +1,14 @@
 import { ScanLine } from "lucide-react";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { data, Form, useFetcher, useRevalidator } from "react-router";
 import { listSearch } from "~/features/forms/fields";
 import { changeFulfilment, collectionsAtGate } from "~/features/fulfilment/fulfilment.server";
 import { GateMerch } from "~/features/fulfilment/gate-merch";
-import { ATTENDEES_SHOWN, admitAtGate, eventAttendees, gateCounts } from "~/features/gate/gate.server";
+import { ATTENDEES_SHOWN, admitAtGate, eventAttendees, type GateResult, gateCounts } from "~/features/gate/gate.server";
 import { AttendeeList, GateCounter, GateResultPanel } from "~/features/gate/gate-parts";
+import { GateConflicts, OfflinePanel, useOfflineGate } from "~/features/gate/offline-gate";
+import { gateConflicts } from "~/features/gate/offline-gate.server";
+import type { GateDecision } from "~/features/gate/offline-rules";
 import { TicketScanner } from "~/features/tickets/ticket-scanner";
 import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
@@ -20,12 +23,14 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
   const eventId = eventIdFrom(params.eventId);
   const { db } = context.get(runtimeContext);
   const q = listSearch.parse(url.searchParams.get("q"));
-  const [counts, list] = await Promise.all([
+  const now = new Date();
+  const [counts, list, conflicts] = await Promise.all([
     gateCounts(db, eventId),
-    eventAttendees(db, { eventId, q, limit: ATTENDEES_SHOWN, now: new Date() }),
+    eventAttendees(db, { eventId, q, limit: ATTENDEES_SHOWN, now }),
+    gateConflicts(db, { eventId, now }),
   ]);
   if (!list) notFound();
-  return { counts, attendees: list.attendees, q, eventId, shownLimit: ATTENDEES_SHOWN };
+  return { counts, attendees: list.attendees, q, eventId, shownLimit: ATTENDEES_SHOWN, conflicts };
 }
 
 export async function action({ request, context, url, params }: Route.ActionArgs) {
@@ -67,28 +72,47 @@ export async function action({ request, context, url, params }: Route.ActionArgs
   return { result, merch };
 }
 
-/** Counts and the list catch up with the other stewards' scans every 10 seconds. */
+/** Counts and the list catch up with the other stewards' scans every 10 seconds, while there is a connection. */
 function usePolling(ms: number) {
   const { revalidate, state } = useRevalidator();
   useEffect(() => {
     const timer = window.setInterval(() => {
-      if (state === "idle" && document.visibilityState === "visible") revalidate();
+      if (state === "idle" && document.visibilityState === "visible" && navigator.onLine) revalidate();
     }, ms);
     return () => window.clearInterval(timer);
   }, [ms, revalidate, state]);
+  return revalidate;
 }
 
+const TONES: Record<GateDecision, GateResult["tone"]> = {
+  admitted: "admitted",
+  already: "warning",
+  refused: "refused",
+};
+
 export default function CheckIn({ loaderData, actionData }: Route.ComponentProps) {
-  const { counts, attendees, q, eventId, shownLimit } = loaderData;
+  const { counts, attendees, q, eventId, shownLimit, conflicts } = loaderData;
   // Typed codes and camera reads share one fetcher. Its answer outlives the catch-up revalidations,
   // which clear a form navigation's action data, and a new scan cancels one still in flight, so
   // the panel always answers the last scan.
   const scan = useFetcher<typeof action>();
-  usePolling(10_000);
+  const revalidate = usePolling(10_000);
+  // With no connection, the device decides (docs/gate.md): its answer shows until the next scan.
+  const [offlineResult, setOfflineResult] = useState<GateResult | null>(null);
+  const gate = useOfflineGate(eventId, () => revalidate());
+  const check = async (value: string) => {
+    if (navigator.onLine) {
+      setOfflineResult(null);
+      scan.submit({ code: value }, { method: "post" });
+      return;
+    }
+    const answer = await gate.decide(value);
+    setOfflineResult({ tone: TONES[answer.decision], headline: answer.headline, detail: answer.detail });
+  };
   // Action data only answers a code typed before the page's script ran (or without it).
   const answer =
     scan.data && "result" in scan.data ? scan.data : actionData && "result" in actionData ? actionData : null;
-  const result = answer?.result ?? null;
+  const result = offlineResult ?? answer?.result ?? null;
   return (
     <div className="space-y-10">
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
@@ -97,14 +121,14 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
             <ScanLine aria-hidden className="size-6 text-accent-ink" /> Check-in
           </h2>
           <GateResultPanel result={result} />
-          <GateMerch key={JSON.stringify(answer?.merch ?? [])} orders={answer?.merch ?? []} />
+          {offlineResult ? null : <GateMerch key={JSON.stringify(answer?.merch ?? [])} orders={answer?.merch ?? []} />}
           <Form
             method="post"
             className="space-y-1.5"
             onSubmit={(event) => {
               event.preventDefault();
               const form = event.currentTarget;
-              scan.submit(new FormData(form), { method: "post" });
+              void check(String(new FormData(form).get("code") ?? ""));
               // Emptied as the code is sent rather than when its answer comes, so the next code,
               // typed while this one is checked, is not lost.
               form.reset();
@@ -137,12 +161,11 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
         </section>
         <aside className="space-y-5" aria-label="Camera and count">
           <GateCounter checkedIn={counts.checkedIn} sold={counts.sold} />
-          <TicketScanner
-            busy={scan.state !== "idle"}
-            onScan={(value) => scan.submit({ code: value }, { method: "post" })}
-          />
+          <TicketScanner busy={scan.state !== "idle"} onScan={(value) => void check(value)} />
+          <OfflinePanel gate={gate} />
         </aside>
       </div>
+      <GateConflicts conflicts={conflicts} />
       <AttendeeList
         attendees={attendees}
         q={q}

@@ -1,0 +1,267 @@
+import { CloudOff, Download, RefreshCw } from "lucide-react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { preloadScanner } from "~/features/tickets/ticket-scanner";
+import { Card } from "~/ui/card";
+import { inputClass } from "~/ui/form";
+import { countOf } from "~/ui/plural";
+import { type AdmissionList, decideOffline, gateTime, NOT_A_TICKET, type OfflineAnswer } from "./offline-rules";
+import {
+  hashOf,
+  outboxOf,
+  readList,
+  readScanned,
+  recordScan,
+  removeFromOutbox,
+  type StoredList,
+  saveList,
+} from "./offline-store";
+import { SYNC_BATCH } from "./schemas";
+
+const GATE_NAME_KEY = "pitlane-gate-name";
+const SYNC_EVERY_MS = 15_000;
+
+type Synced = { id: string; conflict: string | null };
+
+/**
+ * The gate without signal (docs/gate.md): the event's admission list kept on this device, scans
+ * decided here while the device is offline and queued, and the queue sent back in scan order when
+ * the connection returns (and every 15 seconds while anything waits). `onSynced` hears how many
+ * conflicts the server found, so the page can show them.
+ */
+export function useOfflineGate(eventId: string, onSynced: (conflicts: number) => void) {
+  const [online, setOnline] = useState(true);
+  const [stored, setStored] = useState<StoredList | null>(null);
+  const [pending, setPending] = useState(0);
+  const [gate, setGate] = useState("");
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const syncing = useRef(false);
+  const heard = useRef(onSynced);
+  heard.current = onSynced;
+
+  const byHash = useMemo(() => new Map(stored?.list.entries.map((entry) => [entry.h, entry]) ?? []), [stored]);
+
+  const sync = useCallback(async () => {
+    if (syncing.current || !navigator.onLine) return;
+    syncing.current = true;
+    try {
+      let sent = 0;
+      let conflicts = 0;
+      for (;;) {
+        const batch = (await outboxOf(eventId)).slice(0, SYNC_BATCH);
+        if (batch.length === 0) break;
+        const response = await fetch(`/admin/events/${eventId}/checkin/sync`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({
+            gate: localStorage.getItem(GATE_NAME_KEY) || "Unnamed",
+            scans: batch.map(({ id, value, at, local }) => ({ id, value, at, local })),
+          }),
+        });
+        if (!response.ok) {
+          const answer = (await response.json().catch(() => null)) as { error?: string } | null;
+          setMessage(`The scans made offline could not be sent: ${answer?.error ?? `error ${response.status}`}.`);
+          break;
+        }
+        const { synced } = (await response.json()) as { synced: Synced[] };
+        await removeFromOutbox(synced.map((scan) => scan.id));
+        sent += synced.length;
+        conflicts += synced.filter((scan) => scan.conflict).length;
+      }
+      setPending((await outboxOf(eventId)).length);
+      if (sent > 0) {
+        setMessage(
+          `Sent ${countOf(sent, "scan", "scans")} made offline.${conflicts > 0 ? ` ${countOf(conflicts, "conflict", "conflicts")} for the supervisor: see below.` : ""}`,
+        );
+        heard.current(conflicts);
+      }
+    } catch {
+      // Still no way through: the scans wait for the next try.
+    } finally {
+      syncing.current = false;
+    }
+  }, [eventId]);
+
+  useEffect(() => {
+    setOnline(navigator.onLine);
+    setGate(localStorage.getItem(GATE_NAME_KEY) ?? "");
+    let cancelled = false;
+    (async () => {
+      const [list, outbox] = await Promise.all([readList(eventId), outboxOf(eventId)]);
+      if (cancelled) return;
+      setStored(list ?? null);
+      setPending(outbox.length);
+    })().catch(() => undefined);
+    const wentOnline = () => {
+      setOnline(true);
+      void sync();
+    };
+    const wentOffline = () => setOnline(false);
+    window.addEventListener("online", wentOnline);
+    window.addEventListener("offline", wentOffline);
+    const timer = window.setInterval(() => void sync(), SYNC_EVERY_MS);
+    return () => {
+      cancelled = true;
+      window.removeEventListener("online", wentOnline);
+      window.removeEventListener("offline", wentOffline);
+      window.clearInterval(timer);
+    };
+  }, [eventId, sync]);
+
+  /** Downloads the event's list (keeping what this device admitted meanwhile) and names the gate. */
+  const getReady = useCallback(
+    async (gateName: string) => {
+      setBusy(true);
+      setMessage(null);
+      try {
+        localStorage.setItem(GATE_NAME_KEY, gateName);
+        setGate(gateName);
+        const response = await fetch(`/admin/events/${eventId}/checkin/admissions.json`, {
+          headers: { Accept: "application/json" },
+        });
+        if (!response.ok) throw new Error(String(response.status));
+        const list = (await response.json()) as AdmissionList;
+        // The camera's QR reader is loaded now too, while it can be.
+        await preloadScanner();
+        const earlier = await readList(eventId);
+        const next = { list, admitted: earlier?.admitted ?? {}, savedAt: new Date().toISOString() };
+        await saveList(next);
+        setStored(next);
+        setMessage(`Ready for offline: ${countOf(list.entries.length, "code", "codes")} on this device.`);
+      } catch {
+        setMessage("The admission list could not be downloaded. Try again where there is signal.");
+      } finally {
+        setBusy(false);
+      }
+    },
+    [eventId],
+  );
+
+  /** Decides a scan on this device, as the gate would, and queues it to be sent. */
+  const decide = useCallback(
+    async (value: string): Promise<OfflineAnswer> => {
+      const now = new Date();
+      if (!stored) {
+        return {
+          decision: "refused",
+          headline: "No connection",
+          detail: "This device was not got ready for offline: check the ticket by hand, or find signal.",
+        };
+      }
+      const read = await readScanned(value, stored.list.publicKey);
+      const hash = read ? await hashOf(read.code) : null;
+      const admittedAt = hash && stored.admitted[hash] ? new Date(stored.admitted[hash]!) : null;
+      const answer = read
+        ? decideOffline(hash ? byHash.get(hash) : undefined, {
+            types: stored.list.types,
+            timeZone: stored.list.timeZone,
+            now,
+            admittedAt,
+            signed: read.signed,
+          })
+        : {
+            decision: "refused" as const,
+            headline: NOT_A_TICKET,
+            detail: "Check the code, or send the holder to the box office.",
+          };
+      const admitted = answer.decision === "admitted" && hash ? { hash } : null;
+      await recordScan(
+        { id: crypto.randomUUID(), eventId, value: value.slice(0, 200), at: now.toISOString(), local: answer.decision },
+        admitted,
+      );
+      if (admitted) {
+        setStored((current) =>
+          current ? { ...current, admitted: { ...current.admitted, [admitted.hash]: now.toISOString() } } : current,
+        );
+      }
+      setPending((count) => count + 1);
+      return answer;
+    },
+    [byHash, eventId, stored],
+  );
+
+  return { online, stored, pending, gate, message, busy, getReady, decide, sync };
+}
+
+type OfflineGate = ReturnType<typeof useOfflineGate>;
+
+/** The steward's panel for working without signal: get ready, the gate's name, what waits to be sent. */
+export function OfflinePanel({ gate }: { gate: OfflineGate }) {
+  const { stored, online, pending } = gate;
+  const listTime = stored ? gateTime(new Date(stored.list.version), stored.list.timeZone, new Date()) : null;
+  return (
+    <Card as="section" aria-labelledby="offline-heading" className="space-y-3 p-4">
+      <h3 id="offline-heading" className="flex items-center gap-2 font-bold">
+        <CloudOff aria-hidden className="size-4" /> Without signal
+      </h3>
+      <p role="status" className={`text-sm ${online ? "text-muted" : "font-semibold"}`}>
+        {online
+          ? stored
+            ? `Ready for offline: ${countOf(stored.list.entries.length, "code", "codes")}, list from ${listTime}.`
+            : "Keep a copy of the admission list on this device, and it checks tickets with no connection."
+          : stored
+            ? "Offline: scans are checked on this device and sent when the connection is back."
+            : "Offline, and this device is not ready: check tickets by hand."}
+        {pending > 0 ? ` ${countOf(pending, "scan waits", "scans wait")} to be sent.` : ""}
+      </p>
+      <form
+        className="space-y-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const name = String(new FormData(event.currentTarget).get("gate") ?? "").trim();
+          if (name) void gate.getReady(name);
+        }}
+      >
+        <label htmlFor="gate-name" className="block text-sm font-semibold">
+          This gate's name
+        </label>
+        <input
+          id="gate-name"
+          name="gate"
+          required
+          maxLength={40}
+          defaultValue={gate.gate}
+          key={gate.gate}
+          placeholder="A"
+          className={`${inputClass(false)} h-11`}
+        />
+        <button
+          type="submit"
+          disabled={gate.busy || !online}
+          className="inline-flex w-full items-center justify-center gap-2 rounded-full border-2 border-text px-5 py-2.5 font-bold hover:bg-surface-sunken disabled:opacity-60"
+        >
+          {stored ? <RefreshCw aria-hidden className="size-4" /> : <Download aria-hidden className="size-4" />}
+          {stored ? "Update the list" : "Get ready for offline"}
+        </button>
+      </form>
+      {gate.message ? <p className="text-sm">{gate.message}</p> : null}
+    </Card>
+  );
+}
+
+/** Conflicts found in offline scans, for the supervisor: who was let in twice, or should not have been. */
+export function GateConflicts({
+  conflicts,
+}: {
+  conflicts: { id: string; conflict: string; headline: string; by: string | null; gate: string; at: string }[];
+}) {
+  if (conflicts.length === 0) return null;
+  return (
+    <section aria-labelledby="conflicts-heading" className="space-y-3">
+      <h2 id="conflicts-heading" className="wide text-xl font-extrabold">
+        Conflicts from offline scans
+      </h2>
+      <ul className="space-y-2">
+        {conflicts.map((row) => (
+          <li key={row.id} className="rounded-xl border-2 border-amber-500 bg-surface-raised p-3">
+            <p className="font-semibold">{row.conflict}</p>
+            <p className="text-sm text-muted">
+              {row.headline} · gate {row.gate}
+              {row.by ? `, ${row.by}` : ""}, {row.at}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
