@@ -137,6 +137,7 @@ export default [
     route("events/:eventId/attendees.csv", "routes/admin/events/attendees-csv.ts"),
     route("events/:eventId/checkin/admissions.json", "routes/admin/events/checkin-admissions.ts"),
     route("events/:eventId/checkin/sync", "routes/admin/events/checkin-sync.ts"),
+    route("events/:eventId/checkin/scan", "routes/admin/events/checkin-scan.ts"),
     route("draws/:drawId/entries.csv", "routes/admin/draws/entries-csv.ts"),
     route("membership/members.csv", "routes/admin/membership/members-csv.ts"),
     route("vouchers/batches/:batchId/codes.csv", "routes/admin/vouchers/batch-csv.ts"),

@@ -87,6 +87,9 @@ test.describe("stewards at two gates", () => {
       const deviceB = await other.newPage();
       await getReady(deviceB, "B");
 
+      // While there is signal, a device ready for offline still asks the server.
+      await scanTyped(page, made.valid[1]!, /Checked in: Gate Holder\d, Adult/);
+
       // No signal at either gate.
       await context.setOffline(true);
       await other.setOffline(true);
@@ -101,13 +104,20 @@ test.describe("stewards at two gates", () => {
 
       // A: 50 scans, each decided on the device in well under a second.
       const started = Date.now();
-      for (const payload of made.valid.slice(0, 47)) await scanTyped(page, payload, /Checked in: G\. H\., Adult/);
+      for (const [index, payload] of made.valid.slice(0, 47).entries()) {
+        // The second was let in online, before the signal went: the device knows it is in.
+        await scanTyped(
+          page,
+          payload,
+          index === 1 ? /Already checked in at \d{2}:\d{2}/ : /Checked in: G\. H\., Adult/,
+        );
+      }
       await scanTyped(page, made.refunded, "This ticket was refunded");
       await scanTyped(page, made.transferred, "This ticket was transferred");
       await scanTyped(page, forged(made.valid[47]!), "This code is not a valid ticket");
       expect(Date.now() - started).toBeLessThan(60_000);
       // The same ticket again on A: it knows it let it in.
-      await scanTyped(page, made.valid[1]!, /Already checked in at \d{2}:\d{2}/);
+      await scanTyped(page, made.valid[2]!, /Already checked in at \d{2}:\d{2}/);
       await expect(page.getByRole("region", { name: "Without signal" })).toContainText("51 scans wait to be sent.");
 
       // Back online: both outboxes go, and the page shows the conflict for the supervisor.

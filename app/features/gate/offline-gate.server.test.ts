@@ -7,7 +7,14 @@ import { refundOrder } from "~/features/selling/selling.server";
 import { signTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { gateScans, tickets, users } from "../../../db/schema";
-import { admissionList, codeHash, gateConflicts, type OfflineScan, syncOfflineScans } from "./offline-gate.server";
+import {
+  admissionList,
+  codeHash,
+  gateConflicts,
+  type OfflineScan,
+  scanOnline,
+  syncOfflineScans,
+} from "./offline-gate.server";
 import { decideOffline } from "./offline-rules";
 
 const database = freshDatabasePerFile();
@@ -146,5 +153,57 @@ describe("replaying offline scans", () => {
     expect(result).toMatchObject([
       { outcome: "refused", conflict: "Admitted at gate C, 10:30, though the ticket was refunded" },
     ]);
+  });
+
+  it("counts once a scan the server answered online but the device queued too, its answer lost", async () => {
+    const { db } = database();
+    const sold = await soldTickets(1);
+    const qr = signTicketCode(sold.codes[0]!, secret);
+    const id = randomUUID();
+    const online = await scanOnline(db, {
+      eventId: sold.eventId,
+      staffId: sold.stewardId,
+      gate: "A",
+      id,
+      value: qr,
+      secret,
+      now: at("09:02"),
+    });
+    expect(online).toMatchObject({ seen: false, result: { tone: "admitted" } });
+    // The answer never reached the device: it decided the scan itself and queued it, same id.
+    const replayed = await syncOfflineScans(db, {
+      eventId: sold.eventId,
+      staffId: sold.stewardId,
+      gate: "A",
+      scans: [{ id, value: qr, at: at("09:02"), local: "admitted" }],
+      secret,
+      now: at("09:30"),
+    });
+    expect(replayed).toMatchObject([{ id, outcome: "admitted", conflict: null }]);
+    expect(await db.select().from(gateScans).where(eq(gateScans.id, id))).toHaveLength(1);
+    // Sent online again under the same id (a retry), it is answered as it was.
+    expect(
+      await scanOnline(db, {
+        eventId: sold.eventId,
+        staffId: sold.stewardId,
+        gate: "A",
+        id,
+        value: qr,
+        secret,
+        now: at("09:03"),
+      }),
+    ).toMatchObject({ seen: true, result: { tone: "admitted" } });
+    expect(await gateConflicts(db, { eventId: sold.eventId, now: at("10:00") })).toEqual([]);
+    expect(
+      await scanOnline(db, {
+        eventId: randomUUID(),
+        staffId: sold.stewardId,
+        gate: "A",
+        id: randomUUID(),
+        value: qr,
+        secret,
+        now: at("09:04"),
+      }),
+    ).toBeNull();
   });
 });

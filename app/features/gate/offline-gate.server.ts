@@ -21,7 +21,7 @@ import {
   ticketTypes,
   users,
 } from "../../../db/schema";
-import { admitAtGate } from "./gate.server";
+import { admitAtGate, type GateResult } from "./gate.server";
 import {
   type AdmissionEntry,
   type AdmissionList,
@@ -267,6 +267,56 @@ async function replayScan(
       conflict,
     });
     return { id: scan.id, outcome, headline, conflict };
+  });
+}
+
+/**
+ * A scan sent online by a device that is ready for offline, under its own id: decided now by the
+ * online gate and recorded, so that if the answer never reached the device, and it decided the
+ * scan itself and queued it, the queued copy finds this one and counts nothing twice. Null when
+ * there is no such event.
+ */
+export async function scanOnline(
+  db: Db,
+  input: { eventId: string; staffId: string; gate: string; id: string; value: string; secret: string; now: Date },
+): Promise<{ result: GateResult; seen: boolean } | null> {
+  const [event] = await db.select({ id: events.id }).from(events).where(eq(events.id, input.eventId));
+  if (!event) return null;
+  return db.transaction(async (tx) => {
+    const [seen] = await tx
+      .select({ outcome: gateScans.outcome, headline: gateScans.headline })
+      .from(gateScans)
+      .where(eq(gateScans.id, input.id))
+      .for("update");
+    if (seen) {
+      const tone = seen.outcome === "admitted" ? "admitted" : seen.outcome === "already" ? "warning" : "refused";
+      return { result: { tone, headline: seen.headline, detail: null }, seen: true };
+    }
+    const code = plainCode(input.value, input.secret);
+    const result: GateResult = code
+      ? await admitAtGate(tx, {
+          value: code,
+          eventId: input.eventId,
+          staffId: input.staffId,
+          secret: input.secret,
+          now: input.now,
+        })
+      : { tone: "refused", headline: NOT_A_TICKET, detail: "Check the code, or send the holder to the box office." };
+    const outcome: GateDecision =
+      result.tone === "admitted" ? "admitted" : result.tone === "warning" ? "already" : "refused";
+    await tx.insert(gateScans).values({
+      id: input.id,
+      eventId: input.eventId,
+      staffId: input.staffId,
+      gate: input.gate,
+      codeHash: code ? codeHash(code) : null,
+      scannedAt: input.now,
+      receivedAt: input.now,
+      local: outcome,
+      outcome,
+      headline: result.headline,
+    });
+    return { result, seen: false };
   });
 }
 

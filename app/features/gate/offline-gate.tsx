@@ -1,15 +1,18 @@
 import { CloudOff, Download, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { GateMerchOrder } from "~/features/fulfilment/gate-merch";
 import { preloadScanner } from "~/features/tickets/ticket-scanner";
 import { Card } from "~/ui/card";
 import { inputClass } from "~/ui/form";
 import { countOf } from "~/ui/plural";
+import type { GateResult } from "./gate.server";
 import { type AdmissionList, decideOffline, gateTime, NOT_A_TICKET, type OfflineAnswer } from "./offline-rules";
 import {
   hashOf,
   outboxOf,
   readList,
   readScanned,
+  recordAdmission,
   recordScan,
   removeFromOutbox,
   type StoredList,
@@ -19,8 +22,19 @@ import { SYNC_BATCH } from "./schemas";
 
 const GATE_NAME_KEY = "pitlane-gate-name";
 const SYNC_EVERY_MS = 15_000;
+/** How long a scan waits for the server before the device decides it on its own. */
+const SERVER_WAIT_MS = 4000;
 
 type Synced = { id: string; conflict: string | null };
+
+/** What the gate shows for a scan, from the server or from this device. */
+export type ScanAnswer = { result: GateResult; merch: GateMerchOrder[] };
+
+const TONES: Record<OfflineAnswer["decision"], GateResult["tone"]> = {
+  admitted: "admitted",
+  already: "warning",
+  refused: "refused",
+};
 
 /**
  * The gate without signal (docs/gate.md): the event's admission list kept on this device, scans
@@ -137,9 +151,9 @@ export function useOfflineGate(eventId: string, onSynced: (conflicts: number) =>
     [eventId],
   );
 
-  /** Decides a scan on this device, as the gate would, and queues it to be sent. */
+  /** Decides a scan on this device, as the gate would, and queues it to be sent under `id`. */
   const decide = useCallback(
-    async (value: string): Promise<OfflineAnswer> => {
+    async (value: string, id: string): Promise<OfflineAnswer> => {
       const now = new Date();
       if (!stored) {
         return {
@@ -166,7 +180,7 @@ export function useOfflineGate(eventId: string, onSynced: (conflicts: number) =>
           };
       const admitted = answer.decision === "admitted" && hash ? { hash } : null;
       await recordScan(
-        { id: crypto.randomUUID(), eventId, value: value.slice(0, 200), at: now.toISOString(), local: answer.decision },
+        { id, eventId, value: value.slice(0, 200), at: now.toISOString(), local: answer.decision },
         admitted,
       );
       if (admitted) {
@@ -180,7 +194,56 @@ export function useOfflineGate(eventId: string, onSynced: (conflicts: number) =>
     [byHash, eventId, stored],
   );
 
-  return { online, stored, pending, gate, message, busy, getReady, decide, sync };
+  /**
+   * A scan at a device ready for offline: the server decides it while it answers within a few
+   * seconds; otherwise (no connection, or a weak one) the device decides it and queues it under the
+   * same id, so a scan the server did receive is never counted twice.
+   */
+  const scan = useCallback(
+    async (value: string): Promise<ScanAnswer> => {
+      const id = crypto.randomUUID();
+      if (navigator.onLine) {
+        const controller = new AbortController();
+        const timer = window.setTimeout(() => controller.abort(), SERVER_WAIT_MS);
+        try {
+          const response = await fetch(`/admin/events/${eventId}/checkin/scan`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({
+              id,
+              gate: localStorage.getItem(GATE_NAME_KEY) || "Unnamed",
+              value: value.slice(0, 200),
+            }),
+            signal: controller.signal,
+          });
+          if (response.ok) {
+            const answer = (await response.json()) as ScanAnswer;
+            if (answer.result.tone === "admitted" && stored) {
+              const read = await readScanned(value, stored.list.publicKey);
+              if (read) {
+                const hash = await hashOf(read.code);
+                const at = new Date().toISOString();
+                await recordAdmission(eventId, hash, at);
+                setStored((current) =>
+                  current ? { ...current, admitted: { ...current.admitted, [hash]: at } } : current,
+                );
+              }
+            }
+            return answer;
+          }
+        } catch {
+          // No answer in time: the device decides below.
+        } finally {
+          window.clearTimeout(timer);
+        }
+      }
+      const answer = await decide(value, id);
+      return { result: { tone: TONES[answer.decision], headline: answer.headline, detail: answer.detail }, merch: [] };
+    },
+    [decide, eventId, stored],
+  );
+
+  return { online, stored, pending, gate, message, busy, getReady, scan, sync };
 }
 
 type OfflineGate = ReturnType<typeof useOfflineGate>;

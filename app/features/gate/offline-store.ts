@@ -83,6 +83,21 @@ export async function recordScan(scan: QueuedScan, admitted: { hash: string } | 
   });
 }
 
+/** Records what this device let in while online, so a scan of it offline later says it is in. */
+export async function recordAdmission(eventId: string, hash: string, at: string) {
+  await inTransaction([LISTS], "readwrite", (t) => {
+    const lists = t.objectStore(LISTS);
+    const read = lists.get(eventId);
+    read.onsuccess = () => {
+      const stored = read.result as StoredList | undefined;
+      if (!stored) return;
+      stored.admitted[hash] = at;
+      lists.put(stored, eventId);
+    };
+    return undefined;
+  });
+}
+
 export async function outboxOf(eventId: string): Promise<QueuedScan[]> {
   const scans =
     (await inTransaction<QueuedScan[]>([OUTBOX], "readonly", (t) =>

@@ -35,3 +35,10 @@ export function syncSchema(now: Date) {
       .max(SYNC_BATCH, `Send at most ${SYNC_BATCH} scans at once`),
   });
 }
+
+/** A scan sent online by a device ready for offline, with the id it would queue it under. */
+export const OnlineScanSchema = z.object({
+  id: z.uuid({ message: "The scan needs its id" }),
+  gate: gateName,
+  value: z.string().max(200, "A scanned code is at most 200 characters"),
+});

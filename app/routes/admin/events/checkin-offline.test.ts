@@ -10,6 +10,7 @@ import { answerOf, routeTestSite, statusOf } from "~/web/route-calls.test-suppor
 import { gateScans, tickets } from "../../../../db/schema";
 import * as checkin from "./checkin";
 import * as admissions from "./checkin-admissions";
+import * as onlineScan from "./checkin-scan";
 import * as sync from "./checkin-sync";
 
 // The offline gate's routes called as React Router calls them, by every role: the admission list a
@@ -33,10 +34,10 @@ const recent = () => new Date(Date.now() - 10 * 60_000);
 const listPath = (eventId: string) => `/admin/events/${eventId}/checkin/admissions.json`;
 const syncPath = (eventId: string) => `/admin/events/${eventId}/checkin/sync`;
 
-/** The sync's arguments with a JSON body, as the device sends it. */
-function syncArgs(who: TestRole | null, eventId: string, body: unknown) {
-  const args = site.args(who, { path: syncPath(eventId), params: { eventId } }) as unknown as { request: Request };
-  args.request = new Request(new URL(syncPath(eventId), "http://localhost:3000"), {
+/** The sync's (or a scan's) arguments with a JSON body, as the device sends it. */
+function syncArgs(who: TestRole | null, eventId: string, body: unknown, path = syncPath(eventId)) {
+  const args = site.args(who, { path, params: { eventId } }) as unknown as { request: Request };
+  args.request = new Request(new URL(path, "http://localhost:3000"), {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: "http://localhost:3000" },
     body: typeof body === "string" ? body : JSON.stringify(body),
@@ -142,5 +143,38 @@ describe("sending offline scans", () => {
       json: { synced: [{ outcome: "refused", headline: "This code is not a valid ticket" }] },
     });
     expect(await statusOf(() => sync.action(syncArgs("admin", randomUUID(), { gate: "A", scans: [] })))).toBe(404);
+  });
+});
+
+describe("a scan sent online by a device ready for offline", () => {
+  it("is for organizers and admins only, answers with the gate's result, and refuses bad input", async () => {
+    const sold = await soldTickets(2);
+    const path = `/admin/events/${sold.eventId}/checkin/scan`;
+    const send = (who: TestRole | null, body: unknown) =>
+      answerOf(() => onlineScan.action(syncArgs(who, sold.eventId, body, path)));
+    const body = (code: string) => ({ id: randomUUID(), gate: "A", value: signTicketCode(code, site.env.AUTH_SECRET) });
+    expect((await send(null, body(sold.codes[0]!))).location).toMatch(/^\/login\?redirectTo=/);
+    expect((await send("member", body(sold.codes[0]!))).status).toBe(403);
+    expect(await send("organizer", body(sold.codes[0]!))).toMatchObject({
+      status: 200,
+      json: { result: { tone: "admitted", headline: expect.stringMatching(/^Checked in: /) }, merch: [] },
+    });
+    expect(await send("admin", body(sold.codes[0]!))).toMatchObject({
+      status: 200,
+      json: { result: { tone: "warning" } },
+    });
+    expect(await send("admin", "{")).toMatchObject({ status: 400, json: { error: "Send the scan as JSON" } });
+    expect(await send("admin", { ...body(sold.codes[1]!), id: "1" })).toMatchObject({
+      status: 400,
+      json: { error: "The scan needs its id" },
+    });
+    expect(await send("admin", { ...body(sold.codes[1]!), gate: "" })).toMatchObject({ status: 400 });
+    expect(await send("admin", { ...body(sold.codes[1]!), value: "x".repeat(201) })).toMatchObject({ status: 400 });
+    const missing = randomUUID();
+    expect(
+      await statusOf(() =>
+        onlineScan.action(syncArgs("admin", missing, body(sold.codes[1]!), `/admin/events/${missing}/checkin/scan`)),
+      ),
+    ).toBe(404);
   });
 });

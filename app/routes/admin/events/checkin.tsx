@@ -4,11 +4,10 @@ import { data, Form, useFetcher, useRevalidator } from "react-router";
 import { listSearch } from "~/features/forms/fields";
 import { changeFulfilment, collectionsAtGate } from "~/features/fulfilment/fulfilment.server";
 import { GateMerch } from "~/features/fulfilment/gate-merch";
-import { ATTENDEES_SHOWN, admitAtGate, eventAttendees, type GateResult, gateCounts } from "~/features/gate/gate.server";
+import { ATTENDEES_SHOWN, admitAtGate, eventAttendees, gateCounts } from "~/features/gate/gate.server";
 import { AttendeeList, GateCounter, GateResultPanel } from "~/features/gate/gate-parts";
-import { GateConflicts, OfflinePanel, useOfflineGate } from "~/features/gate/offline-gate";
+import { GateConflicts, OfflinePanel, type ScanAnswer, useOfflineGate } from "~/features/gate/offline-gate";
 import { gateConflicts } from "~/features/gate/offline-gate.server";
-import type { GateDecision } from "~/features/gate/offline-rules";
 import { TicketScanner } from "~/features/tickets/ticket-scanner";
 import { requireRole } from "~/server/auth/session.server";
 import { requestContext, runtimeContext } from "~/server/context.server";
@@ -84,12 +83,6 @@ function usePolling(ms: number) {
   return revalidate;
 }
 
-const TONES: Record<GateDecision, GateResult["tone"]> = {
-  admitted: "admitted",
-  already: "warning",
-  refused: "refused",
-};
-
 export default function CheckIn({ loaderData, actionData }: Route.ComponentProps) {
   const { counts, attendees, q, eventId, shownLimit, conflicts } = loaderData;
   // Typed codes and camera reads share one fetcher. Its answer outlives the catch-up revalidations,
@@ -97,22 +90,23 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
   // the panel always answers the last scan.
   const scan = useFetcher<typeof action>();
   const revalidate = usePolling(10_000);
-  // With no connection, the device decides (docs/gate.md): its answer shows until the next scan.
-  const [offlineResult, setOfflineResult] = useState<GateResult | null>(null);
+  // A device ready for offline sends each scan itself, and decides it when the server does not
+  // answer in time (docs/gate.md); its answer shows until the next scan.
+  const [ownAnswer, setOwnAnswer] = useState<ScanAnswer | null>(null);
   const gate = useOfflineGate(eventId, () => revalidate());
   const check = async (value: string) => {
-    if (navigator.onLine) {
-      setOfflineResult(null);
-      scan.submit({ code: value }, { method: "post" });
+    if (gate.stored || !navigator.onLine) {
+      setOwnAnswer(await gate.scan(value));
       return;
     }
-    const answer = await gate.decide(value);
-    setOfflineResult({ tone: TONES[answer.decision], headline: answer.headline, detail: answer.detail });
+    setOwnAnswer(null);
+    scan.submit({ code: value }, { method: "post" });
   };
   // Action data only answers a code typed before the page's script ran (or without it).
   const answer =
-    scan.data && "result" in scan.data ? scan.data : actionData && "result" in actionData ? actionData : null;
-  const result = offlineResult ?? answer?.result ?? null;
+    ownAnswer ??
+    (scan.data && "result" in scan.data ? scan.data : actionData && "result" in actionData ? actionData : null);
+  const result = answer?.result ?? null;
   return (
     <div className="space-y-10">
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
@@ -121,7 +115,7 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
             <ScanLine aria-hidden className="size-6 text-accent-ink" /> Check-in
           </h2>
           <GateResultPanel result={result} />
-          {offlineResult ? null : <GateMerch key={JSON.stringify(answer?.merch ?? [])} orders={answer?.merch ?? []} />}
+          <GateMerch key={JSON.stringify(answer?.merch ?? [])} orders={answer?.merch ?? []} />
           <Form
             method="post"
             className="space-y-1.5"
