@@ -49,6 +49,20 @@ const EnvSchema = z
     TWILIO_FROM: optional,
     STRIPE_SECRET_KEY: optional,
     STRIPE_WEBHOOK_SECRET: optional,
+    /**
+     * Apple Wallet passes for tickets (docs/gate.md, "Wallet passes"): the Pass Type ID and team,
+     * and PEM files of the pass certificate, its key (and passphrase) and Apple's WWDR
+     * intermediate. All or none; without them there is no "Add to Apple Wallet".
+     */
+    APPLE_WALLET_PASS_TYPE_ID: optional,
+    APPLE_WALLET_TEAM_ID: optional,
+    APPLE_WALLET_CERT_FILE: optional,
+    APPLE_WALLET_KEY_FILE: optional,
+    APPLE_WALLET_KEY_PASSPHRASE: optional,
+    APPLE_WALLET_WWDR_FILE: optional,
+    /** Google Wallet: the issuer id and the service account's JSON key file. Both or neither. */
+    GOOGLE_WALLET_ISSUER_ID: optional,
+    GOOGLE_WALLET_KEY_FILE: optional,
     /** Another address for Stripe's API: stripe-mock, or a stand-in in the load and crash tests. */
     STRIPE_API_URL: optional.pipe(
       z.url({ message: "STRIPE_API_URL must be an absolute URL such as http://localhost:12111" }).optional(),
@@ -251,6 +265,28 @@ const EnvSchema = z
         code: "custom",
         path: ["S3_ACCESS_KEY_ID"],
         message: "set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the AWS default credentials)",
+      });
+    }
+    const apple = [
+      env.APPLE_WALLET_PASS_TYPE_ID,
+      env.APPLE_WALLET_TEAM_ID,
+      env.APPLE_WALLET_CERT_FILE,
+      env.APPLE_WALLET_KEY_FILE,
+      env.APPLE_WALLET_WWDR_FILE,
+    ];
+    if (apple.some(Boolean) && !apple.every(Boolean)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["APPLE_WALLET_PASS_TYPE_ID"],
+        message:
+          "set all of APPLE_WALLET_PASS_TYPE_ID, APPLE_WALLET_TEAM_ID, APPLE_WALLET_CERT_FILE, APPLE_WALLET_KEY_FILE and APPLE_WALLET_WWDR_FILE, or none",
+      });
+    }
+    if (Boolean(env.GOOGLE_WALLET_ISSUER_ID) !== Boolean(env.GOOGLE_WALLET_KEY_FILE)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["GOOGLE_WALLET_ISSUER_ID"],
+        message: "set both GOOGLE_WALLET_ISSUER_ID and GOOGLE_WALLET_KEY_FILE, or neither",
       });
     }
     if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.AUTH_SECRET) {

@@ -24,6 +24,8 @@ import { cancelTransfer, passingOnForTickets, sendTransfer } from "~/features/tr
 import { MyWaitingLists } from "~/features/waiting-lists/my-waiting-lists";
 import { MemberListSchema } from "~/features/waiting-lists/schemas";
 import { claimOffer, leaveWaitingList, waitingListsOfMember } from "~/features/waiting-lists/waiting-lists.server";
+import { walletsOn } from "~/features/wallet/passes.server";
+import { WalletButtons } from "~/features/wallet/wallet-buttons";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import type { Db } from "~/server/db/client.server";
@@ -63,6 +65,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   });
   return {
     upcoming: await withCodes(upcoming),
+    wallets: walletsOn(env),
     past: await withCodes(past),
     applications,
     waitingLists: await waitingListsOfMember(db, user.id, now, env.TIME_ZONE),
@@ -187,7 +190,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function MyTickets({ loaderData, actionData }: Route.ComponentProps) {
-  const { upcoming, past, applications, waitingLists, passingOn, currency } = loaderData;
+  const { upcoming, past, applications, waitingLists, passingOn, currency, wallets } = loaderData;
   const error = actionData && "error" in actionData ? actionData.error : undefined;
   const problem = actionData && "passingOn" in actionData ? actionData.passingOn : undefined;
   return (
@@ -223,11 +226,17 @@ export default function MyTickets({ loaderData, actionData }: Route.ComponentPro
           id="upcoming"
           title="Upcoming"
           groups={upcoming}
-          passingOn={(ticketId) =>
-            passingOn[ticketId] ? (
-              <PassingOnPanel ticketId={ticketId} state={passingOn[ticketId]} currency={currency} problem={problem} />
-            ) : null
-          }
+          passingOn={(ticket) => {
+            const state = passingOn[ticket.id];
+            return (
+              <>
+                {ticket.status === "valid" ? <WalletButtons ticketId={ticket.id} wallets={wallets} /> : null}
+                {state ? (
+                  <PassingOnPanel ticketId={ticket.id} state={state} currency={currency} problem={problem} />
+                ) : null}
+              </>
+            );
+          }}
         />
       ) : null}
       <MyApplications applications={applications} currency={currency} error={error} />
@@ -245,7 +254,7 @@ function EventGroups({
   id: string;
   title: string;
   groups: { event: EventTickets["event"]; tickets: TicketWithQr[] }[];
-  passingOn?: (ticketId: string) => ReactNode;
+  passingOn?: (ticket: TicketWithQr) => ReactNode;
 }) {
   return (
     <section aria-labelledby={`${id}-title`} className="space-y-6">
@@ -274,7 +283,7 @@ function EventGroups({
             {tickets.map((ticket) => (
               <li key={ticket.id}>
                 <TicketCard ticket={ticket} showEvent={false}>
-                  {passingOn?.(ticket.id)}
+                  {passingOn?.(ticket)}
                 </TicketCard>
               </li>
             ))}

@@ -1,0 +1,173 @@
+import { execFileSync } from "node:child_process";
+import { createHash, generateKeyPairSync } from "node:crypto";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { decodeProtectedHeader, importSPKI, jwtVerify } from "jose";
+import { describe, expect, it } from "vitest";
+import { appleTicketPass, googleTicketLink, type TicketPassData } from "./passes.server";
+import { testPassCertificates as testCertificates } from "./wallet.test-support";
+
+// Wallet passes checked by tools this code did not write: a test CA, a stand-in for Apple's WWDR
+// intermediate and a pass certificate made with OpenSSL; the `.pkpass` unzipped with unzip, its
+// signature verified with `openssl smime -verify` against the test CA and every manifest hash
+// recomputed; the Google save link's JWT verified with the test key.
+
+const ticket: TicketPassData = {
+  ticketId: "5f0b8f8e-8d52-4d0c-9a4e-2d1c6a1f4b3a",
+  qrPayload: "7KQ2M9XD0A1BCDEFGHJKMNPQR0.ABCDEF",
+  codeLabel: "7KQ2 M9XD 0A1B CDEF GHJK MNPQ R0",
+  holder: "Sam Hartley",
+  ticketType: "Weekend pass",
+  event: {
+    id: "0a9d3c5e-1111-4222-8333-944455556666",
+    title: "Silverstone Festival of Speed",
+    startsAt: new Date("2027-06-12T08:00:00Z"),
+    endsAt: new Date("2027-06-13T17:00:00Z"),
+    timeZone: "Europe/London",
+    venue: "Silverstone Circuit",
+    address: "Towcester NN12 8TN",
+    latitude: 52.0786,
+    longitude: -1.0169,
+    whenLabel: "Sat 12 – Sun 13 June 2027",
+  },
+};
+const site = { name: "Pitlane", url: "https://club.example" };
+
+describe("an Apple Wallet pass", () => {
+  it("is a .pkpass whose manifest hashes every file and whose signature OpenSSL verifies against the CA", async () => {
+    const certs = testCertificates();
+    const bytes = await appleTicketPass(
+      ticket,
+      { passTypeId: "pass.example.club", teamId: "TEAM123456", cert: certs.cert, key: certs.key, wwdr: certs.wwdr },
+      site,
+    );
+    const file = path.join(certs.dir, "ticket.pkpass");
+    writeFileSync(file, bytes);
+    const out = path.join(certs.dir, "unzipped");
+    execFileSync("unzip", ["-q", "-o", file, "-d", out]);
+    const files = readdirSync(out).sort();
+    expect(files).toEqual(
+      expect.arrayContaining(["icon.png", "icon@2x.png", "manifest.json", "pass.json", "signature"]),
+    );
+
+    // Every file but the manifest and the signature is in the manifest with its SHA-1.
+    const manifest = JSON.parse(readFileSync(path.join(out, "manifest.json"), "utf8")) as Record<string, string>;
+    const listed = files.filter((name) => name !== "manifest.json" && name !== "signature");
+    expect(Object.keys(manifest).sort()).toEqual(listed);
+    for (const name of listed) {
+      expect(manifest[name], name).toBe(
+        createHash("sha1")
+          .update(readFileSync(path.join(out, name)))
+          .digest("hex"),
+      );
+    }
+
+    // The detached PKCS #7 signature over the manifest verifies through the WWDR stand-in to the root.
+    const verified = execFileSync(
+      "openssl",
+      [
+        "smime",
+        "-verify",
+        "-binary",
+        "-inform",
+        "DER",
+        "-in",
+        path.join(out, "signature"),
+        "-content",
+        path.join(out, "manifest.json"),
+        "-CAfile",
+        path.join(certs.dir, "ca.pem"),
+        "-purpose",
+        "any",
+        "-out",
+        path.join(certs.dir, "verified.json"),
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    expect(verified).toBeDefined();
+    expect(readFileSync(path.join(certs.dir, "verified.json"), "utf8")).toBe(
+      readFileSync(path.join(out, "manifest.json"), "utf8"),
+    );
+
+    // A manifest changed after signing no longer verifies.
+    writeFileSync(path.join(out, "manifest.json"), JSON.stringify({ ...manifest, "pass.json": "0".repeat(40) }));
+    expect(() =>
+      execFileSync(
+        "openssl",
+        [
+          "smime",
+          "-verify",
+          "-binary",
+          "-inform",
+          "DER",
+          "-in",
+          path.join(out, "signature"),
+          "-content",
+          path.join(out, "manifest.json"),
+          "-CAfile",
+          path.join(certs.dir, "ca.pem"),
+          "-purpose",
+          "any",
+        ],
+        { stdio: ["ignore", "pipe", "pipe"] },
+      ),
+    ).toThrow();
+
+    // The pass: an event ticket with the gate's QR code, the time and the place.
+    const pass = JSON.parse(readFileSync(path.join(out, "pass.json"), "utf8"));
+    expect(pass).toMatchObject({
+      formatVersion: 1,
+      passTypeIdentifier: "pass.example.club",
+      teamIdentifier: "TEAM123456",
+      serialNumber: ticket.ticketId,
+      organizationName: "Pitlane",
+      relevantDate: "2027-06-12T08:00:00.000Z",
+      locations: [{ latitude: 52.0786, longitude: -1.0169 }],
+      barcodes: [{ format: "PKBarcodeFormatQR", message: ticket.qrPayload }],
+      eventTicket: { primaryFields: [{ key: "event", value: "Silverstone Festival of Speed" }] },
+    });
+  });
+});
+
+describe("a Google Wallet save link", () => {
+  it("holds a JWT signed with the service account's key, with the ticket's class and object", async () => {
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const config = {
+      issuerId: "3388000000012345678",
+      clientEmail: "wallet@club-project.iam.gserviceaccount.com",
+      privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    };
+    const link = await googleTicketLink(ticket, config, site);
+    expect(link).toMatch(/^https:\/\/pay\.google\.com\/gp\/v\/save\/[\w-]+\.[\w-]+\.[\w-]+$/);
+    const jwt = link.split("/").pop()!;
+    expect(decodeProtectedHeader(jwt)).toEqual({ alg: "RS256", typ: "JWT" });
+    const key = await importSPKI(publicKey.export({ type: "spki", format: "pem" }).toString(), "RS256");
+    const { payload } = await jwtVerify(jwt, key, { issuer: config.clientEmail, audience: "google" });
+    expect(payload).toMatchObject({ typ: "savetowallet", origins: ["https://club.example"] });
+    const body = payload.payload as {
+      eventTicketClasses: Record<string, unknown>[];
+      eventTicketObjects: Record<string, unknown>[];
+    };
+    const [ticketClass] = body.eventTicketClasses;
+    const [ticketObject] = body.eventTicketObjects;
+    // The shapes Google's eventTicketClass and eventTicketObject take: ids under the issuer's.
+    expect(ticketClass).toMatchObject({
+      id: expect.stringMatching(/^3388000000012345678\.[\w.-]+$/),
+      issuerName: "Pitlane",
+      eventName: { defaultValue: { language: "en-GB", value: "Silverstone Festival of Speed" } },
+      dateTime: { start: "2027-06-12T08:00:00.000Z", end: "2027-06-13T17:00:00.000Z" },
+    });
+    expect(ticketObject).toMatchObject({
+      id: expect.stringMatching(/^3388000000012345678\.[\w.-]+$/),
+      classId: ticketClass!.id,
+      state: "ACTIVE",
+      barcode: { type: "QR_CODE", value: ticket.qrPayload },
+      ticketHolderName: "Sam Hartley",
+    });
+    // Signed by someone else's key, it does not verify.
+    const other = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey;
+    await expect(
+      jwtVerify(jwt, await importSPKI(other.export({ type: "spki", format: "pem" }).toString(), "RS256")),
+    ).rejects.toThrow();
+  });
+});
