@@ -161,6 +161,7 @@ export default [
   route("settings/export.json", "routes/members/settings-export.ts"),
   route("members/offers/:entryId", "routes/members/offer.ts"),
   route("members/tickets/:ticketId/:wallet", "routes/members/ticket-wallet.ts"),
+  route("members/card/:wallet", "routes/members/card-wallet.ts"),
   route("members/garage/:carId/photos", "routes/members/garage/photos.ts"),
 
   route("logout", "routes/accounts/logout.ts"),

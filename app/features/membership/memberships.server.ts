@@ -197,6 +197,7 @@ export async function memberCard(db: Db, input: { userId: string; now: Date; sec
   if (!row) return null;
   const status = statusOf(row.membership, input.now);
   return {
+    membershipId: row.membership.id,
     tierName: row.tier.name,
     people: row.membership.people,
     state: status.state,

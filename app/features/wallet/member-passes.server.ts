@@ -1,10 +1,12 @@
 import { and, eq, gt } from "drizzle-orm";
 import { eventDateLabels } from "~/features/dates/event-dates";
+import { membershipDate } from "~/features/membership/membership-labels";
+import { memberCard } from "~/features/membership/memberships.server";
 import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import { isUuid } from "~/server/db/uuid";
 import { events, tickets, ticketTypes, users } from "../../../db/schema";
-import type { TicketPassData } from "./passes.server";
+import type { MemberCardPassData, TicketPassData } from "./passes.server";
 
 /**
  * What a wallet pass shows of one of the member's own tickets, or null: no such ticket, someone
@@ -66,5 +68,23 @@ export async function memberTicketPass(
       longitude: row.longitude,
       whenLabel: `${labels.dates}, ${labels.times} ${labels.zone}`,
     },
+  };
+}
+
+/** What a wallet pass shows of the member's card, or null: no membership, or one without its benefits now. */
+export async function memberCardPassData(
+  db: Db,
+  input: { userId: string; holder: string; secret: string; now: Date; timeZone: string },
+): Promise<MemberCardPassData | null> {
+  const card = await memberCard(db, input);
+  if (!card?.valid || !card.qrPayload || !card.code) return null;
+  return {
+    membershipId: card.membershipId,
+    qrPayload: card.qrPayload,
+    codeLabel: card.code,
+    holder: input.holder,
+    tierName: card.tierName,
+    validUntil: card.validUntil,
+    validUntilLabel: membershipDate(card.validUntil, input.timeZone),
   };
 }

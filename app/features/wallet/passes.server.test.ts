@@ -4,7 +4,13 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { decodeProtectedHeader, importSPKI, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
-import { appleTicketPass, googleTicketLink, type TicketPassData } from "./passes.server";
+import {
+  appleMemberCardPass,
+  appleTicketPass,
+  googleMemberCardLink,
+  googleTicketLink,
+  type TicketPassData,
+} from "./passes.server";
 import { testPassCertificates as testCertificates } from "./wallet.test-support";
 
 // Wallet passes checked by tools this code did not write: a test CA, a stand-in for Apple's WWDR
@@ -169,5 +175,86 @@ describe("a Google Wallet save link", () => {
     await expect(
       jwtVerify(jwt, await importSPKI(other.export({ type: "spki", format: "pem" }).toString(), "RS256")),
     ).rejects.toThrow();
+  });
+});
+
+describe("the member card in a wallet", () => {
+  const card = {
+    membershipId: "9a8b7c6d-1111-4222-8333-444455556666",
+    qrPayload: "0123456789ABCDEFGHJKMNPQRS.XYZ",
+    codeLabel: "0123 4567 89AB CDEF GHJK MNPQ RS",
+    holder: "Sam Hartley",
+    tierName: "Annual",
+    validUntil: new Date("2027-12-31T23:59:59Z"),
+    validUntilLabel: "31 December 2027",
+  };
+
+  it("is a generic Apple pass with the card's QR, signed as tickets are", async () => {
+    const certs = testCertificates();
+    const bytes = await appleMemberCardPass(
+      card,
+      { passTypeId: "pass.example.club", teamId: "TEAM123456", cert: certs.cert, key: certs.key, wwdr: certs.wwdr },
+      site,
+    );
+    const file = path.join(certs.dir, "card.pkpass");
+    writeFileSync(file, bytes);
+    const out = path.join(certs.dir, "card");
+    execFileSync("unzip", ["-q", "-o", file, "-d", out]);
+    execFileSync(
+      "openssl",
+      [
+        "smime",
+        "-verify",
+        "-binary",
+        "-inform",
+        "DER",
+        "-in",
+        path.join(out, "signature"),
+        "-content",
+        path.join(out, "manifest.json"),
+        "-CAfile",
+        path.join(certs.dir, "ca.pem"),
+        "-purpose",
+        "any",
+        "-out",
+        path.join(certs.dir, "card-verified.json"),
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const pass = JSON.parse(readFileSync(path.join(out, "pass.json"), "utf8"));
+    expect(pass).toMatchObject({
+      serialNumber: `member-${card.membershipId}`,
+      generic: { primaryFields: [{ value: "Sam Hartley" }] },
+      barcodes: [{ format: "PKBarcodeFormatQR", message: card.qrPayload }],
+      expirationDate: "2027-12-31T23:59:59.000Z",
+    });
+  });
+
+  it("is a Google generic object with the card's QR in a JWT the test key verifies", async () => {
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const link = await googleMemberCardLink(
+      card,
+      {
+        issuerId: "3388000000012345678",
+        clientEmail: "w@x.iam.gserviceaccount.com",
+        privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      },
+      site,
+    );
+    const jwt = link.split("/").pop()!;
+    const { payload } = await jwtVerify(
+      jwt,
+      await importSPKI(publicKey.export({ type: "spki", format: "pem" }).toString(), "RS256"),
+      { audience: "google" },
+    );
+    expect(payload.payload).toMatchObject({
+      genericObjects: [
+        {
+          classId: "3388000000012345678.member-card",
+          header: { defaultValue: { value: "Sam Hartley" } },
+          barcode: { type: "QR_CODE", value: card.qrPayload },
+        },
+      ],
+    });
   });
 });

@@ -36,6 +36,17 @@ export type TicketPassData = {
   };
 };
 
+/** What a pass shows of a member card. */
+export type MemberCardPassData = {
+  membershipId: string;
+  qrPayload: string;
+  codeLabel: string;
+  holder: string;
+  tierName: string;
+  validUntil: Date;
+  validUntilLabel: string;
+};
+
 type AppleConfig = {
   passTypeId: string;
   teamId: string;
@@ -144,6 +155,11 @@ export async function appleTicketPass(
         }
       : {}),
   };
+  return signedPass(passJson, config);
+}
+
+/** The `.pkpass` of this pass.json, with the club's mark as icon and logo, signed. */
+async function signedPass(passJson: Record<string, unknown>, config: AppleConfig) {
   const pass = new PKPass(
     {
       "pass.json": Buffer.from(JSON.stringify(passJson)),
@@ -161,6 +177,68 @@ export async function appleTicketPass(
     },
   );
   return pass.getAsBuffer();
+}
+
+/** An Apple Wallet pass of the member card: who, which tier, until when, and the card's QR code. */
+export async function appleMemberCardPass(
+  data: MemberCardPassData,
+  config: AppleConfig,
+  site: { name: string; url: string },
+): Promise<Buffer> {
+  return signedPass(
+    {
+      formatVersion: 1,
+      passTypeIdentifier: config.passTypeId,
+      teamIdentifier: config.teamId,
+      serialNumber: `member-${data.membershipId}`,
+      organizationName: site.name,
+      description: `${site.name} member card`,
+      foregroundColor: "rgb(255, 255, 255)",
+      backgroundColor: "rgb(17, 18, 20)",
+      labelColor: "rgb(249, 115, 22)",
+      generic: {
+        primaryFields: [{ key: "member", label: "Member", value: data.holder }],
+        secondaryFields: [
+          { key: "tier", label: "Membership", value: data.tierName },
+          { key: "until", label: "Valid until", value: data.validUntilLabel },
+        ],
+        backFields: [
+          { key: "code", label: "Card code", value: data.codeLabel },
+          { key: "site", label: "Your card", value: `${site.url}/members/card` },
+        ],
+      },
+      barcodes: [
+        {
+          format: "PKBarcodeFormatQR",
+          message: data.qrPayload,
+          messageEncoding: "iso-8859-1",
+          altText: data.codeLabel,
+        },
+      ],
+      expirationDate: data.validUntil.toISOString(),
+    },
+    config,
+  );
+}
+
+/** The Google Wallet save link of the member card: a generic pass with the card's QR code. */
+export async function googleMemberCardLink(
+  data: MemberCardPassData,
+  config: GoogleConfig,
+  site: { name: string; url: string },
+) {
+  const classId = `${config.issuerId}.member-card`;
+  const genericObject = {
+    id: `${config.issuerId}.${googleId(`member-${data.membershipId}`)}`,
+    classId,
+    state: "ACTIVE",
+    cardTitle: { defaultValue: { language: "en-GB", value: `${site.name} member card` } },
+    header: { defaultValue: { language: "en-GB", value: data.holder } },
+    subheader: { defaultValue: { language: "en-GB", value: data.tierName } },
+    barcode: { type: "QR_CODE", value: data.qrPayload, alternateText: data.codeLabel },
+    validTimeInterval: { end: { date: data.validUntil.toISOString() } },
+  };
+  return saveLink({ genericClasses: [{ id: classId }], genericObjects: [genericObject] }, config, site);
 }
 
 /** A Google Wallet id part: letters, digits, ".", "_" and "-" only. */
@@ -200,12 +278,13 @@ export async function googleTicketLink(
     barcode: { type: "QR_CODE", value: data.qrPayload, alternateText: data.codeLabel },
     validTimeInterval: { start: { date: event.startsAt.toISOString() }, end: { date: event.endsAt.toISOString() } },
   };
+  return saveLink({ eventTicketClasses: [eventTicketClass], eventTicketObjects: [eventTicketObject] }, config, site);
+}
+
+/** Google Wallet's save link for these classes and objects, in a JWT signed with the service account's key. */
+async function saveLink(payload: Record<string, unknown>, config: GoogleConfig, site: { url: string }) {
   const key = await importPKCS8(config.privateKey, "RS256");
-  const jwt = await new SignJWT({
-    origins: [site.url],
-    typ: "savetowallet",
-    payload: { eventTicketClasses: [eventTicketClass], eventTicketObjects: [eventTicketObject] },
-  })
+  const jwt = await new SignJWT({ origins: [site.url], typ: "savetowallet", payload })
     .setProtectedHeader({ alg: "RS256", typ: "JWT" })
     .setIssuer(config.clientEmail)
     .setAudience("google")

@@ -3,6 +3,8 @@ import { Avatar } from "~/features/accounts/avatar";
 import { membershipDate } from "~/features/membership/membership-labels";
 import { memberCard } from "~/features/membership/memberships.server";
 import { qrSvg } from "~/features/tickets/qr.server";
+import { walletsOn } from "~/features/wallet/passes.server";
+import { WalletButtons } from "~/features/wallet/wallet-buttons";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { Card } from "~/ui/card";
@@ -18,6 +20,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return {
     holder: { name: user.name, image: user.image ?? null },
     card: card ? { ...card, qrSvg: card.qrPayload ? await qrSvg(card.qrPayload) : null, qrPayload: undefined } : null,
+    wallets: walletsOn(env),
     // Written out here, so the page the browser keeps says when it was drawn in the club's words.
     drawnAt: { iso: now.toISOString(), label: drawnAtLabel(now, env.TIME_ZONE) },
   };
@@ -42,7 +45,7 @@ const STATE_WORDS: Record<string, string> = {
 
 /** The member card: who, which tier, valid until, and the QR the gate scans. Prints on one page. */
 export default function MemberCardPage({ loaderData }: Route.ComponentProps) {
-  const { holder, card, drawnAt } = loaderData;
+  const { holder, card, drawnAt, wallets } = loaderData;
   const { name: site, timeZone } = useSite();
   if (!card) {
     return (
@@ -104,6 +107,9 @@ export default function MemberCardPage({ loaderData }: Route.ComponentProps) {
                   ? "Show this at the gate of members' events."
                   : "Show this at the gate to prove you are a member."}
               </p>
+              <div className="print:hidden">
+                <WalletButtons base="/members/card" wallets={wallets} />
+              </div>
             </div>
           ) : (
             <p className="rounded-xl bg-surface-sunken p-4 text-sm">

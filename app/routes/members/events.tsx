@@ -230,7 +230,9 @@ export default function MyTickets({ loaderData, actionData }: Route.ComponentPro
             const state = passingOn[ticket.id];
             return (
               <>
-                {ticket.status === "valid" ? <WalletButtons ticketId={ticket.id} wallets={wallets} /> : null}
+                {ticket.status === "valid" ? (
+                  <WalletButtons base={`/members/tickets/${ticket.id}`} wallets={wallets} />
+                ) : null}
                 {state ? (
                   <PassingOnPanel ticketId={ticket.id} state={state} currency={currency} problem={problem} />
                 ) : null}

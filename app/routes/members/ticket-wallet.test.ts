@@ -4,12 +4,16 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createBuyers, createTestEvent } from "~/features/checkout/stock.test-support";
+import { issueMembership } from "~/features/membership/memberships.server";
+import { createTestTier } from "~/features/membership/tiers.test-support";
 import { paidOrder } from "~/features/orders/paid-orders.test-support";
 import { testPassCertificates } from "~/features/wallet/wallet.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { TestRole } from "~/server/session-user.test-support";
 import { answerOf, routeTestSite, statusOf } from "~/web/route-calls.test-support";
-import { tickets } from "../../../db/schema";
+import { memberships, tickets } from "../../../db/schema";
+import * as cardRoute from "./card";
+import * as cardWallet from "./card-wallet";
 import * as eventsRoute from "./events";
 import * as route from "./ticket-wallet";
 
@@ -114,5 +118,48 @@ describe("a ticket's wallet pass", () => {
     expect(await get(ticketId, "samsung-wallet")).toBe(404);
     await database().db.update(tickets).set({ status: "refunded" }).where(eq(tickets.id, ticketId));
     expect(await get(ticketId)).toBe(404);
+  });
+});
+
+describe("the member card's wallet pass", () => {
+  it("is for a member whose membership has its benefits, when the wallet is set up", async () => {
+    const { db } = database();
+    const env = walletsEnv();
+    const get = (who: TestRole | null, wallet: string, withWallets = true) =>
+      answerOf(() =>
+        cardWallet.loader(
+          site.args(who, { path: `/members/card/${wallet}`, params: { wallet }, runtime: withWallets ? { env } : {} }),
+        ),
+      );
+    expect((await get(null, "wallet.pkpass")).location).toMatch(/^\/login\?redirectTo=/);
+    // No membership yet: nothing to add.
+    expect((await get("member", "wallet.pkpass")).status).toBe(404);
+    const tier = await createTestTier(db, { name: "Annual" });
+    await issueMembership(db, {
+      userId: site.accounts.member.id,
+      tier,
+      people: [],
+      orderId: null,
+      paidPence: 3000,
+      paidAt: new Date(),
+    });
+    const pass = await get("member", "wallet.pkpass");
+    expect(pass.status).toBe(200);
+    expect(pass.headers?.get("Content-Type")).toBe("application/vnd.apple.pkpass");
+    expect((await get("member", "google-wallet")).location).toMatch(/^https:\/\/pay\.google\.com\/gp\/v\/save\//);
+    expect((await get("member", "wallet.pkpass", false)).status).toBe(404);
+    expect((await get("member", "apple-wallet")).status).toBe(404);
+    // Organizer and admin hold no membership here: no card.
+    for (const who of ["organizer", "admin"] as const) expect((await get(who, "wallet.pkpass")).status).toBe(404);
+    const page = await answerOf(() =>
+      cardRoute.loader(site.args("member", { path: "/members/card", runtime: { env } })),
+    );
+    expect(page.data).toMatchObject({ wallets: { apple: true, google: true } });
+    // A membership that has ended has no pass.
+    await db
+      .update(memberships)
+      .set({ endedAt: new Date(Date.now() - 1000) })
+      .where(eq(memberships.userId, site.accounts.member.id));
+    expect((await get("member", "wallet.pkpass")).status).toBe(404);
   });
 });
