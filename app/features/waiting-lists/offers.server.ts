@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lte, type SQL, sql } from "drizzle-orm";
 import { accountEmail, type Branding } from "~/features/accounts/emails.server";
 import { formatEventInstant } from "~/features/dates/event-dates";
 import { salesWindow, ticketRemaining, ticketSalesState } from "~/features/events/sales";
@@ -49,6 +49,26 @@ export type OfferMade = {
   | { kind: "units"; itemName: string }
 );
 
+/**
+ * Those waiting in one line (a ticket type's or a variant's), in line order, their entries locked
+ * for the offers about to be made to them.
+ */
+function waitingInLine(tx: Db, line: SQL) {
+  return tx
+    .select({
+      id: waitingListEntries.id,
+      userId: waitingListEntries.userId,
+      quantity: waitingListEntries.quantity,
+      email: users.email,
+      name: users.name,
+    })
+    .from(waitingListEntries)
+    .innerJoin(users, eq(users.id, waitingListEntries.userId))
+    .where(and(line, eq(waitingListEntries.status, "waiting")))
+    .orderBy(asc(waitingListEntries.sortKey), asc(waitingListEntries.id))
+    .for("update", { of: waitingListEntries });
+}
+
 /** The events whose lists have someone waiting and are running at `now`. */
 async function eventsWithPeopleWaiting(db: Db, now: Date) {
   const rows = await db
@@ -98,19 +118,7 @@ async function offerEventPlaces(db: Db, eventId: string, now: Date): Promise<Off
       if (opensAt && now < opensAt) continue;
       const free = ticketRemaining(event, type, types) ?? Number.POSITIVE_INFINITY;
       if (free <= 0) continue;
-      const line = await tx
-        .select({
-          id: waitingListEntries.id,
-          userId: waitingListEntries.userId,
-          quantity: waitingListEntries.quantity,
-          email: users.email,
-          name: users.name,
-        })
-        .from(waitingListEntries)
-        .innerJoin(users, eq(users.id, waitingListEntries.userId))
-        .where(and(eq(waitingListEntries.ticketTypeId, type.id), eq(waitingListEntries.status, "waiting")))
-        .orderBy(asc(waitingListEntries.sortKey), asc(waitingListEntries.id))
-        .for("update", { of: waitingListEntries });
+      const line = await waitingInLine(tx, eq(waitingListEntries.ticketTypeId, type.id));
       const endsAt = offerEndsAt(now, settings.waitingListOfferHours, closesAt);
       for (const entry of offersToMake(line, free)) {
         const voucherId = await offerVoucher(
@@ -164,19 +172,7 @@ async function offerVariantUnits(db: Db, variantId: string, now: Date): Promise<
     if (!variant?.active || variant.productStatus !== "active" || !variant.waitingListEnabled) return [];
     const free = availableUnits(variant);
     if (free <= 0) return [];
-    const line = await tx
-      .select({
-        id: waitingListEntries.id,
-        userId: waitingListEntries.userId,
-        quantity: waitingListEntries.quantity,
-        email: users.email,
-        name: users.name,
-      })
-      .from(waitingListEntries)
-      .innerJoin(users, eq(users.id, waitingListEntries.userId))
-      .where(and(eq(waitingListEntries.variantId, variantId), eq(waitingListEntries.status, "waiting")))
-      .orderBy(asc(waitingListEntries.sortKey), asc(waitingListEntries.id))
-      .for("update", { of: waitingListEntries });
+    const line = await waitingInLine(tx, eq(waitingListEntries.variantId, variantId));
     const endsAt = new Date(now.getTime() + MERCH_OFFER_HOURS * 3_600_000);
     const made: OfferMade[] = [];
     for (const entry of offersToMake(line, free)) {

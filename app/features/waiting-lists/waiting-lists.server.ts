@@ -399,6 +399,18 @@ function linesOf(owners: readonly { id: string; name: string }[], rows: readonly
     .filter((line) => line.entries.length > 0);
 }
 
+/** What staff see of each entry in a line (with the member's name and email, joined in). */
+const staffColumns = {
+  id: waitingListEntries.id,
+  status: waitingListEntries.status,
+  quantity: waitingListEntries.quantity,
+  position,
+  joinedAt: waitingListEntries.createdAt,
+  offerEndsAt: waitingListEntries.offerEndsAt,
+  name: users.name,
+  email: users.email,
+};
+
 /** Staff's order of a line's entries: offers, then those waiting in line, then the rest, latest first. */
 const staffOrder = [
   sql`case ${waitingListEntries.status} when 'offered' then 0 when 'waiting' then 1 else 2 end`,
@@ -423,17 +435,7 @@ export async function waitingListPage(db: Db, eventId: string, now: Date) {
     .where(eq(events.id, eventId));
   if (!event) return null;
   const rows = await db
-    .select({
-      id: waitingListEntries.id,
-      ticketTypeId: ticketTypes.id,
-      status: waitingListEntries.status,
-      quantity: waitingListEntries.quantity,
-      position,
-      joinedAt: waitingListEntries.createdAt,
-      offerEndsAt: waitingListEntries.offerEndsAt,
-      name: users.name,
-      email: users.email,
-    })
+    .select({ lineId: ticketTypes.id, ...staffColumns })
     .from(waitingListEntries)
     .innerJoin(users, eq(users.id, waitingListEntries.userId))
     .innerJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
@@ -446,7 +448,7 @@ export async function waitingListPage(db: Db, eventId: string, now: Date) {
     .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.createdAt));
   const lists = linesOf(
     types.map((type) => ({ id: type.id, name: type.name })),
-    rows.map((row) => ({ ...row, lineId: row.ticketTypeId })),
+    rows,
     event.timeZone,
   );
   return {
@@ -471,17 +473,7 @@ export async function productWaitingLists(db: Db, productId: string, timeZone: s
     .where(eq(products.id, productId));
   if (!product) return null;
   const rows = await db
-    .select({
-      id: waitingListEntries.id,
-      lineId: productVariants.id,
-      status: waitingListEntries.status,
-      quantity: waitingListEntries.quantity,
-      position,
-      joinedAt: waitingListEntries.createdAt,
-      offerEndsAt: waitingListEntries.offerEndsAt,
-      name: users.name,
-      email: users.email,
-    })
+    .select({ lineId: productVariants.id, ...staffColumns })
     .from(waitingListEntries)
     .innerJoin(users, eq(users.id, waitingListEntries.userId))
     .innerJoin(productVariants, eq(productVariants.id, waitingListEntries.variantId))

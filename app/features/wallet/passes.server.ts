@@ -117,15 +117,7 @@ export async function appleTicketPass(
 ): Promise<Buffer> {
   const { event } = data;
   const passJson = {
-    formatVersion: 1,
-    passTypeIdentifier: config.passTypeId,
-    teamIdentifier: config.teamId,
-    serialNumber: data.ticketId,
-    organizationName: site.name,
-    description: `${event.title} ticket`,
-    foregroundColor: "rgb(255, 255, 255)",
-    backgroundColor: "rgb(17, 18, 20)",
-    labelColor: "rgb(249, 115, 22)",
+    ...passHeader(config, site, { serialNumber: data.ticketId, description: `${event.title} ticket` }),
     eventTicket: {
       primaryFields: [{ key: "event", label: "Event", value: event.title }],
       secondaryFields: [
@@ -142,9 +134,7 @@ export async function appleTicketPass(
         { key: "site", label: "Your tickets", value: `${site.url}/members/events` },
       ],
     },
-    barcodes: [
-      { format: "PKBarcodeFormatQR", message: data.qrPayload, messageEncoding: "iso-8859-1", altText: data.codeLabel },
-    ],
+    barcodes: qrBarcodes(data),
     relevantDate: event.startsAt.toISOString(),
     expirationDate: event.endsAt.toISOString(),
     ...(event.latitude !== null && event.longitude !== null
@@ -156,6 +146,27 @@ export async function appleTicketPass(
       : {}),
   };
   return signedPass(passJson, config);
+}
+
+/** What every pass.json of the club starts with: who issues it, what it is, the club's colours. */
+function passHeader(config: AppleConfig, site: { name: string }, pass: { serialNumber: string; description: string }) {
+  return {
+    formatVersion: 1,
+    passTypeIdentifier: config.passTypeId,
+    teamIdentifier: config.teamId,
+    organizationName: site.name,
+    ...pass,
+    foregroundColor: "rgb(255, 255, 255)",
+    backgroundColor: "rgb(17, 18, 20)",
+    labelColor: "rgb(249, 115, 22)",
+  };
+}
+
+/** The QR code the gate reads, with the typed code under it. */
+function qrBarcodes(data: { qrPayload: string; codeLabel: string }) {
+  return [
+    { format: "PKBarcodeFormatQR", message: data.qrPayload, messageEncoding: "iso-8859-1", altText: data.codeLabel },
+  ];
 }
 
 /** The `.pkpass` of this pass.json, with the club's mark as icon and logo, signed. */
@@ -187,15 +198,10 @@ export async function appleMemberCardPass(
 ): Promise<Buffer> {
   return signedPass(
     {
-      formatVersion: 1,
-      passTypeIdentifier: config.passTypeId,
-      teamIdentifier: config.teamId,
-      serialNumber: `member-${data.membershipId}`,
-      organizationName: site.name,
-      description: `${site.name} member card`,
-      foregroundColor: "rgb(255, 255, 255)",
-      backgroundColor: "rgb(17, 18, 20)",
-      labelColor: "rgb(249, 115, 22)",
+      ...passHeader(config, site, {
+        serialNumber: `member-${data.membershipId}`,
+        description: `${site.name} member card`,
+      }),
       generic: {
         primaryFields: [{ key: "member", label: "Member", value: data.holder }],
         secondaryFields: [
@@ -207,14 +213,7 @@ export async function appleMemberCardPass(
           { key: "site", label: "Your card", value: `${site.url}/members/card` },
         ],
       },
-      barcodes: [
-        {
-          format: "PKBarcodeFormatQR",
-          message: data.qrPayload,
-          messageEncoding: "iso-8859-1",
-          altText: data.codeLabel,
-        },
-      ],
+      barcodes: qrBarcodes(data),
       expirationDate: data.validUntil.toISOString(),
     },
     config,
