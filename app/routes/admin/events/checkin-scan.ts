@@ -3,9 +3,13 @@ import { scanOnline } from "~/features/gate/offline-gate.server";
 import { OnlineScanSchema } from "~/features/gate/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { requireMethod } from "~/server/methods.server";
 import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/checkin-scan";
 import { eventIdFrom } from "./event-id.server";
+
+// No page here: GET and HEAD answer 405 with `Allow: POST`, and so does any method but POST.
+export { postOnly as loader } from "~/server/methods.server";
 
 const noStore = { "Cache-Control": "private, no-store" };
 
@@ -15,6 +19,7 @@ const noStore = { "Cache-Control": "private, no-store" };
  * few seconds for this answer, then decides the scan itself and queues it under the same id.
  */
 export async function action({ request, context, url, params }: Route.ActionArgs) {
+  requireMethod(request, "POST");
   const user = requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
   const { db, env } = context.get(runtimeContext);

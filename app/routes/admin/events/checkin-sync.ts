@@ -2,9 +2,13 @@ import { syncOfflineScans } from "~/features/gate/offline-gate.server";
 import { syncSchema } from "~/features/gate/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { requireMethod } from "~/server/methods.server";
 import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/checkin-sync";
 import { eventIdFrom } from "./event-id.server";
+
+// No page here: GET and HEAD answer 405 with `Allow: POST`, and so does any method but POST.
+export { postOnly as loader } from "~/server/methods.server";
 
 const noStore = { "Cache-Control": "private, no-store" };
 
@@ -14,6 +18,7 @@ const noStore = { "Cache-Control": "private, no-store" };
  * server made of each, with any conflict.
  */
 export async function action({ request, context, url, params }: Route.ActionArgs) {
+  requireMethod(request, "POST");
   const user = requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
   const { db, env } = context.get(runtimeContext);
