@@ -1,5 +1,5 @@
 import { ScanLine } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { data, Form, useFetcher, useRevalidator } from "react-router";
 import { listSearch } from "~/features/forms/fields";
 import { changeFulfilment, collectionsAtGate } from "~/features/fulfilment/fulfilment.server";
@@ -94,9 +94,20 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
   // answer in time (docs/gate.md); its answer shows until the next scan.
   const [ownAnswer, setOwnAnswer] = useState<ScanAnswer | null>(null);
   const gate = useOfflineGate(eventId, () => revalidate());
+  // Only the last scan's answer shows, however the answers arrive.
+  const lastScan = useRef(0);
   const check = async (value: string) => {
+    const turn = ++lastScan.current;
+    if (!value.trim()) {
+      setOwnAnswer({ result: { tone: "refused", headline: "Enter the ticket's code", detail: null }, merch: [] });
+      return;
+    }
     if (gate.stored || !navigator.onLine) {
-      setOwnAnswer(await gate.scan(value));
+      const answer = await gate.scan(value);
+      if (turn !== lastScan.current) return;
+      setOwnAnswer(answer);
+      // The counts and the list catch up at once, as after a scan the page sends itself.
+      if (navigator.onLine) revalidate();
       return;
     }
     setOwnAnswer(null);
