@@ -155,6 +155,7 @@ export default [
     route("members/garage/:carId", "routes/members/garage/edit.tsx"),
     route("members/membership", "routes/members/membership.tsx"),
     route("members/card", "routes/members/card.tsx"),
+    route("members/gate/:eventId", "routes/members/gate.tsx"),
     route("transactions", "routes/members/transactions.tsx"),
     route("transactions/:orderId", "routes/members/receipt.tsx"),
   ]),

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { check, index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
 import { events } from "./events";
 
@@ -39,4 +39,29 @@ export const gateScans = pgTable(
     index("gate_scans_conflict_idx").on(table.eventId).where(sql`${table.conflict} is not null`),
     check("gate_scans_gate_length", sql`length(${table.gate}) between 1 and 40`),
   ],
+);
+
+/** What a member does at an event's gate: scan only, or also search, let in by hand and see conflicts. */
+export const GATE_ROLES = ["steward", "supervisor"] as const;
+export type GateRole = (typeof GATE_ROLES)[number];
+
+/**
+ * Members an organizer has put on an event's gate (docs/gate.md). Organizers and admins need no
+ * row: they supervise every gate. A row gives a member who is not staff the event's gate page and
+ * nothing else of the dashboard.
+ */
+export const gateStaff = pgTable(
+  "gate_staff",
+  {
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: GATE_ROLES }).notNull(),
+    addedBy: text("added_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.eventId, table.userId] }), index("gate_staff_user_idx").on(table.userId)],
 );

@@ -1,4 +1,5 @@
 import { CircleAlert, CircleCheck, CircleX } from "lucide-react";
+import type { ReactNode } from "react";
 import { CarThumb } from "~/features/applications/car-thumb";
 import { ATTENDEE_STATUS_LABELS } from "~/features/gate/attendees-csv";
 import type { Attendee, GateResult } from "~/features/gate/gate.server";
@@ -63,20 +64,43 @@ const STATUS_TONES: Record<Attendee["status"], string> = {
   transferred: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100",
 };
 
-/** Who holds a ticket, searchable, with the CSV beside it. */
+/** What each named gate let in, for the supervisor: devices name their gate when they get ready for offline. */
+export function PerGateCounts({ gates }: { gates: readonly { gate: string; admitted: number }[] }) {
+  return (
+    <Card className="space-y-2 p-4">
+      <h3 className="text-sm font-bold uppercase tracking-[0.14em] text-muted">By gate</h3>
+      {gates.length === 0 ? (
+        <p className="text-sm text-muted">No gate named yet: a device names its gate when it gets ready for offline.</p>
+      ) : (
+        <dl className="divide-y divide-line text-sm">
+          {gates.map((row) => (
+            <div key={row.gate} className="flex justify-between gap-3 py-1.5">
+              <dt className="break-words font-semibold">{row.gate}</dt>
+              <dd className="tabular">{countOf(row.admitted, "let in", "let in")}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </Card>
+  );
+}
+
+/** Who holds a ticket, searchable, with the CSV beside it and, per row, what the page adds (letting in by hand). */
 export function AttendeeList({
   attendees,
   q,
   shownLimit,
   csvHref,
+  rowAction,
 }: {
   attendees: Attendee[];
   q: string;
   shownLimit: number;
-  csvHref: string;
+  csvHref?: string;
+  rowAction?: (attendee: Attendee) => ReactNode;
 }) {
   return (
-    <TabSection id="attendees" title="Attendees" aside={<DownloadCsvLink href={csvHref} />}>
+    <TabSection id="attendees" title="Attendees" aside={csvHref ? <DownloadCsvLink href={csvHref} /> : null}>
       <ListSearch id="attendee-search" label="Search by name, email or code ending" q={q} resetKey={q} />
       <p className="text-sm text-muted">
         {attendees.length === shownLimit
@@ -113,6 +137,7 @@ export function AttendeeList({
                     {attendee.checkedInAt
                       ? `${attendee.checkedInAt}${attendee.checkedInBy ? ` by ${attendee.checkedInBy}` : ""}`
                       : "—"}
+                    {rowAction ? rowAction(attendee) : null}
                   </td>
                 </tr>
               ))}

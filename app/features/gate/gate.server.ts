@@ -8,7 +8,8 @@ import { checkInTicket } from "~/features/tickets/check-in.server";
 import { normaliseTicketCode, verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import { containing, endingWith } from "~/server/db/like";
-import { events, orders, type TicketStatus, tickets, ticketTypes, users } from "../../../db/schema";
+import { events, type GateRole, orders, type TicketStatus, tickets, ticketTypes, users } from "../../../db/schema";
+import { holderShownTo } from "./gate-roles";
 import { gateTime, NOT_A_TICKET, REFUSED_STATUS } from "./offline-rules";
 
 /** What the steward sees after a scan or a typed code. Decided on the server, never in the browser. */
@@ -29,8 +30,17 @@ export type GateResult = {
  */
 export async function admitAtGate(
   db: Db,
-  input: { value: string; eventId: string; staffId: string; secret: string; now: Date },
+  input: {
+    value: string;
+    eventId: string;
+    staffId: string;
+    secret: string;
+    now: Date;
+    /** Whose screen shows the answer: a steward reads initials, not names (default: a supervisor). */
+    shownTo?: GateRole;
+  },
 ): Promise<GateResult> {
+  const shown = (name: string) => holderShownTo(input.shownTo ?? "supervisor", name);
   const value = input.value.trim();
   const code = value.includes(".") ? verifySignedTicketCode(value, input.secret) : normaliseTicketCode(value);
   if (!code)
@@ -42,13 +52,19 @@ export async function admitAtGate(
 
   if (outcome.kind === "not_found") {
     // Not a ticket: an exhibitor pass shares the code format and the signing key.
-    const pass = await admitPass(db, { code, eventId: input.eventId, staffId: input.staffId, now: input.now }, event);
+    const pass = await admitPass(
+      db,
+      { code, eventId: input.eventId, staffId: input.staffId, now: input.now },
+      event,
+      shown,
+    );
     if (pass) return pass;
     // Nor a pass: a member card shares them too.
     const member = await admitMember(
       db,
       { code, eventId: input.eventId, staffId: input.staffId, now: input.now },
       event,
+      shown,
     );
     if (member) return member;
     // checkInTicket cannot tell a stranger's code from another event's ticket; the gate can.
@@ -63,7 +79,7 @@ export async function admitAtGate(
   }
 
   const { holder, buyerId } = await holderOf(db, outcome.ticket.id);
-  const who = `${holder}, ${outcome.ticket.ticketTypeName}`;
+  const who = `${shown(holder)}, ${outcome.ticket.ticketTypeName}`;
   switch (outcome.kind) {
     case "checked_in":
       return { tone: "admitted", headline: `Checked in: ${who}`, detail: null, buyerId };
@@ -90,6 +106,7 @@ async function admitPass(
   db: Db,
   input: { code: string; eventId: string; staffId: string; now: Date },
   event: { timeZone: string },
+  shown: (name: string) => string,
 ): Promise<GateResult | null> {
   const outcome = await checkInPass(db, input);
   switch (outcome.kind) {
@@ -105,14 +122,14 @@ async function admitPass(
       return {
         tone: "admitted",
         headline: `Exhibitor: ${outcome.carLabel}`,
-        detail: outcome.holder,
+        detail: outcome.holder ? shown(outcome.holder) : null,
         car: { label: outcome.carLabel, coverHash: outcome.coverHash },
       };
     case "already_checked_in":
       return {
         tone: "warning",
         headline: alreadyCheckedIn(outcome, event.timeZone, input.now),
-        detail: `Exhibitor: ${outcome.carLabel}${outcome.holder ? `, ${outcome.holder}` : ""}`,
+        detail: `Exhibitor: ${outcome.carLabel}${outcome.holder ? `, ${shown(outcome.holder)}` : ""}`,
         car: { label: outcome.carLabel, coverHash: outcome.coverHash },
       };
     case "cancelled":
@@ -130,10 +147,11 @@ async function admitMember(
   db: Db,
   input: { code: string; eventId: string; staffId: string; now: Date },
   event: { timeZone: string },
+  shown: (name: string) => string,
 ): Promise<GateResult | null> {
   const outcome = await checkInMember(db, input);
   if (outcome.kind === "not_found") return null;
-  const who = `${outcome.holder}, ${outcome.tier}`;
+  const who = `${shown(outcome.holder)}, ${outcome.tier}`;
   switch (outcome.kind) {
     case "not_for_entry":
       return {
@@ -144,7 +162,7 @@ async function admitMember(
     case "not_valid":
       return { tone: "refused", headline: `Membership ${outcome.state}`, detail: `${who}. Do not admit.` };
     case "checked_in":
-      return { tone: "admitted", headline: `Member: ${who}`, detail: alsoCovers(outcome.people) };
+      return { tone: "admitted", headline: `Member: ${who}`, detail: alsoCovers(outcome.people.map(shown)) };
     case "already_checked_in":
       return {
         tone: "warning",

@@ -11,6 +11,7 @@ import type { Db } from "~/server/db/client.server";
 import {
   events,
   exhibitorPasses,
+  type GateRole,
   gateScans,
   memberCheckIns,
   memberships,
@@ -278,7 +279,16 @@ async function replayScan(
  */
 export async function scanOnline(
   db: Db,
-  input: { eventId: string; staffId: string; gate: string; id: string; value: string; secret: string; now: Date },
+  input: {
+    eventId: string;
+    staffId: string;
+    gate: string;
+    id: string;
+    value: string;
+    secret: string;
+    now: Date;
+    shownTo?: GateRole;
+  },
 ): Promise<{ result: GateResult; seen: boolean } | null> {
   const [event] = await db.select({ id: events.id }).from(events).where(eq(events.id, input.eventId));
   if (!event) return null;
@@ -300,6 +310,7 @@ export async function scanOnline(
           staffId: input.staffId,
           secret: input.secret,
           now: input.now,
+          shownTo: input.shownTo,
         })
       : { tone: "refused", headline: NOT_A_TICKET, detail: "Check the code, or send the holder to the box office." };
     const outcome: GateDecision =

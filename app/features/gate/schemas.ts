@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { line } from "~/features/forms/fields";
+import { GATE_ROLES } from "../../../db/schema";
 
 /** The most scans a device sends at once; a longer outbox goes in several requests. */
 export const SYNC_BATCH = 200;
@@ -39,4 +41,22 @@ export const OnlineScanSchema = z.object({
   id: z.uuid({ message: "The scan needs its id" }),
   gate: gateName,
   value: z.string().max(200, "A scanned code is at most 200 characters"),
+});
+
+/** An organizer puts a member on the event's gate by the email they signed up with. */
+export const GateStaffSchema = z.object({
+  email: z
+    .string({ error: "Enter the member's email address" })
+    .trim()
+    .min(1, "Enter the member's email address")
+    .max(254, "That email address is too long")
+    .pipe(z.email({ error: "Enter an email address like name@example.com" }))
+    .transform((email) => email.toLowerCase()),
+  role: z.enum(GATE_ROLES, { message: "Choose steward or supervisor" }),
+});
+
+/** A supervisor lets someone in by hand: which ticket, and why, for the audit log. */
+export const LetInSchema = z.object({
+  ticketId: z.uuid({ message: "Choose a ticket from the list" }),
+  reason: line(200, "Say why you are letting them in"),
 });

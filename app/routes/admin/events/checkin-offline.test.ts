@@ -109,7 +109,9 @@ describe("sending offline scans", () => {
         site.args("organizer", { path: `/admin/events/${sold.eventId}/checkin`, params: { eventId: sold.eventId } }),
       ),
     );
-    expect(page.data).toMatchObject({ conflicts: [{ gate: "B", conflict: expect.stringMatching(/^Admitted twice/) }] });
+    expect(page.data).toMatchObject({
+      screen: { conflicts: [{ gate: "B", conflict: expect.stringMatching(/^Admitted twice/) }] },
+    });
   });
 
   it("answers hostile bodies with a message and a 400, and stores nothing", async () => {

@@ -1,12 +1,11 @@
 import { collectionsAtGate } from "~/features/fulfilment/fulfilment.server";
 import { scanOnline } from "~/features/gate/offline-gate.server";
 import { OnlineScanSchema } from "~/features/gate/schemas";
-import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { requireMethod } from "~/server/methods.server";
 import { notFound } from "~/ui/not-found";
+import { requireGateWorker } from "~/web/gate-worker.server";
 import type { Route } from "./+types/checkin-scan";
-import { eventIdFrom } from "./event-id.server";
 
 // No page here: GET and HEAD answer 405 with `Allow: POST`, and so does any method but POST.
 export { postOnly as loader } from "~/server/methods.server";
@@ -20,8 +19,7 @@ const noStore = { "Cache-Control": "private, no-store" };
  */
 export async function action({ request, context, url, params }: Route.ActionArgs) {
   requireMethod(request, "POST");
-  const user = requireRole({ context, url }, "organizer");
-  const eventId = eventIdFrom(params.eventId);
+  const { user, eventId, role } = await requireGateWorker({ context, url, params });
   const { db, env } = context.get(runtimeContext);
   let body: unknown;
   try {
@@ -39,6 +37,7 @@ export async function action({ request, context, url, params }: Route.ActionArgs
     ...parsed.data,
     secret: env.AUTH_SECRET,
     now: new Date(),
+    shownTo: role,
   });
   if (!scanned) notFound();
   const { buyerId, ...result } = scanned.result;

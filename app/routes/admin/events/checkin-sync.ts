@@ -1,11 +1,10 @@
 import { syncOfflineScans } from "~/features/gate/offline-gate.server";
 import { syncSchema } from "~/features/gate/schemas";
-import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { requireMethod } from "~/server/methods.server";
 import { notFound } from "~/ui/not-found";
+import { requireGateWorker } from "~/web/gate-worker.server";
 import type { Route } from "./+types/checkin-sync";
-import { eventIdFrom } from "./event-id.server";
 
 // No page here: GET and HEAD answer 405 with `Allow: POST`, and so does any method but POST.
 export { postOnly as loader } from "~/server/methods.server";
@@ -19,8 +18,7 @@ const noStore = { "Cache-Control": "private, no-store" };
  */
 export async function action({ request, context, url, params }: Route.ActionArgs) {
   requireMethod(request, "POST");
-  const user = requireRole({ context, url }, "organizer");
-  const eventId = eventIdFrom(params.eventId);
+  const { user, eventId, role } = await requireGateWorker({ context, url, params });
   const { db, env } = context.get(runtimeContext);
   const now = new Date();
   let body: unknown;
@@ -42,5 +40,7 @@ export async function action({ request, context, url, params }: Route.ActionArgs
     now,
   });
   if (!synced) notFound();
-  return Response.json({ synced }, { headers: noStore });
+  // A steward's device needs only what became of each scan; the headlines carry holders' names.
+  const shown = role === "supervisor" ? synced : synced.map(({ headline: _, ...scan }) => scan);
+  return Response.json({ synced: shown }, { headers: noStore });
 }

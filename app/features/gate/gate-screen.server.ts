@@ -1,0 +1,43 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { events, type GateRole } from "../../../db/schema";
+import { ATTENDEES_SHOWN, eventAttendees, gateCounts } from "./gate.server";
+import { GATE_POWERS } from "./gate-roles";
+import { admittedByGate } from "./gate-staff.server";
+import { gateConflicts } from "./offline-gate.server";
+
+/**
+ * What the gate's page shows to `role` (docs/gate.md): the count for everyone; for a supervisor
+ * also the attendee list (searched by `q`), the counts per gate and the conflicts. Null when there
+ * is no such event.
+ */
+export async function gateScreen(db: Db, input: { eventId: string; role: GateRole; q: string; now: Date }) {
+  const powers = GATE_POWERS[input.role];
+  const [counts, list, byGate, conflicts] = await Promise.all([
+    gateCounts(db, input.eventId),
+    powers.search
+      ? eventAttendees(db, { eventId: input.eventId, q: input.q, limit: ATTENDEES_SHOWN, now: input.now })
+      : eventTitle(db, input.eventId).then((title) => (title === null ? null : { attendees: [] })),
+    powers.countsPerGate ? admittedByGate(db, input.eventId) : [],
+    powers.conflicts ? gateConflicts(db, { eventId: input.eventId, now: input.now }) : [],
+  ]);
+  if (!list) return null;
+  return {
+    eventId: input.eventId,
+    role: input.role,
+    counts,
+    byGate,
+    conflicts,
+    q: powers.search ? input.q : "",
+    attendees: list.attendees,
+    shownLimit: ATTENDEES_SHOWN,
+  };
+}
+
+export type GateScreenData = NonNullable<Awaited<ReturnType<typeof gateScreen>>>;
+
+/** The event's title, or null when there is no such event. */
+export async function eventTitle(db: Db, eventId: string) {
+  const [event] = await db.select({ title: events.title }).from(events).where(eq(events.id, eventId));
+  return event?.title ?? null;
+}
