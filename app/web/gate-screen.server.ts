@@ -67,6 +67,7 @@ export async function gateScreenAction(input: {
     secret: env.AUTH_SECRET,
     now: new Date(),
     shownTo: role,
+    direction: form.get("direction") === "out" ? "out" : "in",
   });
   const merch = buyerId && result.tone !== "refused" ? await collectionsAtGate(db, { eventId, userId: buyerId }) : [];
   return { result, merch };

@@ -427,6 +427,8 @@ export const tickets = pgTable(
     status: text("status", { enum: TICKET_STATUSES }).notNull().default("valid"),
     checkedInAt: timestamp("checked_in_at", { withTimezone: true }),
     checkedInBy: text("checked_in_by").references(() => users.id, { onDelete: "set null" }),
+    /** At an event with re-entry, when the holder last went out (null while they are inside). */
+    leftAt: timestamp("left_at", { withTimezone: true }),
     /** How many times this place was passed on: 0 for the buyer's own ticket. */
     transfers: integer("transfers").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -46,6 +46,8 @@ export const events = pgTable(
     headline: boolean("headline").notNull().default(false),
     /** A members' event: a valid member card whose tier admits to members' events is let in at the gate. */
     membersEvent: boolean("members_event").notNull().default(false),
+    /** Ticket holders may go out and come back in: the gate scans exits too (docs/gate.md). */
+    gateReentry: boolean("gate_reentry").notNull().default(false),
     startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
     endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
     timeZone: text("time_zone").notNull(),

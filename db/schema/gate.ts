@@ -7,6 +7,10 @@ import { events } from "./events";
 export const GATE_DECISIONS = ["admitted", "already", "refused"] as const;
 export type GateDecision = (typeof GATE_DECISIONS)[number];
 
+/** Which way a scan lets someone through: in, or out at an event with re-entry. */
+export const GATE_DIRECTIONS = ["in", "out"] as const;
+export type GateDirection = (typeof GATE_DIRECTIONS)[number];
+
 /**
  * A scan made at the gate while the device was offline, sent when it was back online
  * (docs/gate.md). `id` is the device's own id for the scan, so sending the same outbox again
@@ -28,6 +32,8 @@ export const gateScans = pgTable(
     codeHash: text("code_hash"),
     scannedAt: timestamp("scanned_at", { withTimezone: true }).notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull(),
+    /** An entry, or (at an event with re-entry) an exit. */
+    direction: text("direction", { enum: GATE_DIRECTIONS }).notNull().default("in"),
     local: text("local", { enum: GATE_DECISIONS }).notNull(),
     outcome: text("outcome", { enum: GATE_DECISIONS }).notNull(),
     headline: text("headline").notNull(),

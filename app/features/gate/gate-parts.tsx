@@ -39,8 +39,16 @@ export function GateResultPanel({ result }: { result: GateResult | null }) {
   );
 }
 
-/** Through the gate / sold, with a bar. */
-export function GateCounter({ checkedIn, sold }: { checkedIn: number; sold: number }) {
+/** Through the gate / sold, with a bar; at an event with re-entry, how many are inside now. */
+export function GateCounter({
+  checkedIn,
+  sold,
+  inside = null,
+}: {
+  checkedIn: number;
+  sold: number;
+  inside?: number | null;
+}) {
   const share = sold > 0 ? Math.min(1, checkedIn / sold) : 0;
   return (
     <div className="dark-band rounded-2xl bg-asphalt-950 p-5 text-white ring-1 ring-white/10">
@@ -52,6 +60,12 @@ export function GateCounter({ checkedIn, sold }: { checkedIn: number; sold: numb
       <div aria-hidden className="mt-3 h-2 overflow-hidden rounded-full bg-white/15">
         <div className="h-full rounded-full bg-accent" style={{ width: `${Math.round(share * 100)}%` }} />
       </div>
+      {inside !== null ? (
+        <p className="mt-3 text-sm text-asphalt-300" aria-live="polite">
+          <span className="tabular font-bold text-white">{inside}</span> inside now,{" "}
+          <span className="tabular font-bold text-white">{checkedIn - inside}</span> out
+        </p>
+      ) : null}
     </div>
   );
 }

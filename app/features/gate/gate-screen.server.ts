@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { recordAudit } from "~/features/audit/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { events, type GateRole } from "../../../db/schema";
 import { ATTENDEES_SHOWN, eventAttendees, gateCounts } from "./gate.server";
@@ -13,11 +14,12 @@ import { gateConflicts } from "./offline-gate.server";
  */
 export async function gateScreen(db: Db, input: { eventId: string; role: GateRole; q: string; now: Date }) {
   const powers = GATE_POWERS[input.role];
-  const [counts, list, byGate, conflicts] = await Promise.all([
+  const [counts, list, reentry, byGate, conflicts] = await Promise.all([
     gateCounts(db, input.eventId),
     powers.search
       ? eventAttendees(db, { eventId: input.eventId, q: input.q, limit: ATTENDEES_SHOWN, now: input.now })
       : eventTitle(db, input.eventId).then((title) => (title === null ? null : { attendees: [] })),
+    gateReentry(db, input.eventId),
     powers.countsPerGate ? admittedByGate(db, input.eventId) : [],
     powers.conflicts ? gateConflicts(db, { eventId: input.eventId, now: input.now }) : [],
   ]);
@@ -25,6 +27,7 @@ export async function gateScreen(db: Db, input: { eventId: string; role: GateRol
   return {
     eventId: input.eventId,
     role: input.role,
+    reentry,
     counts,
     byGate,
     conflicts,
@@ -40,4 +43,33 @@ export type GateScreenData = NonNullable<Awaited<ReturnType<typeof gateScreen>>>
 export async function eventTitle(db: Db, eventId: string) {
   const [event] = await db.select({ title: events.title }).from(events).where(eq(events.id, eventId));
   return event?.title ?? null;
+}
+
+/** Whether the event lets holders out and back in. */
+async function gateReentry(db: Db, eventId: string) {
+  const [event] = await db.select({ reentry: events.gateReentry }).from(events).where(eq(events.id, eventId));
+  return event?.reentry ?? false;
+}
+
+/** Turns re-entry on or off for the event (organizers, on its check-in tab). Audited. */
+export async function saveGateReentry(
+  db: Db,
+  input: { eventId: string; reentry: boolean; actorId: string; now: Date },
+) {
+  return db.transaction(async (tx) => {
+    const changed = await tx
+      .update(events)
+      .set({ gateReentry: input.reentry, updatedAt: input.now })
+      .where(eq(events.id, input.eventId))
+      .returning({ id: events.id });
+    if (changed.length === 0) return false;
+    await recordAudit(tx, {
+      actorId: input.actorId,
+      action: "gate.reentry",
+      subjectType: "event",
+      subjectId: input.eventId,
+      details: { reentry: input.reentry },
+    });
+    return true;
+  });
 }

@@ -1,4 +1,4 @@
-import { ScanLine } from "lucide-react";
+import { LogIn, LogOut, ScanLine } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Form, useFetcher, useRevalidator } from "react-router";
 import { GateMerch, type GateMerchOrder } from "~/features/fulfilment/gate-merch";
@@ -8,6 +8,7 @@ import type { Attendee, GateResult } from "./gate.server";
 import { AttendeeList, GateCounter, GateResultPanel, PerGateCounts } from "./gate-parts";
 import type { GateScreenData } from "./gate-screen.server";
 import { GateConflicts, OfflinePanel, type ScanAnswer, useOfflineGate } from "./offline-gate";
+import type { GateDirection } from "./offline-rules";
 
 /** What the page's own action answers: a scan's result, or a let-in refused for one ticket. */
 type ScreenReply =
@@ -45,7 +46,10 @@ export function GateScreen({
   csvHref?: string;
   children?: ReactNode;
 }) {
-  const { counts, attendees, q, eventId, shownLimit, conflicts, byGate, role } = screen;
+  const { counts, attendees, q, eventId, shownLimit, conflicts, byGate, role, reentry } = screen;
+  // At an event with re-entry the steward says which way people are going; exits are scanned too.
+  const [direction, setDirection] = useState<GateDirection>("in");
+  const way: GateDirection = reentry ? direction : "in";
   // Typed codes and camera reads share one fetcher. Its answer outlives the catch-up revalidations,
   // which clear a form navigation's action data, and a new scan cancels one still in flight, so
   // the panel always answers the last scan.
@@ -64,7 +68,7 @@ export function GateScreen({
       return;
     }
     if (gate.stored || !navigator.onLine) {
-      const answer = await gate.scan(value);
+      const answer = await gate.scan(value, way);
       if (turn !== lastScan.current) return;
       setOwnAnswer(answer);
       // The counts and the list catch up at once, as after a scan the page sends itself.
@@ -72,7 +76,7 @@ export function GateScreen({
       return;
     }
     setOwnAnswer(null);
-    scan.submit({ code: value }, { method: "post" });
+    scan.submit({ code: value, direction: way }, { method: "post" });
   };
   // Action data only answers a code typed before the page's script ran (or without it), or a
   // let-in made from the list.
@@ -102,6 +106,7 @@ export function GateScreen({
               form.reset();
             }}
           >
+            {reentry ? <DirectionChoice direction={direction} onChange={setDirection} /> : null}
             <label htmlFor="ticket-code" className="block font-semibold">
               Ticket code
             </label>
@@ -128,7 +133,7 @@ export function GateScreen({
           </Form>
         </section>
         <aside className="space-y-5" aria-label="Camera and count">
-          <GateCounter checkedIn={counts.checkedIn} sold={counts.sold} />
+          <GateCounter checkedIn={counts.checkedIn} sold={counts.sold} inside={reentry ? counts.inside : null} />
           {role === "supervisor" ? <PerGateCounts gates={byGate} /> : null}
           <TicketScanner busy={scan.state !== "idle"} onScan={(value) => void check(value)} />
           <OfflinePanel gate={gate} />
@@ -158,6 +163,44 @@ export function GateScreen({
       )}
       {children}
     </div>
+  );
+}
+
+/** Entry or exit, at an event with re-entry: two big choices, part of the scan's form. */
+function DirectionChoice({
+  direction,
+  onChange,
+}: {
+  direction: GateDirection;
+  onChange: (direction: GateDirection) => void;
+}) {
+  const choices = [
+    { value: "in", label: "Entry", icon: LogIn },
+    { value: "out", label: "Exit", icon: LogOut },
+  ] as const;
+  return (
+    <fieldset className="mb-3">
+      <legend className="mb-1.5 font-semibold">Scanning</legend>
+      <div className="grid grid-cols-2 gap-2">
+        {choices.map((choice) => (
+          <label
+            key={choice.value}
+            className="flex min-h-12 cursor-pointer items-center justify-center gap-2 rounded-xl border-2 border-line px-4 py-2 font-bold has-[:checked]:border-accent has-[:checked]:bg-accent has-[:checked]:text-on-accent has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-focus"
+          >
+            <input
+              type="radio"
+              name="direction"
+              value={choice.value}
+              checked={direction === choice.value}
+              onChange={() => onChange(choice.value)}
+              className="sr-only"
+            />
+            <choice.icon aria-hidden className="size-5" />
+            {choice.label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }
 

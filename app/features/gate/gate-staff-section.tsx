@@ -91,3 +91,31 @@ export function GateStaffSection({
     </TabSection>
   );
 }
+
+/** Whether ticket holders may go out and come back in: the gate then scans exits too. */
+export function ReentrySetting({ reentry }: { reentry: boolean }) {
+  return (
+    <TabSection id="reentry" title="Re-entry">
+      <Form method="post" className="space-y-3">
+        <label className="flex items-start gap-3">
+          <input
+            type="checkbox"
+            name="reentry"
+            defaultChecked={reentry}
+            className="mt-1 size-5 shrink-0 accent-[var(--color-accent)]"
+          />
+          <span>
+            <span className="block font-semibold">Let ticket holders out and back in</span>
+            <span className="block text-sm text-muted">
+              The gate gets an Entry and Exit switch. A ticket scanned out comes back in once it is scanned out; the
+              counter shows who is inside now.
+            </span>
+          </span>
+        </label>
+        <SubmitButton name="intent" value="reentry" variant="secondary" pendingLabel="Saving…" fit>
+          Save re-entry
+        </SubmitButton>
+      </Form>
+    </TabSection>
+  );
+}

@@ -119,7 +119,7 @@ export async function admittedByGate(db: Db, eventId: string) {
   const rows = await db
     .select({ gate: gateScans.gate, admitted: sql<number>`count(*)::int` })
     .from(gateScans)
-    .where(and(eq(gateScans.eventId, eventId), eq(gateScans.outcome, "admitted")))
+    .where(and(eq(gateScans.eventId, eventId), eq(gateScans.outcome, "admitted"), eq(gateScans.direction, "in")))
     .groupBy(gateScans.gate)
     .orderBy(sql`count(*) desc`, asc(gateScans.gate));
   return rows.map((row) => ({ gate: row.gate, admitted: Number(row.admitted) }));

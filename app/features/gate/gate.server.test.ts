@@ -45,7 +45,7 @@ describe("admitAtGate", () => {
 
     const typed = await admitAtGate(db, { ...gate, value: formatTicketCode(sold.codes[1]!).toLowerCase() });
     expect(typed.tone).toBe("admitted");
-    expect(await gateCounts(db, sold.eventId)).toEqual({ checkedIn: 2, sold: 2 });
+    expect(await gateCounts(db, sold.eventId)).toEqual({ checkedIn: 2, inside: 2, sold: 2 });
 
     const list = await listAttendees(db, { eventId: sold.eventId, timeZone: "Europe/London", now: at, q: "sam" });
     expect(list).toEqual([]);
@@ -101,7 +101,7 @@ describe("admitAtGate", () => {
       tone: "refused",
       headline: "This ticket was refunded",
     });
-    expect(await gateCounts(db, sold.eventId)).toEqual({ checkedIn: 0, sold: 0 });
+    expect(await gateCounts(db, sold.eventId)).toEqual({ checkedIn: 0, inside: 0, sold: 0 });
   });
 });
 

@@ -4,13 +4,21 @@ import { checkInPass } from "~/features/applications/passes.server";
 import { localDate, parseLocalDateTime } from "~/features/dates/time-zones";
 import { eventSearch } from "~/features/events/organizer/queries.server";
 import { checkInMember } from "~/features/membership/member-gate.server";
-import { checkInTicket } from "~/features/tickets/check-in.server";
+import { checkInTicket, checkOutTicket } from "~/features/tickets/check-in.server";
 import { normaliseTicketCode, verifySignedTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import { containing, endingWith } from "~/server/db/like";
 import { events, type GateRole, orders, type TicketStatus, tickets, ticketTypes, users } from "../../../db/schema";
 import { holderShownTo } from "./gate-roles";
-import { gateTime, NOT_A_TICKET, REFUSED_STATUS } from "./offline-rules";
+import {
+  type GateDirection,
+  gateTime,
+  NOT_A_TICKET,
+  type OfflineAnswer,
+  REENTRY_WORDS,
+  REFUSED_STATUS,
+  TONE_OF,
+} from "./offline-rules";
 
 /** What the steward sees after a scan or a typed code. Decided on the server, never in the browser. */
 export type GateResult = {
@@ -38,6 +46,8 @@ export async function admitAtGate(
     now: Date;
     /** Whose screen shows the answer: a steward reads initials, not names (default: a supervisor). */
     shownTo?: GateRole;
+    /** An entry (the default), or an exit at an event with re-entry. */
+    direction?: GateDirection;
   },
 ): Promise<GateResult> {
   const shown = (name: string) => holderShownTo(input.shownTo ?? "supervisor", name);
@@ -46,9 +56,19 @@ export async function admitAtGate(
   if (!code)
     return { tone: "refused", headline: NOT_A_TICKET, detail: "Check the code, or send the holder to the box office." };
 
-  const [event] = await db.select({ timeZone: events.timeZone }).from(events).where(eq(events.id, input.eventId));
+  const [event] = await db
+    .select({ timeZone: events.timeZone, reentry: events.gateReentry })
+    .from(events)
+    .where(eq(events.id, input.eventId));
   if (!event) return { tone: "refused", headline: NOT_A_TICKET, detail: null };
-  const outcome = await checkInTicket(db, { code, eventId: input.eventId, staffId: input.staffId, now: input.now });
+  if (input.direction === "out") return scanOut(db, { code, eventId: input.eventId, now: input.now }, event, shown);
+  const outcome = await checkInTicket(db, {
+    code,
+    eventId: input.eventId,
+    staffId: input.staffId,
+    now: input.now,
+    reentry: event.reentry,
+  });
 
   if (outcome.kind === "not_found") {
     // Not a ticket: an exhibitor pass shares the code format and the signing key.
@@ -83,6 +103,8 @@ export async function admitAtGate(
   switch (outcome.kind) {
     case "checked_in":
       return { tone: "admitted", headline: `Checked in: ${who}`, detail: null, buyerId };
+    case "back_in":
+      return { tone: "admitted", headline: REENTRY_WORDS.backIn(who), detail: null, buyerId };
     case "already_checked_in":
       return {
         tone: "warning",
@@ -90,6 +112,35 @@ export async function admitAtGate(
         detail: who,
         buyerId,
       };
+    case "not_valid":
+      return { tone: "refused", headline: REFUSED_STATUS[outcome.status], detail: `${who}. Do not admit.` };
+  }
+}
+
+/** An exit scan at an event with re-entry: tickets only; the holder may come back in. */
+async function scanOut(
+  db: Db,
+  input: { code: string; eventId: string; now: Date },
+  event: { timeZone: string; reentry: boolean },
+  shown: (name: string) => string,
+): Promise<GateResult> {
+  const answer = (words: OfflineAnswer): GateResult => ({
+    tone: TONE_OF[words.decision],
+    headline: words.headline,
+    detail: words.detail,
+  });
+  if (!event.reentry) return answer(REENTRY_WORDS.noReentry);
+  const outcome = await checkOutTicket(db, input);
+  if (outcome.kind === "not_found") return answer(REENTRY_WORDS.notATicketOut);
+  const { holder } = await holderOf(db, outcome.ticket.id);
+  const who = `${shown(holder)}, ${outcome.ticket.ticketTypeName}`;
+  switch (outcome.kind) {
+    case "out":
+      return answer(REENTRY_WORDS.out(who));
+    case "already_out":
+      return answer(REENTRY_WORDS.alreadyOut(gateTime(outcome.leftAt, event.timeZone, input.now), who));
+    case "not_in":
+      return answer(REENTRY_WORDS.notIn(who));
     case "not_valid":
       return { tone: "refused", headline: REFUSED_STATUS[outcome.status], detail: `${who}. Do not admit.` };
   }
@@ -188,16 +239,20 @@ async function holderOf(db: Db, ticketId: string) {
   return { holder: row?.attendee || row?.buyer || row?.email || "Unnamed holder", buyerId: row?.buyerId ?? null };
 }
 
-/** Tickets through the gate against tickets sold, for the live counter. */
+/**
+ * Tickets through the gate against tickets sold, for the live counter, and (at an event with
+ * re-entry) how many of those are inside now.
+ */
 export async function gateCounts(db: Db, eventId: string) {
   const [row] = await db
     .select({
       checkedIn: sql<number>`count(*) filter (where ${tickets.status} = 'checked_in')::int`,
+      inside: sql<number>`count(*) filter (where ${tickets.status} = 'checked_in' and ${tickets.leftAt} is null)::int`,
       sold: sql<number>`count(*) filter (where ${tickets.status} in ('valid', 'checked_in'))::int`,
     })
     .from(tickets)
     .where(eq(tickets.eventId, eventId));
-  return { checkedIn: Number(row?.checkedIn ?? 0), sold: Number(row?.sold ?? 0) };
+  return { checkedIn: Number(row?.checkedIn ?? 0), inside: Number(row?.inside ?? 0), sold: Number(row?.sold ?? 0) };
 }
 
 export type Attendee = {

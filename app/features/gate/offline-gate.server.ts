@@ -30,6 +30,7 @@ import {
   admittedWhileRefused,
   CODE_HASH_LENGTH,
   type GateDecision,
+  type GateDirection,
   gateTime,
   initialsOf,
   NOT_A_TICKET,
@@ -57,7 +58,13 @@ export async function admissionList(
   input: { eventId: string; secret: string; now: Date },
 ): Promise<AdmissionList | null> {
   const [event] = await db
-    .select({ id: events.id, title: events.title, timeZone: events.timeZone, membersEvent: events.membersEvent })
+    .select({
+      id: events.id,
+      title: events.title,
+      timeZone: events.timeZone,
+      membersEvent: events.membersEvent,
+      reentry: events.gateReentry,
+    })
     .from(events)
     .where(eq(events.id, input.eventId));
   if (!event) return null;
@@ -73,6 +80,7 @@ export async function admissionList(
       code: tickets.code,
       status: tickets.status,
       checkedInAt: tickets.checkedInAt,
+      leftAt: tickets.leftAt,
       type: ticketTypes.name,
       attendee: tickets.attendeeName,
       buyer: users.name,
@@ -91,6 +99,7 @@ export async function admissionList(
       n: initialsOf(row.attendee || row.buyer),
       s: row.status,
       a: row.checkedInAt?.toISOString() ?? null,
+      ...(row.leftAt ? { o: row.leftAt.toISOString() } : {}),
     });
   }
 
@@ -165,13 +174,14 @@ export async function admissionList(
     timeZone: event.timeZone,
     version: input.now.toISOString(),
     publicKey: ticketPublicKeyPem(input.secret),
+    reentry: event.reentry,
     types,
     entries,
   };
 }
 
 /** A scan as the device sends it back: its own id, what was read, when, and what it told the steward. */
-export type OfflineScan = { id: string; value: string; at: Date; local: GateDecision };
+export type OfflineScan = { id: string; value: string; at: Date; local: GateDecision; direction?: GateDirection };
 
 export type SyncedScan = { id: string; outcome: GateDecision; headline: string; conflict: string | null };
 
@@ -235,10 +245,12 @@ async function replayScan(
         staffId: input.staffId,
         secret: input.secret,
         now: scan.at,
+        direction: scan.direction,
       });
       headline = answer.headline;
       outcome = answer.tone === "admitted" ? "admitted" : answer.tone === "warning" ? "already" : "refused";
-      if (scan.local === "admitted" && outcome === "already") {
+      const entry = scan.direction !== "out";
+      if (entry && scan.local === "admitted" && outcome === "already") {
         const other = await firstAdmission(tx, { eventId: input.eventId, hash: hash!, code });
         if (other) {
           conflict = admittedTwice([other, { gate: input.gate, at: scan.at }], input.timeZone, input.now);
@@ -250,7 +262,7 @@ async function replayScan(
               .where(and(eq(tickets.eventId, input.eventId), eq(tickets.code, code)));
           }
         }
-      } else if (scan.local === "admitted" && outcome === "refused") {
+      } else if (entry && scan.local === "admitted" && outcome === "refused") {
         conflict = admittedWhileRefused({ gate: input.gate, at: scan.at }, headline, input.timeZone, input.now);
       }
     }
@@ -262,6 +274,7 @@ async function replayScan(
       codeHash: hash,
       scannedAt: scan.at,
       receivedAt: input.now,
+      direction: scan.direction ?? "in",
       local: scan.local,
       outcome,
       headline,
@@ -288,6 +301,7 @@ export async function scanOnline(
     secret: string;
     now: Date;
     shownTo?: GateRole;
+    direction?: GateDirection;
   },
 ): Promise<{ result: GateResult; seen: boolean } | null> {
   const [event] = await db.select({ id: events.id }).from(events).where(eq(events.id, input.eventId));
@@ -311,6 +325,7 @@ export async function scanOnline(
           secret: input.secret,
           now: input.now,
           shownTo: input.shownTo,
+          direction: input.direction,
         })
       : { tone: "refused", headline: NOT_A_TICKET, detail: "Check the code, or send the holder to the box office." };
     const outcome: GateDecision =
@@ -323,6 +338,7 @@ export async function scanOnline(
       codeHash: code ? codeHash(code) : null,
       scannedAt: input.now,
       receivedAt: input.now,
+      direction: input.direction ?? "in",
       local: outcome,
       outcome,
       headline: result.headline,

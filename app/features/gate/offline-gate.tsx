@@ -6,17 +6,26 @@ import { Card } from "~/ui/card";
 import { inputClass } from "~/ui/form";
 import { countOf } from "~/ui/plural";
 import type { GateResult } from "./gate.server";
-import { type AdmissionList, decideOffline, gateTime, NOT_A_TICKET, type OfflineAnswer } from "./offline-rules";
+import {
+  type AdmissionList,
+  decideOffline,
+  type GateDirection,
+  gateTime,
+  NOT_A_TICKET,
+  type OfflineAnswer,
+  TONE_OF,
+} from "./offline-rules";
 import {
   hashOf,
   outboxOf,
   readList,
   readScanned,
-  recordAdmission,
+  recordMove,
   recordScan,
   removeFromOutbox,
   type StoredList,
   saveList,
+  withMove,
 } from "./offline-store";
 import { SYNC_BATCH } from "./schemas";
 
@@ -29,12 +38,6 @@ type Synced = { id: string; conflict: string | null };
 
 /** What the gate shows for a scan, from the server or from this device. */
 export type ScanAnswer = { result: GateResult; merch: GateMerchOrder[] };
-
-const TONES: Record<OfflineAnswer["decision"], GateResult["tone"]> = {
-  admitted: "admitted",
-  already: "warning",
-  refused: "refused",
-};
 
 /**
  * The gate without signal (docs/gate.md): the event's admission list kept on this device, scans
@@ -69,7 +72,7 @@ export function useOfflineGate(eventId: string, onSynced: (conflicts: number) =>
           headers: { "Content-Type": "application/json" },
           body: JSON.stringify({
             gate: localStorage.getItem(GATE_NAME_KEY) || "Unnamed",
-            scans: batch.map(({ id, value, at, local }) => ({ id, value, at, local })),
+            scans: batch.map(({ id, value, at, local, direction }) => ({ id, value, at, local, direction })),
           }),
         });
         if (!response.ok) {
@@ -130,6 +133,8 @@ export function useOfflineGate(eventId: string, onSynced: (conflicts: number) =>
       try {
         localStorage.setItem(GATE_NAME_KEY, gateName);
         setGate(gateName);
+        // Scans still waiting go first, so the new list counts them.
+        await sync();
         const response = await fetch(`/admin/events/${eventId}/checkin/admissions.json`, {
           headers: { Accept: "application/json" },
         });
@@ -137,8 +142,15 @@ export function useOfflineGate(eventId: string, onSynced: (conflicts: number) =>
         const list = (await response.json()) as AdmissionList;
         // The camera's QR reader is loaded now too, while it can be.
         await preloadScanner();
-        const earlier = await readList(eventId);
-        const next = { list, admitted: earlier?.admitted ?? {}, savedAt: new Date().toISOString() };
+        // The list holds every scan the server has heard of: this device's own entries and exits
+        // matter only while some of its scans still wait to be sent.
+        const [earlier, waiting] = await Promise.all([readList(eventId), outboxOf(eventId)]);
+        const next = {
+          list,
+          admitted: earlier?.admitted ?? {},
+          moves: waiting.length > 0 ? (earlier?.moves ?? {}) : {},
+          savedAt: new Date().toISOString(),
+        };
         await saveList(next);
         setStored(next);
         setMessage(`Ready for offline: ${countOf(list.entries.length, "code", "codes")} on this device.`);
@@ -148,12 +160,12 @@ export function useOfflineGate(eventId: string, onSynced: (conflicts: number) =>
         setBusy(false);
       }
     },
-    [eventId],
+    [eventId, sync],
   );
 
   /** Decides a scan on this device, as the gate would, and queues it to be sent under `id`. */
   const decide = useCallback(
-    async (value: string, id: string): Promise<OfflineAnswer> => {
+    async (value: string, id: string, direction: GateDirection): Promise<OfflineAnswer> => {
       const now = new Date();
       if (!stored) {
         return {
@@ -165,12 +177,16 @@ export function useOfflineGate(eventId: string, onSynced: (conflicts: number) =>
       const read = await readScanned(value, stored.list.publicKey);
       const hash = read ? await hashOf(read.code) : null;
       const admittedAt = hash && stored.admitted[hash] ? new Date(stored.admitted[hash]!) : null;
+      const move = hash ? stored.moves?.[hash] : undefined;
       const answer = read
         ? decideOffline(hash ? byHash.get(hash) : undefined, {
             types: stored.list.types,
             timeZone: stored.list.timeZone,
             now,
             admittedAt,
+            lastMove: move ? { direction: move.direction, at: new Date(move.at) } : null,
+            direction,
+            reentry: stored.list.reentry,
             signed: read.signed,
           })
         : {
@@ -178,16 +194,10 @@ export function useOfflineGate(eventId: string, onSynced: (conflicts: number) =>
             headline: NOT_A_TICKET,
             detail: "Check the code, or send the holder to the box office.",
           };
-      const admitted = answer.decision === "admitted" && hash ? { hash } : null;
-      await recordScan(
-        { id, eventId, value: value.slice(0, 200), at: now.toISOString(), local: answer.decision },
-        admitted,
-      );
-      if (admitted) {
-        setStored((current) =>
-          current ? { ...current, admitted: { ...current.admitted, [admitted.hash]: now.toISOString() } } : current,
-        );
-      }
+      const passed = answer.decision === "admitted" && hash ? { hash } : null;
+      const at = now.toISOString();
+      await recordScan({ id, eventId, value: value.slice(0, 200), at, local: answer.decision, direction }, passed);
+      if (passed) setStored((current) => (current ? withMove(current, passed.hash, { direction, at }) : current));
       setPending((count) => count + 1);
       return answer;
     },
@@ -200,7 +210,7 @@ export function useOfflineGate(eventId: string, onSynced: (conflicts: number) =>
    * same id, so a scan the server did receive is never counted twice.
    */
   const scan = useCallback(
-    async (value: string): Promise<ScanAnswer> => {
+    async (value: string, direction: GateDirection = "in"): Promise<ScanAnswer> => {
       const id = crypto.randomUUID();
       if (navigator.onLine) {
         const controller = new AbortController();
@@ -213,6 +223,7 @@ export function useOfflineGate(eventId: string, onSynced: (conflicts: number) =>
               id,
               gate: localStorage.getItem(GATE_NAME_KEY) || "Unnamed",
               value: value.slice(0, 200),
+              direction,
             }),
             signal: controller.signal,
           });
@@ -222,11 +233,9 @@ export function useOfflineGate(eventId: string, onSynced: (conflicts: number) =>
               const read = await readScanned(value, stored.list.publicKey);
               if (read) {
                 const hash = await hashOf(read.code);
-                const at = new Date().toISOString();
-                await recordAdmission(eventId, hash, at);
-                setStored((current) =>
-                  current ? { ...current, admitted: { ...current.admitted, [hash]: at } } : current,
-                );
+                const move = { direction, at: new Date().toISOString() };
+                await recordMove(eventId, hash, move);
+                setStored((current) => (current ? withMove(current, hash, move) : current));
               }
             }
             return answer;
@@ -237,8 +246,11 @@ export function useOfflineGate(eventId: string, onSynced: (conflicts: number) =>
           window.clearTimeout(timer);
         }
       }
-      const answer = await decide(value, id);
-      return { result: { tone: TONES[answer.decision], headline: answer.headline, detail: answer.detail }, merch: [] };
+      const answer = await decide(value, id, direction);
+      return {
+        result: { tone: TONE_OF[answer.decision], headline: answer.headline, detail: answer.detail },
+        merch: [],
+      };
     },
     [decide, eventId, stored],
   );

@@ -148,3 +148,69 @@ describe("conflicts for the supervisor", () => {
     );
   });
 });
+
+describe("entries and exits at an event with re-entry", () => {
+  const reentry = { ...context, reentry: true };
+  const inside = ticket("checked_in", "2027-06-12T09:02:00Z");
+  const wentOut = { ...inside, o: "2027-06-12T09:10:00Z" };
+
+  it("scans a holder who is inside out, and says they can come back in", () => {
+    expect(decideOffline(inside, { ...reentry, direction: "out" })).toEqual({
+      decision: "admitted",
+      headline: "Out: A. B., Weekend pass",
+      detail: "They can come back in with this ticket.",
+    });
+  });
+
+  it("lets a holder who went out back in, by the list or by this device's own exit scan", () => {
+    expect(decideOffline(wentOut, reentry)).toEqual({
+      decision: "admitted",
+      headline: "Back in: A. B., Weekend pass",
+      detail: null,
+    });
+    const outHere = { direction: "out" as const, at: new Date("2027-06-12T09:20:00Z") };
+    expect(decideOffline(inside, { ...reentry, lastMove: outHere })).toMatchObject({ decision: "admitted" });
+    // Back in on this device: a second entry scan is "already".
+    const inHere = { direction: "in" as const, at: new Date("2027-06-12T09:25:00Z") };
+    expect(decideOffline(wentOut, { ...reentry, lastMove: inHere })).toMatchObject({
+      decision: "already",
+      headline: "Already checked in at 10:02",
+    });
+  });
+
+  it("says when a holder is already out, or never came in", () => {
+    expect(decideOffline(wentOut, { ...reentry, direction: "out" })).toEqual({
+      decision: "already",
+      headline: "Already out at 10:10",
+      detail: "A. B., Weekend pass",
+    });
+    expect(decideOffline(ticket("valid"), { ...reentry, direction: "out" })).toEqual({
+      decision: "already",
+      headline: "Not checked in yet",
+      detail: "A. B., Weekend pass. Nothing to scan out.",
+    });
+  });
+
+  it("refuses exits where there is no re-entry, of refunded tickets, and of anything but a ticket", () => {
+    expect(decideOffline(inside, { ...context, direction: "out" })).toMatchObject({
+      decision: "refused",
+      headline: "This event has no re-entry",
+    });
+    expect(decideOffline(ticket("refunded"), { ...reentry, direction: "out" })).toMatchObject({
+      decision: "refused",
+      headline: "This ticket was refunded",
+    });
+    const card: AdmissionEntry = { h: "m", k: "member", t: 1, n: "C. D.", s: "checked_in", a: "2027-06-12T09:02:00Z" };
+    expect(decideOffline(card, { ...reentry, direction: "out" })).toMatchObject({
+      decision: "refused",
+      headline: "No ticket for this event has this code",
+    });
+    expect(decideOffline(undefined, { ...reentry, direction: "out" })).toMatchObject({
+      headline: "No ticket for this event has this code",
+    });
+  });
+
+  it("without re-entry, a holder who went out is still in: a second entry is already", () => {
+    expect(decideOffline(wentOut, context)).toMatchObject({ decision: "already" });
+  });
+});

@@ -13,6 +13,45 @@ export type OfflineAnswer = { decision: GateDecision; headline: string; detail: 
 
 export const NOT_A_TICKET = "This code is not a valid ticket";
 
+/** How the gate's panel colours each decision. */
+export const TONE_OF = { admitted: "admitted", already: "warning", refused: "refused" } as const;
+
+/** Which way a scan lets someone through: in, or out at an event with re-entry. */
+export type GateDirection = "in" | "out";
+
+/**
+ * The words for entries and exits at an event with re-entry, the same online and offline. `who`
+ * is "initials or name, ticket type".
+ */
+export const REENTRY_WORDS = {
+  backIn: (who: string) => `Back in: ${who}`,
+  out: (who: string): OfflineAnswer => ({
+    decision: "admitted",
+    headline: `Out: ${who}`,
+    detail: "They can come back in with this ticket.",
+  }),
+  alreadyOut: (time: string, who: string): OfflineAnswer => ({
+    decision: "already",
+    headline: `Already out at ${time}`,
+    detail: who,
+  }),
+  notIn: (who: string): OfflineAnswer => ({
+    decision: "already",
+    headline: "Not checked in yet",
+    detail: `${who}. Nothing to scan out.`,
+  }),
+  noReentry: {
+    decision: "refused",
+    headline: "This event has no re-entry",
+    detail: "Exit scans are off: scan entries only.",
+  } satisfies OfflineAnswer,
+  notATicketOut: {
+    decision: "refused",
+    headline: "No ticket for this event has this code",
+    detail: "Only tickets are scanned out: member cards and exhibitor passes come and go without one.",
+  } satisfies OfflineAnswer,
+};
+
 export const REFUSED_STATUS = {
   cancelled: "This ticket was cancelled",
   refunded: "This ticket was refunded",
@@ -23,7 +62,7 @@ export const REFUSED_STATUS = {
  * One thing a code can let in, as the list carries it: `h` the code's hash, `k` its kind (a
  * ticket, a member card, an exhibitor pass), `t` the index of its ticket type, tier or "Exhibitor"
  * in the list's `types`, `n` the holder's initials (or a pass's car), `s` its state when the list
- * was made, `a` when it was checked in, if it was. No names, emails or phone numbers.
+ * was made, `a` when it was checked in, if it was, `o` when its holder went out, if they are out. No names, emails or phone numbers.
  */
 export type AdmissionEntry = {
   h: string;
@@ -32,6 +71,8 @@ export type AdmissionEntry = {
   n: string;
   s: "valid" | "checked_in" | "cancelled" | "refunded" | "transferred" | "lapsed" | "ended" | "not_for_entry";
   a: string | null;
+  /** A ticket whose holder went out, at an event with re-entry: since when (absent while inside). */
+  o?: string | null;
 };
 
 /** An event's admission list as a device downloads it before going offline. */
@@ -43,6 +84,8 @@ export type AdmissionList = {
   version: string;
   /** The key the codes are signed with (SPKI PEM): a forged code is refused with no server. */
   publicKey: string;
+  /** Whether holders may go out and come back in: the device scans exits too. */
+  reentry: boolean;
   types: string[];
   entries: AdmissionEntry[];
 };
@@ -68,15 +111,29 @@ export function gateTime(instant: Date, timeZone: string, now: Date) {
 
 /**
  * The answer for a scan on the device: `entry` is what the list holds for the code (undefined when
- * nothing), `admittedAt` when this device let it in earlier (offline), `signed` false for a QR
- * whose signature failed. Same words as the server's answers, so a steward reads one gate.
+ * nothing), `admittedAt` when this device first let it in, `lastMove` the latest entry or exit
+ * this device scanned for it (newer than the list), `signed` false for a QR whose signature
+ * failed; `direction` an entry (the default) or an exit, at an event with `reentry`. Same words
+ * as the server's answers, so a steward reads one gate.
  */
 export function decideOffline(
   entry: AdmissionEntry | undefined,
-  context: { types: readonly string[]; timeZone: string; now: Date; admittedAt?: Date | null; signed: boolean },
+  context: {
+    types: readonly string[];
+    timeZone: string;
+    now: Date;
+    admittedAt?: Date | null;
+    lastMove?: { direction: GateDirection; at: Date } | null;
+    direction?: GateDirection;
+    reentry?: boolean;
+    signed: boolean;
+  },
 ): OfflineAnswer {
   if (!context.signed) return { decision: "refused", headline: NOT_A_TICKET, detail: "The code's signature is wrong." };
+  const out = context.direction === "out";
+  if (out && !context.reentry) return REENTRY_WORDS.noReentry;
   if (!entry) {
+    if (out) return REENTRY_WORDS.notATicketOut;
     return {
       decision: "refused",
       headline: NOT_A_TICKET,
@@ -90,13 +147,24 @@ export function decideOffline(
     headline: `Already checked in at ${gateTime(earlier!, context.timeZone, context.now)}`,
     detail: who,
   });
+  if (out && entry.k !== "ticket") return REENTRY_WORDS.notATicketOut;
   switch (entry.k) {
     case "ticket": {
       const who = `${entry.n}, ${type}`;
       if (entry.s === "cancelled" || entry.s === "refunded" || entry.s === "transferred") {
         return { decision: "refused", headline: REFUSED_STATUS[entry.s], detail: `${who}. Do not admit.` };
       }
-      if (earlier) return already(who);
+      const where = whereIs(entry, context.lastMove ?? null, earlier);
+      if (out) {
+        if (where.state === "never") return REENTRY_WORDS.notIn(who);
+        if (where.state === "out")
+          return REENTRY_WORDS.alreadyOut(gateTime(where.since, context.timeZone, context.now), who);
+        return REENTRY_WORDS.out(who);
+      }
+      if (where.state === "out" && context.reentry) {
+        return { decision: "admitted", headline: REENTRY_WORDS.backIn(who), detail: null };
+      }
+      if (where.state !== "never") return already(who);
       return { decision: "admitted", headline: `Checked in: ${who}`, detail: null };
     }
     case "member": {
@@ -126,6 +194,20 @@ export function decideOffline(
       return { decision: "admitted", headline: `Exhibitor: ${entry.n}`, detail: null };
     }
   }
+}
+
+/**
+ * Where a ticket's holder is, as the device knows it: never in, inside, or out since a time. This
+ * device's own latest scan of it is newer than the list; without one, the list says.
+ */
+function whereIs(
+  entry: AdmissionEntry,
+  lastMove: { direction: GateDirection; at: Date } | null,
+  admitted: Date | null,
+): { state: "never" } | { state: "inside" } | { state: "out"; since: Date } {
+  if (lastMove) return lastMove.direction === "in" ? { state: "inside" } : { state: "out", since: lastMove.at };
+  if (!admitted) return { state: "never" };
+  return entry.o ? { state: "out", since: new Date(entry.o) } : { state: "inside" };
 }
 
 /**

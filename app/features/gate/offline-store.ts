@@ -5,7 +5,7 @@ import {
   normaliseTicketCode,
   splitSignedCode,
 } from "~/features/tickets/code-format";
-import { type AdmissionList, CODE_HASH_LENGTH, type GateDecision } from "./offline-rules";
+import { type AdmissionList, CODE_HASH_LENGTH, type GateDecision, type GateDirection } from "./offline-rules";
 
 /**
  * The gate's own storage on the device (docs/gate.md), in the browser's IndexedDB: the admission
@@ -17,11 +17,36 @@ const DB_NAME = "pitlane-gate";
 const LISTS = "lists";
 const OUTBOX = "outbox";
 
-/** An event's list on this device, with what the device admitted since (code hash → time). */
-export type StoredList = { list: AdmissionList; admitted: Record<string, string>; savedAt: string };
+/**
+ * An event's list on this device, with what the device admitted since (code hash → the first
+ * time) and, at an event with re-entry, the latest way each code went through here (`moves`).
+ */
+export type StoredList = {
+  list: AdmissionList;
+  admitted: Record<string, string>;
+  moves?: Record<string, Move>;
+  savedAt: string;
+};
 
-/** A scan waiting to be sent: its id, what was read, when, and what the device decided. */
-export type QueuedScan = { id: string; eventId: string; value: string; at: string; local: GateDecision };
+/** The latest entry or exit this device scanned for a code. */
+export type Move = { direction: GateDirection; at: string };
+
+/** A scan waiting to be sent: its id, what was read, when, which way, and what the device decided. */
+export type QueuedScan = {
+  id: string;
+  eventId: string;
+  value: string;
+  at: string;
+  local: GateDecision;
+  direction?: GateDirection;
+};
+
+/** What a scan that let someone through changes in the stored list: the first admission, the latest move. */
+export function withMove(stored: StoredList, hash: string, move: Move): StoredList {
+  const admitted =
+    move.direction === "in" && !stored.admitted[hash] ? { ...stored.admitted, [hash]: move.at } : stored.admitted;
+  return { ...stored, admitted, moves: { ...stored.moves, [hash]: move } };
+}
 
 function open(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
@@ -66,36 +91,30 @@ export async function saveList(stored: StoredList) {
   await inTransaction([LISTS], "readwrite", (t) => t.objectStore(LISTS).put(stored, stored.list.eventId));
 }
 
-/** Records a scan made offline: the outbox entry and, when it admitted, the admission. */
-export async function recordScan(scan: QueuedScan, admitted: { hash: string } | null) {
+/** Records a scan made offline: the outbox entry and, when it let someone through, the move. */
+export async function recordScan(scan: QueuedScan, passed: { hash: string } | null) {
   await inTransaction([LISTS, OUTBOX], "readwrite", (t) => {
     t.objectStore(OUTBOX).put(scan);
-    if (!admitted) return undefined;
-    const lists = t.objectStore(LISTS);
-    const read = lists.get(scan.eventId);
-    read.onsuccess = () => {
-      const stored = read.result as StoredList | undefined;
-      if (!stored) return;
-      stored.admitted[admitted.hash] = scan.at;
-      lists.put(stored, scan.eventId);
-    };
+    if (passed) putMove(t, scan.eventId, passed.hash, { direction: scan.direction ?? "in", at: scan.at });
     return undefined;
   });
 }
 
-/** Records what this device let in while online, so a scan of it offline later says it is in. */
-export async function recordAdmission(eventId: string, hash: string, at: string) {
+/** Records what this device let through while online, so a scan of it offline later knows. */
+export async function recordMove(eventId: string, hash: string, move: Move) {
   await inTransaction([LISTS], "readwrite", (t) => {
-    const lists = t.objectStore(LISTS);
-    const read = lists.get(eventId);
-    read.onsuccess = () => {
-      const stored = read.result as StoredList | undefined;
-      if (!stored) return;
-      stored.admitted[hash] = at;
-      lists.put(stored, eventId);
-    };
+    putMove(t, eventId, hash, move);
     return undefined;
   });
+}
+
+function putMove(t: IDBTransaction, eventId: string, hash: string, move: Move) {
+  const lists = t.objectStore(LISTS);
+  const read = lists.get(eventId);
+  read.onsuccess = () => {
+    const stored = read.result as StoredList | undefined;
+    if (stored) lists.put(withMove(stored, hash, move), eventId);
+  };
 }
 
 export async function outboxOf(eventId: string): Promise<QueuedScan[]> {

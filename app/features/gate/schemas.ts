@@ -12,6 +12,9 @@ const gateName = z
   .min(1, "Name this gate")
   .max(40, "A gate's name is at most 40 characters");
 
+/** An entry, or an exit at an event with re-entry. */
+const direction = z.enum(["in", "out"], { message: "A scan goes in or out" });
+
 /**
  * What a device sends back of the scans it made offline. A phone's clock can be wrong: a scan's
  * time is taken as sent but kept within the last week and never ahead of the server's clock, so
@@ -30,6 +33,7 @@ export function syncSchema(now: Date) {
             .datetime({ offset: true, message: "Each scan needs the time it was made" })
             .transform((text) => new Date(Math.min(Math.max(new Date(text).getTime(), earliest), now.getTime()))),
           local: z.enum(["admitted", "already", "refused"], { message: "Each scan needs what the device decided" }),
+          direction: direction.optional(),
         }),
       )
       .max(SYNC_BATCH, `Send at most ${SYNC_BATCH} scans at once`),
@@ -41,6 +45,7 @@ export const OnlineScanSchema = z.object({
   id: z.uuid({ message: "The scan needs its id" }),
   gate: gateName,
   value: z.string().max(200, "A scanned code is at most 200 characters"),
+  direction: direction.optional(),
 });
 
 /** An organizer puts a member on the event's gate by the email they signed up with. */

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { type TicketStatus, tickets, ticketTypes, users } from "../../../db/schema";
 
@@ -6,6 +6,8 @@ type CheckedTicket = { id: string; attendeeName: string | null; ticketTypeName: 
 
 export type CheckInOutcome =
   | { kind: "checked_in"; ticket: CheckedTicket }
+  /** At an event with re-entry: the holder had gone out, and is back in. */
+  | { kind: "back_in"; ticket: CheckedTicket }
   /** A second scan says when and by whom it was first checked in. */
   | { kind: "already_checked_in"; ticket: CheckedTicket; checkedInAt: Date; checkedInBy: string | null }
   | { kind: "not_valid"; ticket: CheckedTicket; status: Exclude<TicketStatus, "valid" | "checked_in"> }
@@ -20,13 +22,29 @@ export type CheckInOutcome =
  */
 export async function checkInTicket(
   db: Db,
-  input: { code: string; eventId: string; staffId: string; now: Date },
+  input: { code: string; eventId: string; staffId: string; now: Date; reentry?: boolean },
 ): Promise<CheckInOutcome> {
   const [admitted] = await db
     .update(tickets)
     .set({ status: "checked_in", checkedInAt: input.now, checkedInBy: input.staffId, updatedAt: input.now })
     .where(and(eq(tickets.code, input.code), eq(tickets.eventId, input.eventId), eq(tickets.status, "valid")))
     .returning({ id: tickets.id });
+  // Re-entry: one who went out comes back in once, however many scanners read them at once.
+  const [returned] =
+    !admitted && input.reentry
+      ? await db
+          .update(tickets)
+          .set({ leftAt: null, updatedAt: input.now })
+          .where(
+            and(
+              eq(tickets.code, input.code),
+              eq(tickets.eventId, input.eventId),
+              eq(tickets.status, "checked_in"),
+              isNotNull(tickets.leftAt),
+            ),
+          )
+          .returning({ id: tickets.id })
+      : [];
 
   const [ticket] = await db
     .select({
@@ -44,8 +62,57 @@ export async function checkInTicket(
   if (!ticket) return { kind: "not_found" };
   const { status, checkedInAt, checkedInBy, ...shown } = ticket;
   if (admitted) return { kind: "checked_in", ticket: shown };
+  if (returned) return { kind: "back_in", ticket: shown };
   if (status === "cancelled" || status === "refunded" || status === "transferred") {
     return { kind: "not_valid", ticket: shown, status };
   }
   return { kind: "already_checked_in", ticket: shown, checkedInAt: checkedInAt ?? input.now, checkedInBy };
+}
+
+export type CheckOutOutcome =
+  | { kind: "out"; ticket: CheckedTicket }
+  | { kind: "already_out"; ticket: CheckedTicket; leftAt: Date }
+  | { kind: "not_in"; ticket: CheckedTicket }
+  | { kind: "not_valid"; ticket: CheckedTicket; status: Exclude<TicketStatus, "valid" | "checked_in"> }
+  | { kind: "not_found" };
+
+/**
+ * Scans a ticket out at an event with re-entry: the holder may come back in with it. Like a
+ * check-in, a conditional update, so two scanners reading one holder record one exit.
+ */
+export async function checkOutTicket(
+  db: Db,
+  input: { code: string; eventId: string; now: Date },
+): Promise<CheckOutOutcome> {
+  const [left] = await db
+    .update(tickets)
+    .set({ leftAt: input.now, updatedAt: input.now })
+    .where(
+      and(
+        eq(tickets.code, input.code),
+        eq(tickets.eventId, input.eventId),
+        eq(tickets.status, "checked_in"),
+        isNull(tickets.leftAt),
+      ),
+    )
+    .returning({ id: tickets.id });
+  const [ticket] = await db
+    .select({
+      id: tickets.id,
+      attendeeName: tickets.attendeeName,
+      ticketTypeName: ticketTypes.name,
+      status: tickets.status,
+      leftAt: tickets.leftAt,
+    })
+    .from(tickets)
+    .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
+    .where(and(eq(tickets.code, input.code), eq(tickets.eventId, input.eventId)));
+  if (!ticket) return { kind: "not_found" };
+  const { status, leftAt, ...shown } = ticket;
+  if (left) return { kind: "out", ticket: shown };
+  if (status === "cancelled" || status === "refunded" || status === "transferred") {
+    return { kind: "not_valid", ticket: shown, status };
+  }
+  if (status === "valid") return { kind: "not_in", ticket: shown };
+  return { kind: "already_out", ticket: shown, leftAt: leftAt ?? input.now };
 }

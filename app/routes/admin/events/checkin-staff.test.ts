@@ -74,4 +74,27 @@ describe("gate staff on the check-in tab", () => {
       data: { staffErrors: { "": ["They were not on this gate."] } },
     });
   });
+
+  it("turns re-entry on and off for organizers and admins; members cannot; the gate then scans exits", async () => {
+    const { db } = database();
+    const { eventId } = await createTestEvent(db, { types: [{ name: "Day ticket" }] });
+    const params = { eventId };
+    const post = (who: Parameters<typeof site.args>[0], body: Record<string, string>) =>
+      answerOf(() => checkin.action(site.args(who, { path: path(eventId), params, body })));
+    const reentry = async () =>
+      (
+        (await answerOf(() => checkin.loader(site.args("admin", { path: path(eventId), params })))).data as {
+          screen: { reentry: boolean };
+        }
+      ).screen.reentry;
+
+    expect((await post(null, { intent: "reentry", reentry: "on" })).status).toBe(302);
+    expect((await post("member", { intent: "reentry", reentry: "on" })).status).toBe(403);
+    expect(await reentry()).toBe(false);
+    const on = await post("organizer", { intent: "reentry", reentry: "on" });
+    expect(on).toMatchObject({ status: 302, location: `${path(eventId)}#reentry` });
+    expect(await reentry()).toBe(true);
+    expect((await post("admin", { intent: "reentry" })).status).toBe(302);
+    expect(await reentry()).toBe(false);
+  });
 });

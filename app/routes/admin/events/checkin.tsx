@@ -2,9 +2,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { listSearch } from "~/features/forms/fields";
 import { GateScreen } from "~/features/gate/gate-screen";
-import { gateScreen } from "~/features/gate/gate-screen.server";
+import { gateScreen, saveGateReentry } from "~/features/gate/gate-screen.server";
 import { gateStaffOf, putOnGate, takeOffGate } from "~/features/gate/gate-staff.server";
-import { GateStaffSection } from "~/features/gate/gate-staff-section";
+import { GateStaffSection, ReentrySetting } from "~/features/gate/gate-staff-section";
 import { GateStaffSchema } from "~/features/gate/schemas";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
@@ -45,6 +45,14 @@ export async function action({ request, context, url, params }: Route.ActionArgs
     const role = submission.value.role === "steward" ? "a steward" : "a supervisor";
     return redirectWithFlash(here, { kind: "success", message: `${outcome.name} is ${role} at this gate.` });
   }
+  if (intent === "reentry") {
+    const reentry = form.get("reentry") === "on";
+    if (!(await saveGateReentry(db, { eventId, reentry, actorId: user.id, now: new Date() }))) notFound();
+    return redirectWithFlash(`/admin/events/${eventId}/checkin#reentry`, {
+      kind: "success",
+      message: reentry ? "Re-entry is on: the gate scans exits too." : "Re-entry is off.",
+    });
+  }
   if (intent === "staff-remove") {
     const removed = await takeOffGate(db, { eventId, userId: String(form.get("userId") ?? ""), actorId: user.id });
     if (!removed) return data({ staffErrors: { "": ["They were not on this gate."] } }, { status: 404 });
@@ -65,6 +73,7 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
       csvHref={`/admin/events/${screen.eventId}/attendees.csv${q ? `?q=${encodeURIComponent(q)}` : ""}`}
     >
       <GateStaffSection staff={staff} errors={staffErrors} />
+      <ReentrySetting reentry={screen.reentry} />
     </GateScreen>
   );
 }
