@@ -6,9 +6,10 @@ import { expect, test, visit } from "./fixtures";
 /**
  * Roles at the gate: the organizer puts one member on an event's gate as a steward and another as
  * a supervisor. The steward opens the gate from their account, scans and reads only initials; the
+ * holder goes out and comes back in (the organizer turned re-entry on); the
  * supervisor finds a ticket by its code ending and lets its holder in by hand with a reason; taken
  * off the gate, the steward gets the 403 page. The tickets are bought by the check-in fixture
- * through the real checkout, for an event of the spec's own.
+ * through the real checkout, for an event of the spec's own, so the counts are the spec's alone.
  */
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
@@ -18,9 +19,9 @@ test.beforeAll(async ({ browser }) => {
   await saveStaffSession(browser, "organizer", organizerSession);
 });
 
-/** A paid adult ticket for the demo event or, after the first, for `eventId`'s event via a new order. */
-async function paidTicket(page: Page) {
-  await visit(page, "/dev/fixtures/checkin-ticket");
+/** A paid adult ticket for an event of the spec's own: a new one, or `eventId`'s. */
+async function paidTicket(page: Page, eventId = "own") {
+  await visit(page, `/dev/fixtures/checkin-ticket?event=${eventId}`);
   return {
     code: (await page.getByTestId("ticket-code").textContent())!.trim(),
     eventId: (await page.getByTestId("event-id").textContent())!.trim(),
@@ -46,7 +47,7 @@ test("a steward scans with initials only, a supervisor lets in by hand with a re
   });
   const organizer = await organizerContext.newPage();
   const first = await paidTicket(organizer);
-  const second = await paidTicket(organizer);
+  const second = await paidTicket(organizer, first.eventId);
   expect(second.eventId).toBe(first.eventId);
 
   const steward = await memberPage(browser, "steward");
@@ -70,6 +71,11 @@ test("a steward scans with initials only, a supervisor lets in by hand with a re
       organizer.getByRole("status").filter({ hasText: "Simon Super is a supervisor at this gate." }),
     ).toBeVisible();
     await expect(staff.getByRole("listitem")).toHaveCount(2);
+    // Holders may go out and come back in today.
+    const reentry = organizer.getByRole("region", { name: "Re-entry" });
+    await reentry.getByLabel(/Let ticket holders out and back in/).check();
+    await reentry.getByRole("button", { name: "Save re-entry" }).click();
+    await expect(organizer.getByRole("status").filter({ hasText: "Re-entry is on" })).toBeVisible();
 
     // The steward finds the gate on their account and scans: initials and ticket type, no names.
     await visit(steward.page, "/members");
@@ -82,6 +88,19 @@ test("a steward scans with initials only, a supervisor lets in by hand with a re
     await expect(steward.page.getByRole("status").filter({ hasText: "Checked in:" })).toContainText(
       /Checked in: \S\.( \S\.){0,2}, Adult/,
     );
+    // Out to the car park and back: the switch says which way.
+    await steward.page.getByText("Exit", { exact: true }).click();
+    await steward.page.getByLabel("Ticket code").fill(first.code);
+    await steward.page.getByRole("button", { name: "Check in" }).click();
+    await expect(steward.page.getByRole("status").filter({ hasText: "Out:" })).toContainText(
+      "They can come back in with this ticket.",
+    );
+    await expect(steward.page.getByText(/0 inside now, 1 out/)).toBeVisible();
+    await steward.page.getByText("Entry", { exact: true }).click();
+    await steward.page.getByLabel("Ticket code").fill(first.code);
+    await steward.page.getByRole("button", { name: "Check in" }).click();
+    await expect(steward.page.getByRole("status").filter({ hasText: "Back in:" })).toContainText(/Back in: \S\./);
+    await expect(steward.page.getByText(/1 inside now, 0 out/)).toBeVisible();
     await expect(steward.page.getByRole("region", { name: "Attendees" })).toHaveCount(0);
     await expect(steward.page.getByText("Let in by hand")).toHaveCount(0);
 
