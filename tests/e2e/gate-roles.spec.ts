@@ -91,7 +91,7 @@ test("a steward scans with initials only, a supervisor lets in by hand with a re
     // Out to the car park and back: the switch says which way.
     await steward.page.getByText("Exit", { exact: true }).click();
     await steward.page.getByLabel("Ticket code").fill(first.code);
-    await steward.page.getByRole("button", { name: "Check in" }).click();
+    await steward.page.getByRole("button", { name: "Scan out" }).click();
     await expect(steward.page.getByRole("status").filter({ hasText: "Out:" })).toContainText(
       "They can come back in with this ticket.",
     );

@@ -123,7 +123,7 @@ export function GateScreen({
               />
               <div className="w-full sm:w-auto">
                 <SubmitButton pendingLabel="Checking…" sending={scan.state === "submitting"} fit>
-                  Check in
+                  {way === "out" ? "Scan out" : "Check in"}
                 </SubmitButton>
               </div>
             </div>

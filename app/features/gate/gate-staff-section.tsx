@@ -56,7 +56,12 @@ export function GateStaffSection({
         <h3 id="add-gate-staff" className="text-lg font-bold">
           Add someone
         </h3>
-        <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
+        {/* A new form after each change, so the address just added is not left in the field. */}
+        <Form
+          key={staff.map((person) => `${person.userId}:${person.role}`).join()}
+          method="post"
+          className="mt-3 flex flex-wrap items-end gap-3"
+        >
           <div className="min-w-[16rem] flex-1 space-y-1.5">
             <label htmlFor="gate-staff-email" className="block font-semibold">
               Their email address
