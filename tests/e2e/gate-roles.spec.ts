@@ -108,9 +108,10 @@ test("a steward scans with initials only, a supervisor lets in by hand with a re
     await visit(supervisor.page, `/members/gate/${first.eventId}`);
     await expect(supervisor.page.getByText("Gate supervisor")).toBeVisible();
     const ending = second.code.replace(/ /g, "").slice(-4);
-    await supervisor.page.getByLabel(/Search by name, email or code ending/).fill(ending);
+    await supervisor.page.getByLabel(/Search by name, email, order number or code ending/).fill(ending);
     await supervisor.page.getByRole("button", { name: "Search" }).click();
-    const row = supervisor.page.getByRole("row").filter({ hasText: ending });
+    // The code cell reads "…ABCD"; an order number that happens to end alike reads "PL-00ABCD".
+    const row = supervisor.page.getByRole("row").filter({ hasText: `…${ending}` });
     await row.getByText("Let in by hand").click();
     await row.getByRole("button", { name: "Let in" }).click();
     // The browser asks for the reason before anything is sent.
@@ -120,7 +121,7 @@ test("a steward scans with initials only, a supervisor lets in by hand with a re
     await expect(supervisor.page.getByRole("status").filter({ hasText: "Checked in by hand" })).toContainText(
       "Phone battery died",
     );
-    await expect(supervisor.page.getByRole("row").filter({ hasText: ending })).toContainText("Checked in");
+    await expect(supervisor.page.getByRole("row").filter({ hasText: `…${ending}` })).toContainText("Checked in");
     await expect(supervisor.page.getByText("By hand", { exact: true })).toBeVisible();
 
     // Taken off the gate, the steward's page is refused at once.

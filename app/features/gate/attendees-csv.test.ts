@@ -29,6 +29,7 @@ describe("attendeesCsv", () => {
         id: "1",
         name: "=cmd|' /C calc'!A0",
         email: "a@example.test",
+        order: "PL-000042",
         ticketType: "Day, Saturday",
         codeEnd: "7KQ2",
         status: "checked_in",

@@ -115,7 +115,7 @@ export function AttendeeList({
 }) {
   return (
     <TabSection id="attendees" title="Attendees" aside={csvHref ? <DownloadCsvLink href={csvHref} /> : null}>
-      <ListSearch id="attendee-search" label="Search by name, email or code ending" q={q} resetKey={q} />
+      <ListSearch id="attendee-search" label="Search by name, email, order number or code ending" q={q} resetKey={q} />
       <p className="text-sm text-muted">
         {attendees.length === shownLimit
           ? `The first ${shownLimit} tickets${q ? ` matching “${q}”` : ""}: search to find others, or download the CSV.`
@@ -124,7 +124,7 @@ export function AttendeeList({
       {attendees.length === 0 ? (
         <Card as="p" variant="empty" className="p-8 text-muted">
           {q
-            ? "Nobody matches. Try part of a name, an email or the last four characters of the code."
+            ? "Nobody matches. Try part of a name, an email, the order number or the last four characters of the code."
             : "No tickets sold yet."}
         </Card>
       ) : (
@@ -140,7 +140,10 @@ export function AttendeeList({
                     <p className="font-semibold">{attendee.name}</p>
                     <p className="text-muted break-all">{attendee.email}</p>
                   </td>
-                  <td className="px-4 py-3">{attendee.ticketType}</td>
+                  <td className="px-4 py-3">
+                    {attendee.ticketType}
+                    <span className="block text-muted">{attendee.order}</span>
+                  </td>
                   <td className="px-4 py-3 font-mono">…{attendee.codeEnd}</td>
                   <td className="px-4 py-3">
                     <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${STATUS_TONES[attendee.status]}`}>

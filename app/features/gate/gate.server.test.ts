@@ -9,7 +9,7 @@ import { paidOrder } from "~/features/orders/paid-orders.test-support";
 import { refundOrder } from "~/features/selling/selling.server";
 import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { events, memberships, tickets, users } from "../../../db/schema";
+import { events, memberships, orders, tickets, users } from "../../../db/schema";
 
 const database = freshDatabasePerFile();
 const secret = "gate-secret-gate-secret-gate-secret-0123";
@@ -61,6 +61,18 @@ describe("admitAtGate", () => {
       q: sold.codes[1]!.slice(-4),
     });
     expect(byCode.map((row) => row.codeEnd)).toContain(sold.codes[1]!.slice(-4));
+    // A supervisor finds a holder by the order number they read out: PL-000123, or just 123.
+    const [{ number }] = (await db
+      .select({ number: orders.number })
+      .from(orders)
+      .where(eq(orders.id, sold.orderId))) as [{ number: number }];
+    for (const q of [`PL-${String(number).padStart(6, "0")}`, `pl ${number}`]) {
+      const byOrder = await listAttendees(db, { eventId: sold.eventId, timeZone: "Europe/London", now: at, q });
+      expect(byOrder.map((row) => row.order)).toEqual([
+        `PL-${String(number).padStart(6, "0")}`,
+        `PL-${String(number).padStart(6, "0")}`,
+      ]);
+    }
   });
 
   it("finds % and _ in the search as those characters, never as wildcards", async () => {

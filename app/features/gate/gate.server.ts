@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, ilike, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { checkInPass } from "~/features/applications/passes.server";
+import { formatOrderNumber, parseOrderNumber } from "~/features/commerce/order-number";
 import { localDate, parseLocalDateTime } from "~/features/dates/time-zones";
 import { eventSearch } from "~/features/events/organizer/queries.server";
 import { checkInMember } from "~/features/membership/member-gate.server";
@@ -259,6 +260,8 @@ export type Attendee = {
   id: string;
   name: string;
   email: string;
+  /** The order's reference, PL-000123. */
+  order: string;
   ticketType: string;
   codeEnd: string;
   status: TicketStatus;
@@ -270,7 +273,7 @@ export const ATTENDEES_SHOWN = 200;
 
 /**
  * Everyone holding a ticket for the event, for the gate's list and the CSV. `q` matches a name,
- * an email or the end of a code. `limit` caps the page list; the CSV takes everyone.
+ * an email, an order number (PL-000123, or 123) or the end of a code. `limit` caps the page list; the CSV takes everyone.
  */
 export async function listAttendees(
   db: Db,
@@ -281,12 +284,14 @@ export async function listAttendees(
   const q = input.q?.trim();
   // A code is typed with or without its dashes; a search with no letter or digit names no code.
   const code = q?.toUpperCase().replace(/[^0-9A-Z]/g, "");
+  const orderNumber = q ? parseOrderNumber(q) : null;
   const search = q
     ? or(
         ilike(tickets.attendeeName, containing(q)),
         ilike(buyer.name, containing(q)),
         ilike(orders.email, containing(q)),
         code ? ilike(tickets.code, endingWith(code)) : undefined,
+        orderNumber ? eq(orders.number, orderNumber) : undefined,
       )
     : undefined;
   const query = db
@@ -295,6 +300,7 @@ export async function listAttendees(
       attendee: tickets.attendeeName,
       buyer: buyer.name,
       email: orders.email,
+      orderNumber: orders.number,
       ticketType: ticketTypes.name,
       code: tickets.code,
       status: tickets.status,
@@ -313,6 +319,7 @@ export async function listAttendees(
     id: row.id,
     name: row.attendee || row.buyer || row.email,
     email: row.email,
+    order: formatOrderNumber(row.orderNumber),
     ticketType: row.ticketType,
     codeEnd: row.code.slice(-4),
     status: row.status,
