@@ -1,8 +1,8 @@
 // The service worker served at /sw.js (root scope). scripts/build-service-worker.ts bundles it
 // after the app build and defines self.__WB_MANIFEST as the list of files to precache.
 // an offline page, and signed-in pages and money flows never come from the cache,
-// so no page (navigation) response is stored but one: the signed-in member's own card, kept in
-// this browser for use offline (./member-card.ts). Otherwise only hashed assets, icons, the
+// so no page (navigation) response is stored but two: the signed-in member's own card, kept in
+// this browser for use offline (./member-card.ts), and the gate's scanner (./gate-page.ts). Otherwise only hashed assets, icons, the
 // offline page and public media images are.
 import { CacheableResponsePlugin } from "workbox-cacheable-response";
 import { clientsClaim, type WorkboxPlugin } from "workbox-core";
@@ -17,6 +17,7 @@ import {
 } from "workbox-precaching";
 import { registerRoute } from "workbox-routing";
 import { CacheFirst, NetworkOnly, StaleWhileRevalidate } from "workbox-strategies";
+import { GATE_PAGE_CACHE, gatePageOfData, isGatePage, SAVED_COPY_HEADER } from "./gate-page";
 import {
   CARD_NETWORK_WAIT_MS,
   cardAnswer,
@@ -156,13 +157,19 @@ self.addEventListener("fetch", (event) => {
     event.waitUntil(page.then((response) => readCardAnswer(response, askedAt)).catch(() => undefined));
     return;
   }
+  const gatePage = request.method === "GET" ? gatePageOfData(new URL(request.url), origin) : null;
+  if (gatePage) {
+    // The app opened a gate page without a page load: the worker keeps its copy all the same.
+    event.waitUntil(refreshGateCopy(gatePage).catch(() => undefined));
+    return;
+  }
   const ending = signInEnding(request, origin);
-  if (ending === "sign-out") event.waitUntil(forgetCard());
+  if (ending === "sign-out") event.waitUntil(Promise.all([forgetCard(), caches.delete(GATE_PAGE_CACHE)]));
   if (ending === "settings") {
     const form = request.clone();
     event.waitUntil(
       deletesAccount(form).then(
-        (deleting) => (deleting ? forgetCard() : undefined),
+        (deleting) => (deleting ? Promise.all([forgetCard(), caches.delete(GATE_PAGE_CACHE)]) : undefined),
         () => undefined,
       ),
     );
@@ -193,6 +200,59 @@ registerRoute(
     const response = first === "slow" ? await answered : first;
     if (response && cardAnswer(response) !== "fall-back") return response;
     return (await savedCard()) ?? response ?? (await matchPrecache(OFFLINE_PAGE)) ?? Response.error();
+  },
+);
+
+// The gate's pages (docs/gate.md, "Without signal"): a steward whose phone reloads the page at a
+// field with no signal must still be able to scan. Whenever a gate page loads from the network,
+// the worker asks the server for the page's copy to keep (the scanner alone, with nobody's name:
+// `SAVED_COPY_HEADER`) and keeps it with its scripts, which are precached; with no connection, or
+// a server too slow at the gate, the copy answers and the device decides scans from its own list.
+// Refused (taken off the gate, signed out) forgets the copy.
+async function keepGatePage(address: string, response: Response) {
+  const answer = cardAnswer(response);
+  if (answer === "forget") return (await caches.open(GATE_PAGE_CACHE)).delete(address);
+  if (answer === "read") return refreshGateCopy(address);
+}
+
+/** Asks the server for a gate page's copy and keeps it, or forgets it when the server refuses. */
+async function refreshGateCopy(address: string) {
+  const copy = await fetch(address, {
+    credentials: "same-origin",
+    redirect: "manual",
+    headers: { Accept: "text/html", [SAVED_COPY_HEADER]: "1" },
+  });
+  const cache = await caches.open(GATE_PAGE_CACHE);
+  const answer = cardAnswer(copy);
+  if (answer === "forget") return cache.delete(address);
+  if (answer !== "read") return;
+  const headers = new Headers(copy.headers);
+  for (const name of ["Content-Length", "Content-Encoding", "Vary"]) headers.delete(name);
+  const body = await copy.arrayBuffer();
+  return cache.put(address, new Response(body, { status: 200, statusText: "OK", headers }));
+}
+
+registerRoute(
+  ({ request, url }) => request.mode === "navigate" && isGatePage(url, self.location.origin),
+  async (options) => {
+    const address = options.url.href;
+    const saved = () => caches.match(address, { cacheName: GATE_PAGE_CACHE, ignoreVary: true });
+    const fromNetwork = network.handle(options);
+    options.event.waitUntil(
+      fromNetwork.then((response) => keepGatePage(address, response.clone())).catch(() => undefined),
+    );
+    const answered = fromNetwork.then(
+      (response) => response,
+      () => null,
+    );
+    const first = await Promise.race([answered, wait(CARD_NETWORK_WAIT_MS)]);
+    if (first === "slow") {
+      const copy = await saved();
+      if (copy) return copy;
+    }
+    const response = first === "slow" ? await answered : first;
+    if (response && cardAnswer(response) !== "fall-back") return response;
+    return (await saved()) ?? response ?? (await matchPrecache(OFFLINE_PAGE)) ?? Response.error();
   },
 );
 

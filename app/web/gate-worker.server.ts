@@ -1,5 +1,6 @@
 import { data, type RouterContextProvider } from "react-router";
 import { EventIdSchema } from "~/features/events/organizer/schemas";
+import { SAVED_COPY_HEADER } from "~/sw/gate-page";
 import { gateRoleOf } from "~/features/gate/gate-staff.server";
 import { hasRole, requireRole, requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
@@ -22,4 +23,12 @@ export async function requireGateWorker(args: {
   const role = await gateRoleOf(args.context.get(runtimeContext).db, user, eventId);
   if (!role) throw data("You do not have access to this page", { status: 403 });
   return { user, eventId, role };
+}
+
+/**
+ * Whether the request is the service worker asking for the gate page's copy to keep on the device
+ * (`app/sw/gate-page.ts`): the page answers with the scanner alone, with nobody's name.
+ */
+export function wantsSavedCopy(request: Request) {
+  return request.headers.get(SAVED_COPY_HEADER) === "1";
 }

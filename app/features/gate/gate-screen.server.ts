@@ -9,11 +9,16 @@ import { gateConflicts } from "./offline-gate.server";
 
 /**
  * What the gate's page shows to `role` (docs/gate.md): the count for everyone; for a supervisor
- * also the attendee list (searched by `q`), the counts per gate and the conflicts. Null when there
- * is no such event.
+ * also the attendee list (searched by `q`), the counts per gate and the conflicts. `saved` is the
+ * copy the device keeps for a reload with no connection: the scanner alone, with nobody's name.
+ * Null when there is no such event.
  */
-export async function gateScreen(db: Db, input: { eventId: string; role: GateRole; q: string; now: Date }) {
-  const powers = GATE_POWERS[input.role];
+export async function gateScreen(
+  db: Db,
+  input: { eventId: string; role: GateRole; q: string; now: Date; saved?: boolean },
+) {
+  const saved = input.saved === true;
+  const powers = saved ? GATE_POWERS.steward : GATE_POWERS[input.role];
   const [counts, list, reentry, byGate, conflicts] = await Promise.all([
     gateCounts(db, input.eventId),
     powers.search
@@ -27,6 +32,7 @@ export async function gateScreen(db: Db, input: { eventId: string; role: GateRol
   return {
     eventId: input.eventId,
     role: input.role,
+    saved,
     reentry,
     counts,
     byGate,

@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Form, useFetcher, useRevalidator } from "react-router";
 import { GateMerch, type GateMerchOrder } from "~/features/fulfilment/gate-merch";
 import { TicketScanner } from "~/features/tickets/ticket-scanner";
+import { Card } from "~/ui/card";
 import { FieldErrors, inputClass, SubmitButton } from "~/ui/form";
 import type { Attendee, GateResult } from "./gate.server";
 import { AttendeeList, GateCounter, GateResultPanel, PerGateCounts } from "./gate-parts";
@@ -134,12 +135,17 @@ export function GateScreen({
         </section>
         <aside className="space-y-5" aria-label="Camera and count">
           <GateCounter checkedIn={counts.checkedIn} sold={counts.sold} inside={reentry ? counts.inside : null} />
-          {role === "supervisor" ? <PerGateCounts gates={byGate} /> : null}
+          {role === "supervisor" && !screen.saved ? <PerGateCounts gates={byGate} /> : null}
           <TicketScanner busy={scan.state !== "idle"} onScan={(value) => void check(value)} />
           <OfflinePanel gate={gate} />
         </aside>
       </div>
-      {role === "supervisor" ? (
+      {screen.saved ? (
+        <Card as="p" variant="empty" className="p-5 text-muted">
+          This page was kept on this device for use without signal. Names, the attendee list and conflicts
+          show when the connection is back.
+        </Card>
+      ) : role === "supervisor" ? (
         <>
           <GateConflicts conflicts={conflicts} />
           <AttendeeList

@@ -9,6 +9,7 @@ import { freshDatabasePerFile } from "~/server/db/test-database";
 import { testAccount } from "~/server/session-user.test-support";
 import { answerOf, recordingOutbox, routeTestSite, statusOf } from "~/web/route-calls.test-support";
 import { tickets, users } from "../../../db/schema";
+import * as checkin from "../admin/events/checkin";
 import * as admissions from "../admin/events/checkin-admissions";
 import * as onlineScan from "../admin/events/checkin-scan";
 import * as sync from "../admin/events/checkin-sync";
@@ -195,5 +196,31 @@ describe("a gate worker's page", () => {
       gate.loader(site.args("organizer", { path: path(eventId), params: { eventId } })),
     );
     expect(page.data).toMatchObject({ screen: { byGate: [{ gate: "North", admitted: 2 }] } });
+  });
+
+  it("answers the service worker's request for the page's copy with the scanner alone, for any role", async () => {
+    const { eventId, buyerName } = await sold(1);
+    const supervisor = await worker(eventId, "supervisor");
+    const headers = { "X-Pitlane-Saved-Copy": "1" };
+    for (const who of [supervisor, "organizer", "admin"] as const) {
+      const page = await answerOf(() =>
+        gate.loader(site.args(who, { path: path(eventId), params: { eventId }, headers })),
+      );
+      expect(page.data).toMatchObject({
+        screen: { saved: true, role: "supervisor", attendees: [], conflicts: [], byGate: [], counts: { sold: 1 } },
+      });
+      expect(JSON.stringify(page.data)).not.toContain(buyerName);
+    }
+    const tab = await answerOf(() =>
+      checkin.loader(
+        site.args("organizer", { path: `/admin/events/${eventId}/checkin`, params: { eventId }, headers }),
+      ),
+    );
+    expect(tab.data).toMatchObject({ staff: [], screen: { saved: true, attendees: [] } });
+    expect(JSON.stringify(tab.data)).not.toContain(buyerName);
+    // The copy is no way round the gate's roles.
+    expect(
+      await statusOf(() => gate.loader(site.args("member", { path: path(eventId), params: { eventId }, headers }))),
+    ).toBe(403);
   });
 });

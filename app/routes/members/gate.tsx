@@ -5,7 +5,7 @@ import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
 import { gateScreenAction } from "~/web/gate-screen.server";
-import { requireGateWorker } from "~/web/gate-worker.server";
+import { requireGateWorker, wantsSavedCopy } from "~/web/gate-worker.server";
 import type { Route } from "./+types/gate";
 
 /** A gate worker's page (docs/gate.md): the gate as their role sees it, outside the dashboard. */
@@ -14,7 +14,7 @@ export async function loader(args: Route.LoaderArgs) {
   const { db } = args.context.get(runtimeContext);
   const q = listSearch.parse(args.url.searchParams.get("q"));
   const [screen, title] = await Promise.all([
-    gateScreen(db, { eventId, role, q, now: new Date() }),
+    gateScreen(db, { eventId, role, q, now: new Date(), saved: wantsSavedCopy(args.request) }),
     eventTitle(db, eventId),
   ]);
   if (!screen || title === null) notFound();

@@ -13,17 +13,19 @@ import { dashboardMeta, recordTitle } from "~/ui/dashboard-meta";
 import { notFound } from "~/ui/not-found";
 import { intentOf } from "~/web/form-data.server";
 import { gateScreenAction } from "~/web/gate-screen.server";
+import { wantsSavedCopy } from "~/web/gate-worker.server";
 import type { Route } from "./+types/checkin";
 import { eventIdFrom } from "./event-id.server";
 
-export async function loader({ context, url, params }: Route.LoaderArgs) {
+export async function loader({ request, context, url, params }: Route.LoaderArgs) {
   requireRole({ context, url }, "organizer");
   const eventId = eventIdFrom(params.eventId);
   const { db } = context.get(runtimeContext);
   const q = listSearch.parse(url.searchParams.get("q"));
+  const saved = wantsSavedCopy(request);
   const [screen, staff] = await Promise.all([
-    gateScreen(db, { eventId, role: "supervisor", q, now: new Date() }),
-    gateStaffOf(db, eventId),
+    gateScreen(db, { eventId, role: "supervisor", q, now: new Date(), saved }),
+    saved ? [] : gateStaffOf(db, eventId),
   ]);
   if (!screen) notFound();
   return { screen, staff };
@@ -72,8 +74,12 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
       actionData={reply}
       csvHref={`/admin/events/${screen.eventId}/attendees.csv${q ? `?q=${encodeURIComponent(q)}` : ""}`}
     >
-      <GateStaffSection staff={staff} errors={staffErrors} />
-      <ReentrySetting reentry={screen.reentry} />
+      {screen.saved ? null : (
+        <>
+          <GateStaffSection staff={staff} errors={staffErrors} />
+          <ReentrySetting reentry={screen.reentry} />
+        </>
+      )}
     </GateScreen>
   );
 }
