@@ -1,9 +1,9 @@
 import { data, type RouterContextProvider } from "react-router";
 import { EventIdSchema } from "~/features/events/organizer/schemas";
-import { SAVED_COPY_HEADER } from "~/sw/gate-page";
 import { gateRoleOf } from "~/features/gate/gate-staff.server";
 import { hasRole, requireRole, requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { SAVED_COPY_HEADER } from "~/sw/gate-page";
 import { notFound } from "~/ui/not-found";
 
 /**

@@ -142,8 +142,8 @@ export function GateScreen({
       </div>
       {screen.saved ? (
         <Card as="p" variant="empty" className="p-5 text-muted">
-          This page was kept on this device for use without signal. Names, the attendee list and conflicts
-          show when the connection is back.
+          This page was kept on this device for use without signal. Names, the attendee list and conflicts show when the
+          connection is back.
         </Card>
       ) : role === "supervisor" ? (
         <>
