@@ -5,7 +5,7 @@
 // this browser for use offline (./member-card.ts), and the gate's scanner (./gate-page.ts). Otherwise only hashed assets, icons, the
 // offline page and public media images are.
 import { CacheableResponsePlugin } from "workbox-cacheable-response";
-import { clientsClaim, type WorkboxPlugin } from "workbox-core";
+import { clientsClaim, type RouteHandlerCallbackOptions, type WorkboxPlugin } from "workbox-core";
 import { ExpirationPlugin } from "workbox-expiration";
 import * as navigationPreload from "workbox-navigation-preload";
 import {
@@ -176,30 +176,42 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
+const network = new NetworkOnly();
+
+/**
+ * A page kept on the device (the member card, a gate page): the network first, so the page is
+ * fresh, with `keep` told of every answer (a copy of it) to keep or forget the saved page; the
+ * saved page when the network fails, the server fails, or it keeps someone waiting at a gate.
+ */
+async function networkOrSaved(
+  options: RouteHandlerCallbackOptions,
+  keep: (response: Response) => Promise<unknown>,
+  saved: () => Promise<Response | undefined>,
+) {
+  const fromNetwork = network.handle(options);
+  options.event.waitUntil(fromNetwork.then((response) => keep(response.clone())).catch(() => undefined));
+  const answered = fromNetwork.then(
+    (response) => response,
+    () => null,
+  );
+  const first = await Promise.race([answered, wait(CARD_NETWORK_WAIT_MS)]);
+  if (first === "slow") {
+    const copy = await saved();
+    if (copy) return copy;
+  }
+  const response = first === "slow" ? await answered : first;
+  if (response && cardAnswer(response) !== "fall-back") return response;
+  return (await saved()) ?? response ?? (await matchPrecache(OFFLINE_PAGE)) ?? Response.error();
+}
+
 // The card page: the network first, so a lapsed membership shows lapsed; its saved copy when the
 // network fails, the server fails, or it keeps the member waiting at the gate. Registered before
 // the other pages' route, which would answer with the offline page.
-const network = new NetworkOnly();
 registerRoute(
   ({ request, url }) => request.mode === "navigate" && isMemberCardPage(url, self.location.origin),
-  async (options) => {
+  (options) => {
     const askedAt = forgotten;
-    const fromNetwork = network.handle(options);
-    options.event.waitUntil(
-      fromNetwork.then((response) => readCardAnswer(response.clone(), askedAt)).catch(() => undefined),
-    );
-    const answered = fromNetwork.then(
-      (response) => response,
-      () => null,
-    );
-    const first = await Promise.race([answered, wait(CARD_NETWORK_WAIT_MS)]);
-    if (first === "slow") {
-      const saved = await savedCard();
-      if (saved) return saved;
-    }
-    const response = first === "slow" ? await answered : first;
-    if (response && cardAnswer(response) !== "fall-back") return response;
-    return (await savedCard()) ?? response ?? (await matchPrecache(OFFLINE_PAGE)) ?? Response.error();
+    return networkOrSaved(options, (response) => readCardAnswer(response, askedAt), savedCard);
   },
 );
 
@@ -234,25 +246,13 @@ async function refreshGateCopy(address: string) {
 
 registerRoute(
   ({ request, url }) => request.mode === "navigate" && isGatePage(url, self.location.origin),
-  async (options) => {
+  (options) => {
     const address = options.url.href;
-    const saved = () => caches.match(address, { cacheName: GATE_PAGE_CACHE, ignoreVary: true });
-    const fromNetwork = network.handle(options);
-    options.event.waitUntil(
-      fromNetwork.then((response) => keepGatePage(address, response.clone())).catch(() => undefined),
+    return networkOrSaved(
+      options,
+      (response) => keepGatePage(address, response),
+      () => caches.match(address, { cacheName: GATE_PAGE_CACHE, ignoreVary: true }),
     );
-    const answered = fromNetwork.then(
-      (response) => response,
-      () => null,
-    );
-    const first = await Promise.race([answered, wait(CARD_NETWORK_WAIT_MS)]);
-    if (first === "slow") {
-      const copy = await saved();
-      if (copy) return copy;
-    }
-    const response = first === "slow" ? await answered : first;
-    if (response && cardAnswer(response) !== "fall-back") return response;
-    return (await saved()) ?? response ?? (await matchPrecache(OFFLINE_PAGE)) ?? Response.error();
   },
 );
 

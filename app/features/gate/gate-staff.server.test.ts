@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
+import { NOW } from "~/features/checkout/stock.test-support";
 import { admitAtGate } from "~/features/gate/gate.server";
+import { soldDayTickets } from "~/features/gate/gate.test-support";
 import {
   admittedByGate,
   gateDutiesOf,
@@ -11,25 +12,16 @@ import {
   putOnGate,
   takeOffGate,
 } from "~/features/gate/gate-staff.server";
-import { paidOrder } from "~/features/orders/paid-orders.test-support";
 import { signTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { testAccount } from "~/server/session-user.test-support";
-import { auditLog, gateScans, tickets, users } from "../../../db/schema";
+import { auditLog, gateScans, tickets } from "../../../db/schema";
 
 const database = freshDatabasePerFile();
 const secret = "gate-secret-gate-secret-gate-secret-0123";
 const at = new Date("2027-06-12T09:42:00Z");
 
-async function soldTickets(quantity: number) {
-  const { db } = database();
-  const event = await createTestEvent(db, { types: [{ name: "Day ticket" }] });
-  const [buyer] = await createBuyers(db, 1);
-  const { id } = await paidOrder(db, buyer!, [{ ticketTypeId: event.typeIds[0]!, quantity }], NOW, NOW);
-  const rows = await db.select({ id: tickets.id, code: tickets.code }).from(tickets).where(eq(tickets.orderId, id));
-  const [named] = await db.select({ name: users.name }).from(users).where(eq(users.id, buyer!.id));
-  return { ...event, tickets: rows, buyerName: named!.name };
-}
+const soldTickets = (quantity: number) => soldDayTickets(database().db, quantity);
 
 describe("who works the gate", () => {
   it("organizers and admins supervise every gate; a member only the gate they were put on, in that role", async () => {

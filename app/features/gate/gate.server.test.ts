@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
+import { createBuyers, createTestEvent } from "~/features/checkout/stock.test-support";
 import { admitAtGate, gateCounts, listAttendees } from "~/features/gate/gate.server";
+import { soldDayTickets } from "~/features/gate/gate.test-support";
 import { gateTime, NOT_A_TICKET } from "~/features/gate/offline-rules";
 import { issueMembership } from "~/features/membership/memberships.server";
 import { createTestTier } from "~/features/membership/tiers.test-support";
-import { paidOrder } from "~/features/orders/paid-orders.test-support";
 import { refundOrder } from "~/features/selling/selling.server";
 import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
@@ -16,15 +16,7 @@ const secret = "gate-secret-gate-secret-gate-secret-0123";
 // 10:42 in London in summer.
 const at = new Date("2027-06-12T09:42:00Z");
 
-async function soldTickets(quantity: number, title?: string) {
-  const { db } = database();
-  const event = await createTestEvent(db, { title, types: [{ name: "Day ticket" }] });
-  const [buyer] = await createBuyers(db, 1);
-  const { id } = await paidOrder(db, buyer!, [{ ticketTypeId: event.typeIds[0]!, quantity }], NOW, NOW);
-  const codes = await db.select({ code: tickets.code }).from(tickets).where(eq(tickets.orderId, id));
-  const [named] = await db.select({ name: users.name }).from(users).where(eq(users.id, buyer!.id));
-  return { ...event, orderId: id, codes: codes.map((row) => row.code), buyerName: named!.name, buyerId: buyer!.id };
-}
+const soldTickets = (quantity: number, title?: string) => soldDayTickets(database().db, quantity, { title });
 
 describe("admitAtGate", () => {
   it("admits once, then says when and by whom; typed codes work too", async () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
-import { paidOrder } from "~/features/orders/paid-orders.test-support";
+import { NOW } from "~/features/checkout/stock.test-support";
+import { soldDayTickets } from "~/features/gate/gate.test-support";
 import { refundOrder } from "~/features/selling/selling.server";
 import { signTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
@@ -24,15 +24,12 @@ const at = (time: string) => new Date(`2027-06-12T${time}:00Z`);
 /** An event with `quantity` day tickets sold to one buyer, and a steward. */
 async function soldTickets(quantity: number) {
   const { db } = database();
-  const event = await createTestEvent(db, { types: [{ name: "Day ticket" }] });
-  const [buyer] = await createBuyers(db, 1);
-  const { id } = await paidOrder(db, buyer!, [{ ticketTypeId: event.typeIds[0]!, quantity }], NOW, NOW);
-  const codes = await db.select({ code: tickets.code }).from(tickets).where(eq(tickets.orderId, id));
+  const sold = await soldDayTickets(db, quantity);
   const [steward] = await db
     .insert(users)
     .values({ id: randomUUID(), name: "Sam Steward", email: `${randomUUID()}@example.test` })
     .returning({ id: users.id });
-  return { ...event, orderId: id, codes: codes.map((row) => row.code), stewardId: steward!.id, buyer: buyer! };
+  return { ...sold, stewardId: steward!.id };
 }
 
 const scan = (value: string, time: string, local: OfflineScan["local"] = "admitted"): OfflineScan => ({

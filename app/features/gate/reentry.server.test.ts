@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
+import { NOW } from "~/features/checkout/stock.test-support";
 import { admitAtGate, gateCounts } from "~/features/gate/gate.server";
+import { soldDayTickets } from "~/features/gate/gate.test-support";
 import { saveGateReentry } from "~/features/gate/gate-screen.server";
 import { admittedByGate } from "~/features/gate/gate-staff.server";
 import { admissionList, syncOfflineScans } from "~/features/gate/offline-gate.server";
-import { paidOrder } from "~/features/orders/paid-orders.test-support";
 import { signTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { testAccount } from "~/server/session-user.test-support";
-import { auditLog, tickets } from "../../../db/schema";
+import { auditLog } from "../../../db/schema";
 
 const database = freshDatabasePerFile();
 const secret = "gate-secret-gate-secret-gate-secret-0123";
@@ -20,13 +20,10 @@ const minutes = (n: number) => new Date(at.getTime() + n * 60_000);
 
 async function soldTickets(quantity: number, reentry: boolean) {
   const { db } = database();
-  const event = await createTestEvent(db, { types: [{ name: "Day ticket" }] });
+  const sold = await soldDayTickets(db, quantity);
   const organizer = await testAccount(db, "organizer");
-  if (reentry) await saveGateReentry(db, { eventId: event.eventId, reentry, actorId: organizer.id, now: NOW });
-  const [buyer] = await createBuyers(db, 1);
-  const { id } = await paidOrder(db, buyer!, [{ ticketTypeId: event.typeIds[0]!, quantity }], NOW, NOW);
-  const rows = await db.select({ code: tickets.code }).from(tickets).where(eq(tickets.orderId, id));
-  return { ...event, codes: rows.map((row) => row.code), staffId: organizer.id };
+  if (reentry) await saveGateReentry(db, { eventId: sold.eventId, reentry, actorId: organizer.id, now: NOW });
+  return { ...sold, staffId: organizer.id };
 }
 
 describe("entries and exits online", () => {

@@ -14,6 +14,11 @@ export type CheckInOutcome =
   /** No such code, or a ticket for another event: the scanner cannot tell them apart. */
   | { kind: "not_found" };
 
+/** The ticket with this code, for this event only: a code of another event's ticket finds nothing. */
+function theTicket(input: { code: string; eventId: string }) {
+  return and(eq(tickets.code, input.code), eq(tickets.eventId, input.eventId));
+}
+
 /**
  * Checks a ticket in at the gate. The conditional update lets exactly one of two scanners that
  * read the same ticket at once admit it; the other is told who did and when. `code` is the plain
@@ -27,7 +32,7 @@ export async function checkInTicket(
   const [admitted] = await db
     .update(tickets)
     .set({ status: "checked_in", checkedInAt: input.now, checkedInBy: input.staffId, updatedAt: input.now })
-    .where(and(eq(tickets.code, input.code), eq(tickets.eventId, input.eventId), eq(tickets.status, "valid")))
+    .where(and(theTicket(input), eq(tickets.status, "valid")))
     .returning({ id: tickets.id });
   // Re-entry: one who went out comes back in once, however many scanners read them at once.
   const [returned] =
@@ -35,14 +40,7 @@ export async function checkInTicket(
       ? await db
           .update(tickets)
           .set({ leftAt: null, updatedAt: input.now })
-          .where(
-            and(
-              eq(tickets.code, input.code),
-              eq(tickets.eventId, input.eventId),
-              eq(tickets.status, "checked_in"),
-              isNotNull(tickets.leftAt),
-            ),
-          )
+          .where(and(theTicket(input), eq(tickets.status, "checked_in"), isNotNull(tickets.leftAt)))
           .returning({ id: tickets.id })
       : [];
 
@@ -58,7 +56,7 @@ export async function checkInTicket(
     .from(tickets)
     .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
     .leftJoin(users, eq(users.id, tickets.checkedInBy))
-    .where(and(eq(tickets.code, input.code), eq(tickets.eventId, input.eventId)));
+    .where(theTicket(input));
   if (!ticket) return { kind: "not_found" };
   const { status, checkedInAt, checkedInBy, ...shown } = ticket;
   if (admitted) return { kind: "checked_in", ticket: shown };
@@ -87,14 +85,7 @@ export async function checkOutTicket(
   const [left] = await db
     .update(tickets)
     .set({ leftAt: input.now, updatedAt: input.now })
-    .where(
-      and(
-        eq(tickets.code, input.code),
-        eq(tickets.eventId, input.eventId),
-        eq(tickets.status, "checked_in"),
-        isNull(tickets.leftAt),
-      ),
-    )
+    .where(and(theTicket(input), eq(tickets.status, "checked_in"), isNull(tickets.leftAt)))
     .returning({ id: tickets.id });
   const [ticket] = await db
     .select({
@@ -106,7 +97,7 @@ export async function checkOutTicket(
     })
     .from(tickets)
     .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
-    .where(and(eq(tickets.code, input.code), eq(tickets.eventId, input.eventId)));
+    .where(theTicket(input));
   if (!ticket) return { kind: "not_found" };
   const { status, leftAt, ...shown } = ticket;
   if (left) return { kind: "out", ticket: shown };

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
+import { NOW } from "~/features/checkout/stock.test-support";
+import { soldDayTickets } from "~/features/gate/gate.test-support";
 import { putOnGate } from "~/features/gate/gate-staff.server";
-import { paidOrder } from "~/features/orders/paid-orders.test-support";
 import { formatTicketCode, signTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { testAccount } from "~/server/session-user.test-support";
 import { answerOf, recordingOutbox, routeTestSite, statusOf } from "~/web/route-calls.test-support";
-import { tickets, users } from "../../../db/schema";
+import { tickets } from "../../../db/schema";
 import * as checkin from "../admin/events/checkin";
 import * as admissions from "../admin/events/checkin-admissions";
 import * as onlineScan from "../admin/events/checkin-scan";
@@ -21,15 +21,7 @@ import * as gate from "./gate";
 const database = freshDatabasePerFile();
 const site = routeTestSite(database, { name: "gate-worker", runtime: () => ({ outbox: recordingOutbox().outbox }) });
 
-async function sold(quantity: number) {
-  const { db } = database();
-  const event = await createTestEvent(db, { types: [{ name: "Day ticket" }] });
-  const [buyer] = await createBuyers(db, 1);
-  const { id } = await paidOrder(db, buyer!, [{ ticketTypeId: event.typeIds[0]!, quantity }], NOW, NOW);
-  const rows = await db.select({ id: tickets.id, code: tickets.code }).from(tickets).where(eq(tickets.orderId, id));
-  const [named] = await db.select({ name: users.name }).from(users).where(eq(users.id, buyer!.id));
-  return { eventId: event.eventId, tickets: rows, buyerName: named!.name };
-}
+const sold = (quantity: number) => soldDayTickets(database().db, quantity);
 
 async function worker(eventId: string, role: "steward" | "supervisor") {
   const { db } = database();

@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createBuyers, createTestEvent, NOW } from "~/features/checkout/stock.test-support";
-import { paidOrder } from "~/features/orders/paid-orders.test-support";
+import { soldDayTickets } from "~/features/gate/gate.test-support";
 import { signTicketCode } from "~/features/tickets/ticket-codes.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import type { TestRole } from "~/server/session-user.test-support";
 import { answerOf, routeTestSite, statusOf } from "~/web/route-calls.test-support";
-import { gateScans, tickets } from "../../../../db/schema";
+import { gateScans } from "../../../../db/schema";
 import * as checkin from "./checkin";
 import * as admissions from "./checkin-admissions";
 import * as onlineScan from "./checkin-scan";
@@ -19,14 +18,7 @@ import * as sync from "./checkin-sync";
 const database = freshDatabasePerFile();
 const site = routeTestSite(database, { name: "offline-gate" });
 
-async function soldTickets(quantity: number) {
-  const { db } = database();
-  const event = await createTestEvent(db, { types: [{ name: "Day ticket" }] });
-  const [buyer] = await createBuyers(db, 1);
-  const { id } = await paidOrder(db, buyer!, [{ ticketTypeId: event.typeIds[0]!, quantity }], NOW, NOW);
-  const codes = await db.select({ code: tickets.code }).from(tickets).where(eq(tickets.orderId, id));
-  return { ...event, codes: codes.map((row) => row.code), buyer: buyer! };
-}
+const soldTickets = (quantity: number) => soldDayTickets(database().db, quantity);
 
 /** A scan time the server takes: within the last week, not ahead of its clock. */
 const recent = () => new Date(Date.now() - 10 * 60_000);
