@@ -74,9 +74,17 @@ test.describe("a member", () => {
     await visit(page, `/community/cars/${shared.carId}`);
     const like = page.getByRole("button", { name: /^Like/ });
     await expect(like).toHaveAttribute("aria-pressed", "false");
+    // The button says "Liked" as soon as it is pressed, while the like is still on its way: a
+    // reload before the server has answered would cancel it, so the test waits for the answer.
+    const saved = page.waitForResponse(
+      (response) =>
+        response.request().method() === "POST" &&
+        new URL(response.url()).pathname.startsWith(`/community/cars/${shared.carId}`),
+    );
     await like.click();
     const liked = page.getByRole("button", { name: /^Liked 1 like/ });
     await expect(liked).toHaveAttribute("aria-pressed", "true");
+    expect((await saved).ok()).toBe(true);
     await page.reload();
     await expect(page.getByRole("button", { name: /^Liked 1 like/ })).toBeVisible();
   });
