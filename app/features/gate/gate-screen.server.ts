@@ -19,21 +19,22 @@ export async function gateScreen(
 ) {
   const saved = input.saved === true;
   const powers = saved ? GATE_POWERS.steward : GATE_POWERS[input.role];
-  const [counts, list, reentry, byGate, conflicts] = await Promise.all([
+  const [event, counts, list, byGate, conflicts] = await Promise.all([
+    eventAtGate(db, input.eventId),
     gateCounts(db, input.eventId),
     powers.search
       ? eventAttendees(db, { eventId: input.eventId, q: input.q, limit: ATTENDEES_SHOWN, now: input.now })
-      : eventTitle(db, input.eventId).then((title) => (title === null ? null : { attendees: [] })),
-    gateReentry(db, input.eventId),
+      : { attendees: [] },
     powers.countsPerGate ? admittedByGate(db, input.eventId) : [],
     powers.conflicts ? gateConflicts(db, { eventId: input.eventId, now: input.now }) : [],
   ]);
-  if (!list) return null;
+  if (!event || !list) return null;
   return {
     eventId: input.eventId,
+    title: event.title,
     role: input.role,
     saved,
-    reentry,
+    reentry: event.reentry,
     counts,
     byGate,
     conflicts,
@@ -45,16 +46,13 @@ export async function gateScreen(
 
 export type GateScreenData = NonNullable<Awaited<ReturnType<typeof gateScreen>>>;
 
-/** The event's title, or null when there is no such event. */
-export async function eventTitle(db: Db, eventId: string) {
-  const [event] = await db.select({ title: events.title }).from(events).where(eq(events.id, eventId));
-  return event?.title ?? null;
-}
-
-/** Whether the event lets holders out and back in. */
-async function gateReentry(db: Db, eventId: string) {
-  const [event] = await db.select({ reentry: events.gateReentry }).from(events).where(eq(events.id, eventId));
-  return event?.reentry ?? false;
+/** The event's title and whether it lets holders out and back in, in one read; undefined when there is no such event. */
+async function eventAtGate(db: Db, eventId: string) {
+  const [event] = await db
+    .select({ title: events.title, reentry: events.gateReentry })
+    .from(events)
+    .where(eq(events.id, eventId));
+  return event;
 }
 
 /** Turns re-entry on or off for the event (organizers, on its check-in tab). Audited. */

@@ -1,6 +1,6 @@
 import { listSearch } from "~/features/forms/fields";
 import { GateScreen } from "~/features/gate/gate-screen";
-import { eventTitle, gateScreen } from "~/features/gate/gate-screen.server";
+import { gateScreen } from "~/features/gate/gate-screen.server";
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
@@ -13,12 +13,9 @@ export async function loader(args: Route.LoaderArgs) {
   const { eventId, role } = await requireGateWorker(args);
   const { db } = args.context.get(runtimeContext);
   const q = listSearch.parse(args.url.searchParams.get("q"));
-  const [screen, title] = await Promise.all([
-    gateScreen(db, { eventId, role, q, now: new Date(), saved: wantsSavedCopy(args.request) }),
-    eventTitle(db, eventId),
-  ]);
-  if (!screen || title === null) notFound();
-  return { screen, title };
+  const screen = await gateScreen(db, { eventId, role, q, now: new Date(), saved: wantsSavedCopy(args.request) });
+  if (!screen) notFound();
+  return { screen, title: screen.title };
 }
 
 export async function action(args: Route.ActionArgs) {
