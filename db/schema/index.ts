@@ -13,6 +13,7 @@ export * from "./membership";
 export * from "./order-emails";
 export * from "./play";
 export * from "./shop";
+export * from "./shows";
 export * from "./site";
 export * from "./transfers";
 export * from "./vouchers";
