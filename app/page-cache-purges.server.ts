@@ -27,6 +27,13 @@ const PAGES_SHOWING: Record<string, readonly string[]> = {
   membership_tiers: ["/membership"],
   // A code that keeps places takes them from the places left that event pages show.
   vouchers: ["/", "/events"],
+  // A car show's results pages, and the awards and history on its cars' pages.
+  show_classes: ["/events"],
+  show_entries: ["/events"],
+  show_awards: ["/events", "/community"],
+  show_settings: ["/events"],
+  vote_categories: ["/events"],
+  car_history_choices: ["/community"],
   site_pages: ["*"],
 };
 
