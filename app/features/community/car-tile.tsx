@@ -1,4 +1,4 @@
-import { CarFront, EyeOff, Heart } from "lucide-react";
+import { CarFront, EyeOff, Heart, Trophy } from "lucide-react";
 import { Link } from "react-router";
 import { CarPicture } from "~/features/media/car-picture";
 import { plural } from "~/ui/plural";
@@ -9,7 +9,7 @@ export function carTitle(car: { year: number; make: string; model: string }) {
   return `${car.year} ${car.make} ${car.model}`;
 }
 
-/** A car in the community grid: cover, year make model, owner and likes. */
+/** A car in the community grid: cover, its latest award, year make model, owner and likes. */
 function CarTile({ car, priority = false }: { car: CarTileData; priority?: boolean }) {
   return (
     <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-line bg-surface-raised transition hover:-translate-y-0.5 hover:border-accent">
@@ -31,6 +31,19 @@ function CarTile({ car, priority = false }: { car: CarTileData; priority?: boole
           <span className="absolute left-3 top-3 inline-flex items-center gap-1 rounded-full bg-asphalt-950/85 px-3 py-1 text-xs font-bold text-white">
             <EyeOff aria-hidden className="size-3.5" />
             {car.hidden ? "Hidden by moderators" : car.visibility === "members" ? "Members only" : "Only you"}
+          </span>
+        ) : null}
+        {car.awards.length > 0 ? (
+          <span className="absolute bottom-3 left-3 inline-flex max-w-[calc(100%-1.5rem)] items-center gap-1 rounded-full bg-accent px-3 py-1 text-xs font-bold text-on-accent">
+            <Trophy aria-hidden className="size-3.5 shrink-0" />
+            <span className="truncate">{car.awards[car.awards.length - 1]}</span>
+            {car.awards.length > 1 ? (
+              <span>
+                {" "}
+                +{car.awards.length - 1}
+                <span className="sr-only"> more {plural(car.awards.length - 1, "award", "awards")}</span>
+              </span>
+            ) : null}
           </span>
         ) : null}
       </div>

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { awardsOfCars } from "~/features/car-history/car-history.server";
 import { carDetailColumns } from "~/features/garage/car-columns";
 import type { Db } from "~/server/db/client.server";
 import { containing } from "~/server/db/like";
@@ -34,6 +35,8 @@ export type CarTileData = {
   cover: CarPhoto | null;
   likedByMe: boolean;
   hidden: boolean;
+  /** Awards won at shows whose results are published ("Best in Show"), oldest first. */
+  awards: string[];
 };
 
 export type CommunityQuery = { make?: string; era?: number; q?: string; sort?: CommunitySort; page?: number };
@@ -64,19 +67,19 @@ const tileColumns = {
 };
 
 /** A tile as the query reads it, before its cover photo and the viewer's like are looked up. */
-type TileRow = Omit<CarTileData, "cover" | "likedByMe" | "hidden"> & {
+type TileRow = Omit<CarTileData, "cover" | "likedByMe" | "hidden" | "awards"> & {
   coverPhotoId: string | null;
   hiddenAt: Date | null;
 };
 
 /**
- * Cover photos and the viewer's likes for a page of cars, in two queries whatever the page size:
- * the chosen cover when the viewer may see it, else the first photo they may see.
+ * Cover photos, the viewer's likes and award badges for a page of cars, in three queries whatever
+ * the page size: the chosen cover when the viewer may see it, else the first photo they may see.
  */
 async function withCovers(db: Db, viewer: Viewer, rows: TileRow[]): Promise<CarTileData[]> {
   const ids = rows.map((row) => row.id);
   if (ids.length === 0) return [];
-  const [photos, likes] = await Promise.all([
+  const [photos, likes, awards] = await Promise.all([
     db
       .select({
         id: carPhotos.id,
@@ -97,6 +100,7 @@ async function withCovers(db: Db, viewer: Viewer, rows: TileRow[]): Promise<CarT
           .from(carLikes)
           .where(and(eq(carLikes.userId, viewer.id), inArray(carLikes.carId, ids)))
       : Promise.resolve([]),
+    awardsOfCars(db, ids),
   ]);
   const liked = new Set(likes.map((like) => like.carId));
   return rows.map((row) => {
@@ -124,6 +128,7 @@ async function withCovers(db: Db, viewer: Viewer, rows: TileRow[]): Promise<CarT
         : null,
       likedByMe: liked.has(row.id),
       hidden: row.hiddenAt !== null,
+      awards: awards.get(row.id) ?? [],
     };
   });
 }

@@ -1,8 +1,10 @@
 import { Form, Link } from "react-router";
+import { carHistory } from "~/features/car-history/car-history.server";
+import { CarTimeline } from "~/features/car-history/car-timeline";
 import { CarGallery, CarSpecs, CarStory, LikeButton, ReportForm, ShareLink } from "~/features/community/car-page-parts";
 import { carTitle } from "~/features/community/car-tile";
 import { carJsonLd } from "~/features/community/json-ld";
-import { getCommunityCar } from "~/features/community/showcase.server";
+import { getCommunityCar, isCarId } from "~/features/community/showcase.server";
 import { serializeJsonLd } from "~/features/events/json-ld";
 import { carPhotoShareUrl } from "~/features/media/car-photo-urls";
 import { hasRole } from "~/server/auth/session.server";
@@ -18,8 +20,12 @@ import { carPageAction } from "./car-action.server";
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { db, env } = context.get(runtimeContext);
   const viewer = viewerFrom(context);
-  // A car the viewer may not see answers exactly like one that does not exist.
-  const car = await getCommunityCar(db, viewer, params.carId);
+  // A car the viewer may not see answers exactly like one that does not exist. Its show history is
+  // read alongside and dropped with it.
+  const [car, history] = await Promise.all([
+    getCommunityCar(db, viewer, params.carId),
+    isCarId(params.carId) ? carHistory(db, { carId: params.carId, owner: false }) : [],
+  ]);
   if (!car) notFound();
   const pageUrl = `${env.SITE_URL}/community/cars/${car.id}`;
   const cover = car.photos.find((photo) => !photo.hidden);
@@ -27,6 +33,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const user = context.get(userContext);
   return {
     car,
+    history,
     pageUrl,
     imageUrl,
     signInHref: `/login?redirectTo=${encodeURIComponent(url.pathname)}`,
@@ -93,6 +100,7 @@ export default function CommunityCarPage({ loaderData, actionData }: Route.Compo
               </ul>
             </section>
           ) : null}
+          <CarTimeline entries={loaderData.history} />
         </div>
         <aside className="space-y-6">
           <section id="likes" aria-label="Likes" className="scroll-mt-24">

@@ -1,4 +1,7 @@
 import { EyeOff } from "lucide-react";
+import { carHistory } from "~/features/car-history/car-history.server";
+import { CarTimeline } from "~/features/car-history/car-timeline";
+import { isCarId } from "~/features/community/showcase.server";
 import { CarForm } from "~/features/garage/car-form";
 import { carLabel, getMyCar } from "~/features/garage/cars.server";
 import { PhotoList } from "~/features/garage/photo-list";
@@ -19,7 +22,10 @@ import { editCarAction, garageCall } from "./garage-forms.server";
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
   const { db, env } = context.get(runtimeContext);
-  const car = await getMyCar(db, user.id, params.carId);
+  const [car, history] = await Promise.all([
+    getMyCar(db, user.id, params.carId),
+    isCarId(params.carId) ? carHistory(db, { carId: params.carId, owner: true }) : [],
+  ]);
   if (!car) notFound();
   const { photos, coverPhotoId, hidden, hiddenReason, likeCount, id, ...details } = car;
   return {
@@ -27,6 +33,8 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
     defaults: carFormDefaults(details),
     photos,
     coverPhotoId,
+    // Only the owner's own car reaches here: getMyCar found it under their id.
+    history,
     limits: { maxPhotos: env.GARAGE_MAX_PHOTOS_PER_CAR, maxBytes: CAR_PHOTO_MAX_BYTES },
   };
 }
@@ -84,6 +92,7 @@ export default function EditCar({ loaderData, actionData }: Route.ComponentProps
           submitLabel="Save changes"
         />
       </section>
+      <CarTimeline entries={loaderData.history} owner />
     </div>
   );
 }

@@ -2,6 +2,8 @@ import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider } from "react-router";
 import { TooManyAttempts } from "~/features/accounts/attempts.server";
+import { chooseHistory } from "~/features/car-history/car-history.server";
+import { HistoryChoiceSchema } from "~/features/car-history/schemas";
 import { carPhotoMedia } from "~/features/garage/car-photo-media.server";
 import {
   createCar,
@@ -89,6 +91,7 @@ export async function editCarAction(call: GarageCall & { carId: string }, formDa
     return done("Changes saved.");
   }
   if (intent.startsWith("blur")) return blurAction(call, formData, here);
+  if (intent === "history") return historyAction(call, formData, here);
   const submission = parseWithZod(formData, { schema: PhotoIntentSchema });
   if (submission.status !== "success") return invalidReply(intent, submission);
   const value = submission.value;
@@ -116,6 +119,25 @@ export async function editCarAction(call: GarageCall & { carId: string }, formDa
     }
   }
   return refusedReply(intent, submission, { message: "Choose what to do with the photo." }, photo);
+}
+
+/** The owner hides or shows one show of the car's history, or its score. */
+async function historyAction(call: GarageCall & { carId: string }, formData: FormData, here: string) {
+  const submission = parseWithZod(formData, { schema: HistoryChoiceSchema });
+  if (submission.status !== "success") return invalidReply("history", submission);
+  const { applicationId, what, shown } = submission.value;
+  if (!(await chooseHistory(call.db, { ownerId: call.ownerId, carId: call.carId, applicationId, what, shown }))) {
+    notFound();
+  }
+  const message =
+    what === "show"
+      ? shown
+        ? "The show is back in the car's history."
+        : "The show is hidden from everyone but you."
+      : shown
+        ? "Your score is shown with the show."
+        : "Your score is hidden.";
+  return redirectWithFlash(`${here}#show-history`, { kind: "success", message });
 }
 
 /**
