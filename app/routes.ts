@@ -47,6 +47,8 @@ export default [
     route("events", "routes/events/list.tsx"),
     route("events/:id", "routes/events/detail.tsx"),
     route("events/:id/queue", "routes/events/queue.tsx"),
+    route("events/:id/vote/:voteKey", "routes/events/vote.tsx"),
+    route("events/:id/results", "routes/events/results.tsx"),
     route("cart", "routes/cart/cart.tsx"),
 
     route("giveaways", "routes/giveaways/list.tsx"),
@@ -170,6 +172,7 @@ export default [
   route("api/auth/*", "routes/api/auth.ts"),
 
   route("events/:id/calendar.ics", "routes/events/calendar.ts"),
+  route("events/:id/results/ballots.txt", "routes/events/results-ballots.ts"),
   route("giveaways/:slug/verify.json", "routes/giveaways/verify-json.ts"),
   route("blog/feed.xml", "routes/blog/feed.ts"),
   route("manifest.webmanifest", "routes/system/manifest.ts"),

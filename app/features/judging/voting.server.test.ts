@@ -103,8 +103,9 @@ describe("casting a People's Choice vote", () => {
       ok: false,
       notFound: true,
     });
-    expect(await votePage(db, { eventId: other.eventId, voteKey: show.entries[0]!.voteKey, viewerId: null, now: NOW }))
-      .toBeNull();
+    expect(
+      await votePage(db, { eventId: other.eventId, voteKey: show.entries[0]!.voteKey, viewerId: null, now: NOW }),
+    ).toBeNull();
   });
 
   it("a changed vote keeps its one ballot and its id; two tickets vote twice; each category once", async () => {
@@ -150,7 +151,10 @@ describe("casting a People's Choice vote", () => {
     });
     expect(page!.tickets).toHaveLength(2);
     expect(page!.tickets[0]!.problem).toBeNull();
-    expect(page!.tickets[0]!.ballots[show.categoryId]).toMatchObject({ id: changed.ok && changed.ballotId, thisCar: true });
+    expect(page!.tickets[0]!.ballots[show.categoryId]).toMatchObject({
+      id: changed.ok && changed.ballotId,
+      thisCar: true,
+    });
     expect(page!.tickets[0]!.ballots[second!.id]).toMatchObject({ showNumber: 3, thisCar: false });
   });
 

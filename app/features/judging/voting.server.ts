@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
 import { eventByIdOrSlug } from "~/features/events/catalogue.server";
 import type { Db } from "~/server/db/client.server";
 import {
@@ -182,7 +183,11 @@ export async function votePage(
             ),
           )
       : [];
-  const voting = { eventId: car.eventId, opensAt: settings?.votingOpensAt ?? null, closesAt: settings?.votingClosesAt ?? null };
+  const voting = {
+    eventId: car.eventId,
+    opensAt: settings?.votingOpensAt ?? null,
+    closesAt: settings?.votingClosesAt ?? null,
+  };
   return {
     event: { id: car.eventId, slug: car.eventSlug, title: car.eventTitle },
     car: {
@@ -226,6 +231,12 @@ export async function votePage(
     })),
   };
 }
+
+/** The vote form: which of the voter's tickets votes, in which category (the car is the page's). */
+export const VoteSchema = z.object({
+  ticketId: z.uuid({ message: "Choose which of your tickets votes" }),
+  categoryId: z.uuid({ message: "Choose one of this show's categories" }),
+});
 
 export type VoteOutcome =
   | { ok: true; ballotId: string; changed: boolean; showNumber: number; categoryName: string }
@@ -335,11 +346,7 @@ export async function tallyOnce(db: Db, eventId: string, now: Date): Promise<Fro
   if (!settings.closesAt || settings.closesAt > now) return null;
   return db.transaction(async (tx) => {
     // Waits for votes in flight (they hold the row FOR SHARE); later ones find it tallied.
-    const [locked] = await tx
-      .select(columns)
-      .from(showSettings)
-      .where(eq(showSettings.eventId, eventId))
-      .for("update");
+    const [locked] = await tx.select(columns).from(showSettings).where(eq(showSettings.eventId, eventId)).for("update");
     if (locked?.talliedAt) return frozen(locked);
     const rows = await tx
       .select({ id: ballots.id, category: voteCategories.slug, showNumber: showEntries.showNumber })
