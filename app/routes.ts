@@ -158,6 +158,7 @@ export default [
     route("members/membership", "routes/members/membership.tsx"),
     route("members/card", "routes/members/card.tsx"),
     route("members/gate/:eventId", "routes/members/gate.tsx"),
+    route("members/judging/:eventId", "routes/members/judging.tsx"),
     route("transactions", "routes/members/transactions.tsx"),
     route("transactions/:orderId", "routes/members/receipt.tsx"),
   ]),
@@ -166,6 +167,7 @@ export default [
   route("members/tickets/:ticketId/:wallet", "routes/members/ticket-wallet.ts"),
   route("members/card/:wallet", "routes/members/card-wallet.ts"),
   route("members/garage/:carId/photos", "routes/members/garage/photos.ts"),
+  route("members/judging/:eventId/sync", "routes/members/judging-sync.ts"),
 
   route("logout", "routes/accounts/logout.ts"),
   route("auth/social", "routes/accounts/social.ts"),
