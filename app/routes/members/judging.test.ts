@@ -9,6 +9,7 @@ import { answerOf, routeTestSite, statusOf } from "~/web/route-calls.test-suppor
 import { showClasses, showClassJudges, showMarks } from "../../../db/schema";
 import * as judging from "./judging";
 import * as sync from "./judging-sync";
+import * as overview from "./overview";
 
 // The judge's phone page and its offline sync, called by every role: visitors sign in, members
 // who judge no class of the event get the 403 page, and so do organizers and admins (they
@@ -317,5 +318,21 @@ describe("the judge's offline sync", () => {
         { criterionId: paint.id, halves: 13 },
       ]);
     }
+  });
+});
+
+describe("the members' overview", () => {
+  it("lists the shows a member judges, with their classes, and none for a member who judges nothing", async () => {
+    const show = await createShow(database().db, { cars: 1 });
+    const judge = await judgeNamed(show.classId, "Jo Judge");
+    const theirs = await answerOf(() => overview.loader(site.args(judge, { path: "/members" })));
+    expect(theirs.data).toMatchObject({
+      judgingDuties: [
+        { eventId: show.eventId, title: expect.any(String), text: expect.stringMatching(/^Modified JDM · /) },
+      ],
+    });
+    const stranger = await testAccount(database().db, "member", "Stan Ger");
+    const none = await answerOf(() => overview.loader(site.args(stranger, { path: "/members" })));
+    expect(none.data).toMatchObject({ judgingDuties: [] });
   });
 });

@@ -1,10 +1,11 @@
-import { Download, KeyRound, Mail, ScanLine, Settings, Smartphone, UserRound } from "lucide-react";
+import { ClipboardCheck, Download, KeyRound, Mail, ScanLine, Settings, Smartphone, UserRound } from "lucide-react";
 import { Avatar } from "~/features/accounts/avatar";
 import { getAccountOverview } from "~/features/accounts/overview.server";
 import { formatEventInstant } from "~/features/dates/event-dates";
 import { myEntries } from "~/features/draws/catalogue.server";
 import { MyEntries } from "~/features/draws/my-entries";
 import { gateDutiesOf } from "~/features/gate/gate-staff.server";
+import { judgingDutiesOf } from "~/features/judging/marking.server";
 import { movesAwaitingPayment } from "~/features/moves/moves.server";
 import { buyLabel, offerTitle } from "~/features/waiting-lists/my-waiting-lists";
 import { waitingListsOfMember } from "~/features/waiting-lists/waiting-lists.server";
@@ -18,12 +19,13 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
   const { db, env } = context.get(runtimeContext);
   const now = new Date();
-  const [overview, entries, lists, moves, duties] = await Promise.all([
+  const [overview, entries, lists, moves, duties, judging] = await Promise.all([
     getAccountOverview(db, user.id),
     myEntries(db, user.id),
     waitingListsOfMember(db, user.id, now, env.TIME_ZONE),
     movesAwaitingPayment(db, user.id, now),
     gateDutiesOf(db, user.id, now),
+    judgingDutiesOf(db, user.id, now),
   ]);
   if (!overview) notFound("Your account could not be found");
   // What is held for the member right now and ends if they do nothing: shown first.
@@ -52,7 +54,12 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     title: duty.title,
     text: `${duty.role === "supervisor" ? "Supervisor" : "Steward"} · ${formatEventInstant(duty.startsAt, duty.timeZone)}`,
   }));
-  return { overview, entries, waiting, gateDuties };
+  const judgingDuties = judging.map((duty) => ({
+    eventId: duty.eventId,
+    title: duty.title,
+    text: `${duty.classes.join(", ")} · ${formatEventInstant(duty.startsAt, duty.timeZone)}`,
+  }));
+  return { overview, entries, waiting, gateDuties, judgingDuties };
 }
 
 const since = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
@@ -126,6 +133,25 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
                 key={duty.eventId}
                 to={`/members/gate/${duty.eventId}`}
                 icon={ScanLine}
+                label={duty.title}
+                text={duty.text}
+              />
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {loaderData.judgingDuties.length > 0 ? (
+        <section aria-labelledby="judging-title" className="space-y-4">
+          <h2 id="judging-title" className="wide text-xl font-extrabold">
+            Judging
+          </h2>
+          <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
+            {loaderData.judgingDuties.map((duty) => (
+              <QuickLink
+                key={duty.eventId}
+                to={`/members/judging/${duty.eventId}`}
+                icon={ClipboardCheck}
                 label={duty.title}
                 text={duty.text}
               />
