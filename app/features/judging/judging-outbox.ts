@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { countOf } from "~/ui/plural";
 import type { SyncedSave } from "./marking.server";
 import { MARKS_BATCH } from "./marking-schemas";
@@ -28,20 +28,23 @@ const SYNC_EVERY_MS = 15_000;
 /** How long a save waits for the server before the phone keeps it. */
 const SERVER_WAIT_MS = 6000;
 
-const keyOf = (eventId: string) => `pitlane-judging-outbox:${eventId}`;
+/** A phone may pass between judges: each judge's saves wait apart, and only they send them. */
+type Owner = { eventId: string; judgeId: string };
 
-function readOutbox(eventId: string): QueuedSave[] {
+const keyOf = ({ eventId, judgeId }: Owner) => `pitlane-judging-outbox:${eventId}:${judgeId}`;
+
+function readOutbox(owner: Owner): QueuedSave[] {
   try {
-    const stored = JSON.parse(localStorage.getItem(keyOf(eventId)) ?? "[]") as unknown;
+    const stored = JSON.parse(localStorage.getItem(keyOf(owner)) ?? "[]") as unknown;
     return Array.isArray(stored) ? (stored as QueuedSave[]) : [];
   } catch {
     return [];
   }
 }
 
-function writeOutbox(eventId: string, saves: readonly QueuedSave[]) {
-  if (saves.length === 0) localStorage.removeItem(keyOf(eventId));
-  else localStorage.setItem(keyOf(eventId), JSON.stringify(saves));
+function writeOutbox(owner: Owner, saves: readonly QueuedSave[]) {
+  if (saves.length === 0) localStorage.removeItem(keyOf(owner));
+  else localStorage.setItem(keyOf(owner), JSON.stringify(saves));
 }
 
 /** Sends saves to the sync address; null when the server could not be reached or did not answer. */
@@ -73,11 +76,12 @@ async function send(
  * fails; `pending` is what waits; `refused` lists what the server turned down after waiting, so the
  * judge can mark those cars again. `onSent` hears when saves reached the server, to reload marks.
  */
-export function useJudgingOutbox(eventId: string, onSent: () => void) {
+export function useJudgingOutbox(eventId: string, judgeId: string, onSent: () => void) {
   const [pending, setPending] = useState<QueuedSave[]>([]);
   const [online, setOnline] = useState(true);
   const [message, setMessage] = useState<string | null>(null);
   const [refused, setRefused] = useState<{ applicationId: string; message: string }[]>([]);
+  const owner = useMemo(() => ({ eventId, judgeId }), [eventId, judgeId]);
   const syncing = useRef(false);
   const heard = useRef(onSent);
   heard.current = onSent;
@@ -88,7 +92,7 @@ export function useJudgingOutbox(eventId: string, onSent: () => void) {
     try {
       let sent = 0;
       for (;;) {
-        const batch = readOutbox(eventId).slice(0, MARKS_BATCH);
+        const batch = readOutbox(owner).slice(0, MARKS_BATCH);
         if (batch.length === 0) break;
         const answer = await send(eventId, batch);
         if (!answer) break;
@@ -98,8 +102,8 @@ export function useJudgingOutbox(eventId: string, onSent: () => void) {
         }
         const answered = new Set(answer.synced.map((save) => save.id));
         writeOutbox(
-          eventId,
-          readOutbox(eventId).filter((save) => !answered.has(save.id)),
+          owner,
+          readOutbox(owner).filter((save) => !answered.has(save.id)),
         );
         const byId = new Map(batch.map((save) => [save.id, save]));
         const turnedDown = answer.synced.flatMap((save) =>
@@ -110,7 +114,7 @@ export function useJudgingOutbox(eventId: string, onSent: () => void) {
         if (turnedDown.length > 0) setRefused((current) => [...current, ...turnedDown]);
         sent += answer.synced.length;
       }
-      setPending(readOutbox(eventId));
+      setPending(readOutbox(owner));
       if (sent > 0) {
         setMessage(`Sent ${countOf(sent, "save", "saves")} kept on this phone.`);
         heard.current();
@@ -118,11 +122,11 @@ export function useJudgingOutbox(eventId: string, onSent: () => void) {
     } finally {
       syncing.current = false;
     }
-  }, [eventId]);
+  }, [eventId, owner]);
 
   useEffect(() => {
     setOnline(navigator.onLine);
-    setPending(readOutbox(eventId));
+    setPending(readOutbox(owner));
     void sync();
     const wentOnline = () => {
       setOnline(true);
@@ -132,14 +136,14 @@ export function useJudgingOutbox(eventId: string, onSent: () => void) {
     window.addEventListener("online", wentOnline);
     window.addEventListener("offline", wentOffline);
     const timer = window.setInterval(() => {
-      if (readOutbox(eventId).length > 0) void sync();
+      if (readOutbox(owner).length > 0) void sync();
     }, SYNC_EVERY_MS);
     return () => {
       window.removeEventListener("online", wentOnline);
       window.removeEventListener("offline", wentOffline);
       window.clearInterval(timer);
     };
-  }, [eventId, sync]);
+  }, [owner, sync]);
 
   /**
    * Saves one car's marks: straight to the server while it answers within a few seconds;
@@ -148,7 +152,7 @@ export function useJudgingOutbox(eventId: string, onSent: () => void) {
    */
   const save = useCallback(
     async (item: QueuedSave): Promise<SaveAnswer> => {
-      if (navigator.onLine && readOutbox(eventId).length === 0) {
+      if (navigator.onLine && readOutbox(owner).length === 0) {
         const controller = new AbortController();
         const timer = window.setTimeout(() => controller.abort(), SERVER_WAIT_MS);
         const answer = await send(eventId, [item], controller.signal);
@@ -163,11 +167,13 @@ export function useJudgingOutbox(eventId: string, onSent: () => void) {
         if (answer && "error" in answer) return { outcome: "refused", message: answer.error };
       }
       // Kept behind any saves still waiting, so they reach the server in the order made.
-      writeOutbox(eventId, [...readOutbox(eventId), item]);
-      setPending(readOutbox(eventId));
+      writeOutbox(owner, [...readOutbox(owner), item]);
+      setPending(readOutbox(owner));
+      // Online with saves waiting: they go now, this one behind them.
+      if (navigator.onLine) void sync();
       return { outcome: "queued", message: QUEUED_MESSAGE };
     },
-    [eventId],
+    [eventId, owner, sync],
   );
 
   return { pending, online, message, refused, sync, save };

@@ -50,7 +50,7 @@ export function JudgingScreen({
   actionData: MarkingReply | undefined;
 }) {
   const { revalidate } = useRevalidator();
-  const outbox = useJudgingOutbox(sheet.eventId, () => revalidate());
+  const outbox = useJudgingOutbox(sheet.eventId, sheet.judgeId, () => revalidate());
   const navigate = useNavigate();
   const [scanProblem, setScanProblem] = useState<string | null>(null);
 
@@ -479,7 +479,11 @@ function MarkingForm({
           )}
         </p>
         {formProblem ? <Notice kind="error">{formProblem}</Notice> : null}
-        {formMessage ? <Notice kind={answer?.outcome === "queued" ? "info" : "success"}>{formMessage}</Notice> : null}
+        {formMessage ? (
+          <Notice kind={answer?.outcome === "queued" || answer?.outcome === "stale" ? "info" : "success"}>
+            {formMessage}
+          </Notice>
+        ) : null}
         {showClass.closed ? null : (
           <SubmitButton pendingLabel="Saving…" sending={sending}>
             Save marks

@@ -177,7 +177,7 @@ export async function judgingSheet(db: Db, input: { eventId: string; userId: str
         }),
     };
   });
-  return { eventId: event.id, title: event.title, classes };
+  return { eventId: event.id, title: event.title, judgeId: input.userId, classes };
 }
 
 export type JudgingSheet = NonNullable<Awaited<ReturnType<typeof judgingSheet>>>;
