@@ -2,6 +2,7 @@ export * from "./accounts";
 export * from "./admin";
 export * from "./applications";
 export * from "./articles";
+export * from "./calendar-feeds";
 export * from "./commerce";
 export * from "./credit";
 export * from "./draw-entries";
