@@ -175,6 +175,7 @@ export default [
 
   route("events/:id/calendar.ics", "routes/events/calendar.ts"),
   route("events/:id/results/ballots.txt", "routes/events/results-ballots.ts"),
+  route("events/:id/results/awards/:award", "routes/events/award-image.ts"),
   route("giveaways/:slug/verify.json", "routes/giveaways/verify-json.ts"),
   route("blog/feed.xml", "routes/blog/feed.ts"),
   route("manifest.webmanifest", "routes/system/manifest.ts"),

@@ -1,7 +1,9 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
+import sharp from "sharp";
 import { formatEventInstant } from "~/features/dates/event-dates";
 import { eventByIdOrSlug } from "~/features/events/catalogue.server";
 import type { Db } from "~/server/db/client.server";
+import { isUuid } from "~/server/db/uuid";
 import {
   events,
   showAwards,
@@ -281,4 +283,56 @@ async function checkBallot(
     ballotId: id,
   });
   return { ballotId: id, result };
+}
+
+/** Text set in the sharing image's SVG: escaped for XML, and cut to what its line holds. */
+function svgText(text: string, most: number) {
+  // Characters XML does not allow at all (control codes) are dropped, not escaped.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to drop
+  const clean = text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "");
+  const cut = clean.length > most ? `${clean.slice(0, most - 1).trimEnd()}…` : clean;
+  return cut.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/**
+ * An award's sharing image (Open Graph, 1200 × 630 PNG): the title, the car and the event, drawn
+ * from an SVG. Only for published results; null otherwise, or for an award not of this event.
+ */
+export async function awardImage(db: Db, input: { idOrSlug: string; awardId: string }) {
+  if (!input.idOrSlug || input.idOrSlug.length > 200 || !isUuid(input.awardId)) return null;
+  const [award] = await db
+    .select({
+      title: showAwards.title,
+      className: showClasses.name,
+      label: showCarApplications.carLabel,
+      showNumber: showEntries.showNumber,
+      eventTitle: events.title,
+    })
+    .from(showAwards)
+    .innerJoin(events, eq(events.id, showAwards.eventId))
+    .innerJoin(showSettings, eq(showSettings.eventId, events.id))
+    .innerJoin(showCarApplications, eq(showCarApplications.id, showAwards.applicationId))
+    .leftJoin(showEntries, eq(showEntries.applicationId, showAwards.applicationId))
+    .leftJoin(showClasses, eq(showClasses.id, showAwards.classId))
+    .where(
+      and(
+        eq(showAwards.id, input.awardId.toLowerCase()),
+        eventByIdOrSlug(input.idOrSlug),
+        PUBLIC_EVENT,
+        isNotNull(showSettings.resultsPublishedAt),
+      ),
+    );
+  if (!award) return null;
+  const car = award.showNumber === null ? award.label : `Car ${award.showNumber} · ${award.label}`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" viewBox="0 0 1200 630">
+  <rect width="1200" height="630" fill="#111315"/>
+  <rect x="0" y="0" width="24" height="630" fill="#ff6a13"/>
+  <g font-family="Inter, 'DejaVu Sans', Arial, sans-serif" fill="#f5f5f4">
+    <text x="96" y="150" font-size="34" font-weight="700" fill="#ff6a13" letter-spacing="4">${svgText(award.className ? award.className.toUpperCase() : "AWARD", 48)}</text>
+    <text x="96" y="270" font-size="88" font-weight="900">${svgText(award.title, 22)}</text>
+    <text x="96" y="380" font-size="48" font-weight="600">${svgText(car, 40)}</text>
+    <text x="96" y="540" font-size="34" fill="#a8a29e">${svgText(award.eventTitle, 56)}</text>
+  </g>
+</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
 }

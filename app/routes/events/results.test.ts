@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { admittedVisitors, createShow } from "~/features/judging/shows.test-support";
 import { parseBallotList } from "~/features/judging/tally-check";
@@ -7,6 +8,7 @@ import { castVote } from "~/features/judging/voting.server";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { answerOf, routeTestSite, statusOf } from "~/web/route-calls.test-support";
 import { events, showAwards, showSettings } from "../../../db/schema";
+import * as awardImage from "./award-image";
 import * as results from "./results";
 import * as ballotsTxt from "./results-ballots";
 
@@ -45,14 +47,12 @@ async function votedShow(options: { closed: boolean; published: boolean }) {
       resultsPublishedAt: options.published ? new Date(now) : null,
     })
     .where(eq(showSettings.eventId, show.eventId));
-  await db
-    .insert(showAwards)
-    .values({
-      eventId: show.eventId,
-      title: "Best in Show",
-      applicationId: show.entries[1]!.applicationId,
-      givenAt: new Date(),
-    });
+  await db.insert(showAwards).values({
+    eventId: show.eventId,
+    title: "Best in Show",
+    applicationId: show.entries[1]!.applicationId,
+    givenAt: new Date(),
+  });
   const [event] = await db.select({ slug: events.slug }).from(events).where(eq(events.id, show.eventId));
   return { ...show, slug: event!.slug, ballotIds };
 }
@@ -142,5 +142,47 @@ describe("the ballot list", () => {
         .where(eq(showSettings.eventId, show.eventId));
       expect(await ballotListHash(ballots)).toBe(settings!.commitment);
     }
+  });
+});
+
+describe("an award's sharing image", () => {
+  const image = (slug: string, award: string) => ({
+    path: `/events/${slug}/results/awards/${award}`,
+    params: { id: slug, award },
+  });
+  const awardOf = async (eventId: string) => {
+    const [award] = await database()
+      .db.select({ id: showAwards.id })
+      .from(showAwards)
+      .where(eq(showAwards.eventId, eventId));
+    return award!.id;
+  };
+
+  it("is a 1200 × 630 PNG once the results are published, for every role", async () => {
+    const show = await votedShow({ closed: true, published: true });
+    const id = await awardOf(show.eventId);
+    for (const who of [null, "member", "organizer", "admin"] as const) {
+      const answer = await awardImage.loader(site.args(who, image(show.slug, `${id}.png`)));
+      expect(answer.headers.get("Content-Type")).toBe("image/png");
+      const { width, height, format } = await sharp(Buffer.from(await answer.arrayBuffer())).metadata();
+      expect({ width, height, format }).toEqual({ width: 1200, height: 630, format: "png" });
+    }
+  });
+
+  it("is not found before publishing, for another event's award, or without .png", async () => {
+    const hidden = await votedShow({ closed: true, published: false });
+    const shown = await votedShow({ closed: true, published: true });
+    const hiddenAward = await awardOf(hidden.eventId);
+    for (const who of [null, "member", "organizer", "admin"] as const) {
+      expect(await statusOf(() => awardImage.loader(site.args(who, image(hidden.slug, `${hiddenAward}.png`))))).toBe(
+        404,
+      );
+      expect(await statusOf(() => awardImage.loader(site.args(who, image(shown.slug, `${hiddenAward}.png`))))).toBe(
+        404,
+      );
+      expect(await statusOf(() => awardImage.loader(site.args(who, image(shown.slug, "nope.png"))))).toBe(404);
+    }
+    const bare = await awardOf(shown.eventId);
+    expect(await statusOf(() => awardImage.loader(site.args(null, image(shown.slug, bare))))).toBe(404);
   });
 });
