@@ -22,7 +22,7 @@ export type QueuedSave = {
 /** What became of a save: sent and saved, kept on the phone, or answered by the server otherwise. */
 export type SaveAnswer = { outcome: SyncedSave["outcome"] | "queued"; message: string };
 
-export const QUEUED_MESSAGE = "Saved on this phone, will send when online";
+const QUEUED_MESSAGE = "Saved on this phone, will send when online";
 
 const SYNC_EVERY_MS = 15_000;
 /** How long a save waits for the server before the phone keeps it. */
