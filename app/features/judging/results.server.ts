@@ -31,7 +31,7 @@ const BEST_IN_SHOW = "best in show";
 type Viewer = { id: string; role: "member" | "organizer" | "admin" } | null;
 const isStaff = (viewer: Viewer) => viewer?.role === "organizer" || viewer?.role === "admin";
 
-export type ShownCar = { applicationId: string; showNumber: number | null; label: string; cover: CarCover | null };
+type ShownCar = { applicationId: string; showNumber: number | null; label: string; cover: CarCover | null };
 
 export type ResultsPage = NonNullable<Awaited<ReturnType<typeof resultsPage>>>;
 

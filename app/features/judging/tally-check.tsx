@@ -19,7 +19,7 @@ export function parseBallotList(text: string): Ballot[] {
 export type CheckShown = { ballotId: string; problem: string } | { ballotId: string; result: TallyCheck };
 
 /** What a check found, in words: the list, the totals and the voter's ballot. */
-export function CheckAnswer({ check, categoryNames }: { check: CheckShown; categoryNames: Record<string, string> }) {
+function CheckAnswer({ check, categoryNames }: { check: CheckShown; categoryNames: Record<string, string> }) {
   if ("problem" in check) return <p className="font-semibold text-red-700 dark:text-red-400">{check.problem}</p>;
   const { result } = check;
   const ballot = result.yourBallot;

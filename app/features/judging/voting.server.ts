@@ -79,8 +79,6 @@ export async function publicCovers(db: Db, carIds: readonly (string | null)[]) {
   return covers;
 }
 
-export type VotingState = "not_open" | "open" | "closed";
-
 /** Where voting stands: a show with no window set has not opened. */
 export function votingState(settings: { votingOpensAt: Date | null; votingClosesAt: Date | null } | null, now: Date) {
   if (!settings?.votingOpensAt || now < settings.votingOpensAt) return "not_open" as const;
@@ -238,7 +236,7 @@ export const VoteSchema = z.object({
   categoryId: z.uuid({ message: "Choose one of this show's categories" }),
 });
 
-export type VoteOutcome =
+type VoteOutcome =
   | { ok: true; ballotId: string; changed: boolean; showNumber: number; categoryName: string }
   | { ok: false; field: "ticketId" | "categoryId" | ""; message: string }
   | { ok: false; notFound: true };
@@ -320,7 +318,7 @@ export async function castVote(
   });
 }
 
-export type FrozenTally = { ballotList: string; commitment: string; talliedAt: Date };
+type FrozenTally = { ballotList: string; commitment: string; talliedAt: Date };
 
 /**
  * The show's ballot list as frozen when voting closed, freezing it now if voting has closed and
