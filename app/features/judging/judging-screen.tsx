@@ -485,25 +485,30 @@ function MarkingForm({
             );
           })}
         </fieldset>
-        <p className="text-lg" aria-live="polite">
-          Your total:{" "}
-          {total === null ? (
-            <span className="text-muted">mark every criterion to see it</span>
-          ) : (
-            <strong className="text-2xl tabular-nums">{total} / 100</strong>
-          )}
-        </p>
         {formProblem ? <Notice kind="error">{formProblem}</Notice> : null}
         {formMessage ? (
           <Notice kind={answer?.outcome === "queued" || answer?.outcome === "stale" ? "info" : "success"}>
             {formMessage}
           </Notice>
         ) : null}
-        {showClass.closed ? null : (
-          <SubmitButton pendingLabel="Saving…" sending={sending}>
-            Save marks
-          </SubmitButton>
-        )}
+        {/* On a phone the total and Save stay in reach at the foot of the screen while marking. */}
+        <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center gap-3 border-t border-line bg-surface/95 px-4 py-3 backdrop-blur sm:static sm:mx-0 sm:border-0 sm:bg-transparent sm:p-0">
+          <p className="min-w-0 flex-1 text-lg" aria-live="polite">
+            Your total:{" "}
+            {total === null ? (
+              <span className="text-base text-muted">mark every criterion to see it</span>
+            ) : (
+              <strong className="text-2xl tabular-nums">{total} / 100</strong>
+            )}
+          </p>
+          {showClass.closed ? null : (
+            <div className="w-full sm:w-auto">
+              <SubmitButton pendingLabel="Saving…" sending={sending} fit>
+                Save marks
+              </SubmitButton>
+            </div>
+          )}
+        </div>
       </Form>
       {next ? (
         <Link

@@ -284,6 +284,34 @@ describe("saving marks", () => {
   });
 });
 
+describe("saves racing each other", () => {
+  it("keeps the newest mark whatever order concurrent saves land in", async () => {
+    const { db } = database();
+    const show = await createShow(db, { cars: 1 });
+    const judge = await judgeOf(db, show.classId);
+    const [paint] = show.criteria;
+    const car = show.entries[0]!.applicationId;
+    // Minute n carries the mark n / 2, sent in a scrambled order all at once.
+    const order = [7, 2, 11, 0, 5, 9, 1, 10, 4, 8, 3, 6];
+    const outcomes = await Promise.all(
+      order.map((n) =>
+        saveMarks(db, {
+          eventId: show.eventId,
+          judgeId: judge.id,
+          applicationId: car,
+          marks: [{ criterionId: paint!.id, value: n / 2 }],
+          savedAt: minutes(n),
+          now: minutes(60),
+        }),
+      ),
+    );
+    expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+    expect(await storedMarks(db, car, judge.id)).toEqual([
+      { criterionId: paint!.id, halves: 11, savedAt: minutes(11) },
+    ]);
+  });
+});
+
 describe("syncing a phone's outbox", () => {
   it("answers each save, in the order sent; the same batch again changes nothing", async () => {
     const { db } = database();
