@@ -34,7 +34,7 @@ export function ResultsPageView({ page }: { page: ResultsPage }) {
         <h1 className="wide text-3xl font-black sm:text-4xl">Show results</h1>
         {page.preview ? (
           <p role="status" className="rounded-xl border border-line bg-surface-sunken p-3 font-semibold">
-            Preview — not published. Only organizers see this page until the results are published.
+            Preview — not published. Only organizers and admins see this page until the results are published.
           </p>
         ) : null}
       </header>

@@ -194,7 +194,13 @@ export async function resultsPage(
     return {
       id: showClass.id,
       name: showClass.name,
-      standings: standings.map((standing) => ({
+      // Placed cars in the leaderboard's order; cars no judge has finished after them, by number.
+      standings: [
+        ...standings.filter((standing) => standing.place !== null),
+        ...standings
+          .filter((standing) => standing.place === null)
+          .sort((a, b) => (byId.get(a.carId)!.showNumber ?? 0) - (byId.get(b.carId)!.showNumber ?? 0)),
+      ].map((standing) => ({
         ...shown(byId.get(standing.carId)!),
         place: standing.place,
         tied: standing.tied,
