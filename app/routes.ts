@@ -174,6 +174,8 @@ export default [
   route("api/auth/*", "routes/api/auth.ts"),
 
   route("events/:id/calendar.ics", "routes/events/calendar.ts"),
+  route("events.ics", "routes/events/feed.ts"),
+  route("members/calendar/:file", "routes/members/calendar-feed.ts"),
   route("events/:id/results/ballots.txt", "routes/events/results-ballots.ts"),
   route("events/:id/results/awards/:award", "routes/events/award-image.ts"),
   route("giveaways/:slug/verify.json", "routes/giveaways/verify-json.ts"),

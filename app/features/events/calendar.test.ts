@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { type CalendarEvent, escapeText, eventCalendar, eventLocation, foldLine, timeZoneComponent } from "./calendar";
+import {
+  type CalendarEntry,
+  type CalendarEvent,
+  calendarFile,
+  eventCalendar,
+  eventLocation,
+  timeZoneComponent,
+} from "./calendar";
+import { readCalendar } from "./calendar.test-support";
 import { offsetChanges, zonedIso } from "./zone-offsets";
 
 const festival: CalendarEvent = {
@@ -24,52 +32,153 @@ const festival: CalendarEvent = {
 const options = {
   url: "https://club.example/events/silverstone-summer-festival",
   host: "club.example",
-  siteName: "Pitlane",
   now: new Date("2027-02-01T12:30:00Z"),
 };
 
-/** Unfolds the file back into content lines, checking the line ends and fold limits on the way. */
-function contentLines(ics: string) {
-  expect(ics.endsWith("\r\n")).toBe(true);
-  const physical = ics.slice(0, -2).split("\r\n");
-  for (const line of physical) {
-    expect(line).not.toMatch(/[\r\n]/);
-    expect(new TextEncoder().encode(line).length).toBeLessThanOrEqual(75);
-  }
-  const lines: string[] = [];
-  for (const line of physical) {
-    if (line.startsWith(" ")) lines[lines.length - 1] += line.slice(1);
-    else lines.push(line);
-  }
-  return lines;
-}
-
-function property(lines: string[], name: string) {
-  return lines.filter((line) => line.startsWith(`${name}:`) || line.startsWith(`${name};`));
-}
+const UID = "0b8f3c1e-4a7d-4b8e-9a3c-2f1d5e6a7b8c@club.example";
 
 describe("the event's calendar file", () => {
-  it("is a VCALENDAR with one VEVENT in the event's own zone", () => {
-    const lines = contentLines(eventCalendar(festival, options));
-    expect(lines[0]).toBe("BEGIN:VCALENDAR");
-    expect(lines.at(-1)).toBe("END:VCALENDAR");
-    expect(lines).toContain("VERSION:2.0");
-    expect(property(lines, "PRODID")).toHaveLength(1);
-    expect(lines.filter((line) => line === "BEGIN:VEVENT")).toHaveLength(1);
-    expect(lines).toContain("UID:0b8f3c1e-4a7d-4b8e-9a3c-2f1d5e6a7b8c@club.example");
-    expect(lines).toContain("DTSTAMP:20270201T123000Z");
-    expect(lines).toContain("DTSTART;TZID=Europe/London:20270612T090000");
-    expect(lines).toContain("DTEND;TZID=Europe/London:20270613T180000");
-    expect(lines).toContain("SUMMARY:Silverstone Summer Festival");
-    expect(lines).toContain("LOCATION:Silverstone Circuit\\, Dadford Road\\, Silverstone\\, NN12 8TN");
-    expect(lines).toContain("GEO:52.0733;-1.0147");
-    expect(lines).toContain("URL:https://club.example/events/silverstone-summer-festival");
-    expect(lines).toContain("STATUS:CONFIRMED");
-    expect(property(lines, "DESCRIPTION")[0]).toBe(
-      "DESCRIPTION:Two days of cars\\, clubs\\; and laps\\, on the Grand Prix circuit.\\n\\nTickets and details: https://club.example/events/silverstone-summer-festival",
-    );
+  it("is one VEVENT in the event's own zone, read back to the same times", () => {
+    const ics = eventCalendar(festival, options);
+    const { entries, zones } = readCalendar(ics);
+    expect(zones).toEqual(["Europe/London"]);
+    expect(entries).toHaveLength(1);
+    const [entry] = entries;
+    expect(entry).toMatchObject({
+      uid: UID,
+      summary: "Silverstone Summer Festival",
+      status: "CONFIRMED",
+      tzid: "Europe/London",
+      localStart: "20270612T090000",
+      start: festival.startsAt,
+      end: festival.endsAt,
+      url: "https://club.example/events/silverstone-summer-festival",
+      location: "Silverstone Circuit, Dadford Road, Silverstone, NN12 8TN",
+      geo: [52.0733, -1.0147],
+      description:
+        "Two days of cars, clubs; and laps, on the Grand Prix circuit.\n\nTickets and details: https://club.example/events/silverstone-summer-festival",
+      lastModified: festival.updatedAt,
+    });
+    expect(ics).toContain("DTSTAMP:20270201T123000Z");
+    expect(ics).toContain("PRODID:-//Pitlane//Events//EN");
+    expect(ics).toContain("METHOD:PUBLISH");
+    // A single event is not a calendar of its own: no name, so apps add it to the one in use.
+    expect(ics).not.toContain("X-WR-CALNAME");
   });
 
+  it("keeps its UID across an edit, with a higher SEQUENCE and LAST-MODIFIED", () => {
+    const before = readCalendar(eventCalendar(festival, options)).entries[0]!;
+    const edited = {
+      ...festival,
+      title: "Silverstone Summer Festival 2027",
+      updatedAt: new Date("2027-01-20T09:00:00Z"),
+    };
+    const after = readCalendar(eventCalendar(edited, options)).entries[0]!;
+    expect(after.uid).toBe(before.uid);
+    expect(after.sequence).toBeGreaterThan(before.sequence);
+    expect(after.lastModified).toEqual(edited.updatedAt);
+    expect(after.summary).toBe("Silverstone Summer Festival 2027");
+  });
+
+  it("marks a cancelled event with the same UID and says why", () => {
+    const before = readCalendar(eventCalendar(festival, options)).entries[0]!;
+    const cancelled = {
+      ...festival,
+      status: "cancelled" as const,
+      cancelReason: "The circuit is flooded.",
+      updatedAt: new Date("2027-06-01T07:00:00Z"),
+    };
+    const [entry] = readCalendar(eventCalendar(cancelled, options)).entries;
+    expect(entry).toMatchObject({ uid: UID, status: "CANCELLED", summary: "Cancelled: Silverstone Summer Festival" });
+    expect(entry!.sequence).toBeGreaterThan(before.sequence);
+    expect(entry!.description).toMatch(/^Cancelled: The circuit is flooded\.\n\n/);
+  });
+
+  it("keeps the local times of an event across the clocks going back", () => {
+    const autumn = {
+      ...festival,
+      startsAt: new Date("2027-10-30T17:00:00Z"), // 18:00 BST
+      endsAt: new Date("2027-10-31T18:00:00Z"), // 18:00 GMT
+    };
+    const ics = eventCalendar(autumn, options);
+    expect(ics).toContain("DTSTART;TZID=Europe/London:20271030T180000");
+    expect(ics).toContain("DTEND;TZID=Europe/London:20271031T180000");
+    const [entry] = readCalendar(ics).entries;
+    expect(entry!.start).toEqual(autumn.startsAt);
+    expect(entry!.end).toEqual(autumn.endsAt);
+  });
+
+  it("leaves out GEO when the place has no coordinates", () => {
+    const ics = eventCalendar({ ...festival, latitude: null, longitude: null }, options);
+    expect(ics).not.toContain("GEO:");
+    expect(readCalendar(ics).entries[0]!.geo).toBeNull();
+  });
+
+  it("escapes and folds text so it reads back exactly, emoji and all", () => {
+    const title = `Night run, "quoted"; with a backslash \\ and émoji 🏁 ${"x".repeat(90)}`;
+    const [entry] = readCalendar(eventCalendar({ ...festival, title }, options)).entries;
+    expect(entry!.summary).toBe(title);
+  });
+});
+
+describe("a calendar of several entries", () => {
+  const entry = (uid: string, startsAt: string, endsAt: string, timeZone: string): CalendarEntry => ({
+    uid,
+    title: uid,
+    description: "",
+    cancelled: false,
+    startsAt: new Date(startsAt),
+    endsAt: new Date(endsAt),
+    timeZone,
+    location: "",
+    latitude: null,
+    longitude: null,
+    url: `https://club.example/${uid}`,
+    updatedAt: new Date("2027-01-01T00:00:00Z"),
+  });
+
+  it("describes each zone once, over the years of every entry in it, and names the feed", () => {
+    const ics = calendarFile(
+      [
+        entry("june", "2027-06-12T08:00:00Z", "2027-06-12T17:00:00Z", "Europe/London"),
+        entry("next-march", "2028-03-04T10:00:00Z", "2028-03-04T16:00:00Z", "Europe/London"),
+        entry("july-fourth", "2027-07-04T16:00:00Z", "2027-07-04T22:00:00Z", "America/New_York"),
+      ],
+      {
+        host: "club.example",
+        now: new Date("2027-02-01T12:30:00Z"),
+        feed: {
+          name: "Pitlane events",
+          description: "Every event",
+          url: "https://club.example/events.ics",
+          refreshMinutes: 360,
+        },
+      },
+    );
+    const read = readCalendar(ics);
+    expect(read.zones.sort()).toEqual(["America/New_York", "Europe/London"]);
+    expect(read.entries.map((e) => [e.uid, e.localStart])).toEqual([
+      ["june@club.example", "20270612T090000"],
+      ["next-march@club.example", "20280304T100000"],
+      ["july-fourth@club.example", "20270704T120000"],
+    ]);
+    // London's VTIMEZONE reaches March 2028, the spring change after the last entry included.
+    expect(ics).toContain("DTSTART:20280326T010000");
+    expect(read.property("x-wr-calname")).toBe("Pitlane events");
+    expect(ics).toContain("REFRESH-INTERVAL;VALUE=DURATION:PT6H");
+    expect(ics).toContain("X-PUBLISHED-TTL:PT6H");
+    // No calendar-wide zone: DTSTAMP stays in UTC.
+    expect(ics).not.toContain("X-WR-TIMEZONE");
+  });
+
+  it("is an empty but valid calendar with no entries", () => {
+    const read = readCalendar(calendarFile([], { host: "club.example", now: new Date("2027-02-01T12:30:00Z") }));
+    expect(read.entries).toEqual([]);
+    expect(read.zones).toEqual([]);
+  });
+});
+
+describe("time zones", () => {
   it("describes London's clocks changing in the years around the event", () => {
     const lines = timeZoneComponent("Europe/London", festival.startsAt, festival.endsAt);
     expect(lines[0]).toBe("BEGIN:VTIMEZONE");
@@ -101,6 +210,14 @@ describe("the event's calendar file", () => {
       "END:STANDARD",
       "END:VTIMEZONE",
     ]);
+    const tokyo = {
+      ...festival,
+      timeZone: "Asia/Tokyo",
+      startsAt: new Date("2027-07-03T01:00Z"),
+      endsAt: new Date("2027-07-03T09:00Z"),
+    };
+    const [entry] = readCalendar(eventCalendar(tokyo, options)).entries;
+    expect(entry).toMatchObject({ tzid: "Asia/Tokyo", localStart: "20270703T100000", start: tokyo.startsAt });
   });
 
   it("finds the changes of a zone south of the equator and one behind UTC", () => {
@@ -119,17 +236,15 @@ describe("the event's calendar file", () => {
     expect(lines.join("\n")).toContain("BEGIN:DAYLIGHT\nDTSTART:20270314T020000\nTZOFFSETFROM:-0500\nTZOFFSETTO:-0400");
   });
 
-  it("keeps the local times of an event across the clocks going back", () => {
-    const autumn = {
-      ...festival,
-      startsAt: new Date("2027-10-30T17:00:00Z"), // 18:00 BST
-      endsAt: new Date("2027-10-31T18:00:00Z"), // 18:00 GMT
-    };
-    const lines = contentLines(eventCalendar(autumn, options));
-    expect(lines).toContain("DTSTART;TZID=Europe/London:20271030T180000");
-    expect(lines).toContain("DTEND;TZID=Europe/London:20271031T180000");
+  it("reads an instant as the event's wall-clock time and offset", () => {
+    expect(zonedIso(new Date("2027-06-12T08:00:00Z"), "Europe/London")).toBe("2027-06-12T09:00:00+01:00");
+    expect(zonedIso(new Date("2027-01-16T10:00:00Z"), "Europe/London")).toBe("2027-01-16T10:00:00+00:00");
+    expect(zonedIso(new Date("2027-07-03T22:00:00Z"), "America/New_York")).toBe("2027-07-03T18:00:00-04:00");
+    expect(zonedIso(new Date("2027-07-03T22:00:00Z"), "Asia/Kolkata")).toBe("2027-07-04T03:30:00+05:30");
   });
+});
 
+describe("the place", () => {
   it("names the place once, town included", () => {
     expect(eventLocation(festival)).toBe("Silverstone Circuit, Dadford Road, Silverstone, NN12 8TN");
     expect(eventLocation({ ...festival, address: "Dadford Road" })).toBe(
@@ -138,39 +253,5 @@ describe("the event's calendar file", () => {
     expect(eventLocation({ venue: "Bicester Heritage", address: "", town: "Bicester", postcode: "" })).toBe(
       "Bicester Heritage, Bicester",
     );
-  });
-
-  it("marks a cancelled event and says why", () => {
-    const lines = contentLines(
-      eventCalendar({ ...festival, status: "cancelled", cancelReason: "The circuit is flooded." }, options),
-    );
-    expect(lines).toContain("STATUS:CANCELLED");
-    expect(lines).toContain("SEQUENCE:1");
-    expect(lines).toContain("SUMMARY:Cancelled: Silverstone Summer Festival");
-    expect(property(lines, "DESCRIPTION")[0]).toMatch(/^DESCRIPTION:Cancelled: The circuit is flooded\.\\n\\n/);
-  });
-
-  it("escapes text and folds long lines at 75 octets without splitting a character", () => {
-    expect(escapeText("a\\b;c,d\ne\r\nf")).toBe("a\\\\b\\;c\\,d\\ne\\nf");
-    const long = `SUMMARY:${"Café racer ".repeat(20)}`;
-    const folded = foldLine(long);
-    const physical = folded.split("\r\n");
-    expect(physical.length).toBeGreaterThan(2);
-    expect(physical.slice(1).every((line) => line.startsWith(" "))).toBe(true);
-    for (const line of physical) expect(new TextEncoder().encode(line).length).toBeLessThanOrEqual(75);
-    expect(physical.map((line, i) => (i === 0 ? line : line.slice(1))).join("")).toBe(long);
-
-    const title = `Night run, "quoted"; with a backslash \\ and émoji 🏁 ${"x".repeat(90)}`;
-    const lines = contentLines(eventCalendar({ ...festival, title }, options));
-    expect(property(lines, "SUMMARY")[0]).toBe(`SUMMARY:${escapeText(title)}`);
-  });
-});
-
-describe("times with their offset", () => {
-  it("reads an instant as the event's wall-clock time and offset", () => {
-    expect(zonedIso(new Date("2027-06-12T08:00:00Z"), "Europe/London")).toBe("2027-06-12T09:00:00+01:00");
-    expect(zonedIso(new Date("2027-01-16T10:00:00Z"), "Europe/London")).toBe("2027-01-16T10:00:00+00:00");
-    expect(zonedIso(new Date("2027-07-03T22:00:00Z"), "America/New_York")).toBe("2027-07-03T18:00:00-04:00");
-    expect(zonedIso(new Date("2027-07-03T22:00:00Z"), "Asia/Kolkata")).toBe("2027-07-04T03:30:00+05:30");
   });
 });

@@ -1,11 +1,12 @@
+import ical, { escape as escapeText, ICalCalendarMethod, type ICalDayJsStub, ICalEventStatus } from "ical-generator";
 import { wallTimeAt } from "~/features/dates/time-zones";
 import { formatOffset, offsetChanges, offsetMinutes } from "./zone-offsets";
 
 /**
- * An event as an iCalendar file (RFC 5545) for "Add to calendar".
- * Times are written as wall-clock times in the event's own zone with a VTIMEZONE describing
- * that zone, so a calendar shows 10:00 at Silverstone whatever zone its owner is in, and an
- * event across a clock change keeps its local times.
+ * Calendar files (RFC 5545): one event's "Add to calendar" file and the feeds calendar apps
+ * subscribe to (docs/calendar.md). Times are written as wall-clock times in the event's own zone
+ * with a VTIMEZONE describing that zone, so a calendar shows 10:00 at Silverstone whatever zone
+ * its owner is in, and an event across a clock change keeps its local times.
  */
 
 export type CalendarEvent = {
@@ -26,56 +27,30 @@ export type CalendarEvent = {
   updatedAt: Date;
 };
 
-const CRLF = "\r\n";
+/** One VEVENT: an event, a member's show-car slot, or a draw closing. */
+export type CalendarEntry = {
+  /** Unique on this site and never changing, so an edit updates the entry a calendar already has. */
+  uid: string;
+  title: string;
+  description: string;
+  cancelled: boolean;
+  startsAt: Date;
+  endsAt: Date;
+  timeZone: string;
+  location: string;
+  latitude: number | null;
+  longitude: number | null;
+  url: string;
+  updatedAt: Date;
+};
+
 const pad = (value: number, length = 2) => String(value).padStart(length, "0");
 
-/** TEXT values (RFC 5545 3.3.11): backslash, semicolon and comma escaped, line breaks as \n. */
-export function escapeText(value: string) {
-  return (
-    value
-      .replace(/\\/g, "\\\\")
-      .replace(/;/g, "\\;")
-      .replace(/,/g, "\\,")
-      .replace(/\r\n|\r|\n/g, "\\n")
-      .replace(/\t/g, " ")
-      // Other control characters are not allowed in TEXT at all.
-      .replace(/\p{Cc}/gu, "")
-  );
-}
-
-const encoder = new TextEncoder();
-
-/**
- * Content lines longer than 75 octets are folded (RFC 5545 3.1): a line break and a space, never
- * inside a UTF-8 character.
- */
-export function foldLine(line: string) {
-  const parts: string[] = [];
-  let current = "";
-  let size = 0;
-  for (const char of line) {
-    const bytes = encoder.encode(char).length;
-    // The first line holds 75 octets; each continuation starts with a space, so 74 more.
-    const limit = parts.length === 0 ? 75 : 74;
-    if (size + bytes > limit) {
-      parts.push(current);
-      current = "";
-      size = 0;
-    }
-    current += char;
-    size += bytes;
-  }
-  parts.push(current);
-  return parts.join(`${CRLF} `);
-}
-
-/** "20270612T100000" for a wall-clock time, with "Z" for UTC. */
+/** "20270612T100000" for a wall-clock time. */
 function localStamp(instant: Date, timeZone: string) {
   const wall = wallTimeAt(instant, timeZone);
   return `${pad(wall.year, 4)}${pad(wall.month)}${pad(wall.day)}T${pad(wall.hour)}${pad(wall.minute)}${pad(wall.second)}`;
 }
-
-const utcStamp = (instant: Date) => `${localStamp(instant, "UTC")}Z`;
 
 function zoneName(instant: Date, timeZone: string) {
   const part = new Intl.DateTimeFormat("en-GB", { timeZone, timeZoneName: "short" })
@@ -85,8 +60,9 @@ function zoneName(instant: Date, timeZone: string) {
 }
 
 /**
- * The VTIMEZONE of `timeZone` for the years an event touches: every change of offset from the
- * start of the year before (so the rule in force at the start is there) to the end of the last.
+ * The VTIMEZONE of `timeZone` for the years from `startsAt` to `endsAt`: every change of offset
+ * from the start of the year before (so the rule in force at the start is there) to the end of
+ * the last.
  */
 export function timeZoneComponent(timeZone: string, startsAt: Date, endsAt: Date): string[] {
   const from = new Date(Date.UTC(startsAt.getUTCFullYear() - 1, 0, 1));
@@ -100,7 +76,7 @@ export function timeZoneComponent(timeZone: string, startsAt: Date, endsAt: Date
       "DTSTART:19700101T000000",
       `TZOFFSETFROM:${offset}`,
       `TZOFFSETTO:${offset}`,
-      `TZNAME:${escapeText(zoneName(startsAt, timeZone))}`,
+      `TZNAME:${escapeText(zoneName(startsAt, timeZone), false)}`,
       "END:STANDARD",
     );
   }
@@ -113,7 +89,7 @@ export function timeZoneComponent(timeZone: string, startsAt: Date, endsAt: Date
       `DTSTART:${localStamp(before, "UTC")}`,
       `TZOFFSETFROM:${formatOffset(change.from, "")}`,
       `TZOFFSETTO:${formatOffset(change.to, "")}`,
-      `TZNAME:${escapeText(zoneName(change.at, timeZone))}`,
+      `TZNAME:${escapeText(zoneName(change.at, timeZone), false)}`,
       `END:${kind}`,
     );
   }
@@ -129,42 +105,126 @@ export function eventLocation(event: Pick<CalendarEvent, "venue" | "address" | "
   return parts.filter((part, i) => !parts.slice(1, i).some((earlier) => seen(part, earlier))).join(", ");
 }
 
-export function eventCalendar(
-  event: CalendarEvent,
-  options: { url: string; host: string; siteName: string; now: Date },
-): string {
+/** An event of the site as a calendar entry. Its UID is the event's id, as it always has been. */
+export function eventEntry(event: CalendarEvent, url: string): CalendarEntry {
   const cancelled = event.status === "cancelled";
-  const description = [
-    cancelled ? `Cancelled${event.cancelReason ? `: ${event.cancelReason}` : "."}` : "",
-    event.summary,
-    `Tickets and details: ${options.url}`,
-  ]
-    .filter(Boolean)
-    .join("\n\n");
-  const zone = event.timeZone;
-  const lines = [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//Pitlane//Events//EN",
-    "CALSCALE:GREGORIAN",
-    "METHOD:PUBLISH",
-    ...timeZoneComponent(zone, event.startsAt, event.endsAt),
-    "BEGIN:VEVENT",
-    `UID:${event.id}@${options.host}`,
-    `DTSTAMP:${utcStamp(options.now)}`,
-    `LAST-MODIFIED:${utcStamp(event.updatedAt)}`,
-    // A cancellation is a new version of the same event, so calendars that have it update it.
-    `SEQUENCE:${cancelled ? 1 : 0}`,
-    `DTSTART;TZID=${zone}:${localStamp(event.startsAt, zone)}`,
-    `DTEND;TZID=${zone}:${localStamp(event.endsAt, zone)}`,
-    `SUMMARY:${escapeText(cancelled ? `Cancelled: ${event.title}` : event.title)}`,
-    `LOCATION:${escapeText(eventLocation(event))}`,
-    ...(event.latitude !== null && event.longitude !== null ? [`GEO:${event.latitude};${event.longitude}`] : []),
-    `DESCRIPTION:${escapeText(description)}`,
-    `URL:${options.url}`,
-    `STATUS:${cancelled ? "CANCELLED" : "CONFIRMED"}`,
-    "END:VEVENT",
-    "END:VCALENDAR",
-  ];
-  return lines.map(foldLine).join(CRLF) + CRLF;
+  return {
+    uid: event.id,
+    title: cancelled ? `Cancelled: ${event.title}` : event.title,
+    description: [
+      cancelled ? `Cancelled${event.cancelReason ? `: ${event.cancelReason}` : "."}` : "",
+      event.summary,
+      `Tickets and details: ${url}`,
+    ]
+      .filter(Boolean)
+      .join("\n\n"),
+    cancelled,
+    startsAt: event.startsAt,
+    endsAt: event.endsAt,
+    timeZone: event.timeZone,
+    location: eventLocation(event),
+    latitude: event.latitude,
+    longitude: event.longitude,
+    url,
+    updatedAt: event.updatedAt,
+  };
+}
+
+/**
+ * An instant as the wall-clock time in `timeZone`, in the shape ical-generator reads Day.js
+ * times in. Given a native Date with a time zone, ical-generator would read the server's own
+ * zone instead.
+ */
+function wallClock(instant: Date, timeZone: string): ICalDayJsStub {
+  const [date, time] = localStamp(instant, timeZone).split("T") as [string, string];
+  const stub: ICalDayJsStub = {
+    format(pattern) {
+      if (pattern === "YYYYMMDD") return date;
+      if (pattern === "HHmmss") return time;
+      throw new Error(`No calendar time format ${pattern}`);
+    },
+    isValid: () => !Number.isNaN(instant.getTime()),
+    toDate: () => new Date(instant),
+    toJSON: () => instant.toISOString(),
+    // Already in the entry's zone.
+    tz: () => stub,
+  };
+  return stub;
+}
+
+// SEQUENCE counts the seconds from here to the last change: it grows with every edit (a
+// cancellation included), so calendars take the newer version, and stays a 32-bit number until 2088.
+const SEQUENCE_EPOCH = Date.UTC(2020, 0, 1);
+const sequenceOf = (updatedAt: Date) => Math.max(0, Math.floor((updatedAt.getTime() - SEQUENCE_EPOCH) / 1000));
+
+export type CalendarOptions = {
+  /** The site's host name: UIDs are `<uid>@<host>`. */
+  host: string;
+  now: Date;
+  /** A feed's name and description, and how often apps should fetch it again (X-WR-CALNAME, REFRESH-INTERVAL). */
+  feed?: { name: string; description: string; url: string; refreshMinutes: number };
+};
+
+/** A calendar file of `entries`, each zone they use described once. */
+export function calendarFile(entries: CalendarEntry[], options: CalendarOptions): string {
+  // ical-generator asks for each zone's VTIMEZONE by name alone: the years it must cover are
+  // those of every entry in that zone.
+  const spans = new Map<string, { from: Date; to: Date }>();
+  for (const entry of entries) {
+    const span = spans.get(entry.timeZone);
+    spans.set(entry.timeZone, {
+      from: span && span.from < entry.startsAt ? span.from : entry.startsAt,
+      to: span && span.to > entry.endsAt ? span.to : entry.endsAt,
+    });
+  }
+  const calendar = ical({
+    prodId: { company: "Pitlane", product: "Events", language: "EN" },
+    method: ICalCalendarMethod.PUBLISH,
+    scale: "gregorian",
+    // No calendar-wide zone (each entry names its own), so DTSTAMP and LAST-MODIFIED stay in UTC.
+    timezone: {
+      name: null,
+      generator: (zone) => {
+        const span = spans.get(zone);
+        return span ? timeZoneComponent(zone, span.from, span.to).join("\r\n") : null;
+      },
+    },
+    ...(options.feed
+      ? {
+          name: options.feed.name,
+          description: options.feed.description,
+          source: options.feed.url,
+          ttl: options.feed.refreshMinutes * 60,
+        }
+      : {}),
+  });
+  for (const entry of entries) {
+    calendar.createEvent({
+      id: `${entry.uid}@${options.host}`,
+      stamp: options.now,
+      lastModified: entry.updatedAt,
+      sequence: sequenceOf(entry.updatedAt),
+      timezone: entry.timeZone,
+      start: wallClock(entry.startsAt, entry.timeZone),
+      end: wallClock(entry.endsAt, entry.timeZone),
+      summary: entry.title,
+      description: entry.description,
+      location: entry.location
+        ? {
+            title: entry.location,
+            ...(entry.latitude !== null && entry.longitude !== null
+              ? { geo: { lat: entry.latitude, lon: entry.longitude } }
+              : {}),
+          }
+        : null,
+      url: entry.url,
+      status: entry.cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    });
+  }
+  return `${calendar.toString()}\r\n`;
+}
+
+/** One event as a file any calendar app can add ("Add to calendar"). */
+export function eventCalendar(event: CalendarEvent, options: { url: string; host: string; now: Date }): string {
+  return calendarFile([eventEntry(event, options.url)], { host: options.host, now: options.now });
 }

@@ -13,7 +13,6 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const ics = eventCalendar(event, {
     url: `${env.SITE_URL}/events/${event.slug}`,
     host: new URL(env.SITE_URL).hostname,
-    siteName: env.SITE_NAME,
     now: new Date(),
   });
   return new Response(ics, {

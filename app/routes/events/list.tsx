@@ -1,7 +1,9 @@
+import { feedName } from "~/features/events/calendar-feeds.server";
+import { SubscribeLinks } from "~/features/events/calendar-subscribe";
 import { isMonth, listEvents, monthLabel, normaliseQuery } from "~/features/events/catalogue.server";
 import { describeResults, NoEvents } from "~/features/events/event-list-parts";
 import { EventTiles } from "~/features/events/event-tile";
-import { isEventType } from "~/features/events/event-types";
+import { EVENT_TYPE_LABELS, isEventType } from "~/features/events/event-types";
 import { type EventFilters, EventsHeader, eventsHref } from "~/features/events/events-header";
 import { publicPageHeaders } from "~/server/cache.server";
 import { runtimeContext } from "~/server/context.server";
@@ -37,13 +39,19 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       ? [...list.months, { value: filters.month, label: monthLabel(filters.month), count: 0 }]
       : list.months;
   const monthTotal = list.months.reduce((sum, row) => sum + row.count, 0);
-  return { ...list, months, monthTotal, filters };
+  // The calendar feed of what the page lists: every event, or the type chosen (docs/calendar.md).
+  const feed = {
+    url: `${env.SITE_URL}/events.ics${type ? `?type=${type.replace(/_/g, "-")}` : ""}`,
+    name: feedName(env.SITE_NAME, type ? [type] : []),
+    typeLabel: type ? EVENT_TYPE_LABELS[type] : null,
+  };
+  return { ...list, months, monthTotal, filters, feed };
 }
 
 export const headers: Route.HeadersFunction = () => publicPageHeaders();
 
 export default function EventsPage({ loaderData }: Route.ComponentProps) {
-  const { events, total, page, pageCount, months, monthTotal, filters } = loaderData;
+  const { events, total, page, pageCount, months, monthTotal, filters, feed } = loaderData;
   const filtered = Boolean(filters.type || filters.month || filters.q);
   const monthName = months.find((month) => month.value === filters.month)?.label;
   return (
@@ -58,6 +66,13 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
       >
         {events.length > 0 ? <EventTiles events={events} firstPriority /> : <NoEvents filters={filters} />}
       </CatalogueResults>
+      <section aria-labelledby="subscribe-title" className="mx-auto max-w-[1200px] space-y-3 px-4 pb-12 sm:px-6">
+        <h2 id="subscribe-title" className="wide text-xl font-extrabold">
+          {feed.typeLabel ? `${feed.typeLabel} dates in your calendar` : "Every event in your calendar"}
+        </h2>
+        <p className="text-muted">Subscribe once: new events, changes and cancellations appear by themselves.</p>
+        <SubscribeLinks feedUrl={feed.url} name={feed.name} label="Subscribe to the events calendar" />
+      </section>
     </main>
   );
 }

@@ -3,10 +3,13 @@ import { data, Link } from "react-router";
 import { signedInDevices } from "~/features/accounts/devices.server";
 import { SettingsSchema } from "~/features/accounts/schemas";
 import { getAccountSettings } from "~/features/accounts/settings.server";
+import { calendarFeedToken, resetCalendarFeed } from "~/features/events/calendar-feeds.server";
 import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
+import { redirectWithFlash } from "~/server/flash.server";
 import { notFound } from "~/ui/not-found";
 import type { Route } from "./+types/settings";
+import { CALENDAR_LINK_INTENT, CalendarSection } from "./settings/calendar-section";
 import { DevicesSection } from "./settings/devices-section";
 import { type EmailLinkState, EmailSection } from "./settings/email-section";
 import { NotificationsSection } from "./settings/notifications-section";
@@ -18,7 +21,7 @@ import { SignInSection } from "./settings/sign-in-section";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser({ context, url });
-  const { db } = context.get(runtimeContext);
+  const { db, env } = context.get(runtimeContext);
   const settings = await getAccountSettings(db, user.id);
   if (!settings) notFound("Your account could not be found");
   const devices = await signedInDevices(db, user.id, user.sessionId);
@@ -28,12 +31,23 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     : url.searchParams.get("email") === "changed"
       ? "changed"
       : null;
-  return { settings, linkState, devices, twoFactorEnabled: user.twoFactorEnabled };
+  const calendarToken = await calendarFeedToken(db, user.id, env.AUTH_SECRET);
+  const calendarUrl = calendarToken ? `${env.SITE_URL}/members/calendar/${calendarToken}.ics` : null;
+  return { settings, linkState, devices, twoFactorEnabled: user.twoFactorEnabled, calendarUrl };
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const user = requireUser({ context, url });
   const formData = await request.formData();
+  if (formData.get("intent") === CALENDAR_LINK_INTENT) {
+    // Nothing to fill in: a new secret link, which also ends the old one (docs/calendar.md).
+    const { db, env } = context.get(runtimeContext);
+    const replaced = await resetCalendarFeed(db, user.id, { secret: env.AUTH_SECRET, now: new Date() });
+    const message = replaced
+      ? "Your calendar link has been reset. The old link no longer works: subscribe again with the new one."
+      : "Your calendar link is ready. Subscribe to it in your calendar app.";
+    return redirectWithFlash("/settings#calendar", { kind: "success", message });
+  }
   const submission = parseWithZod(formData, { schema: SettingsSchema });
   if (submission.status !== "success") {
     const intent = String(formData.get("intent") ?? "");
@@ -44,7 +58,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { settings, linkState, devices, twoFactorEnabled } = loaderData;
+  const { settings, linkState, devices, twoFactorEnabled, calendarUrl } = loaderData;
   const resultFor = (intent: string) => (actionData?.intent === intent ? actionData.result : undefined);
   return (
     <div className="space-y-6">
@@ -59,6 +73,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           ["#sign-in", "Sign-in"],
           ["#devices", "Devices"],
           ["#notifications", "Emails"],
+          ["#calendar", "Calendar"],
           ["#prize-draws", "Prize draws"],
           ["#my-data", "My data"],
           ["#delete", "Delete"],
@@ -88,6 +103,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       />
       <DevicesSection devices={devices} errors={resultFor("sign-out-device")?.error?.[""] ?? undefined} />
       <NotificationsSection notifications={settings.notifications} lastResult={resultFor("notifications")} />
+      <CalendarSection feedUrl={calendarUrl} />
       <SettingsSection
         id="prize-draws"
         title="Prize draws"
