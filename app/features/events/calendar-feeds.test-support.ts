@@ -128,6 +128,8 @@ export async function memberCalendarScenario(db: Db) {
     ticketed,
     show,
     entered,
+    /** Ended 60 days before NOW: left out of a feed made at NOW. */
+    stale: longAgo.eventId,
     expected: [ticketed.eventId, checkedIn.eventId, `show-car-${slot.id}`, `draw-closing-${entered.id}`].sort(),
   };
 }
