@@ -113,7 +113,7 @@ export async function publicEventsFeed(db: Db, input: Site & { types: EventType[
  * What a member's own calendar holds: the events they hold a ticket for (valid or already used),
  * their cars' places in shows (approved or paid), and the closing of each draw they entered.
  */
-export async function personalEntries(db: Db, userId: string, input: Site & { timeZone: string }) {
+async function personalEntries(db: Db, userId: string, input: Site & { timeZone: string }) {
   const since = recentSince(input.now);
   const eventUrl = (slug: string) => `${input.siteUrl}/events/${slug}`;
 

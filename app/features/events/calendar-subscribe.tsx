@@ -5,7 +5,7 @@ import { CalendarPlus } from "lucide-react";
  * webcal:// link, Google and Outlook a page of theirs that adds it. Any other app takes the
  * address itself. Plain links: nothing runs in the browser.
  */
-export function subscribeLinks(feedUrl: string, name: string) {
+function subscribeLinks(feedUrl: string, name: string) {
   const webcal = feedUrl.replace(/^https?:\/\//, "webcal://");
   return {
     apple: webcal,

@@ -2,7 +2,7 @@ import ICAL from "ical.js";
 import { expect } from "vitest";
 
 /** One VEVENT of a calendar file as a calendar app reads it. */
-export type ReadEntry = {
+type ReadEntry = {
   uid: string;
   summary: string;
   status: string;
