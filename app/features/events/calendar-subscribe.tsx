@@ -32,7 +32,8 @@ export function SubscribeLinks({ feedUrl, name, label }: { feedUrl: string; name
         ).map(([href, app]) => (
           <li key={app}>
             <a href={href} className={linkClass} rel="nofollow noopener">
-              <CalendarPlus aria-hidden className="size-5" /> {app}
+              <CalendarPlus aria-hidden className="size-5" /> <span className="sr-only">Subscribe in </span>
+              {app}
             </a>
           </li>
         ))}
