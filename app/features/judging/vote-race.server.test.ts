@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createBuyers, NOW } from "~/features/checkout/stock.test-support";
+import type { Db } from "~/server/db/client.server";
 import { appServerPools } from "~/server/db/server-pools.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
-import { ballots, tickets, voteCategories } from "../../../db/schema";
+import { ballots, showEntries, tickets, voteCategories } from "../../../db/schema";
 import { admittedVisitors, createShow } from "./shows.test-support";
 import { parseBallotList } from "./tally-check";
 import { checkTally, tallyOf } from "./tally-proof";
@@ -13,6 +14,35 @@ import { castVote, tallyOnce } from "./voting.server";
 const TICKETS = 1_000;
 const CARS = 10;
 const LATER = new Date(NOW.getTime() + 2 * 3_600_000);
+
+/**
+ * `count` members, each holding one ticket to the show, checked in. One ticket is bought through
+ * the real checkout; the rest copy its order line in one statement (the checkout would take minutes).
+ */
+async function admittedInBulk(db: Db, show: Awaited<ReturnType<typeof createShow>>, count: number) {
+  const [first] = await admittedVisitors(db, show, 1);
+  const [template] = await db.select().from(tickets).where(eq(tickets.id, first!.ticketId));
+  const holders = await createBuyers(db, count - 1);
+  const copies = await db
+    .insert(tickets)
+    .values(
+      holders.map((holder) => ({
+        orderItemId: template!.orderItemId,
+        orderId: template!.orderId,
+        ticketTypeId: template!.ticketTypeId,
+        eventId: show.eventId,
+        userId: holder.id,
+        code: randomBytes(16).toString("hex"),
+        status: "checked_in" as const,
+        checkedInAt: NOW,
+      })),
+    )
+    .returning({ id: tickets.id, userId: tickets.userId });
+  return [
+    { id: first!.id, ticketId: first!.ticketId },
+    ...copies.map((ticket) => ({ id: ticket.userId!, ticketId: ticket.id })),
+  ];
+}
 
 /**
  * People's Choice under real contention: PGlite runs one transaction at a time, so this runs on
@@ -34,30 +64,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
           .values({ eventId: show.eventId, slug: "best-paint", name: "Best paint", position: 1 })
           .returning({ id: voteCategories.id })
       ).map((row) => row.id);
-      // One ticket bought through the real checkout; the other 999 copy its order line in one
-      // statement (the checkout would take minutes), each held by its own member, all checked in.
-      const [first] = await admittedVisitors(db, show, 1);
-      const [template] = await db.select().from(tickets).where(eq(tickets.id, first!.ticketId));
-      const holders = await createBuyers(db, TICKETS - 1);
-      const copies = await db
-        .insert(tickets)
-        .values(
-          holders.map((holder) => ({
-            orderItemId: template!.orderItemId,
-            orderId: template!.orderId,
-            ticketTypeId: template!.ticketTypeId,
-            eventId: show.eventId,
-            userId: holder.id,
-            code: randomBytes(16).toString("hex"),
-            status: "checked_in" as const,
-            checkedInAt: NOW,
-          })),
-        )
-        .returning({ id: tickets.id, userId: tickets.userId });
-      const voters = [
-        { id: first!.id, ticketId: first!.ticketId },
-        ...copies.map((ticket) => ({ id: ticket.userId!, ticketId: ticket.id })),
-      ];
+      const voters = await admittedInBulk(db, show, TICKETS);
       expect(voters).toHaveLength(TICKETS);
 
       // Even tickets vote twice in People's Choice at once, for two cars, on the two servers: the
@@ -123,6 +130,54 @@ describe.skipIf(!process.env.DATABASE_URL)(
         ballotId: outcomes[0]!.ok ? outcomes[0]!.ballotId : "",
       });
       expect(check).toMatchObject({ listMatches: true, totalsMatch: true, problems: [] });
+    });
+
+    it("votes racing the count as voting closes: every ballot left in the database is on the frozen list", async () => {
+      const { db } = database();
+      const show = await createShow(db, { cars: CARS });
+      const voters = await admittedInBulk(db, show, 200);
+      // Each ticket votes twice (a vote, then a change of mind) on alternate servers, while four
+      // counts start among them: votes the count has not seen must be refused, never left out.
+      const votes = voters.flatMap((voter, index) =>
+        [0, 1].map((offset) => ({
+          eventId: show.eventId,
+          voteKey: show.entries[(index + offset) % CARS]!.voteKey,
+          ticketId: voter.ticketId,
+          categoryId: show.categoryId,
+          voterId: voter.id,
+          now: NOW,
+        })),
+      );
+      // The counts start once some votes are in, while the rest are still on their way: on a third
+      // server, whose connections are not all taken by votes already waiting.
+      const counts: Promise<unknown>[] = [];
+      let answered = 0;
+      const outcomes = await Promise.all(
+        votes.map((vote, index) =>
+          castVote(servers[index % 2]!, vote).then((outcome) => {
+            answered++;
+            if (answered % 60 === 0 && counts.length < 4) {
+              counts.push(tallyOnce(db, show.eventId, LATER));
+            }
+            return outcome;
+          }),
+        ),
+      );
+      await Promise.all(counts);
+      const refused = outcomes.filter((outcome) => !outcome.ok);
+      // Votes in flight hold the settings row FOR SHARE, so a count usually waits for them all; any
+      // vote that reaches the row after the count finds the list frozen and is refused.
+      expect(refused.every((outcome) => "message" in outcome && outcome.message === "Voting has closed")).toBe(true);
+      const frozen = (await tallyOnce(db, show.eventId, LATER))!;
+      const listed = parseBallotList(frozen.ballotList);
+      const stored = await db
+        .select({ id: ballots.id, car: sql<number>`${showEntries.showNumber}` })
+        .from(ballots)
+        .innerJoin(showEntries, eq(showEntries.applicationId, ballots.applicationId))
+        .where(eq(ballots.eventId, show.eventId));
+      expect(listed.map((ballot) => `${ballot.id} ${ballot.car}`).sort()).toEqual(
+        stored.map((ballot) => `${ballot.id} ${ballot.car}`).sort(),
+      );
     });
   },
 );
