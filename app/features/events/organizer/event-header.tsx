@@ -1,4 +1,4 @@
-import { Car, ImageIcon, Info, ListOrdered, Repeat, ScanLine, Ticket, Users } from "lucide-react";
+import { Car, ImageIcon, Info, ListOrdered, Repeat, ScanLine, Ticket, Trophy, Users } from "lucide-react";
 import { RecordHeader, type RecordTab } from "~/ui/record-header";
 import { useMediaBase } from "~/ui/site";
 import { coverSources } from "../cover-urls";
@@ -32,6 +32,7 @@ export function EventHeader({ event, now }: { event: HeaderEvent; now: Date }) {
     { to: `/admin/events/${event.id}/tickets`, label: "Tickets", icon: Ticket, note: String(event.ticketTypeCount) },
     { to: `/admin/events/${event.id}/checkin`, label: "Check-in", icon: ScanLine },
     { to: `/admin/events/${event.id}/applications`, label: "Applications", icon: Car },
+    { to: `/admin/events/${event.id}/show`, label: "Show", icon: Trophy },
     { to: `/admin/events/${event.id}/queue`, label: "Queue", icon: Users },
     {
       to: `/admin/events/${event.id}/waiting-list`,
