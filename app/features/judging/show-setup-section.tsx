@@ -407,7 +407,11 @@ function EntriesSection({
                 <p className="text-sm text-muted">
                   Suggested: {entry.suggestedClassId ? className(entry.suggestedClassId) : "no suggestion"}
                 </p>
-                <Form method="post" className="flex flex-wrap items-end gap-3" key={`${entry.classId}:${entry.showNumber}`}>
+                <Form
+                  method="post"
+                  className="flex flex-wrap items-end gap-3"
+                  key={`${entry.classId}:${entry.showNumber}`}
+                >
                   <Hidden values={{ target, applicationId: target }} />
                   <div className="space-y-1.5">
                     <label htmlFor={`${prefix}-class`} className="block text-sm font-semibold">
@@ -524,7 +528,9 @@ function AwardsSection({
                         </td>
                         <td>
                           {score(row.score)}
-                          {row.incomplete && row.score !== null ? <span className="text-muted"> (provisional)</span> : null}
+                          {row.incomplete && row.score !== null ? (
+                            <span className="text-muted"> (provisional)</span>
+                          ) : null}
                         </td>
                         {row.byJudge.map((judge) => (
                           <td key={judge.judgeId}>{score(judge.total)}</td>

@@ -3,19 +3,6 @@ import { data } from "react-router";
 import { toLocalInputValue } from "~/features/dates/time-zones";
 import { awardsOf, giveAward, leaderboardsOf, takeBackAward } from "~/features/judging/show-awards.server";
 import {
-  AwardIdSchema,
-  AwardSchema,
-  CategoryIdSchema,
-  CategorySchema,
-  ClassIdSchema,
-  ClassSchema,
-  JudgeSchema,
-  PlacementSchema,
-  RemoveJudgeSchema,
-  TemplateSchema,
-  votingSchema,
-} from "~/features/judging/show-setup-schemas";
-import {
   addCategory,
   addClassFromLibrary,
   addJudge,
@@ -30,13 +17,26 @@ import {
   type ShowOutcome,
   saveClass,
   saveClassToLibrary,
+  saveVoting,
   setClassClosed,
   setResultsPublished,
   showEntriesOf,
   showEventOf,
-  saveVoting,
   votingSettingsOf,
 } from "~/features/judging/show-setup.server";
+import {
+  AwardIdSchema,
+  AwardSchema,
+  CategoryIdSchema,
+  CategorySchema,
+  ClassIdSchema,
+  ClassSchema,
+  JudgeSchema,
+  PlacementSchema,
+  RemoveJudgeSchema,
+  TemplateSchema,
+  votingSchema,
+} from "~/features/judging/show-setup-schemas";
 import { ShowSetup } from "~/features/judging/show-setup-section";
 import { requireRole } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
@@ -123,12 +123,10 @@ export async function action({ request, context, url, params }: Route.ActionArgs
         })
       : refused({ [outcome.field]: [outcome.message] });
   const base = { eventId, actorId: user.id, now: new Date() };
-  const parse = <Schema extends Parameters<typeof parseWithZod>[1]["schema"]>(schema: Schema) =>
-    parseWithZod(form, { schema });
 
   switch (intent) {
     case "class-save": {
-      const submission = parse(ClassSchema);
+      const submission = parseWithZod(form, { schema: ClassSchema });
       if (submission.status !== "success") return refused(submission.error ?? {});
       return answer(await saveClass(db, { ...base, ...submission.value, classId: submission.value.classId ?? null }));
     }
@@ -136,7 +134,7 @@ export async function action({ request, context, url, params }: Route.ActionArgs
     case "class-close":
     case "class-reopen":
     case "class-library-save": {
-      const submission = parse(ClassIdSchema);
+      const submission = parseWithZod(form, { schema: ClassIdSchema });
       if (submission.status !== "success") return refused(submission.error ?? {});
       const { classId } = submission.value;
       if (intent === "class-remove") return answer(await removeClass(db, { ...base, classId }));
@@ -144,39 +142,39 @@ export async function action({ request, context, url, params }: Route.ActionArgs
       return answer(await setClassClosed(db, { ...base, classId, closed: intent === "class-close" }));
     }
     case "class-library-add": {
-      const submission = parse(TemplateSchema);
+      const submission = parseWithZod(form, { schema: TemplateSchema });
       if (submission.status !== "success") return refused(submission.error ?? {});
       return answer(await addClassFromLibrary(db, { ...base, ...submission.value }));
     }
     case "judge-add": {
-      const submission = parse(JudgeSchema);
+      const submission = parseWithZod(form, { schema: JudgeSchema });
       if (submission.status !== "success") return refused(submission.error ?? {});
       return answer(await addJudge(db, { ...base, ...submission.value }));
     }
     case "judge-remove": {
-      const submission = parse(RemoveJudgeSchema);
+      const submission = parseWithZod(form, { schema: RemoveJudgeSchema });
       if (submission.status !== "success") return refused(submission.error ?? {});
       return answer(await removeJudge(db, { ...base, ...submission.value }));
     }
     case "entry-place": {
-      const submission = parse(PlacementSchema);
+      const submission = parseWithZod(form, { schema: PlacementSchema });
       if (submission.status !== "success") return refused(submission.error ?? {});
       return answer(await placeEntry(db, { ...base, ...submission.value }));
     }
     case "entries-number":
       return answer(await numberCars(db, base));
     case "award-give": {
-      const submission = parse(AwardSchema);
+      const submission = parseWithZod(form, { schema: AwardSchema });
       if (submission.status !== "success") return refused(submission.error ?? {});
       return answer(await giveAward(db, { ...base, award: submission.value }));
     }
     case "award-take-back": {
-      const submission = parse(AwardIdSchema);
+      const submission = parseWithZod(form, { schema: AwardIdSchema });
       if (submission.status !== "success") return refused(submission.error ?? {});
       return answer(await takeBackAward(db, { ...base, ...submission.value }));
     }
     case "voting-save": {
-      const submission = parse(votingSchema(event.timeZone));
+      const submission = parseWithZod(form, { schema: votingSchema(event.timeZone) });
       if (submission.status !== "success") return refused(submission.error ?? {});
       await saveVoting(db, { ...base, ...submission.value });
       return answer({ ok: true, message: "Voting times are saved." });
@@ -191,12 +189,12 @@ export async function action({ request, context, url, params }: Route.ActionArgs
       return answer({ ok: true, message: published ? "The results are published." : "The results are taken down." });
     }
     case "category-add": {
-      const submission = parse(CategorySchema);
+      const submission = parseWithZod(form, { schema: CategorySchema });
       if (submission.status !== "success") return refused(submission.error ?? {});
       return answer(await addCategory(db, { ...base, ...submission.value }));
     }
     case "category-remove": {
-      const submission = parse(CategoryIdSchema);
+      const submission = parseWithZod(form, { schema: CategoryIdSchema });
       if (submission.status !== "success") return refused(submission.error ?? {});
       return answer(await removeCategory(db, { ...base, ...submission.value }));
     }
