@@ -22,10 +22,13 @@ export function ApplyWithYourCar({
   section,
   eventSlug,
   errors,
+  classes = [],
 }: {
   section: ApplySection;
   eventSlug: string;
   errors?: ApplyErrors;
+  /** The show's classes, when it has some: the applicant may suggest one for their car. */
+  classes?: readonly { id: string; name: string }[];
 }) {
   const here = `/events/${eventSlug}#apply`;
   return (
@@ -41,7 +44,7 @@ export function ApplyWithYourCar({
           to apply with a car from your garage.
         </p>
       ) : (
-        <MemberApply section={section} errors={errors} />
+        <MemberApply section={section} errors={errors} classes={classes} />
       )}
     </Card>
   );
@@ -50,9 +53,11 @@ export function ApplyWithYourCar({
 function MemberApply({
   section,
   errors,
+  classes,
 }: {
   section: Extract<ApplySection, { signedIn: true }>;
   errors?: ApplyErrors;
+  classes: readonly { id: string; name: string }[];
 }) {
   const available = section.cars.filter((car) => !car.applied);
   return (
@@ -137,6 +142,21 @@ function MemberApply({
               .
             </p>
           </div>
+          {classes.length > 0 ? (
+            <div className="space-y-1.5">
+              <label htmlFor="apply-class" className="block font-semibold">
+                Class you suggest (optional)
+              </label>
+              <select id="apply-class" name="suggestedClassId" defaultValue="" className={field(false)}>
+                <option value="">Leave it to the organizers</option>
+                {classes.map((showClass) => (
+                  <option key={showClass.id} value={showClass.id}>
+                    {showClass.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : null}
           <div className="space-y-1.5">
             <label htmlFor="apply-note" className="block font-semibold">
               A note for the organizers (optional)

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { suggestClass } from "~/features/judging/show-setup.server";
 import type { Db } from "~/server/db/client.server";
 import { isUniqueViolation } from "~/server/db/retry.server";
 import { cars, cartItems, showCarApplications } from "../../../db/schema";
@@ -21,7 +22,15 @@ export type ApplyResult =
  */
 export async function applyWithCar(
   db: Db,
-  input: { userId: string; eventId: string; carId: string; note: string; now: Date },
+  input: {
+    userId: string;
+    eventId: string;
+    carId: string;
+    note: string;
+    /** The show class the applicant suggests, kept on the car's show entry. */
+    suggestedClassId?: string | null;
+    now: Date;
+  },
 ): Promise<ApplyResult> {
   const note = input.note.trim();
   if (note.length > NOTE_MAX)
@@ -36,6 +45,10 @@ export async function applyWithCar(
     .where(and(eq(cars.id, input.carId), eq(cars.ownerId, input.userId)));
   if (!car) return { ok: false, field: "carId", message: "Choose one of the cars in your garage" };
   const label = carLabel(car);
+  const suggest = (tx: Db, applicationId: string) =>
+    input.suggestedClassId
+      ? suggestClass(tx, { eventId: event.id, applicationId, classId: input.suggestedClassId, now: input.now })
+      : Promise.resolve();
   try {
     return await db.transaction(async (tx) => {
       const [existing] = await tx
@@ -60,6 +73,7 @@ export async function applyWithCar(
             updatedAt: input.now,
           })
           .where(eq(showCarApplications.id, existing.id));
+        await suggest(tx, existing.id);
         return { ok: true as const, applicationId: existing.id, carLabel: label };
       }
       const [created] = await tx
@@ -74,6 +88,7 @@ export async function applyWithCar(
           updatedAt: input.now,
         })
         .returning({ id: showCarApplications.id });
+      await suggest(tx, created!.id);
       return { ok: true as const, applicationId: created!.id, carLabel: label };
     });
   } catch (error) {

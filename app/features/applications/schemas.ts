@@ -14,6 +14,12 @@ export const ApplySchema = z.object({
     .max(NOTE_MAX, `Keep the note under ${NOTE_MAX} characters`)
     .optional()
     .transform((value) => value ?? ""),
+  // The show class the applicant suggests for their car; left empty, the organizers choose.
+  suggestedClassId: z
+    .string()
+    .optional()
+    .transform((value) => value || null)
+    .pipe(z.uuid({ message: "Choose one of the show's classes" }).nullable()),
 });
 
 export const WithdrawSchema = z.object({ intent: z.literal("withdraw-application"), applicationId });

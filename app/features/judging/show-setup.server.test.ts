@@ -1,5 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { createMembersWithCars } from "~/features/applications/applications.test-support";
+import { applyWithCar } from "~/features/applications/apply.server";
 import { NOW } from "~/features/checkout/stock.test-support";
 import { freshDatabasePerFile } from "~/server/db/test-database";
 import { testAccount } from "~/server/session-user.test-support";
@@ -308,5 +310,28 @@ describe("People's Choice settings", () => {
     await setResultsPublished(db, { eventId: show.eventId, published: false, actorId: staff.id, now: later });
     const [row] = await db.select().from(showSettings).where(eq(showSettings.eventId, show.eventId));
     expect(row!.resultsPublishedAt).toBeNull();
+  });
+});
+
+describe("the applicant's suggested class", () => {
+  it("keeps the class an applicant suggests on their car's new entry, with a vote key", async () => {
+    const { db } = database();
+    const show = await createShow(db, { cars: 1 });
+    const [applicant] = await createMembersWithCars(db, 1);
+    const applied = await applyWithCar(db, {
+      userId: applicant!.id,
+      eventId: show.eventId,
+      carId: applicant!.carId,
+      note: "",
+      suggestedClassId: show.classId,
+      now: NOW,
+    });
+    expect(applied).toMatchObject({ ok: true });
+    const [entry] = await db
+      .select()
+      .from(showEntries)
+      .where(eq(showEntries.applicationId, applied.ok ? applied.applicationId : ""));
+    expect(entry).toMatchObject({ suggestedClassId: show.classId, classId: null, showNumber: null });
+    expect(entry!.voteKey).toHaveLength(16);
   });
 });
