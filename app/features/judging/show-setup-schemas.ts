@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { readLocalField } from "~/features/dates/time-zones";
 import { checkbox, line, optionalLocalTime, optionalWholeNumber } from "~/features/forms/fields";
-import { GateStaffSchema } from "~/features/gate/schemas";
 import { JUDGING_SCHEMES } from "../../../db/schema";
 import { criteriaProblem } from "./judging-rules";
 
@@ -56,10 +55,16 @@ export const ClassIdSchema = z.object({ classId: id("This class could not be fou
 
 export const TemplateSchema = z.object({ templateId: id("Choose a class from the library") });
 
-/** A judge for one class, by the email they signed up with (the gate's staff are found the same way). */
+/** A judge for one class, by the email they signed up with, in the gate staff form's words. */
 export const JudgeSchema = z.object({
   classId: id("This class could not be found"),
-  email: GateStaffSchema.shape.email,
+  email: z
+    .string({ error: "Enter the member's email address" })
+    .trim()
+    .min(1, "Enter the member's email address")
+    .max(254, "That email address is too long")
+    .pipe(z.email({ error: "Enter an email address like name@example.com" }))
+    .transform((email) => email.toLowerCase()),
 });
 
 export const RemoveJudgeSchema = z.object({

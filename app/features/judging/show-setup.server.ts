@@ -428,7 +428,7 @@ export type PlacementField = "classId" | "showNumber";
 /**
  * Puts a car in a class and gives it a show number (either may be cleared). The entry is made on
  * the first placement, with its vote key. A number another car has is refused by the unique index.
- * A car with marks in its class keeps that class while the class is closed. Audited.
+ * Audited.
  */
 export async function placeEntry(
   db: Db,
