@@ -18,8 +18,8 @@ import type { ShowOutcome } from "./show-setup.server";
 // Class once a class is closed, Best in Show, and named trophies. The scoring is judging-rules.ts;
 // this file only reads the marks for it and keeps what staff decided.
 
-export const BEST_IN_CLASS = "Best in Class";
-export const BEST_IN_SHOW = "Best in Show";
+const BEST_IN_CLASS = "Best in Class";
+const BEST_IN_SHOW = "Best in Show";
 
 /** A class's leaderboard as staff see it: each car's place, number and label, and what is missing. */
 async function boardOf(
@@ -96,8 +96,6 @@ export async function leaderboardsOf(db: Db, eventId: string) {
   return Promise.all(classes.map((showClass) => boardOf(db, showClass)));
 }
 
-export type ClassBoard = Awaited<ReturnType<typeof leaderboardsOf>>[number];
-
 /** The awards given at the event: Best in Show first, then by class, then trophies by title. */
 export async function awardsOf(db: Db, eventId: string) {
   return db
@@ -118,7 +116,7 @@ export async function awardsOf(db: Db, eventId: string) {
     .orderBy(asc(showClasses.position), asc(showAwards.givenAt), asc(showAwards.title));
 }
 
-export type AwardInput =
+type AwardInput =
   | { kind: "class"; classId: string; applicationId: string }
   | { kind: "show"; applicationId: string }
   | { kind: "trophy"; title: string; applicationId: string };
@@ -136,7 +134,7 @@ export async function giveAward(
   const title = award.kind === "class" ? BEST_IN_CLASS : award.kind === "show" ? BEST_IN_SHOW : award.title;
   const classId = award.kind === "class" ? award.classId : null;
   const [car] = await db
-    .select({ carLabel: showCarApplications.carLabel, classId: showEntries.classId })
+    .select({ carLabel: showCarApplications.carLabel })
     .from(showEntries)
     .innerJoin(showCarApplications, eq(showCarApplications.id, showEntries.applicationId))
     .where(

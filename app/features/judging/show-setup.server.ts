@@ -35,7 +35,7 @@ export type ShowOutcome<Field extends string = string> =
 const IN_SHOW = ["approved", "paid"] as const;
 
 /** A vote key: the unguessable part of the car's vote address on its windscreen QR. */
-export function newVoteKey() {
+function newVoteKey() {
   return randomBytes(12).toString("base64url");
 }
 
@@ -104,7 +104,7 @@ export async function classTemplatesList(db: Db) {
 }
 
 /** A criterion as the class form sends it: an existing one keeps its id. */
-export type CriterionInput = { id?: string | null; name: string; weight: number };
+type CriterionInput = { id?: string | null; name: string; weight: number };
 
 const NAME_TAKEN = "This event has a class with this name already";
 
@@ -423,7 +423,7 @@ export async function showEntriesOf(db: Db, eventId: string) {
   return rows;
 }
 
-export type PlacementField = "classId" | "showNumber";
+type PlacementField = "classId" | "showNumber";
 
 /**
  * Puts a car in a class and gives it a show number (either may be cleared). The entry is made on
@@ -684,9 +684,6 @@ export function setResultsPublished(
     actorId: input.actorId,
   });
 }
-
-/** The name every show's first category takes, offered with one click. */
-export const DEFAULT_CATEGORY = "People's Choice";
 
 const CATEGORY_SLUG_MAX = 40;
 
