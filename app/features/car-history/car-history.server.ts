@@ -23,7 +23,7 @@ import {
 // published; the score only when the owner chooses to show it. The owner can hide any show.
 
 /** The key of an owner's choice about one show of one car: hide the show, or show its score. */
-export type HistoryItem = `show:${string}` | `score:${string}`;
+type HistoryItem = `show:${string}` | `score:${string}`;
 
 export type ShowHistoryEntry = {
   /** The application that put the car in the show: what the owner's choices name. */

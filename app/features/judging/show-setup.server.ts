@@ -80,7 +80,7 @@ export async function classesOf(db: Db, eventId: string) {
 }
 
 /** The judges of the event's classes, by name. */
-export async function judgesOf(db: Db, eventId: string) {
+async function judgesOf(db: Db, eventId: string) {
   return db
     .select({ classId: showClassJudges.classId, userId: users.id, name: users.name, email: users.email })
     .from(showClassJudges)
