@@ -1,38 +1,14 @@
-import { data, type RouterContextProvider } from "react-router";
-import { EventIdSchema } from "~/features/events/organizer/schemas";
-import { judgesAt, syncMarks } from "~/features/judging/marking.server";
+import { syncMarks } from "~/features/judging/marking.server";
 import { marksSyncSchema } from "~/features/judging/marking-schemas";
-import { requireUser } from "~/server/auth/session.server";
 import { runtimeContext } from "~/server/context.server";
 import { requireMethod } from "~/server/methods.server";
-import { notFound } from "~/ui/not-found";
+import { requireJudge } from "~/web/judge.server";
 import type { Route } from "./+types/judging-sync";
 
 // No page here: GET and HEAD answer 405 with `Allow: POST`, and so does any method but POST.
 export { postOnly as loader } from "~/server/methods.server";
 
 const noStore = { "Cache-Control": "private, no-store" };
-
-/**
- * Who may mark cars at an event (docs/car-shows.md): a member who judges one of its classes,
- * whatever their role; staff who judge nothing supervise from the organizer's Show tab instead.
- * Signed-out visitors go to sign in; anyone else gets a 403; a malformed event id is a 404.
- */
-export async function requireJudge(args: {
-  context: Readonly<RouterContextProvider>;
-  url: URL;
-  params: { eventId?: string };
-}) {
-  const user = requireUser(args);
-  const parsed = EventIdSchema.safeParse(args.params.eventId);
-  if (!parsed.success) notFound();
-  const eventId = parsed.data.toLowerCase();
-  const { db } = args.context.get(runtimeContext);
-  if (!(await judgesAt(db, { eventId, userId: user.id }))) {
-    throw data("You do not have access to this page", { status: 403 });
-  }
-  return { user, eventId };
-}
 
 /**
  * A judge's phone back online sends the marks it kept (docs/car-shows.md); online it sends each

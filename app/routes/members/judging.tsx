@@ -5,8 +5,8 @@ import { MARK_FIELD_PREFIX, marksFormOf } from "~/features/judging/marking-schem
 import { runtimeContext } from "~/server/context.server";
 import { notFound } from "~/ui/not-found";
 import { pageTitle } from "~/ui/page-title";
+import { requireJudge } from "~/web/judge.server";
 import type { Route } from "./+types/judging";
-import { requireJudge } from "./judging-sync";
 
 /**
  * A judge's phone page (docs/car-shows.md): the classes they judge at this event, their cars by
