@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { NOW } from "~/features/checkout/stock.test-support";
 import { admittedVisitors, createShow } from "~/features/judging/shows.test-support";
+import { newTicketCode } from "~/features/tickets/ticket-codes.server";
 import type { Db } from "~/server/db/client.server";
 import { ballots, exhibitorPasses, showAwards, showClassJudges, showMarks, showSettings } from "../../../db/schema";
 
@@ -13,7 +14,7 @@ export async function judgedShow(db: Db, judge: string, options: { published: bo
     applicationId: first!.applicationId,
     eventId: show.eventId,
     userId: first!.owner.id,
-    code: `pass-${randomUUID()}`,
+    code: newTicketCode(),
     checkedInAt: NOW,
   });
   await db.insert(showClassJudges).values({ classId: show.classId, userId: judge, createdAt: NOW });
