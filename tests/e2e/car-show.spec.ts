@@ -184,7 +184,10 @@ test("a show judged on phones, voted on by its visitors, with results anyone can
     await visit(organizer, `/admin/events/${eventId}/show`);
     const board = organizer.getByRole("region", { name: "Leaderboards and awards" });
     await expect(board.getByRole("row").filter({ hasText: "Incomplete" })).toHaveCount(1);
+    // Back online, the phone sends what it kept and says so.
     await judgeTwo.context.setOffline(false);
+    await judgeTwo.page.bringToFront();
+    await expect(judgeTwo.page.getByText("Sent 1 save kept on this phone.")).toBeVisible({ timeout: 45_000 });
     await expect(async () => {
       await visit(organizer, `/admin/events/${eventId}/show`);
       await expect(board.getByRole("row").filter({ hasText: "Incomplete" })).toHaveCount(0, { timeout: 1000 });

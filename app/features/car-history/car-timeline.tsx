@@ -1,8 +1,8 @@
-import { Award, EyeOff, Flag, Trophy, Users } from "lucide-react";
-import { Form, Link } from "react-router";
+import { Award, Flag, Trophy, Users } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { Card } from "~/ui/card";
 import { formatDay } from "~/ui/day";
-import { SubmitButton } from "~/ui/form";
 import { plural } from "~/ui/plural";
 import type { ShowHistoryEntry } from "./car-history.server";
 
@@ -15,18 +15,19 @@ function ordinal(place: number) {
 
 /**
  * A car's show history, latest show first: where it was shown, its class and place, awards and
- * People's Choice votes. `owner` adds the owner's choices to each show (hide it, show its score);
- * their forms post to the page they are on with intent "history".
+ * People's Choice votes. `choices` adds the owner's forms to each show (`HistoryChoices`).
  */
 export function CarTimeline({
   entries,
-  owner = false,
+  choices,
   headingLevel = 2,
 }: {
   entries: readonly ShowHistoryEntry[];
-  owner?: boolean;
+  /** The owner's forms for one show, on the garage page only: the public page ships none of their code. */
+  choices?: (entry: ShowHistoryEntry) => ReactNode;
   headingLevel?: 2 | 3;
 }) {
+  const owner = choices !== undefined;
   if (entries.length === 0) return null;
   const Heading = `h${headingLevel}` as const;
   return (
@@ -87,45 +88,11 @@ export function CarTimeline({
                   </li>
                 ) : null}
               </ul>
-              {owner ? <OwnerChoices entry={entry} /> : null}
+              {choices?.(entry)}
             </Card>
           </li>
         ))}
       </ol>
     </section>
-  );
-}
-
-function OwnerChoices({ entry }: { entry: ShowHistoryEntry }) {
-  return (
-    <div className="flex flex-wrap items-center gap-2 border-t border-line pt-3">
-      {entry.hidden ? (
-        <p className="inline-flex items-center gap-1 text-sm font-semibold">
-          <EyeOff aria-hidden className="size-4" /> Hidden from everyone but you
-        </p>
-      ) : null}
-      <Form method="post" preventScrollReset>
-        <input type="hidden" name="intent" value="history" />
-        <input type="hidden" name="applicationId" value={entry.applicationId} />
-        <input type="hidden" name="what" value="show" />
-        <input type="hidden" name="shown" value={entry.hidden ? "yes" : "no"} />
-        <SubmitButton variant="secondary" fit pendingLabel="Saving…">
-          {entry.hidden ? "Show this show" : "Hide this show"}
-          <span className="sr-only"> ({entry.event.title})</span>
-        </SubmitButton>
-      </Form>
-      {entry.published && entry.score !== null ? (
-        <Form method="post" preventScrollReset>
-          <input type="hidden" name="intent" value="history" />
-          <input type="hidden" name="applicationId" value={entry.applicationId} />
-          <input type="hidden" name="what" value="score" />
-          <input type="hidden" name="shown" value={entry.scoreShown ? "no" : "yes"} />
-          <SubmitButton variant="secondary" fit pendingLabel="Saving…">
-            {entry.scoreShown ? "Hide my score" : "Show my score"}
-            <span className="sr-only"> ({entry.event.title})</span>
-          </SubmitButton>
-        </Form>
-      ) : null}
-    </div>
   );
 }

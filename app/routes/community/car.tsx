@@ -1,6 +1,6 @@
+import { lazy, Suspense } from "react";
 import { Form, Link } from "react-router";
 import { carHistory } from "~/features/car-history/car-history.server";
-import { CarTimeline } from "~/features/car-history/car-timeline";
 import { CarGallery, CarSpecs, CarStory, LikeButton, ReportForm, ShareLink } from "~/features/community/car-page-parts";
 import { carTitle } from "~/features/community/car-tile";
 import { carJsonLd } from "~/features/community/json-ld";
@@ -53,6 +53,19 @@ export function action({ request, context, params, url }: Route.ActionArgs) {
 
 export const headers: Route.HeadersFunction = () => publicPageHeaders();
 
+// The show history sits under the gallery and the story: it is in the server's HTML, and in the
+// browser its code is a chunk of its own, loaded after the page's (as the home page's sections).
+const loadTimeline = () => import("~/features/car-history/car-timeline");
+const CarTimeline = import.meta.env.SSR
+  ? (await loadTimeline()).CarTimeline
+  : lazy(() => loadTimeline().then((module) => ({ default: module.CarTimeline })));
+
+/** Moving here from another page: the history's code arrives with the data, so nothing pops in. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), loadTimeline()]);
+  return data;
+}
+
 export default function CommunityCarPage({ loaderData, actionData }: Route.ComponentProps) {
   const { car, pageUrl, can, signInHref, staff, featured } = loaderData;
   const nonce = useNonce();
@@ -100,7 +113,11 @@ export default function CommunityCarPage({ loaderData, actionData }: Route.Compo
               </ul>
             </section>
           ) : null}
-          <CarTimeline entries={loaderData.history} />
+          {loaderData.history.length > 0 ? (
+            <Suspense fallback={null}>
+              <CarTimeline entries={loaderData.history} />
+            </Suspense>
+          ) : null}
         </div>
         <aside className="space-y-6">
           <section id="likes" aria-label="Likes" className="scroll-mt-24">

@@ -1,6 +1,7 @@
 import { EyeOff } from "lucide-react";
 import { carHistory } from "~/features/car-history/car-history.server";
 import { CarTimeline } from "~/features/car-history/car-timeline";
+import { HistoryChoices } from "~/features/car-history/history-choices";
 import { isCarId } from "~/features/community/showcase.server";
 import { CarForm } from "~/features/garage/car-form";
 import { carLabel, getMyCar } from "~/features/garage/cars.server";
@@ -92,7 +93,7 @@ export default function EditCar({ loaderData, actionData }: Route.ComponentProps
           submitLabel="Save changes"
         />
       </section>
-      <CarTimeline entries={loaderData.history} owner />
+      <CarTimeline entries={loaderData.history} choices={(entry) => <HistoryChoices entry={entry} />} />
     </div>
   );
 }
