@@ -10,6 +10,7 @@ import { drawEntries } from "../../../db/schema/draw-entries";
 import { draws } from "../../../db/schema/draws";
 import { type EventType, events } from "../../../db/schema/events";
 import { type CalendarEntry, calendarFile, eventEntry, eventLocation } from "./calendar";
+import { whenAndWhereColumns } from "./catalogue.server";
 import { EVENT_TYPE_LABELS, isEventType } from "./event-types";
 
 /**
@@ -31,24 +32,8 @@ type Site = { siteUrl: string; siteName: string; now: Date };
 
 const hostOf = (siteUrl: string) => new URL(siteUrl).hostname;
 
-const eventColumns = {
-  id: events.id,
-  slug: events.slug,
-  title: events.title,
-  summary: events.summary,
-  status: events.status,
-  cancelReason: events.cancelReason,
-  startsAt: events.startsAt,
-  endsAt: events.endsAt,
-  timeZone: events.timeZone,
-  venue: events.venue,
-  address: events.address,
-  town: events.town,
-  postcode: events.postcode,
-  latitude: events.latitude,
-  longitude: events.longitude,
-  updatedAt: events.updatedAt,
-};
+/** An event as its calendar entries show it: the same columns as its page's when and where. */
+const eventColumns = whenAndWhereColumns;
 
 /** Published events, and cancelled ones so calendars that have them take them off. */
 const listed = inArray(events.status, ["published", "cancelled"]);

@@ -339,7 +339,7 @@ function publicEventAt(idOrSlug: string) {
 }
 
 /** When and where an event is, as its page and its calendar file both show it. */
-const whenAndWhereColumns = {
+export const whenAndWhereColumns = {
   id: events.id,
   slug: events.slug,
   title: events.title,
