@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
-import { leaderboard } from "~/features/judging/judging-rules";
+import { classBoards } from "~/features/judging/show-awards.server";
 import type { Db } from "~/server/db/client.server";
 import {
   ballots,
@@ -10,9 +10,7 @@ import {
   showAwards,
   showCarApplications,
   showClasses,
-  showClassJudges,
   showEntries,
-  showMarks,
   showSettings,
   voteCategories,
 } from "../../../db/schema";
@@ -81,11 +79,16 @@ export async function carHistory(db: Db, input: { carId: string; owner: boolean 
   if (rows.length === 0) return [];
 
   const published = rows.filter((row) => row.publishedAt !== null);
-  const classIds = [...new Set(published.flatMap((row) => (row.classId ? [row.classId] : [])))];
+  // The classes of shows with published results (a car is in one class per show), for their boards.
+  const publishedClasses = published.flatMap((row) =>
+    row.classId && row.criteria && row.scheme
+      ? [{ id: row.classId, name: row.className ?? "", scheme: row.scheme, criteria: row.criteria, closedAt: null }]
+      : [],
+  );
   const talliedEvents = [...new Set(published.filter((row) => row.talliedAt !== null).map((row) => row.eventId))];
   const publishedIds = published.map((row) => row.applicationId);
 
-  const [choices, awards, classCars, judges, marks, votes] = await Promise.all([
+  const [choices, awards, boards, votes] = await Promise.all([
     db
       .select({ item: carHistoryChoices.item, shown: carHistoryChoices.shown })
       .from(carHistoryChoices)
@@ -103,30 +106,7 @@ export async function carHistory(db: Db, input: { carId: string; owner: boolean 
           .leftJoin(showClasses, eq(showClasses.id, showAwards.classId))
           .where(inArray(showAwards.applicationId, publishedIds))
           .orderBy(sql`${showAwards.classId} is not null`, asc(showAwards.title)),
-    classIds.length === 0
-      ? []
-      : db
-          .select({ classId: showEntries.classId, applicationId: showEntries.applicationId })
-          .from(showEntries)
-          .where(inArray(showEntries.classId, classIds)),
-    classIds.length === 0
-      ? []
-      : db
-          .select({ classId: showClassJudges.classId, judgeId: showClassJudges.userId })
-          .from(showClassJudges)
-          .where(inArray(showClassJudges.classId, classIds)),
-    classIds.length === 0
-      ? []
-      : db
-          .select({
-            classId: showMarks.classId,
-            carId: showMarks.applicationId,
-            judgeId: showMarks.judgeId,
-            criterionId: showMarks.criterionId,
-            halves: showMarks.halves,
-          })
-          .from(showMarks)
-          .where(inArray(showMarks.classId, classIds)),
+    classBoards(db, publishedClasses),
     talliedEvents.length === 0
       ? []
       : db
@@ -146,23 +126,14 @@ export async function carHistory(db: Db, input: { carId: string; owner: boolean 
   const choice = new Map(choices.map((row) => [row.item, row.shown]));
   const entries: ShowHistoryEntry[] = rows.map((row) => {
     const isPublished = row.publishedAt !== null;
-    let place: number | null = null;
-    let score: number | null = null;
-    let classSize = 0;
-    if (isPublished && row.classId && row.criteria && row.scheme) {
-      const classId = row.classId;
-      const carIds = classCars.filter((car) => car.classId === classId).map((car) => car.applicationId);
-      classSize = carIds.length;
-      const standing = leaderboard({
-        scheme: row.scheme,
-        criteria: row.criteria,
-        judgeIds: judges.filter((judge) => judge.classId === classId).map((judge) => judge.judgeId),
-        carIds,
-        marks: marks.filter((mark) => mark.classId === classId).map((mark) => ({ ...mark, value: mark.halves / 2 })),
-      }).find((each) => each.carId === row.applicationId);
-      place = standing?.place ?? null;
-      score = standing?.score ?? null;
-    }
+    const _place: number | null = null;
+    const _score: number | null = null;
+    const _classSize = 0;
+    const board = isPublished ? boards.find((each) => each.classId === row.classId) : undefined;
+    const standing = board?.standings.find((each) => each.carId === row.applicationId);
+    const place = standing?.place ?? null;
+    const score = standing?.score ?? null;
+    const classSize = board?.standings.length ?? 0;
     const scoreShown = choice.get(`score:${row.applicationId}`) === true;
     return {
       applicationId: row.applicationId,

@@ -21,63 +21,75 @@ import type { ShowOutcome } from "./show-setup.server";
 const BEST_IN_CLASS = "Best in Class";
 const BEST_IN_SHOW = "Best in Show";
 
-/** A class's leaderboard as staff see it: each car's place, number and label, and what is missing. */
-async function boardOf(
-  db: Db,
-  showClass: {
-    id: string;
-    name: string;
-    scheme: "weighted" | "deduction";
-    criteria: { id: string; name: string; weight: number }[];
-    closedAt: Date | null;
-  },
-) {
+type BoardClass = {
+  id: string;
+  name: string;
+  scheme: "weighted" | "deduction";
+  criteria: { id: string; name: string; weight: number }[];
+  closedAt: Date | null;
+};
+
+/**
+ * The classes' leaderboards as staff see them: each car's place, number and label, and what is
+ * missing. Three queries whatever the number of classes; only cars still in the show count.
+ */
+export async function classBoards(db: Db, classes: readonly BoardClass[]) {
+  const ids = classes.map((showClass) => showClass.id);
+  if (ids.length === 0) return [];
   const [judges, cars, marks] = await Promise.all([
     db
-      .select({ userId: users.id, name: users.name })
+      .select({ classId: showClassJudges.classId, userId: users.id, name: users.name })
       .from(showClassJudges)
       .innerJoin(users, eq(users.id, showClassJudges.userId))
-      .where(eq(showClassJudges.classId, showClass.id))
+      .where(inArray(showClassJudges.classId, ids))
       .orderBy(asc(users.name), asc(users.id)),
     db
       .select({
+        classId: showEntries.classId,
         applicationId: showEntries.applicationId,
         showNumber: showEntries.showNumber,
         carLabel: showCarApplications.carLabel,
       })
       .from(showEntries)
       .innerJoin(showCarApplications, eq(showCarApplications.id, showEntries.applicationId))
-      .where(and(eq(showEntries.classId, showClass.id), inArray(showCarApplications.status, ["approved", "paid"]))),
+      .where(and(inArray(showEntries.classId, ids), inArray(showCarApplications.status, ["approved", "paid"]))),
     db
       .select({
+        classId: showMarks.classId,
         judgeId: showMarks.judgeId,
         carId: showMarks.applicationId,
         criterionId: showMarks.criterionId,
         halves: showMarks.halves,
       })
       .from(showMarks)
-      .where(eq(showMarks.classId, showClass.id)),
+      .where(inArray(showMarks.classId, ids)),
   ]);
-  const standings = leaderboard({
-    scheme: showClass.scheme,
-    criteria: showClass.criteria,
-    judgeIds: judges.map((judge) => judge.userId),
-    carIds: cars.map((car) => car.applicationId),
-    marks: marks.map((mark) => ({ ...mark, value: mark.halves / 2 })),
+  return classes.map((showClass) => {
+    const own = <Row extends { classId: string | null }>(rows: Row[]) =>
+      rows.filter((row) => row.classId === showClass.id);
+    const classJudges = own(judges).map(({ userId, name }) => ({ userId, name }));
+    const classCars = own(cars);
+    const standings = leaderboard({
+      scheme: showClass.scheme,
+      criteria: showClass.criteria,
+      judgeIds: classJudges.map((judge) => judge.userId),
+      carIds: classCars.map((car) => car.applicationId),
+      marks: own(marks).map((mark) => ({ ...mark, value: mark.halves / 2 })),
+    });
+    const carById = new Map(classCars.map((car) => [car.applicationId, car]));
+    return {
+      classId: showClass.id,
+      name: showClass.name,
+      closed: showClass.closedAt !== null,
+      judges: classJudges,
+      ready: readyForAwards(standings),
+      standings: standings.map((standing) => ({
+        ...standing,
+        showNumber: carById.get(standing.carId)?.showNumber ?? null,
+        carLabel: carById.get(standing.carId)?.carLabel ?? "",
+      })),
+    };
   });
-  const carById = new Map(cars.map((car) => [car.applicationId, car]));
-  return {
-    classId: showClass.id,
-    name: showClass.name,
-    closed: showClass.closedAt !== null,
-    judges,
-    ready: readyForAwards(standings),
-    standings: standings.map((standing) => ({
-      ...standing,
-      showNumber: carById.get(standing.carId)?.showNumber ?? null,
-      carLabel: carById.get(standing.carId)?.carLabel ?? "",
-    })),
-  };
 }
 
 /** Every class's leaderboard, in the classes' order. */
@@ -93,7 +105,7 @@ export async function leaderboardsOf(db: Db, eventId: string) {
     .from(showClasses)
     .where(eq(showClasses.eventId, eventId))
     .orderBy(asc(showClasses.position), asc(showClasses.createdAt));
-  return Promise.all(classes.map((showClass) => boardOf(db, showClass)));
+  return classBoards(db, classes);
 }
 
 /** The awards given at the event: Best in Show first, then by class, then trophies by title. */
@@ -160,7 +172,7 @@ export async function giveAward(
     if (!showClass.closedAt) {
       return { ok: false, field: "", message: `Close ${showClass.name} before giving its Best in Class` };
     }
-    const board = await boardOf(db, showClass);
+    const board = (await classBoards(db, [showClass]))[0]!;
     const standing = board.standings.find((row) => row.carId === award.applicationId);
     if (!standing) return { ok: false, field: "applicationId", message: `Choose a car in ${showClass.name}` };
     if (board.standings.some((row) => row.incomplete)) {
